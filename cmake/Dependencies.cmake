@@ -1,0 +1,13 @@
+# Every dependency comes from Debian's packages (scripts/setup installs them).
+find_package(Boost 1.74 REQUIRED)            # Boost.Random is header-only
+find_package(Eigen3 3.4 REQUIRED NO_MODULE)
+find_package(yaml-cpp 0.7 REQUIRED)
+find_package(CLI11 2.1 REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)   # JSON output and session files
+if(VEDETTE_BUILD_TESTS)
+  find_package(Catch2 2 REQUIRED)
+  include(Catch)
+endif()
+if(VEDETTE_BUILD_BENCHMARKS)
+  find_package(benchmark REQUIRED)
+endif()

@@ -1,0 +1,50 @@
+#pragma once
+// Length: a distance on the table. Stored in centimetres (double); every
+// length read from a file or a flag carries its unit ("30cm", "12in", "1.5 in").
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace vedette {
+
+enum class LengthUnit { cm, in, mm };
+
+class Length {
+ public:
+  constexpr Length() = default;
+  static constexpr Length cm(double v) { return Length(v); }
+  static constexpr Length in(double v) { return Length(v * 2.54); }
+  static constexpr Length mm(double v) { return Length(v / 10.0); }
+  static constexpr Length of(double v, LengthUnit u) {
+    return u == LengthUnit::cm ? cm(v) : u == LengthUnit::in ? in(v) : mm(v);
+  }
+
+  constexpr double as_cm() const { return cm_; }
+  constexpr double as_in() const { return cm_ / 2.54; }
+  constexpr double as(LengthUnit u) const {
+    return u == LengthUnit::cm ? cm_ : u == LengthUnit::in ? as_in() : cm_ * 10.0;
+  }
+
+  friend constexpr Length operator+(Length a, Length b) { return Length(a.cm_ + b.cm_); }
+  friend constexpr Length operator-(Length a, Length b) { return Length(a.cm_ - b.cm_); }
+  friend constexpr Length operator*(Length a, double k) { return Length(a.cm_ * k); }
+  friend constexpr Length operator*(double k, Length a) { return Length(a.cm_ * k); }
+  friend constexpr Length operator/(Length a, double k) { return Length(a.cm_ / k); }
+  friend constexpr auto operator<=>(Length a, Length b) = default;
+
+ private:
+  constexpr explicit Length(double cm) : cm_(cm) {}
+  double cm_ = 0.0;
+};
+
+const char* unit_name(LengthUnit u);
+std::optional<LengthUnit> parse_length_unit(std::string_view s);
+
+// "30cm", "12 in", "1.5in", "300mm". No unit, a bad number, NaN or infinity
+// give nullopt; the caller reports where and what was expected.
+std::optional<Length> parse_length(std::string_view s);
+
+// Shortest exact-looking text in unit u: 18in, 7.5in, 30cm, 11.43cm.
+std::string format_length(Length l, LengthUnit u);
+
+}  // namespace vedette

@@ -1,0 +1,64 @@
+#include "sims/cli.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+
+#include "engine/diagnostics.hpp"
+
+namespace vedette::cli {
+
+RulesetPtr ruleset_from(const std::string& path) {
+  return path.empty() ? default_ruleset() : load_ruleset(path);
+}
+
+std::uint64_t fresh_seed() {
+  std::uint64_t s = 0;
+  std::ifstream urandom("/dev/urandom", std::ios::binary);
+  urandom.read(reinterpret_cast<char*>(&s), sizeof s);
+  // Keep seeds short enough to type back in.
+  return s % 1000000000ULL;
+}
+
+void print_json(std::ostream& out, const nlohmann::json& j) { out << j.dump(2) << "\n"; }
+
+int run(const std::vector<std::string>& args, Io& io) {
+  CLI::App app{"Vedette: automated enemy cavalry for tabletop wargames.\n"
+               "Rules are read from YAML tables (default: the built-in seed 002 ruleset).",
+               "vedette"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "vedette 0.1.0");
+  Runner runner;
+  add_react(app, runner);
+  add_table(app, runner);
+  add_check(app, runner);
+
+  try {
+    std::vector<std::string> reversed(args.rbegin(), args.rend());
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp& e) {
+    io.out << app.help();
+    return 0;
+  } catch (const CLI::CallForAllHelp& e) {
+    io.out << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::CallForVersion& e) {
+    io.out << e.what() << "\n";
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    io.err << "vedette: " << e.what() << "\n";
+    io.err << "Run 'vedette --help' (or 'vedette COMMAND --help') for usage.\n";
+    return 2;
+  }
+  try {
+    return runner ? runner(io) : 2;
+  } catch (const LoadError& e) {
+    for (const auto& d : e.diagnostics()) io.err << d.str() << "\n";
+    return 2;
+  } catch (const UsageError& e) {
+    io.err << "vedette: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace vedette::cli

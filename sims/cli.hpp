@@ -1,0 +1,46 @@
+#pragma once
+// The `vedette` command line: one CLI11 app, one file per command.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/ruleset.hpp"
+
+namespace vedette::cli {
+
+// Where a command writes. Tests run commands in-process with string streams.
+struct Io {
+  std::ostream& out;
+  std::ostream& err;
+};
+
+// A usage error found after parsing (conflicting flags, impossible values):
+// printed as "vedette: message", exit status 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Each command file registers its subcommand. The returned callback runs
+// after a successful parse and returns the exit status.
+using Runner = std::function<int(Io&)>;
+void add_react(CLI::App& app, Runner& run);
+void add_table(CLI::App& app, Runner& run);
+void add_check(CLI::App& app, Runner& run);
+
+// Runs `vedette` with these arguments (argv[0] excluded).
+int run(const std::vector<std::string>& args, Io& io);
+
+// Shared helpers.
+RulesetPtr ruleset_from(const std::string& path);  // "" = the built-in default
+// A fresh seed from the operating system's entropy, for rolls the user did
+// not seed; commands print it so any roll can be replayed.
+std::uint64_t fresh_seed();
+void print_json(std::ostream& out, const nlohmann::json& j);
+
+}  // namespace vedette::cli
