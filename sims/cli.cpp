@@ -32,6 +32,8 @@ int run(const std::vector<std::string>& args, Io& io) {
   add_react(app, runner);
   add_table(app, runner);
   add_check(app, runner);
+  add_charge(app, runner);
+  add_solo(app, runner);
 
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());
