@@ -45,12 +45,7 @@ std::vector<std::pair<const Behaviour*, Fraction>> band_odds(const Ruleset& r, c
 
 std::string pace_distance(const Ruleset& r, Pace p) {
   const auto& range = r.pace_range(p);
-  std::string lo = format_length(range.min, r.units);
-  std::string hi = format_length(range.max, r.units);
-  std::string unit = unit_name(r.units);
-  lo.resize(lo.size() - unit.size());
-  hi.resize(hi.size() - unit.size());
-  return lo + "-" + hi + " " + unit;
+  return format_number(range.min.as(r.units)) + "-" + format_length_prose(range.max, r.units);
 }
 
 static std::string capitalised(std::string_view s) {
@@ -82,7 +77,7 @@ std::string instruction(const Ruleset& r, const Decision& d) {
       if (d.pace == Pace::halt) {
         s = "Stay at halt";
       } else {
-        s = pace + " into the nearest accessible cover within one move (" + format_length(r.pace_range(d.pace).max, r.units) +
+        s = pace + " into the nearest accessible cover within one move (up to " + format_length_prose(r.pace_range(d.pace).max, r.units) +
             "); if there is none, " + std::string(pace_name(d.pace)) + dist + " directly away from all enemies";
       }
       break;

@@ -41,8 +41,10 @@ std::optional<Length> parse_length(std::string_view s) {
   return Length::of(v, *u);
 }
 
-std::string format_length(Length l, LengthUnit u) {
-  double v = l.as(u);
+std::string format_length(Length l, LengthUnit u) { return format_number(l.as(u)) + unit_name(u); }
+std::string format_length_prose(Length l, LengthUnit u) { return format_number(l.as(u)) + " " + unit_name(u); }
+
+std::string format_number(double v) {
   char buf[64];
   double r = std::round(v * 100.0) / 100.0;  // lengths on a table: 0.01 is plenty
   if (r == 0.0) r = 0.0;                       // no "-0"
@@ -50,7 +52,7 @@ std::string format_length(Length l, LengthUnit u) {
   std::string s(buf);
   while (s.back() == '0') s.pop_back();
   if (s.back() == '.') s.pop_back();
-  return s + unit_name(u);
+  return s;
 }
 
 }  // namespace vedette

@@ -46,5 +46,9 @@ std::optional<Length> parse_length(std::string_view s);
 
 // Shortest exact-looking text in unit u: 18in, 7.5in, 30cm, 11.43cm.
 std::string format_length(Length l, LengthUnit u);
+// A number as lengths are shown: at most two decimals, no trailing zeros.
+std::string format_number(double v);
+// The same with a space before the unit, for prose: "30 cm".
+std::string format_length_prose(Length l, LengthUnit u);
 
 }  // namespace vedette

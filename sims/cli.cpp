@@ -20,6 +20,7 @@ std::uint64_t fresh_seed() {
   return s % 1000000000ULL;
 }
 
+void print_json(std::ostream& out, const Json& j) { out << j.dump(2) << "\n"; }
 void print_json(std::ostream& out, const nlohmann::json& j) { out << j.dump(2) << "\n"; }
 
 int run(const std::vector<std::string>& args, Io& io) {

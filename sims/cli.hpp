@@ -43,6 +43,9 @@ RulesetPtr ruleset_from(const std::string& path);  // "" = the built-in default
 // A fresh seed from the operating system's entropy, for rolls the user did
 // not seed; commands print it so any roll can be replayed.
 std::uint64_t fresh_seed();
+// JSON output keeps keys in the order written (ordered_json).
+using Json = nlohmann::ordered_json;
+void print_json(std::ostream& out, const Json& j);
 void print_json(std::ostream& out, const nlohmann::json& j);
 
 }  // namespace vedette::cli

@@ -16,9 +16,9 @@ struct CheckOptions {
 
 int run_check(const CheckOptions& o, Io& io) {
   int bad = 0;
-  nlohmann::json j = nlohmann::json::array();
+  Json j = Json::array();
   for (const auto& f : o.files) {
-    nlohmann::json entry{{"file", f}};
+    Json entry{{"file", f}};
     try {
       RulesetPtr r = load_ruleset(f);
       entry["ok"] = true;
@@ -30,7 +30,7 @@ int run_check(const CheckOptions& o, Io& io) {
     } catch (const LoadError& e) {
       ++bad;
       entry["ok"] = false;
-      entry["problems"] = nlohmann::json::array();
+      entry["problems"] = Json::array();
       for (const auto& d : e.diagnostics()) {
         entry["problems"].push_back({{"file", d.where.file}, {"line", d.where.line}, {"column", d.where.column}, {"message", d.message}});
         if (!o.json) io.err << d.str() << "\n";

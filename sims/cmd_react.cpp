@@ -98,11 +98,11 @@ int run_react(const ReactOptions& o, Io& io) {
   std::string todo = instruction(r, d);
 
   if (o.json) {
-    nlohmann::json j;
+    Json j;
     j["ruleset"] = r.name;
     j["rf"] = rf.total;
     j["rf_given"] = o.rf.has_value();
-    j["breakdown"] = nlohmann::json::array();
+    j["breakdown"] = Json::array();
     for (const auto& t : rf.breakdown)
       j["breakdown"].push_back({{"id", t.modifier->id}, {"value", t.value}, {"reason", t.reason}});
     j["band"] = d.band->label;
@@ -119,7 +119,7 @@ int run_react(const ReactOptions& o, Io& io) {
                       {"faces_enemy", b.faces_enemy},
                       {"charge_possible", b.charge_possible},
                       {"running", b.running}};
-    j["pace_adjustment"] = note.empty() ? nlohmann::json(nullptr) : nlohmann::json(note);
+    j["pace_adjustment"] = note.empty() ? Json(nullptr) : Json(note);
     j["instruction"] = todo;
     print_json(io.out, j);
     return 0;

@@ -28,15 +28,15 @@ std::string range_label(const Band& b) {
   return "RF " + std::to_string(b.min) + " to " + std::to_string(b.max);
 }
 
-nlohmann::json odds_json(const Ruleset& r, const Band& b, bool at_halt) {
-  nlohmann::json a = nlohmann::json::array();
+Json odds_json(const Ruleset& r, const Band& b, bool at_halt) {
+  Json a = Json::array();
   for (const auto& [beh, p] : band_odds(r, b, at_halt))
     a.push_back({{"behaviour", beh->id}, {"fraction", p.str()}, {"probability", p.value()}});
   return a;
 }
 
-nlohmann::json row_json(const Ruleset& r, const std::array<BehaviourIndex, 6>& row) {
-  nlohmann::json a = nlohmann::json::array();
+Json row_json(const Ruleset& r, const std::array<BehaviourIndex, 6>& row) {
+  Json a = Json::array();
   for (auto i : row) a.push_back(r.behaviour(i).id);
   return a;
 }
@@ -59,10 +59,10 @@ int run_table(const TableOptions& o, Io& io) {
   RulesetPtr rules = ruleset_from(o.ruleset);
   const Ruleset& r = *rules;
   if (o.json) {
-    nlohmann::json j;
+    Json j;
     j["ruleset"] = r.name;
     j["sources"] = r.sources;
-    j["behaviours"] = nlohmann::json::object();
+    j["behaviours"] = Json::object();
     for (const auto& b : r.behaviours)
       j["behaviours"][b.id] = {{"text", b.text},
                                {"pace", k_pace_spec_names[static_cast<std::size_t>(b.pace)]},
@@ -70,11 +70,11 @@ int run_table(const TableOptions& o, Io& io) {
                                {"faces_enemy", b.faces_enemy},
                                {"charge_possible", b.charge_possible},
                                {"running", b.running}};
-    j["bands"] = nlohmann::json::array();
+    j["bands"] = Json::array();
     for (const auto& b : r.bands) {
-      nlohmann::json jb{{"id", b.id}, {"label", b.label}};
-      jb["min"] = b.min == k_rf_unbounded_low ? nlohmann::json(nullptr) : nlohmann::json(b.min);
-      jb["max"] = b.max == k_rf_unbounded_high ? nlohmann::json(nullptr) : nlohmann::json(b.max);
+      Json jb{{"id", b.id}, {"label", b.label}};
+      jb["min"] = b.min == k_rf_unbounded_low ? Json(nullptr) : Json(b.min);
+      jb["max"] = b.max == k_rf_unbounded_high ? Json(nullptr) : Json(b.max);
       if (!b.text.empty()) jb["text"] = b.text;
       jb["cells"] = row_json(r, b.cells);
       jb["odds"] = odds_json(r, b, false);
@@ -84,7 +84,7 @@ int run_table(const TableOptions& o, Io& io) {
       }
       j["bands"].push_back(jb);
     }
-    j["modifiers"] = nlohmann::json::array();
+    j["modifiers"] = Json::array();
     for (const auto& m : r.modifiers) j["modifiers"].push_back({{"id", m.id}, {"value", m.value}, {"text", m.text}});
     print_json(io.out, j);
     return 0;
