@@ -199,6 +199,12 @@ void read_combat(const Doc& n, Diagnostics& d, Ruleset& r) {
     c.formations.column_files = read_int_or(m.required("column_files"), d, "column_files", 1, 20, c.formations.column_files);
     m.finish();
   }
+  if (auto x = top.required("movement")) {
+    MapReader m(*x, d, "combat movement");
+    c.movement.about_face_free = read_bool_or(m.required("about_face_free"), d, "movement about_face_free", c.movement.about_face_free);
+    c.movement.stand_off = read_length_or(m.required("stand_off"), d, "movement stand_off", c.movement.stand_off);
+    m.finish();
+  }
   if (auto x = top.required("initiative")) {
     MapReader m(*x, d, "combat initiative");
     c.initiative.dice = read_int_or(m.required("dice"), d, "initiative dice", 1, 10, c.initiative.dice);
@@ -230,6 +236,7 @@ void read_combat(const Doc& n, Diagnostics& d, Ruleset& r) {
     c.melee.figures_per_die = read_int_or(m.required("figures_per_die"), d, "melee figures_per_die", 1, 100, c.melee.figures_per_die);
     c.melee.hit = read_int_or(m.required("hit"), d, "melee hit", 1, 7, c.melee.hit);
     c.melee.loser_retreat_moves = read_number_or(m.required("loser_retreat_moves"), d, "melee loser_retreat_moves", 0, 10, c.melee.loser_retreat_moves);
+    c.melee.tie_fall_back = read_length_or(m.required("tie_fall_back"), d, "melee tie_fall_back", c.melee.tie_fall_back);
     c.melee.follow_through = read_bool_or(m.required("follow_through"), d, "melee follow_through", c.melee.follow_through);
     m.finish();
   }

@@ -79,6 +79,11 @@ struct CombatRules {
     int column_files = 4;
   } formations;
 
+  struct Movement {
+    bool about_face_free = true;          // an about-face costs nothing (turning rates apply to the rest)
+    Length stand_off = Length::cm(1);     // moves that are not charges stop this short of an enemy
+  } movement;
+
   struct Initiative {
     int dice = 1;                 // D6 per side
     int per_charge_declared = -2;  // seed 003
@@ -103,6 +108,7 @@ struct CombatRules {
     int figures_per_die = 1;
     int hit = 4;
     double loser_retreat_moves = 1.5;
+    Length tie_fall_back = Length::cm(10);
     bool follow_through = true;  // seed 003
   } melee;
 
