@@ -69,14 +69,16 @@ struct Converter {
       case YAML::NodeType::Map:
         d.kind = Doc::Kind::map;
         for (auto it = n.begin(); it != n.end(); ++it) {
-          const YAML::Node& k = it->first;
+          // Copies: yaml-cpp's iterator hands out a temporary pair.
+          const YAML::Node k = it->first;
+          const YAML::Node v = it->second;
           Location kw = loc(file, k.Mark());
           if (!k.IsScalar()) throw LoadError(kw, "a key must be a plain name, not " + std::string(k.IsMap() ? "a map" : "a list"));
           std::string key = k.Scalar();
           for (const auto& e : d.entries)
             if (e.key == key)
               throw LoadError(kw, "duplicate key '" + key + "' (first given at line " + std::to_string(e.key_where.line) + ")");
-          d.entries.push_back({key, kw, convert(it->second, depth + 1)});
+          d.entries.push_back({key, kw, convert(v, depth + 1)});
         }
         break;
     }
