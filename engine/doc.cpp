@@ -69,7 +69,9 @@ struct Converter {
       case YAML::NodeType::Map:
         d.kind = Doc::Kind::map;
         for (auto it = n.begin(); it != n.end(); ++it) {
-          const YAML::Node& k = it->first;
+          // A copy (a Node is a handle): `it->first` lives in a proxy that
+          // dies at the end of this statement (ASan: stack-use-after-scope).
+          const YAML::Node k = it->first;
           Location kw = loc(file, k.Mark());
           if (!k.IsScalar()) throw LoadError(kw, "a key must be a plain name, not " + std::string(k.IsMap() ? "a map" : "a list"));
           std::string key = k.Scalar();
