@@ -187,10 +187,13 @@ int run_charge(const ChargeOptions& o, Io& io) {
 
   // Optional rules, reported only when switched on.
   const auto& fear = r.fear_of_charge;
-  const bool fear_applies = fear.enabled && row.kind == DefenderKind::foot && g.reaches &&
-                            dist.length.as_cm() + 1e-4 >= fear.charge_min_move.as_cm();
+  // The charged foot are in contact (distance 0); their cover is not asked,
+  // so the note states the cover exemption instead.
+  const bool fear_applies = row.kind == DefenderKind::foot && g.reaches && fear_of_charge_applies(r, dist.length, Length(), 0);
   const auto& square = r.infantry_square;
-  const bool square_possible = can_form_square(r, s.defender) && g.reaches;
+  // Seed 004's square forms "before a cavalry unit is about to melee": only
+  // if the charge reaches and the foot did not fail their seed 003 check.
+  const bool square_possible = can_form_square(r, s.defender) && g.reaches && (!result || result->stands);
 
   if (o.json) {
     nlohmann::json j;
@@ -217,7 +220,7 @@ int run_charge(const ChargeOptions& o, Io& io) {
     j["table_number"] = t.table;
     j["modifier"] = t.modifier;
     j["target_number"] = t.automatic ? nlohmann::json(nullptr) : nlohmann::json(t.target);
-    j["stand_ways"] = t.automatic ? 36 : ways;
+    j["stand_ways"] = ways;
     j["p_stand"] = p.value();
     j["p_stand_fraction"] = p.str();
     j["outcomes"] = nlohmann::json::array();
@@ -294,10 +297,11 @@ int run_charge(const ChargeOptions& o, Io& io) {
 
   const std::string who = defender_text + " charged by " + weight_label(s.attacker) + " cavalry" +
                           (s.side == ChargedOn::flank ? " in the flank" : s.side == ChargedOn::rear ? " in the rear" : " in the front");
-  const std::string odds = std::to_string(t.automatic ? 36 : ways) + "/36 = " + pct(p);
+  const std::string odds = std::to_string(ways) + "/36 = " + pct(p);
   if (!g.morale_check) {
-    if (!g.reaches) out << "No morale check: a charge that does not reach causes none.\n";
-    else out << "No morale check: contact inside the minimum distance is not a charge (switch charge.morale.check_inside_min_distance).\n";
+    if (!g.reaches) out << "No morale check: a charge that does not reach causes none.";
+    else out << "No morale check: contact inside the minimum distance is not a charge (switch charge.morale.check_inside_min_distance).";
+    out << (o.roll.size() == 2 ? " Your roll is not used.\n" : "\n");
     const std::string had = g.reaches ? "Had it been a charge" : "Had it reached";
     if (t.automatic) out << "  (" << had << ", the defender would stand automatically: pikes facing the enemy.)\n";
     else out << "  (" << had << ", the morale check would be: " << needs_text(r, t) << ", " << odds << ".)\n";
@@ -344,7 +348,7 @@ int run_charge(const ChargeOptions& o, Io& io) {
     out << "Infantry Square (optional rule, seed 004): the foot"
         << " may form square before the melee; the square rolls a D" << square.die << " first and a " << faces << " ("
         << bp.str() << " = " << pct(bp) << ") bounces the cavalry back " << moves_text(square.bounce_back_moves)
-        << " move(s); then the square and the cavalry each roll at most " << square.max_battle_dice << " battle die.\n";
+        << (square.bounce_back_moves == 1 ? " move" : " moves") << " of its own; then the square and the cavalry each roll at most " << square.max_battle_dice << " battle die.\n";
   }
   return 0;
 }
