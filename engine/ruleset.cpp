@@ -391,6 +391,7 @@ struct Builder {
     if (auto x = top.required("modifiers")) modifiers(*x);
     if (auto x = top.optional("switches")) switches(*x);
     supplement(top);
+    if (auto x = top.required("charge")) load_charge_rules(*x, d, r.charge);
     top.finish();
   }
 };
