@@ -69,7 +69,10 @@ struct Converter {
       case YAML::NodeType::Map:
         d.kind = Doc::Kind::map;
         for (auto it = n.begin(); it != n.end(); ++it) {
-          const YAML::Node& k = it->first;
+          // A copy, not a reference: `it->first` lives in a temporary proxy
+          // that is gone at the end of this statement (ASan:
+          // stack-use-after-scope).
+          const YAML::Node k = it->first;
           Location kw = loc(file, k.Mark());
           if (!k.IsScalar()) throw LoadError(kw, "a key must be a plain name, not " + std::string(k.IsMap() ? "a map" : "a list"));
           std::string key = k.Scalar();
@@ -141,10 +144,15 @@ Doc parse_yaml_file(const std::string& path) {
                                       std::to_string(k_max_file_bytes) + ")");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw LoadError({path, 0, 0}, std::string("cannot read: ") + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  // Read at most one byte past the limit: a device or pipe (/dev/zero) has
+  // no size to check beforehand and must not be read without end.
+  std::string text(k_max_file_bytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
   if (in.bad()) throw LoadError({path, 0, 0}, "cannot read");
-  return parse_yaml(ss.str(), path);
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > k_max_file_bytes)
+    throw LoadError({path, 0, 0}, "file too large (more than " + std::to_string(k_max_file_bytes) + " bytes)");
+  return parse_yaml(text, path);
 }
 
 Doc merge_overlay(const Doc& base, const Doc& overlay) {
