@@ -312,6 +312,27 @@ TEST_CASE("loader: a nonexistent file a folder and an unknown built-in", "[loade
   CHECK(b[0].message.find("no built-in ruleset of that name") != std::string::npos);
 }
 
+TEST_CASE("loader: files too large are refused - a device without end too", "[loader]") {
+  // /dev/zero has no size to check beforehand; it used to be read until
+  // memory ran out.
+  auto z = load_errors("/dev/zero");
+  REQUIRE(z.size() == 1);
+  CHECK(z[0].where.file == "/dev/zero");
+  CHECK(z[0].message.find("file too large") != std::string::npos);
+
+  vtest::TempDir tmp;
+  const std::string big = tmp.write("big.yaml", std::string(k_max_file_bytes + 10, '#'));
+  auto b = load_errors(big);
+  REQUIRE(b.size() == 1);
+  CHECK(b[0].message == "file too large (" + std::to_string(k_max_file_bytes + 10) + " bytes; the limit is " +
+                            std::to_string(k_max_file_bytes) + ")");
+  // Exactly at the limit is read (and here fails only as YAML that is not a map).
+  const std::string edge = tmp.write("edge.yaml", std::string(k_max_file_bytes, '#'));
+  auto e = load_errors(edge);
+  REQUIRE(e.size() == 1);
+  CHECK(e[0].message == "expected a map for the ruleset, found nothing");
+}
+
 TEST_CASE("loader: YAML limits: NUL anywhere and absurd nesting", "[loader]") {
   using namespace std::string_literals;
   try {
