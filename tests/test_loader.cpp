@@ -55,6 +55,8 @@ const std::vector<BadCase> k_bad{
     {"band_overlap.yaml", 5, 10, "band 'rf2_5' (RF 2-5) overlaps band 'rf1' (up to RF 2)", 1},
     {"band_deleted.yaml", 4, 3, "gap between bands: no band covers RF 1 (band 'rf0' ends at 0, band 'rf2_5' starts at 2)", 1},
     {"lowest_band_min.yaml", 5, 10, "band 'rf0' is the lowest band, so it must have no min", 1},
+    {"highest_band_max.yaml", 5, 10, "band 'rf9_plus' is the highest band, so it must have no max; RFs above 20 would have no band", 1},
+    {"band_min_deleted.yaml", 4, 3, "bands 'rf0' and 'rf1' are both open-ended", 1},
     {"band_min_above_max.yaml", 5, 10, "band 'rf6_8': min 9 is above max 8", 1},
     {"band_min_text.yaml", 5, 10, "expected a whole number from -1000 to 1000 for band 'rf2_5' min, found 'two'", 1},
     {"standalone_open_bands.yaml", 8, 3, "bands 'low' and 'high' are both open-ended", 1},
