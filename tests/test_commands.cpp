@@ -72,7 +72,7 @@ TEST_CASE("commands: react --json with fact flags", "[commands][react]") {
   CHECK(b.at("charge_possible") == false);
   CHECK(b.at("running") == false);
   CHECK(j.at("pace_adjustment").is_null());
-  CHECK(contains(j.at("instruction").get<std::string>(), "nearest accessible cover within one move (30cm)"));
+  CHECK(contains(j.at("instruction").get<std::string>(), "nearest accessible cover within one move (up to 30 cm)"));
 }
 
 TEST_CASE("commands: react --json with every fact flag", "[commands][react]") {
