@@ -77,6 +77,36 @@ Aspect Battle::aspect_of(std::size_t target, std::size_t attacker) const {
   return board_->aspect(t.pos, t.facing, units_[attacker].pos, k_front_half_deg, k_rear_half_deg);
 }
 
+DefenderClass Battle::defender_class(std::size_t i) const {
+  const Unit& u = units_[i];
+  if (u.on_horse()) return static_cast<DefenderClass>(static_cast<std::size_t>(DefenderClass::light_horse) + static_cast<std::size_t>(u.profile->weight));
+  switch (u.profile->foot) {
+    case FootClass::peasants: return DefenderClass::peasants;
+    case FootClass::light_foot: return DefenderClass::light_foot;
+    case FootClass::heavy_foot: return DefenderClass::heavy_foot;
+    case FootClass::elite_foot: return DefenderClass::elite_foot;
+  }
+  return DefenderClass::heavy_foot;
+}
+
+AttackerWeight Battle::attacker_weight(std::size_t i) const {
+  switch (units_[i].profile->weight) {
+    case Weight::light: return AttackerWeight::light;
+    case Weight::medium: return AttackerWeight::medium;
+    case Weight::heavy: return AttackerWeight::heavy;
+  }
+  return AttackerWeight::medium;
+}
+
+ChargedOn Battle::charged_on(std::size_t target, std::size_t attacker) const {
+  switch (aspect_of(target, attacker)) {
+    case Aspect::front: return ChargedOn::front;
+    case Aspect::flank: return ChargedOn::flank;
+    case Aspect::rear: return ChargedOn::rear;
+  }
+  return ChargedOn::front;
+}
+
 Length Battle::allowance(std::size_t i, Pace p) const {
   const Unit& u = units_[i];
   if (p == Pace::halt || u.in_square()) return Length();

@@ -70,6 +70,13 @@ class Battle {
   Length reach(std::size_t i) const;
   bool can_shoot(std::size_t i) const { return reach(i).as_cm() > 0; }
 
+  // Seed 003's charge morale table: the unit's row when charged (foot class,
+  // or horse weight when on horse), its column when charging, and where a
+  // charge from `attacker` strikes `target`.
+  DefenderClass defender_class(std::size_t i) const;
+  AttackerWeight attacker_weight(std::size_t i) const;
+  ChargedOn charged_on(std::size_t target, std::size_t attacker) const;
+
   // Seed 002 facts for the unit's risk factor, from the battlefield.
   Situation situation(std::size_t i) const;
   Facts facts(std::size_t i) const { return Facts(situation(i)); }

@@ -208,8 +208,6 @@ void read_combat(const Doc& n, Diagnostics& d, Ruleset& r) {
   if (auto x = top.required("initiative")) {
     MapReader m(*x, d, "combat initiative");
     c.initiative.dice = read_int_or(m.required("dice"), d, "initiative dice", 1, 10, c.initiative.dice);
-    c.initiative.per_charge_declared =
-        read_int_or(m.required("per_charge_declared"), d, "initiative per_charge_declared", -20, 20, c.initiative.per_charge_declared);
     m.finish();
   }
   if (auto x = top.required("charge")) {
@@ -218,8 +216,6 @@ void read_combat(const Doc& n, Diagnostics& d, Ruleset& r) {
     if (auto y = m.required("allowance"))
       if (auto i = read_choice(*y, d, "charge allowance", {"pace", "walk"})) c.charge.allowance = static_cast<CombatRules::Allowance>(*i);
     c.charge.initiation_target = read_int_or(m.required("initiation_target"), d, "charge initiation_target", 2, 13, c.charge.initiation_target);
-    c.charge.initiation_undeclared =
-        read_int_or(m.required("initiation_undeclared"), d, "charge initiation_undeclared", -12, 12, c.charge.initiation_undeclared);
     if (auto y = m.required("next_turn_pace"))
       if (auto i = read_choice(*y, d, "charge next_turn_pace", {"halt", "walk", "canter", "gallop"})) c.charge.next_turn_pace = static_cast<Pace>(*i);
     m.finish();
@@ -250,15 +246,6 @@ void read_combat(const Doc& n, Diagnostics& d, Ruleset& r) {
   if (auto x = top.required("hex")) {
     c.hex = read_length(*x, d, "hex").value_or(c.hex);
     if (!(c.hex.as_cm() > 0)) d.error(x->where, "hex must be more than zero");
-  }
-  if (auto x = top.required("square")) {
-    MapReader m(*x, d, "combat square");
-    c.square.bounce_faces = read_faces(m.required("bounce_faces"), d, "square bounce_faces", c.square.bounce_faces);
-    c.square.defender_dice = read_int_or(m.required("defender_dice"), d, "square defender_dice", 0, 100, c.square.defender_dice);
-    c.square.attacker_dice = read_int_or(m.required("attacker_dice"), d, "square attacker_dice", 0, 100, c.square.attacker_dice);
-    c.square.shooting_dice = read_int_or(m.required("shooting_dice"), d, "square shooting_dice", 0, 100, c.square.shooting_dice);
-    c.square.bounce_hexes = read_number_or(m.required("bounce_hexes"), d, "square bounce_hexes", 0, 20, c.square.bounce_hexes);
-    m.finish();
   }
   if (auto x = top.required("retire_and_reform")) {
     MapReader m(*x, d, "combat retire_and_reform");

@@ -85,16 +85,14 @@ struct CombatRules {
   } movement;
 
   struct Initiative {
-    int dice = 1;                 // D6 per side
-    int per_charge_declared = -2;  // seed 003
+    int dice = 1;  // D6 per side (seed 003's -2 per declaration: charge.declaring)
   } initiative;
 
   enum class Allowance : std::uint8_t { pace, walk };
   struct Charge {
     bool first_turn = false;       // seed 003: no declarations on the first turn
     Allowance allowance = Allowance::pace;
-    int initiation_target = 4;     // 2D6 >= this
-    int initiation_undeclared = 2; // seed 003: -2 when not declared (opportunity)
+    int initiation_target = 4;     // 2D6 >= this (seed 003's -2 undeclared: charge.declaring)
     Pace next_turn_pace = Pace::walk;  // seed 003: normal speed on the following turn
   } charge;
 
@@ -119,14 +117,6 @@ struct CombatRules {
   } morale;
 
   Length hex = Length::cm(10);  // one hex of seed 004 on the table
-
-  struct Square {
-    std::array<bool, 6> bounce_faces{false, false, false, false, false, true};
-    int defender_dice = 1;   // seed 004
-    int attacker_dice = 1;   // seed 004
-    int shooting_dice = 1;   // seed 004
-    double bounce_hexes = 1.0;
-  } square;
 
   struct Retire {
     double hexes = 2.0;  // seed 004

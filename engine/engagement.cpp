@@ -34,23 +34,30 @@ DiceFaces faces_data(const std::vector<int>& f) { return DiceFaces(f.begin(), f.
 }  // namespace
 
 // ------------------------------------------------------------ charge range
-// PENDING(charge module): seed 003's charge geometry is being written as
-// engine/charge.hpp (charge_geometry, the `charge:` section). Until it lands
-// this uses seed 003's printed numbers directly: range 1.5x the allowance,
-// minimum distance min(half the allowance, 6in), arc 45 degrees either side.
+
 ChargeProspect charge_prospect(const Battle& b, std::size_t i, std::size_t t, Pace pace) {
+  const ChargeRules& cr = b.rules().charge;
   ChargeProspect p;
   const Unit& u = b.unit(i);
   const Unit& target = b.unit(t);
   p.allowance = b.charge_allowance(i, pace);
   p.distance = b.gap(i, t);
-  p.max_range = p.allowance * 1.5;
-  p.min_distance = std::min(p.allowance * 0.5, Length::in(6));
-  p.bearing_deg = relative_bearing_deg(u.pos, u.facing, target.pos);
-  p.in_range = p.distance <= p.max_range;
-  p.in_arc = b.board().in_front_arc(u.pos, u.facing, target.pos, 45.0);
-  p.charge_bonus = p.distance > p.min_distance;
-  p.forced_move = p.max_range;
+  // Seed 003's preliminary manoeuvre: a turn about the centre whose outer
+  // flank moves at most charge.range.preliminary_manoeuvre.
+  const double rel = relative_bearing_deg(u.pos, u.facing, target.pos);
+  const double half_front = b.footprint(i).frontage.as_cm() / 2.0;
+  const double can = half_front > 0 ? cr.preliminary_manoeuvre.as_cm() / half_front * 180.0 / std::numbers::pi : 180.0;
+  p.turned_deg = std::min(std::abs(rel), can);
+  p.bearing_deg = rel >= 0 ? rel - p.turned_deg : rel + p.turned_deg;
+  if (p.allowance.as_cm() <= 0) return p;
+  p.geometry = charge_geometry(cr, p.allowance, p.distance, p.bearing_deg);
+  p.max_range = p.geometry.max_range;
+  p.min_distance = p.geometry.min_distance;
+  p.in_range = p.geometry.in_range;
+  p.in_arc = p.geometry.in_arc;
+  p.charge_bonus = p.geometry.charge_bonus;
+  p.forced_move = p.geometry.out_of_reach ? p.geometry.forced_move : p.allowance * cr.out_of_reach_move_factor;
+  p.shaken_if_short = cr.out_of_reach_shaken;
   // Terrain (seed 003): the straight path to contact, paid out of the charge
   // move; no climbing; the target not in special terrain.
   const Point dir = unit_vector(u.pos, target.pos);
@@ -59,7 +66,7 @@ ChargeProspect charge_prospect(const Battle& b, std::size_t i, std::size_t t, Pa
   const double into = b.board().distance(contact, target.pos).as_cm();
   p.target_in_terrain = into > 0 && b.board().movement_cost(contact, target.pos).as_cm() > into * (1.0 + 1e-9);
   p.path_affordable = b.board().movement_cost(u.pos, contact) <= p.max_range + Length::cm(1e-9);
-  p.reaches = p.in_range && p.in_arc && !p.uphill && !p.target_in_terrain && p.path_affordable;
+  p.reaches = p.geometry.reaches && !p.uphill && !p.target_in_terrain && p.path_affordable;
   return p;
 }
 
@@ -219,7 +226,7 @@ void Engagement::step_initiative() {
       roll += f;
       if (rec_) faces[s].push_back(f);
     }
-    total[s] = roll + r_.combat.initiative.per_charge_declared * declared_[s];
+    total[s] = roll + r_.charge.declare_initiative_modifier * declared_[s];  // seed 003
   }
   std::uint8_t first;
   if (total[0] != total[1]) first = total[0] > total[1] ? 0 : 1;
@@ -232,7 +239,7 @@ void Engagement::step_initiative() {
     for (std::size_t s = 0; s < 2; ++s) {
       t += (s ? "; " : "") + b_.scenario().sides[s].name + " " + faces_str(faces[s]);
       if (declared_[s])
-        t += " " + signed_str(r_.combat.initiative.per_charge_declared * declared_[s]) + " (" + std::to_string(declared_[s]) +
+        t += " " + signed_str(r_.charge.declare_initiative_modifier * declared_[s]) + " (" + std::to_string(declared_[s]) +
              " charge" + (declared_[s] > 1 ? "s" : "") + " declared)";
       t += " = " + std::to_string(total[s]);
       e.with(b_.scenario().sides[s].name, static_cast<long long>(total[s]));
@@ -387,7 +394,7 @@ void Engagement::move_unit(std::size_t i, const Command& c) {
       break;
     case Move::form_square:
       p = Pace::halt;
-      if (!u.cavalry() && !u.in_square()) {
+      if (!u.cavalry() && !u.in_square() && can_form_square(r_.charge, b_.defender_class(i))) {
         u.formation = Formation::square;
         ++out_.sides[u.side].squares_formed;
         what = "forms square";
@@ -509,7 +516,7 @@ Length Engagement::move_of(std::size_t i) const {
 }
 
 bool Engagement::initiation(std::size_t i, bool declared) {
-  const int extra = declared ? 0 : r_.combat.charge.initiation_undeclared;
+  const int extra = declared ? 0 : -r_.charge.opportunity_undeclared_modifier;  // seed 003: -2 to the check
   const int need = initiation_need(r_, extra);
   const int d1 = movement_.d6(), d2 = movement_.d6();
   const bool pass = d1 + d2 >= need;
@@ -654,18 +661,62 @@ void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
     emit(std::move(e));
   }
 
-  // The defender's answers to charging horse: square (seed 004), then the
-  // morale check (seed 003). PENDING(charge module): fear of charge (seed
-  // 001), the square switch and the morale table come from engine/charge.hpp.
-  if (u.on_horse() && !target.cavalry() && !target.in_square() && !counter &&
-      bots_[target.side]->form_square(b_, t, i)) {
-    target.formation = Formation::square;
-    ++out_.sides[target.side].squares_formed;
-    if (rec_) {
-      Event e = event("movement", "square", t);
-      e.text = name(t) + " forms square to receive " + name(i) + " (seed 004)";
-      emit(std::move(e));
+  // The defender's answers to charging horse, all from engine/charge.hpp:
+  // seed 001's fear of charge and seed 004's square (optional rules), then
+  // seed 003's morale check.
+  const ChargeRules& cr = r_.charge;
+  const ChargedOn on = side_on == Aspect::front ? ChargedOn::front : side_on == Aspect::flank ? ChargedOn::flank : ChargedOn::rear;
+  if (u.on_horse() && !target.cavalry() && !counter) {
+    const int cover = b_.board().cover_of(b_.footprint(t), u.pos);
+    if (fear_of_charge_applies(cr, Length::cm(moved), Length(), cover)) {
+      const GutCheck g = resolve_gut_check(cr, morale_);
+      std::optional<Point> refuge;
+      if (!g.passes) refuge = b_.board().nearest_cover(target.pos, cr.fear_of_charge.flee_distance, cr.fear_of_charge.exempt_cover);
+      if (rec_) {
+        Event e = event("movement", "fear_of_charge", t);
+        e.text = name(t) + " fear of charge (seed 001): gut check " + std::to_string(g.total) + ", needs " +
+                 (cr.fear_of_charge.pass_at_most ? "at most " : "") + std::to_string(cr.fear_of_charge.target) + ": " +
+                 (g.passes ? "passes" : refuge ? "fails and flees into cover" : "fails, no cover within reach: caught in the open");
+        e.with("total", static_cast<long long>(g.total)).with("passed", g.passes);
+        emit(std::move(e));
+      }
+      if (refuge && *refuge != target.pos) {
+        target.pos = *refuge;
+        ++so.charges_broke;
+        if (rec_) {
+          Event e = event("movement", "charge_evaded", i);
+          e.text = name(i) + " finds no one to strike and halts";
+          emit(std::move(e));
+        }
+        return;
+      }
     }
+    if (!target.in_square() && can_form_square(cr, b_.defender_class(t)) && bots_[target.side]->form_square(b_, t, i)) {
+      target.formation = Formation::square;
+      ++out_.sides[target.side].squares_formed;
+      if (rec_) {
+        Event e = event("movement", "square", t);
+        e.text = name(t) + " forms square to receive " + name(i) + " (seed 004)";
+        emit(std::move(e));
+      }
+    }
+  }
+  // Seed 003: "to withstand a charge by mounted men, the defending unit must
+  // check morale"; if both are charging, both check.
+  if (u.on_horse() && !target.in_square() && p.geometry.morale_check && !charge_morale(t, i, on, counter)) {
+    ++so.charges_broke;
+    retreat(t, i, morale_retreat(cr, move_of(t)), "fails its morale check");
+    if (!cr.failure_backs_to_enemy && target.active()) target.facing = bearing_deg(target.pos, u.pos);
+    set_order(t, cr.failure_must_rally ? Order::retreating : Order::shaken, "movement", "it failed its morale check against the charge (seed 003)");
+    follow_through(i, bearing0, Length::cm(std::max(0.0, p.max_range.as_cm() - moved)));  // victory before melee
+    return;
+  }
+  if (counter && target.on_horse() && tp.geometry.morale_check && !charge_morale(i, t, ChargedOn::front, true)) {
+    ++out_.sides[target.side].charges_broke;
+    retreat(i, t, morale_retreat(cr, move_of(i)), "fails its morale check");
+    if (!cr.failure_backs_to_enemy && u.active()) u.facing = bearing_deg(u.pos, target.pos);
+    set_order(i, cr.failure_must_rally ? Order::retreating : Order::shaken, "movement", "it failed its morale check against the charge (seed 003)");
+    return;
   }
   ++so.charges_stood;
   u.engaged = true;
@@ -679,6 +730,43 @@ void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
   c.bearing = bearing0;
   c.balance = Length::cm(std::max(0.0, p.max_range.as_cm() - moved));
   contacts_.push_back(c);
+}
+
+bool Engagement::charge_morale(std::size_t d, std::size_t a, ChargedOn on, bool both) {
+  const ChargeRules& cr = r_.charge;
+  const Unit& D = b_.units_[d];
+  MoraleSituation s;
+  s.defender = b_.defender_class(d);
+  s.attacker = b_.attacker_weight(a);
+  s.side = on;
+  s.both_charging = both;
+  s.pikes_facing = D.profile->pikes && !D.on_horse() && on == ChargedOn::front;
+  const MoraleTarget mt = morale_target(cr, s);
+  const MoraleResult m = resolve_morale(cr, mt, morale_);
+  if (rec_) {
+    Event e = event("movement", "charge_morale", d);
+    std::string why = std::string(k_defender_class_names[static_cast<std::size_t>(s.defender)]) + " charged by " +
+                      std::string(k_attacker_weight_names[static_cast<std::size_t>(s.attacker)]) + " horse: " + std::to_string(mt.table);
+    if (mt.flank_rear) why += ", " + std::string(on == ChargedOn::rear ? "rear " : "flank ") + signed_str(mt.flank_rear);
+    if (mt.both_charging) why += ", both charging " + signed_str(mt.both_charging);
+    if (mt.automatic) {
+      e.text = name(d) + " morale check (seed 003): pikes facing the enemy stand automatically";
+    } else {
+      e.text = name(d) + " morale check (seed 003, " + why + "): needs " + std::to_string(mt.target) + " on 2D6 (stands " +
+               p_stand(cr, mt).str() + "): " + faces_str({m.dice[0], m.dice[1]}) + " = " + std::to_string(m.total) + ", " +
+               (m.stands ? "stands" : "fails");
+    }
+    e.with("against", name(a))
+        .with("table", static_cast<long long>(mt.table))
+        .with("modifier", static_cast<long long>(mt.modifier))
+        .with("need", static_cast<long long>(mt.target))
+        .with("automatic", mt.automatic)
+        .with("dice", mt.automatic ? DiceFaces{} : DiceFaces{m.dice[0], m.dice[1]})
+        .with("stands", m.stands)
+        .with("p_stand", p_stand(cr, mt).str());
+    emit(std::move(e));
+  }
+  return m.stands;
 }
 
 void Engagement::opportunity_charges(std::size_t m) {
@@ -778,7 +866,7 @@ void Engagement::step_shooting() {
     const int cover = b_.board().cover_of(b_.footprint(t), u.pos);
     const int need = shooting_need(r_, w.bands[*band].hit, cover);
     int n = dice_for(u.figures, r_.combat.shooting.figures_per_die);
-    if (u.in_square()) n = std::min(n, r_.combat.square.shooting_dice);  // seed 004
+    if (u.in_square()) n = std::min(n, r_.charge.infantry_square.max_battle_dice);  // seed 004
     faces.clear();
     const int hits = need > 6 ? 0 : roll_hits(shooting_, n, need, rec_ ? &faces : nullptr);
     pending_hits_[t] += hits;
@@ -933,18 +1021,19 @@ void Engagement::melee(const Contact& c) {
   const bool square = D.in_square() && A.on_horse();
   if (square) {
     // Seed 004: the square rolls first; a bounce sends the cavalry back.
-    const int n = std::min(dice_for(D.figures, r_.combat.melee.figures_per_die), r_.combat.square.defender_dice);
+    const ChargeRules& cr = r_.charge;
+    const int n = std::min(dice_for(D.figures, r_.combat.melee.figures_per_die), cr.infantry_square.max_battle_dice);
     bool bounce = false;
     for (int k = 0; k < n; ++k) {
-      const int f = melee_.d6();
-      if (pfd) pfd->push_back(f);
-      if (r_.combat.square.bounce_faces[static_cast<std::size_t>(f - 1)]) bounce = true;
-      else hits_d += d6_meets(f, need_d);
+      const SquareRoll sq = resolve_square(cr, melee_);
+      if (pfd) pfd->push_back(sq.face);
+      if (sq.bounce) bounce = true;
+      else hits_d += d6_meets(sq.face, need_d);
     }
     if (rec_) {
       Event e = event("melee", "square_first", d);
       e.text = name(d) + " in square rolls first: " + faces_str(fd) + (bounce ? " -> bounce (seed 004)" : " -> no bounce") + ", " +
-               std::to_string(hits_d) + " hit" + (hits_d == 1 ? "" : "s");
+               std::to_string(hits_d) + " hit" + (hits_d == 1 ? "" : "s") + " (bounce " + p_square_bounce(cr).str() + " per die)";
       e.with("dice", faces_data(fd)).with("bounce", bounce).with("hits", static_cast<long long>(hits_d));
       emit(std::move(e));
     }
@@ -952,11 +1041,11 @@ void Engagement::melee(const Contact& c) {
     apply_hits(a, hits_d, melee_, "melee");
     if (bounce) {
       ++sa.charges_repulsed;
-      retreat(a, d, r_.combat.hex * r_.combat.square.bounce_hexes, "bounces off the square");
+      retreat(a, d, move_of(a) * cr.infantry_square.bounce_back_moves, "bounces off the square");
       return;
     }
     if (!A.active()) return;
-    const int na = std::min(dice_for(A.figures, r_.combat.melee.figures_per_die), r_.combat.square.attacker_dice);
+    const int na = std::min(dice_for(A.figures, r_.combat.melee.figures_per_die), cr.infantry_square.max_battle_dice);
     hits_a = roll_hits(melee_, na, need_a, pfa);
     sa.melee_hits += hits_a;
     if (rec_) {

@@ -18,15 +18,20 @@
 
 namespace vedette {
 
-// What a charge from `charger` on `target` would be now, at this pace (seed
-// 003: range 1.5x the allowance, minimum distance, 45-degree arc; no charging
-// uphill; no charging into special terrain). Bots ask it before declaring.
+// What a charge from `charger` on `target` would be now, at this pace: seed
+// 003's geometry (engine/charge.hpp: range 1.5x the allowance, minimum
+// distance, 45-degree arc, after a free preliminary turn costing at most 3in
+// at the outer flank) plus its terrain rules (no charging uphill, not into
+// special terrain, terrain paid out of the charge move). Bots ask it before
+// declaring; the engine asks it again when the charge is made.
 struct ChargeProspect {
+  ChargeGeometry geometry;  // from charge_geometry()
   Length allowance;     // seed 003's "movement allowance" (combat.charge.allowance)
   Length distance;      // front to front
   Length max_range;
   Length min_distance;
-  double bearing_deg = 0;  // target off the charger's facing
+  double turned_deg = 0;   // the free preliminary turn toward the target
+  double bearing_deg = 0;  // target off the charger's facing after that turn
   bool in_range = false;
   bool in_arc = false;
   bool uphill = false;          // seed 003: cannot move uphill and charge in the same turn
@@ -83,6 +88,7 @@ class Engagement {
   void charge(std::size_t i, std::size_t target, bool declared, Pace pace);
   void opportunity_charges(std::size_t mover);
   bool initiation(std::size_t i, bool declared);
+  bool charge_morale(std::size_t defender, std::size_t attacker, ChargedOn on, bool both_charging);
   void melee(const Contact& c);
   void retreat(std::size_t i, std::size_t from, Length distance, const char* why);
   void follow_through(std::size_t i, double bearing, Length balance);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/battle_rules.hpp"
+#include "engine/charge.hpp"
 #include "engine/facts.hpp"
 #include "engine/length.hpp"
 
@@ -117,6 +118,7 @@ class Ruleset {
   std::vector<Weapon> weapons;
   std::vector<Profile> profiles;
   CombatRules combat;
+  ChargeRules charge;  // seed 003's cavalry charge (`charge:`)
 
   const Band& band_for(int rf) const;
   const Behaviour& behaviour(BehaviourIndex i) const { return behaviours[i]; }

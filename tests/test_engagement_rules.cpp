@@ -42,8 +42,8 @@ TEST_CASE("rules: default profiles carry seed 002 types and seed 003 classes", "
   REQUIRE(pikes);
   CHECK(pikes->pikes);
   CHECK(pikes->move == Length::in(6));  // seed 003's example move
-  CHECK(r.combat.initiative.per_charge_declared == -2);  // seed 003
-  CHECK(r.combat.square.defender_dice == 1);             // seed 004
+  CHECK(r.charge.declare_initiative_modifier == -2);     // seed 003 (charge section)
+  CHECK(r.charge.infantry_square.max_battle_dice == 1);  // seed 004 (charge section)
   CHECK(r.combat.retire.hexes == 2.0);                   // seed 004
 }
 
