@@ -21,6 +21,7 @@ Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_
     u.facing = spec.facing;
     u.formation = spec.formation;
     u.mounted = u.profile->kind == UnitKind::cavalry && spec.mounted;
+    u.pace = u.mounted ? spec.pace : Pace::halt;
     units_.push_back(std::move(u));
   }
 }

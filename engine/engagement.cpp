@@ -473,8 +473,10 @@ double Engagement::go(std::size_t i, Point dest, Pace pace, Length allowance, bo
   u.facing = want;
   Point to = b_.board().move_toward(from, dest, Length::cm(budget - turn));
   to = clip_enemies(i, from, to, k_no_unit);
+  const double moved = euclid_cm(from, to);
+  if (moved < 1e-6) return 0;  // blocked: it has only turned
   u.pos = to;
-  return euclid_cm(from, to);
+  return moved;
 }
 
 Point Engagement::clip_enemies(std::size_t i, Point from, Point to, UnitIndex ignore) const {

@@ -271,6 +271,9 @@ struct ScenarioBuilder {
       if (auto x = m.optional("raw")) spec.raw = read_bool(*x, d, what + " raw").value_or(false);
       const Doc* mounted = m.optional("mounted");
       if (mounted) spec.mounted = read_bool(*mounted, d, what + " mounted").value_or(true);
+      const Doc* pace = m.optional("pace");
+      if (pace)
+        if (auto k = read_choice(*pace, d, "pace", {"halt", "walk", "canter", "gallop"})) spec.pace = static_cast<Pace>(*k);
       m.finish();
       if (profile_ok) {
         const Profile& pr = s.rules->profiles[spec.profile];
@@ -278,6 +281,10 @@ struct ScenarioBuilder {
         if (mounted && pr.kind == UnitKind::cavalry && !spec.mounted && pr.move.as_cm() <= 0)
           d.error(mounted->where, what + ": profile '" + pr.id + "' has no move on foot, so it cannot start dismounted");
         if (pr.kind != UnitKind::cavalry) spec.mounted = false;
+        if (pace && spec.pace != Pace::halt && (pr.kind != UnitKind::cavalry || !spec.mounted))
+          d.error(pace->where, what + ": only mounted cavalry starts at a pace");
+        else if (pace && spec.pace == Pace::gallop && !s.rules->unit_types[pr.unit_type].can_gallop)
+          d.error(pace->where, what + ": " + s.rules->unit_types[pr.unit_type].name + " may never gallop (seed 002)");
         if (spec.formation == Formation::square && pr.kind == UnitKind::cavalry)
           d.error(m.optional("formation")->where, what + ": only infantry forms square");
       }

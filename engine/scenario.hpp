@@ -47,6 +47,7 @@ struct UnitSpec {
   bool hero = false;
   bool raw = false;
   bool mounted = true;      // cavalry only
+  Pace pace = Pace::halt;   // cavalry on horse: the pace it moved at last (its first turn's facts)
   Location where;
 };
 
