@@ -504,13 +504,6 @@ Point Engagement::clip_enemies(std::size_t i, Point from, Point to, UnitIndex ig
   return from + d * tmin;
 }
 
-Point Engagement::contact_point(std::size_t i, std::size_t t) const {
-  const Point tp = b_.units_[t].pos;
-  const Point dir = unit_vector(b_.units_[i].pos, tp);
-  const double r = b_.footprint(i).depth.as_cm() / 2.0 + b_.footprint(t).depth.as_cm() / 2.0;
-  return tp - dir * r;
-}
-
 Length Engagement::move_of(std::size_t i) const {
   const Unit& u = b_.units_[i];
   if (u.on_horse()) return r_.pace_range(Pace::walk).max;
@@ -617,10 +610,11 @@ void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
 
   double moved = 0;
   if (counter) {
-    const Point mid = (u.pos + target.pos) * 0.5;
+    // Each covers half the gap between their fronts.
     const Point dir = unit_vector(u.pos, target.pos);
-    const Point pi = mid - dir * (b_.footprint(i).depth.as_cm() / 2.0);
-    const Point pt = mid + dir * (b_.footprint(t).depth.as_cm() / 2.0);
+    const double half = p.distance.as_cm() / 2.0;
+    const Point pi = u.pos + dir * half;
+    const Point pt = target.pos - dir * half;
     moved = euclid_cm(u.pos, pi);
     const double tmoved = euclid_cm(target.pos, pt);
     u.pos = pi;
@@ -637,7 +631,7 @@ void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
     }
   } else {
     const Point from = u.pos;
-    const Point contact = contact_point(i, t);
+    const Point contact = from + unit_vector(from, target.pos) * p.distance.as_cm();  // its front meets the target's
     const Point to = clip_enemies(i, from, contact, static_cast<UnitIndex>(t));
     u.facing = bearing_deg(from, target.pos);
     u.pos = to;

@@ -96,7 +96,6 @@ class Engagement {
   // Geometry helpers.
   double go(std::size_t i, Point dest, Pace pace, Length allowance, bool free_turn);
   Point clip_enemies(std::size_t i, Point from, Point to, UnitIndex ignore) const;
-  Point contact_point(std::size_t i, std::size_t target) const;
   Length move_of(std::size_t i) const;
 
   void apply_hits(std::size_t i, int hits, Dice& dice, const char* phase);
