@@ -18,14 +18,15 @@ Reaction ReactionBot::react(const Facts& facts, const UnitState& unit, int roll)
 namespace {
 
 // The nearest enemy it can see within its charge range and arc, or none.
-UnitIndex charge_target(const Battle& b, std::size_t i, Pace pace) {
+UnitIndex charge_target(const Battle& b, std::size_t i, Pace pace, bool without_bonus) {
   UnitIndex best = k_no_unit;
   Length best_gap;
   for (std::size_t j = 0; j < b.units().size(); ++j) {
     if (!b.unit(j).active() || !b.enemies(i, j) || !b.sees(i, j)) continue;
     const Length g = b.gap(i, j);
     if (best != k_no_unit && !(g < best_gap)) continue;
-    if (!charge_prospect(b, i, j, pace).reaches) continue;
+    const ChargeProspect p = charge_prospect(b, i, j, pace);
+    if (!p.reaches || (!without_bonus && !p.charge_bonus)) continue;
     best = static_cast<UnitIndex>(j);
     best_gap = g;
   }
@@ -34,7 +35,7 @@ UnitIndex charge_target(const Battle& b, std::size_t i, Pace pace) {
 
 }  // namespace
 
-Command command_for(const Battle& b, std::size_t i, const Decision& d) {
+Command command_for(const Battle& b, std::size_t i, const Decision& d, bool charge_without_bonus) {
   const Ruleset& r = b.rules();
   const Unit& u = b.unit(i);
   const UnitIndex nearest = b.nearest_enemy(i, false);
@@ -80,7 +81,7 @@ Command command_for(const Battle& b, std::size_t i, const Decision& d) {
   const bool may_declare = b.turn() > 1 || r.combat.charge.first_turn;
   if (beh.charge_possible && u.order == Order::good && may_declare) {
     const Pace p = b.pace_limit(i, d.pace == Pace::halt ? Pace::walk : d.pace);
-    c.charge = charge_target(b, i, p);
+    c.charge = charge_target(b, i, p, charge_without_bonus);
     if (c.charge != k_no_unit) c.target = c.charge;
   }
   return c;
@@ -99,7 +100,7 @@ void ReactionTableBot::orders(const Battle& b, std::uint8_t side, Dice& dice, st
     const int rf = rf_total(r, f);
     const UnitState s{u.type, u.on_horse() ? u.pace : Pace::halt, u.gallop_streak};
     const Decision d = decide(r, rf, dice.d6(), s);
-    Command c = command_for(b, i, d);
+    Command c = command_for(b, i, d, o_.charge_without_bonus);
     c.reacted = true;
     c.facts = f;
     c.rf = rf;

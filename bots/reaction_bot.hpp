@@ -38,12 +38,15 @@ class ReactionBot {
 //    the move facing it; `running` carries over to next turn's RF.
 //  * "(Charge?)": the unit declares a charge when it is mounted and in good
 //    order and an enemy it can see is within its charge range and arc now
-//    (the nearest such; seed 003); otherwise it carries out the rest.
+//    (the nearest such; seed 003); otherwise it carries out the rest. Choice:
+//    by default also from inside the minimum distance (no charge bonus);
+//    side option charge_without_bonus: false declares only charges that
+//    would have the bonus.
 //  * Mounted infantry (may not shoot mounted) dismounts when the table halts
 //    it with an enemy within its weapon's reach on foot
 //    (combat.dismount.on_halt), and mounts again before any move.
 // Units that are not cavalry under this bot hold and face the nearest enemy.
-Command command_for(const Battle& b, std::size_t i, const Decision& d);
+Command command_for(const Battle& b, std::size_t i, const Decision& d, bool charge_without_bonus = true);
 
 class ReactionTableBot final : public Bot {
  public:
@@ -54,6 +57,8 @@ class ReactionTableBot final : public Bot {
   bool retire_and_reform(const Battle&, std::size_t, std::size_t) const override { return o_.retire_and_reform; }
   // Only when this turn's cell says "(Charge?)" (seed 002) and the option is on.
   bool opportunity_charge(const Battle& b, std::size_t unit, std::size_t mover, const Command& own) const override;
+  // Options read: form_square (its foot, if any), retire_and_reform,
+  // opportunity_charges, charge_without_bonus.
 
  private:
   BotOptions o_;

@@ -218,6 +218,7 @@ struct ScenarioBuilder {
     if (auto x = m.optional("form_square")) o.form_square = read_bool(*x, d, "form_square").value_or(false);
     if (auto x = m.optional("retire_and_reform")) o.retire_and_reform = read_bool(*x, d, "retire_and_reform").value_or(true);
     if (auto x = m.optional("opportunity_charges")) o.opportunity_charges = read_bool(*x, d, "opportunity_charges").value_or(true);
+    if (auto x = m.optional("charge_without_bonus")) o.charge_without_bonus = read_bool(*x, d, "charge_without_bonus").value_or(true);
     if (auto x = m.optional("advance_to")) o.advance_to = read_length(*x, d, "advance_to");
     if (auto x = m.optional("withdraw_at_losses_pct"))
       o.withdraw_at_losses_pct = static_cast<int>(read_int(*x, d, "withdraw_at_losses_pct", 0, 100).value_or(34));

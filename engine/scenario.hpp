@@ -24,6 +24,7 @@ struct BotOptions {
   bool form_square = false;          // infantry: form square when charged by cavalry
   bool retire_and_reform = true;     // cavalry: retire and reform when attacked by infantry
   bool opportunity_charges = true;   // make opportunity charges when the chance comes
+  bool charge_without_bonus = true;  // reaction_table: "(Charge?)" also from inside the minimum distance
   std::optional<Length> advance_to;  // advance_and_shoot: stop when the nearest enemy is this close
   int withdraw_at_losses_pct = 34;   // thinking_cavalry: pull back past these losses
 };

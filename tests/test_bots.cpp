@@ -120,6 +120,12 @@ TEST_CASE("bots: \"(Charge?)\" declares a charge only on an enemy in charge rang
   auto behind = make_scenario(r, {{"C", 0, "heavy_cavalry", 12, {60, 60}, 0}, {"F", 1, "heavy_foot", 20, {60, 20}, 0}});
   Held hb(behind, 2);
   CHECK(command_for(hb.b(), 0, decision_for(*r, "gallop_advance_charge", Pace::gallop)).charge == k_no_unit);
+  // Side option charge_without_bonus: false: only charges with the bonus.
+  auto close = make_scenario(r, {{"C", 0, "lancers", 12, {60, 30}, 180}, {"F", 1, "armoured_foot", 20, {60, 20}, 0}});  // no missiles
+  Held hc(close, 2);  // gap 3cm: inside the minimum distance
+  CHECK(command_for(hc.b(), 0, decision_for(*r, "continue_facing_charge", Pace::walk)).charge == 1);
+  CHECK(command_for(hc.b(), 0, decision_for(*r, "continue_facing_charge", Pace::walk), false).charge == k_no_unit);
+  CHECK(command_for(h.b(), 0, decision_for(*r, "gallop_advance_charge", Pace::gallop), false).charge == 1);
   // A cell without "(Charge?)" never charges.
   CHECK(command_for(h.b(), 0, decision_for(*r, "halt_facing", Pace::halt)).charge == k_no_unit);
 }
