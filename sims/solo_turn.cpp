@@ -62,7 +62,16 @@ std::string resolve_ruleset_path(const fs::path& session, const std::string& rec
 SessionRules load_session_rules(const Session& s) {
   SessionRules out;
   out.path = resolve_ruleset_path(s.path(), s.header().ruleset_path);
-  out.rules = load_ruleset(out.path);
+  try {
+    out.rules = load_ruleset(out.path);
+  } catch (const LoadError& e) {
+    auto diags = e.diagnostics();
+    Diagnostic note;
+    note.where.file = s.path().string();
+    note.message = "the ruleset this session uses (" + s.header().ruleset_path + ") cannot be loaded; restore it to go on";
+    diags.push_back(std::move(note));
+    throw LoadError(diags);
+  }
   out.hash = ruleset_hash(*out.rules);
   out.changed = out.hash != s.header().ruleset_hash;
   return out;
