@@ -69,14 +69,16 @@ struct Converter {
       case YAML::NodeType::Map:
         d.kind = Doc::Kind::map;
         for (auto it = n.begin(); it != n.end(); ++it) {
-          const YAML::Node& k = it->first;
+          // Copies: yaml-cpp's iterator hands out a temporary pair.
+          const YAML::Node k = it->first;
+          const YAML::Node v = it->second;
           Location kw = loc(file, k.Mark());
           if (!k.IsScalar()) throw LoadError(kw, "a key must be a plain name, not " + std::string(k.IsMap() ? "a map" : "a list"));
           std::string key = k.Scalar();
           for (const auto& e : d.entries)
             if (e.key == key)
               throw LoadError(kw, "duplicate key '" + key + "' (first given at line " + std::to_string(e.key_where.line) + ")");
-          d.entries.push_back({key, kw, convert(it->second, depth + 1)});
+          d.entries.push_back({key, kw, convert(v, depth + 1)});
         }
         break;
     }
@@ -109,7 +111,9 @@ Doc parse_yaml(std::string_view text, const std::string& file) {
   if (text.find('\0') != std::string_view::npos) {
     auto pos = text.find('\0');
     int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
-    throw LoadError({file, line, 1}, "not a text file (it contains a NUL byte); expected YAML");
+    auto nl = text.rfind('\n', pos);
+    int column = static_cast<int>(nl == std::string_view::npos ? pos + 1 : pos - nl);
+    throw LoadError({file, line, column}, "not a text file (it contains a NUL byte); expected YAML");
   }
   check_flow_depth(text, file);
   YAML::Node root;
@@ -139,15 +143,24 @@ Doc parse_yaml_file(const std::string& path) {
                                       std::to_string(k_max_file_bytes) + ")");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw LoadError({path, 0, 0}, std::string("cannot read: ") + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  // Read at most one byte past the limit: a device or pipe (/dev/zero) has
+  // no size to check beforehand and must not be read without end.
+  std::string text(k_max_file_bytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
   if (in.bad()) throw LoadError({path, 0, 0}, "cannot read");
-  return parse_yaml(ss.str(), path);
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > k_max_file_bytes)
+    throw LoadError({path, 0, 0}, "file too large (more than " + std::to_string(k_max_file_bytes) + " bytes)");
+  return parse_yaml(text, path);
 }
 
 Doc merge_overlay(const Doc& base, const Doc& overlay) {
   if (base.is_map() && overlay.is_map()) {
     Doc out = base;
+    // The merged map was last written in the overlay: problems found in it
+    // (a key deleted with ~, a face left out, ...) are reported there, in
+    // the file the user wrote, not in the base.
+    out.where = overlay.where;
     for (const auto& e : overlay.entries) {
       auto it = std::find_if(out.entries.begin(), out.entries.end(), [&](const DocEntry& b) { return b.key == e.key; });
       if (e.value.is_null()) {
@@ -155,6 +168,7 @@ Doc merge_overlay(const Doc& base, const Doc& overlay) {
       } else if (it == out.entries.end()) {
         out.entries.push_back(e);
       } else {
+        it->key_where = e.key_where;
         it->value = merge_overlay(it->value, e.value);
       }
     }
@@ -167,6 +181,7 @@ Doc merge_overlay(const Doc& base, const Doc& overlay) {
     });
     if (all_indices) {
       Doc out = base;
+      out.where = overlay.where;
       for (const auto& e : overlay.entries)
         out.items[static_cast<std::size_t>(*parse_int(e.key) - 1)] = merge_overlay(base.items[static_cast<std::size_t>(*parse_int(e.key) - 1)], e.value);
       return out;

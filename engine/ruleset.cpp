@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <initializer_list>
 #include <map>
 
 #include "engine/builtin_tables.hpp"
@@ -78,6 +79,8 @@ Doc load_chain(const std::string& path, std::vector<std::string>& stack, std::ve
     std::error_code ec;
     if (!fs::exists(base, ec))
       throw LoadError(ext->where, "extends a ruleset that does not exist: '" + ext->scalar + "' (looked for " + base + ")");
+  } else if (!builtin_table(std::string_view(base).substr(k_builtin.size()))) {
+    throw LoadError(ext->where, "extends a built-in ruleset that does not exist: '" + ext->scalar + "' (built in: builtin:default)");
   }
   Doc merged = load_chain(base, stack, sources);
   sources.push_back(path);
@@ -105,6 +108,22 @@ std::vector<std::string> fact_names() {
 struct Builder {
   Diagnostics& d;
   Ruleset& r;
+
+  // A problem found by comparing values (a gap between bands, a face given
+  // twice) is reported where the most recent of them was written: in an
+  // overlay, that is the file the user wrote, not the base it extends.
+  int rank(const Location& l) const {
+    for (std::size_t i = r.sources.size(); i-- > 0;)
+      if (r.sources[i] == l.file) return static_cast<int>(i);
+    return -1;
+  }
+  // The first of `ls` from the most recent source.
+  Location newest(std::initializer_list<Location> ls) const {
+    const Location* best = nullptr;
+    for (const auto& l : ls)
+      if (!best || rank(l) > rank(*best)) best = &l;
+    return *best;
+  }
 
   void behaviours(const Doc& n) {
     if (!n.is_map() || n.entries.empty()) {
@@ -162,8 +181,9 @@ struct Builder {
       d.error(n.where, std::string("expected a map of RF bands (id: {label, min, max, cells}), found ") + n.kind_name());
       return;
     }
-    struct Placed { Band band; Location where; bool has_min, has_max; };
+    struct Placed { Band band; Location where, min_where, max_where; bool has_min, has_max; };
     std::vector<Placed> placed;
+    bool all_read = true;  // bands that could not be read are left out of the checks between bands
     for (const auto& e : n.entries) {
       Band b;
       b.id = e.key;
@@ -174,36 +194,54 @@ struct Builder {
       if (auto x = m.optional("text")) b.text = read_string(*x, d, what + " text").value_or("");
       const Doc* mn = m.optional("min");
       const Doc* mx = m.optional("max");
-      if (mn) b.min = static_cast<int>(read_int(*mn, d, what + " min", -1000, 1000).value_or(0));
-      if (mx) b.max = static_cast<int>(read_int(*mx, d, what + " max", -1000, 1000).value_or(0));
+      bool read = true;
+      if (mn) {
+        if (auto v = read_int(*mn, d, what + " min", -1000, 1000)) b.min = static_cast<int>(*v);
+        else read = false;
+      }
+      if (mx) {
+        if (auto v = read_int(*mx, d, what + " max", -1000, 1000)) b.max = static_cast<int>(*v);
+        else read = false;
+      }
       if (auto x = m.required("cells"))
         if (auto c = row(*x, what + " cells")) b.cells = *c;
       if (auto x = m.optional("at_halt")) b.at_halt = row(*x, what + " at_halt");
       m.finish();
-      if (mn && mx && b.min > b.max) {
-        d.error(mn->where, what + ": min " + std::to_string(b.min) + " is above max " + std::to_string(b.max));
+      if (!read || !m.ok()) {
+        all_read = false;
         continue;
       }
-      placed.push_back({std::move(b), e.key_where, mn != nullptr, mx != nullptr});
+      if (mn && mx && b.min > b.max) {
+        d.error(newest({mn->where, mx->where}), what + ": min " + std::to_string(b.min) + " is above max " + std::to_string(b.max));
+        all_read = false;
+        continue;
+      }
+      placed.push_back({std::move(b), e.key_where, mn ? mn->where : e.key_where, mx ? mx->where : e.key_where,
+                        mn != nullptr, mx != nullptr});
     }
+    if (!all_read) return;
     std::stable_sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) { return a.band.min < b.band.min; });
     for (std::size_t i = 0; i < placed.size(); ++i) {
       const auto& p = placed[i];
       if (i == 0 && p.has_min)
-        d.error(p.where, "band '" + p.band.id + "' is the lowest band, so it must have no min (it covers every RF up to " +
+        d.error(p.min_where, "band '" + p.band.id + "' is the lowest band, so it must have no min (it covers every RF up to " +
                              std::to_string(p.band.max) + "); RFs below " + std::to_string(p.band.min) + " would have no band");
       if (i + 1 == placed.size() && p.has_max)
-        d.error(p.where, "band '" + p.band.id + "' is the highest band, so it must have no max; RFs above " +
+        d.error(p.max_where, "band '" + p.band.id + "' is the highest band, so it must have no max; RFs above " +
                              std::to_string(p.band.max) + " would have no band");
       if (i > 0) {
         const auto& q = placed[i - 1];
+        // Where the two bands meet: the later band's min or the earlier's
+        // max, whichever was written last; or the bands map itself when an
+        // overlay removed the band between them.
+        const Location meet = newest({p.min_where, q.max_where, n.where});
         if (!p.has_min || !q.has_max) {
-          d.error(p.where, "bands '" + q.band.id + "' and '" + p.band.id + "' are both open-ended: only the lowest band may lack min and only the highest may lack max");
+          d.error(newest({p.where, q.where, n.where}), "bands '" + q.band.id + "' and '" + p.band.id + "' are both open-ended: only the lowest band may lack min and only the highest may lack max");
         } else if (p.band.min <= q.band.max) {
-          d.error(p.where, "band '" + p.band.id + "' (RF " + std::to_string(p.band.min) + "-" + (p.has_max ? std::to_string(p.band.max) : "") +
+          d.error(meet, "band '" + p.band.id + "' (RF " + std::to_string(p.band.min) + "-" + (p.has_max ? std::to_string(p.band.max) : "") +
                                ") overlaps band '" + q.band.id + "' (up to RF " + std::to_string(q.band.max) + ")");
         } else if (p.band.min > q.band.max + 1) {
-          d.error(p.where, "gap between bands: no band covers RF " + std::to_string(q.band.max + 1) +
+          d.error(meet, "gap between bands: no band covers RF " + std::to_string(q.band.max + 1) +
                                (p.band.min - 1 > q.band.max + 1 ? "-" + std::to_string(p.band.min - 1) : "") +
                                " (band '" + q.band.id + "' ends at " + std::to_string(q.band.max) + ", band '" + p.band.id +
                                "' starts at " + std::to_string(p.band.min) + ")");
@@ -277,6 +315,7 @@ struct Builder {
   }
 
   void paces(const Doc& n) {
+    const std::size_t before = d.list().size();
     MapReader m(n, d, "paces");
     const std::array<Pace, 3> moving{Pace::walk, Pace::canter, Pace::gallop};
     for (Pace p : moving) {
@@ -286,17 +325,22 @@ struct Builder {
         auto& range = r.supplement.paces[static_cast<std::size_t>(p)];
         const Doc* mn = pm.required("min");
         const Doc* mx = pm.required("max");
-        if (mn) range.min = read_length(*mn, d, name + " min").value_or(Length());
-        if (mx) range.max = read_length(*mx, d, name + " max").value_or(Length());
+        // Compare only what was read: a max that is not a length is one
+        // problem, not also "min above max".
+        std::optional<Length> lo, hi;
+        if (mn) lo = read_length(*mn, d, name + " min");
+        if (mx) hi = read_length(*mx, d, name + " max");
+        if (lo) range.min = *lo;
+        if (hi) range.max = *hi;
         pm.finish();
-        if (mn && mx && range.min > range.max)
-          d.error(mn->where, "pace " + name + ": min " + mn->scalar + " is above max " + mx->scalar);
-        if (mx && range.max.as_cm() <= 0) d.error(mx->where, "pace " + name + ": max must be more than zero");
+        if (lo && hi && *lo > *hi)
+          d.error(newest({mn->where, mx->where}), "pace " + name + ": min " + mn->scalar + " is above max " + mx->scalar);
+        if (hi && hi->as_cm() <= 0) d.error(mx->where, "pace " + name + ": max must be more than zero");
       }
     }
     m.finish();
     const auto& s = r.supplement.paces;
-    if (m.ok() && d.empty() && !(s[1].max <= s[2].max && s[2].max <= s[3].max))
+    if (m.ok() && d.list().size() == before && !(s[1].max <= s[2].max && s[2].max <= s[3].max))
       d.error(n.where, "paces must not get shorter from walk to canter to gallop");
   }
 
@@ -328,8 +372,10 @@ struct Builder {
   }
 
   void hits(const Doc& n) {
+    const std::size_t before = d.list().size();
     MapReader m(n, d, "hits_on_mounted");
     std::array<int, 6> seen{};
+    std::array<Location, 6> first{};
     for (const char* who : {"horse", "rider"}) {
       const Doc* x = m.required(who);
       if (!x) continue;
@@ -340,12 +386,13 @@ struct Builder {
       for (const auto& f : x->items)
         if (auto v = read_int(f, d, std::string("a D6 face for ") + who, 1, 6)) {
           auto i = static_cast<std::size_t>(*v - 1);
-          if (seen[i]++) d.error(f.where, "D6 face " + std::to_string(*v) + " is given twice in hits_on_mounted");
+          if (seen[i]++) d.error(newest({f.where, first[i]}), "D6 face " + std::to_string(*v) + " is given twice in hits_on_mounted");
+          else first[i] = f.where;
           r.supplement.hit_on_horse[i] = std::string(who) == "horse";
         }
     }
     m.finish();
-    if (m.ok() && d.empty())
+    if (m.ok() && d.list().size() == before)
       for (std::size_t i = 0; i < 6; ++i)
         if (!seen[i]) d.error(n.where, "hits_on_mounted: D6 face " + std::to_string(i + 1) + " hits neither horse nor rider");
   }
@@ -391,6 +438,7 @@ struct Builder {
     if (auto x = top.required("modifiers")) modifiers(*x);
     if (auto x = top.optional("switches")) switches(*x);
     supplement(top);
+    if (auto x = top.required("charge")) load_charge_rules(*x, d, r.charge);
     top.finish();
   }
 };

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/charge.hpp"
 #include "engine/facts.hpp"
 #include "engine/length.hpp"
 
@@ -112,6 +113,7 @@ class Ruleset {
   std::vector<UnitType> unit_types;
   Supplement supplement;
   Switches switches;
+  ChargeRules charge;  // seed 003's cavalry charge (`charge:`)
 
   const Band& band_for(int rf) const;
   const Behaviour& behaviour(BehaviourIndex i) const { return behaviours[i]; }

@@ -1,5 +1,6 @@
 // `vedette react`: one decision of the Actions Table, explained.
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <ostream>
 
@@ -30,7 +31,11 @@ std::int32_t parse_percent(const std::string& s) {
   auto v = parse_number(s.size() && s.back() == '%' ? s.substr(0, s.size() - 1) : s);
   if (!v || *v < 0 || *v > 100)
     throw UsageError("--casualties: expected a percentage from 0 to 100 (e.g. 25 or 12.5), got '" + s + "'");
-  return static_cast<std::int32_t>(*v * 100 + 0.5);
+  // Rounded DOWN to a hundredth of a percent, as casualty_hundredths does:
+  // the risk factor counts FULL 10% steps (seed 002), so 9.999% must stay
+  // below 10%. The small tolerance absorbs binary error (0.29 * 100 =
+  // 28.999...).
+  return static_cast<std::int32_t>(std::floor(*v * 100 + 1e-6));
 }
 
 std::string signed_str(int v) { return (v > 0 ? "+" : "") + std::to_string(v); }
