@@ -56,7 +56,8 @@ struct UnitParse {
 };
 
 UnitParse parse_unit(const std::string& text, const Ruleset& r) {
-  const std::string form = "expected NAME:TYPE[,raw][,hero][,figures=N], e.g. \"Lancers:shock,hero,figures=12\"";
+  const std::string form =
+      "expected NAME:TYPE[,raw][,hero][,figures=N][,light|medium|heavy], e.g. \"Lancers:shock,hero,figures=12,heavy\"";
   auto colon = text.find(':');
   if (colon == std::string::npos) throw UsageError("--unit '" + text + "': " + form);
   UnitParse out;
@@ -95,6 +96,12 @@ UnitParse parse_unit(const std::string& text, const Ruleset& r) {
     } else if (p == "hero") {
       if (out.spec.hero) dup("hero");
       out.spec.hero = true;
+    } else if (p == "light" || p == "medium" || p == "heavy" || p.rfind("weight=", 0) == 0) {
+      std::string w = p.rfind("weight=", 0) == 0 ? p.substr(7) : p;
+      if (!out.spec.weight.empty()) dup("weight");
+      if (w != "light" && w != "medium" && w != "heavy")
+        throw UsageError("--unit '" + text + "': weight must be light, medium or heavy, got '" + w + "'");
+      out.spec.weight = w;
     } else if (p.rfind("figures=", 0) == 0) {
       if (out.figures_given) dup("figures");
       auto n = parse_int(p.substr(8));
@@ -106,7 +113,7 @@ UnitParse parse_unit(const std::string& text, const Ruleset& r) {
     } else {
       std::string key = p.substr(0, p.find('='));
       throw UsageError("--unit '" + text + "': unknown option '" + p + "'" +
-                       did_you_mean(key, {"raw", "hero", "figures"}) + "; " + form);
+                       did_you_mean(key, {"raw", "hero", "figures", "weight", "light", "medium", "heavy"}) + "; " + form);
     }
   }
   return out;
@@ -284,6 +291,9 @@ int run_status(const ReadOptions& o, Io& io) {
     if (m.acted_in_turn == s.state().turn) {
       const Activation& a = std::get<ActivateEvent>(s.event(m.last_activation).body).a;
       out << "      acted this turn (#" << m.last_activation << "): " << a.instruction << "\n";
+      if (s.charge_pending(k))
+        out << "      \"(Charge?)\" not answered yet: `vedette solo charge " << o.game << " " << h.units[k].name
+            << " ...` or `vedette solo play`\n";
     } else if (s.figures_left(k) > 0) {
       out << "      to act this turn";
       if (m.pending.any()) out << " (answered: " << answers_text(m.pending) << ")";
@@ -458,6 +468,116 @@ int run_morale(const MoraleOptions& o, Io& io) {
   return 0;
 }
 
+// ---------------------------------------------------------------- charge
+
+struct ChargeOptions {
+  std::string game, unit;
+  bool decline = false;
+  std::string attacker, move, distance, defender;
+  double bearing = 0;
+  bool flank = false, rear = false, both_charging = false, pikes_facing = false;
+  std::vector<int> roll;
+  bool accept = false;
+  bool json = false;
+};
+
+int run_charge(const ChargeOptions& o, Io& io) {
+  Session s = open_session(o.game);
+  std::size_t k = find_unit_or_throw(s, o.unit);
+  const UnitSpec& spec = s.header().units[k];
+  const std::string name = spec.name;
+  if (!s.charge_pending(k)) {
+    const UnitMemory& m = s.memory(k);
+    if (m.acted_in_turn != s.state().turn)
+      throw UsageError(name + " has not acted in turn " + std::to_string(s.state().turn) +
+                       "; a charge follows an activation whose behaviour says \"(Charge?)\"");
+    if (m.charge_for == m.last_activation)
+      throw UsageError(name + "'s \"(Charge?)\" this turn has already been answered (undo it to change it)");
+    throw UsageError(name + "'s behaviour this turn (#" + std::to_string(m.last_activation) +
+                     ") does not allow a charge: only cells marked \"(Charge?)\" do");
+  }
+  SessionRules sr = rules_for_change(s, o.accept, io);
+  const Ruleset& r = *sr.rules;
+  ChargeRecord c;
+  if (o.decline) {
+    if (!o.distance.empty() || !o.defender.empty() || !o.roll.empty())
+      throw UsageError("--decline: the unit does not charge; leave out the charge's other flags");
+    c.activation = s.memory(k).last_activation;
+    c.declined = true;
+  } else {
+    if (o.distance.empty()) throw UsageError("--distance is needed: how far the target's nearest figure is (e.g. 45cm)");
+    if (o.defender.empty())
+      throw UsageError("--defender is needed: peasants, light-foot, heavy-foot, elite-foot, light-horse, medium-horse or heavy-horse");
+    std::string why;
+    ChargeInputs in;
+    std::string weight = o.attacker.empty() ? spec.weight : o.attacker;
+    if (weight.empty())
+      throw UsageError("--attacker is needed: is " + name + " light, medium or heavy cavalry? (or record it with weight= in --unit)");
+    auto w = parse_attacker(weight, why);
+    if (!w) throw UsageError("--attacker: " + why);
+    in.attacker = *w;
+    if (o.move.empty()) {
+      in.move = default_charge_move(r, s, k);
+    } else {
+      auto mv = parse_table_length(r, o.move, true, why);
+      if (!mv) throw UsageError("--move: " + why);
+      in.move = *mv;
+    }
+    auto ds = parse_table_length(r, o.distance, false, why);
+    if (!ds) throw UsageError("--distance: " + why);
+    in.distance = *ds;
+    auto br = parse_bearing(std::to_string(o.bearing), why);
+    if (!br) throw UsageError("--bearing: " + why);
+    in.bearing = o.bearing;
+    auto df = parse_defender(o.defender, why);
+    if (!df) throw UsageError("--defender: " + why);
+    in.defender = *df;
+    in.side = o.flank ? ChargedOn::flank : o.rear ? ChargedOn::rear : ChargedOn::front;
+    in.both_charging = o.both_charging;
+    in.pikes_facing = o.pikes_facing;
+    if (o.pikes_facing && (r.charge.kind(in.defender) != DefenderKind::foot || in.side != ChargedOn::front))
+      throw UsageError("--pikes-facing: only foot facing the charge (not charged in the flank or rear) carry pikes against it");
+    ChargePreview pv = preview_charge(r, in);
+    ChargeDice dice;
+    auto earlier = s.charge_dice_for(k, s.state().turn);
+    if (pv.needs_dice) {
+      if (o.roll.size() == 2 && !earlier) {
+        dice.source = DiceSource::player;
+        dice.roll_index.reset();
+        dice.dice = {o.roll[0], o.roll[1]};
+      } else {
+        dice = session_charge_dice(s, k);
+        if (o.roll.size() == 2 && (dice.dice[0] != o.roll[0] || dice.dice[1] != o.roll[1]))
+          throw UsageError("vedette already rolled " + std::to_string(dice.dice[0]) + " and " + std::to_string(dice.dice[1]) +
+                           " for " + name + "'s charge this turn (#" + std::to_string(*earlier) +
+                           "); after an undo the same dice are used: leave out --roll");
+        if (o.roll.empty() && !earlier && s.header().physical_dice)
+          throw UsageError("this session uses physical dice: roll 2D6 for the defender and give them with --roll A B");
+      }
+    }
+    if (!o.json) print_charge_preview(io.out, r, in, pv);
+    c = resolve_charge(r, s, k, in, dice);
+  }
+  const Event& e = s.append(ChargeEvent{name, c});
+  int n = e.n;
+  save_or_throw(s);
+  if (o.json) {
+    Json j;
+    j["file"] = s.path().string();
+    j["event"] = n;
+    j["unit"] = name;
+    j["charge"] = charge_json(s, c);
+    j["morale"] = morale_name(s.memory(k).morale);
+    print_json(io.out, j);
+    return 0;
+  }
+  if (c.declined) io.out << name << " does not charge.\n";
+  else print_charge_result(io.out, s, c);
+  if (c.shaken) io.out << name << " is now shaken (remembered in the session).\n";
+  io.out << "Saved as #" << n << " in " << s.path().string() << "\n";
+  return 0;
+}
+
 void add_accept(CLI::App* c, bool& flag) {
   c->add_flag("--accept-ruleset-change", flag,
               "Go on if the session's ruleset file changed since it was last used (recorded in the history)");
@@ -477,8 +597,9 @@ void add_solo(CLI::App& app, Runner& run) {
     auto* c = solo->add_subcommand("new", "Create a session file for a solo game");
     c->add_option("GAME", o->game, "Session file (.vedette.yaml is added when it has no extension)")->required();
     c->add_option("--unit", o->units,
-                  "An automated unit: \"NAME:TYPE[,raw][,hero][,figures=N]\" (TYPE: a ruleset unit type, e.g. shock, "
-                  "shooting, mounted-infantry). Repeat for each unit.")
+                  "An automated unit: \"NAME:TYPE[,raw][,hero][,figures=N][,light|medium|heavy]\" (TYPE: a ruleset unit "
+                  "type, e.g. shock, shooting, mounted-infantry; the weight is seed 003's charge column, asked at a "
+                  "charge if not given). Repeat for each unit.")
         ->required()
         ->allow_extra_args(false);
     c->add_option("--ruleset", o->ruleset, "Ruleset YAML file (default: the built-in seed 002 tables, builtin:default)");
@@ -560,6 +681,32 @@ void add_solo(CLI::App& app, Runner& run) {
     add_accept(c, o->accept);
     c->add_flag("--json", o->json, "Print one JSON object");
     c->callback([o, &run] { run = guarded([o](Io& io) { return run_casualties(*o, io); }); });
+  }
+  {
+    auto o = std::make_shared<ChargeOptions>();
+    auto* c = solo->add_subcommand("charge",
+                                   "Answer a \"(Charge?)\": resolve the unit's charge (seed 003: range, the defender's 2D6 "
+                                   "morale check) or --decline");
+    c->add_option("GAME", o->game, "Session file")->required();
+    c->add_option("UNIT", o->unit, "The charging unit's name")->required();
+    c->add_flag("--decline", o->decline, "The unit does not charge");
+    c->add_option("--distance", o->distance, "Distance to the target's nearest figure (e.g. 45cm; a bare number is in the ruleset's units)");
+    c->add_option("--bearing", o->bearing, "The target's direction off the unit's facing, degrees (default 0)");
+    c->add_option("--defender", o->defender,
+                  "The unit charged: peasants, light-foot, heavy-foot, elite-foot, light-horse, medium-horse or heavy-horse");
+    auto* flank = c->add_flag("--flank", o->flank, "The charge strikes the defender's flank");
+    auto* rear = c->add_flag("--rear", o->rear, "The charge strikes the defender's rear");
+    flank->excludes(rear);
+    c->add_flag("--both-charging", o->both_charging, "The defender is charging too");
+    c->add_flag("--pikes-facing", o->pikes_facing, "Swiss or Landsknechte pikes or pole arms facing the charge");
+    c->add_option("--attacker", o->attacker, "The charging unit's weight: light, medium or heavy (default: the unit's weight=)");
+    c->add_option("--move", o->move, "The charging unit's normal move (default: the top of its pace this turn)");
+    c->add_option("--roll", o->roll, "Your physical 2D6 for the defender, two dice (e.g. --roll 3 5)")
+        ->expected(2)
+        ->check(CLI::Range(1, 6));
+    add_accept(c, o->accept);
+    c->add_flag("--json", o->json, "Print one JSON object");
+    c->callback([o, &run] { run = guarded([o](Io& io) { return run_charge(*o, io); }); });
   }
   {
     auto o = std::make_shared<MoraleOptions>();

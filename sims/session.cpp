@@ -7,6 +7,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "engine/charge.hpp"
 #include "engine/dice.hpp"
 #include "engine/doc.hpp"
 #include "sims/atomic_file.hpp"
@@ -21,6 +22,14 @@ int solo_roll(std::uint64_t seed, std::uint64_t index) {
   Rng rng = make_stream(seed, index, Subsystem::solo);
   Dice dice(rng);
   return dice.d6();
+}
+
+std::array<int, 2> solo_roll_2d6(std::uint64_t seed, std::uint64_t index) {
+  Rng rng = make_stream(seed, index, Subsystem::solo);
+  Dice dice(rng);
+  int a = dice.d6();
+  int b = dice.d6();
+  return {a, b};
 }
 
 fs::path session_path(const std::string& game) {
@@ -52,7 +61,8 @@ bool printable_utf8(std::string_view s) {
 bool Event::undoable() const {
   return std::holds_alternative<AnswerEvent>(body) || std::holds_alternative<CasualtiesEvent>(body) ||
          std::holds_alternative<ActivateEvent>(body) || std::holds_alternative<NextTurnEvent>(body) ||
-         std::holds_alternative<MoraleEvent>(body);
+         std::holds_alternative<MoraleEvent>(body) || std::holds_alternative<ChargeEvent>(body) ||
+         std::holds_alternative<ChargeAnswerEvent>(body);
 }
 
 const std::string* Event::unit() const {
@@ -60,6 +70,8 @@ const std::string* Event::unit() const {
   if (auto* c = std::get_if<CasualtiesEvent>(&body)) return &c->unit;
   if (auto* v = std::get_if<ActivateEvent>(&body)) return &v->unit;
   if (auto* m = std::get_if<MoraleEvent>(&body)) return &m->unit;
+  if (auto* c = std::get_if<ChargeEvent>(&body)) return &c->unit;
+  if (auto* c = std::get_if<ChargeAnswerEvent>(&body)) return &c->unit;
   return nullptr;
 }
 
@@ -137,6 +149,46 @@ void write_activation(std::ostringstream& o, const Activation& a) {
   if (!a.note.empty()) o << ind << "note: " << q(a.note) << "\n";
 }
 
+std::string number_text(double v) {
+  std::ostringstream s;
+  s.precision(15);
+  s << v;
+  return s.str();
+}
+
+void write_charge(std::ostringstream& o, const ChargeRecord& c) {
+  const char* ind = "    ";
+  o << ind << "activation: " << c.activation << "\n";
+  o << ind << "declined: " << b(c.declined) << "\n";
+  if (c.declined) return;
+  o << ind << "attacker: " << c.attacker << "\n";
+  o << ind << "move: " << q(c.move) << "\n";
+  o << ind << "distance: " << q(c.distance) << "\n";
+  o << ind << "bearing: " << number_text(c.bearing) << "\n";
+  o << ind << "defender: " << c.defender << "\n";
+  o << ind << "side: " << c.side << "\n";
+  o << ind << "both_charging: " << b(c.both_charging) << "\n";
+  o << ind << "pikes_facing: " << b(c.pikes_facing) << "\n";
+  o << ind << "max_range: " << q(c.max_range) << "\n";
+  o << ind << "min_distance: " << q(c.min_distance) << "\n";
+  o << ind << "reaches: " << b(c.reaches) << "\n";
+  o << ind << "charge_bonus: " << b(c.charge_bonus) << "\n";
+  if (!c.reaches) o << ind << "forced_move: " << q(c.forced_move) << "\n";
+  o << ind << "shaken: " << b(c.shaken) << "\n";
+  o << ind << "morale_check: " << b(c.morale_check) << "\n";
+  o << ind << "automatic: " << b(c.automatic) << "\n";
+  o << ind << "target: " << c.target << "\n";
+  o << ind << "stand_ways: " << c.stand_ways << "\n";
+  if (c.rolled) {
+    o << ind << "dice: [" << c.dice[0] << ", " << c.dice[1] << "]\n";
+    o << ind << "dice_source: " << k_dice_source_names[static_cast<std::size_t>(c.dice_source)] << "\n";
+    if (c.roll_index) o << ind << "roll_index: " << *c.roll_index << "\n";
+    if (c.same_dice_as) o << ind << "same_dice_as: " << *c.same_dice_as << "\n";
+  }
+  o << ind << "stands: " << b(c.stands) << "\n";
+  o << ind << "outcome: " << q(c.outcome) << "\n";
+}
+
 void write_event(std::ostringstream& o, const Event& e) {
   std::string head = "n: " + i(e.n) + ", turn: " + i(e.turn) + ", event: " + std::string(e.kind());
   std::visit(
@@ -163,6 +215,12 @@ void write_event(std::ostringstream& o, const Event& e) {
         } else if constexpr (std::is_same_v<T, MoraleEvent>) {
           o << "  - {" << head << ", unit: " << q(ev.unit) << ", morale: " << morale_name(ev.morale)
             << ", reason: " << q(ev.reason) << "}\n";
+        } else if constexpr (std::is_same_v<T, ChargeAnswerEvent>) {
+          o << "  - {" << head << ", unit: " << q(ev.unit) << ", field: " << ev.field << ", value: " << q(ev.value)
+            << "}\n";
+        } else if constexpr (std::is_same_v<T, ChargeEvent>) {
+          o << "  - n: " << e.n << "\n    turn: " << e.turn << "\n    event: charge\n    unit: " << q(ev.unit) << "\n";
+          write_charge(o, ev.c);
         }
       },
       e.body);
@@ -179,7 +237,14 @@ std::string memory_text(const Header& h, const State& s, std::uint64_t next_roll
       << ", moving: " << b(m.pace != Pace::halt) << ", gallop_streak: " << m.gallop_streak
       << ", ran_this_turn: " << b(m.ran_this_turn) << ", ran_last_turn: " << b(m.ran_last_turn)
       << ", retreated_from_melee: " << b(m.retreated_from_melee) << ", morale: " << morale_name(m.morale)
-      << ", acted_in_turn: " << m.acted_in_turn << ", pending: " << answers_flow(m.pending) << "}\n";
+      << ", acted_in_turn: " << m.acted_in_turn << ", charge_answered: " << b(m.charge_for != 0 && m.charge_for == m.last_activation)
+      << ", pending: " << answers_flow(m.pending) << ", charge_draft: {";
+    bool first = true;
+    for (const auto& [key, value] : m.charge_draft) {
+      o << (first ? "" : ", ") << key << ": " << q(value);
+      first = false;
+    }
+    o << "}}\n";
   }
   return o.str();
 }
@@ -200,7 +265,7 @@ std::string Session::text() const {
   o << "units:\n";
   for (const auto& u : header_.units)
     o << "  - {name: " << q(u.name) << ", type: " << q(u.type) << ", raw: " << b(u.raw) << ", hero: " << b(u.hero)
-      << ", figures: " << u.figures << "}\n";
+      << ", figures: " << u.figures << (u.weight.empty() ? "" : ", weight: " + u.weight) << "}\n";
   o << memory_text(header_, state_, next_roll_);
   o << "history:";
   if (history_.empty()) o << " []";
@@ -275,6 +340,59 @@ std::optional<int> Session::player_die_for(std::size_t unit, int turn) const {
   auto it = player_die_.find({unit, turn});
   if (it == player_die_.end()) return std::nullopt;
   return std::get<ActivateEvent>(event(it->second).body).a.roll;
+}
+
+std::optional<int> Session::charge_dice_for(std::size_t unit, int turn) const {
+  auto it = first_charge_dice_.find({unit, turn});
+  if (it == first_charge_dice_.end()) return std::nullopt;
+  return it->second;
+}
+
+bool Session::charge_pending(std::size_t unit) const {
+  const UnitMemory& m = state_.units[unit];
+  if (m.acted_in_turn != state_.turn || m.last_activation == 0 || m.charge_for == m.last_activation) return false;
+  return std::get<ActivateEvent>(event(m.last_activation).body).a.charge_possible;
+}
+
+void Session::check_charge_dice(const Event& e, const ChargeRecord& c) {
+  if (!c.rolled) {
+    if (c.roll_index || c.same_dice_as) throw SessionError("a charge with no dice has no roll_index", "roll_index");
+    return;
+  }
+  for (int d : c.dice)
+    if (d < 1 || d > 6) throw SessionError("charge dice must be 1 to 6", "dice");
+  if (c.dice_source == DiceSource::player) {
+    if (c.roll_index || c.same_dice_as) throw SessionError("a player's dice have no roll_index or same_dice_as", "roll_index");
+    return;
+  }
+  if (!c.roll_index) throw SessionError("rolled charge dice need their roll_index", "dice");
+  std::size_t u = unit_index(std::get<ChargeEvent>(e.body).unit);
+  auto first = first_charge_dice_.find({u, e.turn});
+  if (c.same_dice_as) {
+    if (first == first_charge_dice_.end() || first->second != *c.same_dice_as)
+      throw SessionError("same_dice_as: " + std::to_string(*c.same_dice_as) +
+                             " is not the charge first rolled for this unit in this turn",
+                         "same_dice_as");
+    const ChargeRecord& prior = std::get<ChargeEvent>(event(*c.same_dice_as).body).c;
+    if (prior.dice != c.dice || prior.roll_index != c.roll_index)
+      throw SessionError("reuses the dice of #" + std::to_string(*c.same_dice_as) + " but records others", "dice");
+    return;
+  }
+  if (first != first_charge_dice_.end())
+    throw SessionError("charge dice were already rolled for this unit in turn " + std::to_string(e.turn) + " (#" +
+                           std::to_string(first->second) + "); a charge after an undo reuses them (same_dice_as)",
+                       "dice");
+  if (*c.roll_index < next_roll_)
+    throw SessionError("roll_index " + std::to_string(*c.roll_index) + " was already used (the next roll is " +
+                           std::to_string(next_roll_) + ")",
+                       "roll_index");
+  auto expect = solo_roll_2d6(header_.seed, *c.roll_index);
+  if (c.dice != expect)
+    throw SessionError("dice [" + std::to_string(c.dice[0]) + ", " + std::to_string(c.dice[1]) +
+                           "] are not what roll number " + std::to_string(*c.roll_index) + " of seed " +
+                           std::to_string(header_.seed) + " gives ([" + std::to_string(expect[0]) + ", " +
+                           std::to_string(expect[1]) + "])",
+                       "dice");
 }
 
 const Event& Session::append(EventBody body) {
@@ -387,15 +505,36 @@ void Session::apply_to_state(const Event& e) {
           m->acted_in_turn = state_.turn;
           m->last_activation = e.n;
           m->pending = {};
+          m->charge_draft.clear();
         } else if constexpr (std::is_same_v<T, NextTurnEvent>) {
           for (auto& m : state_.units) {
             m.ran_last_turn = m.ran_this_turn;
             m.ran_this_turn = false;
             m.pending = {};
+            m.charge_draft.clear();
           }
           ++state_.turn;
         } else if constexpr (std::is_same_v<T, MoraleEvent>) {
           unit_mem(ev.unit).second->morale = ev.morale;
+        } else if constexpr (std::is_same_v<T, ChargeEvent>) {
+          auto [k, m] = unit_mem(ev.unit);
+          if (!charge_pending(k))
+            throw SessionError(ev.unit + " has no \"(Charge?)\" to answer in turn " + std::to_string(state_.turn), "activation");
+          if (ev.c.activation != m->last_activation)
+            throw SessionError("activation " + std::to_string(ev.c.activation) + " is not " + ev.unit +
+                                   "'s activation this turn (#" + std::to_string(m->last_activation) + ")",
+                               "activation");
+          m->charge_for = ev.c.activation;
+          m->charge_draft.clear();
+          if (!ev.c.declined && ev.c.shaken) m->morale = Morale::shaken;
+        } else if constexpr (std::is_same_v<T, ChargeAnswerEvent>) {
+          auto [k, m] = unit_mem(ev.unit);
+          if (!charge_pending(k))
+            throw SessionError(ev.unit + " has no \"(Charge?)\" to answer in turn " + std::to_string(state_.turn), "unit");
+          if (std::find(k_charge_fields.begin(), k_charge_fields.end(), ev.field) == k_charge_fields.end())
+            throw SessionError("unknown charge field '" + ev.field + "'", "field");
+          if (!printable_utf8(ev.value)) throw SessionError("a charge answer must be printable text", "value");
+          m->charge_draft[ev.field] = ev.value;
         }
       },
       e.body);
@@ -445,6 +584,8 @@ void Session::apply(const Event& e) {
 
   const auto* act = std::get_if<ActivateEvent>(&e.body);
   if (act) check_dice(e, act->a);
+  const auto* charge = std::get_if<ChargeEvent>(&e.body);
+  if (charge) check_charge_dice(e, charge->c);
   State saved = state_;
   apply_to_state(e);
   before_.push_back(std::move(saved));
@@ -458,6 +599,11 @@ void Session::apply(const Event& e) {
     } else {
       player_die_[{u, e.turn}] = e.n;
     }
+  }
+  if (charge && charge->c.rolled && charge->c.dice_source == DiceSource::rolled) {
+    std::size_t u = unit_index(charge->unit);
+    if (!charge->c.same_dice_as) first_charge_dice_[{u, e.turn}] = e.n;
+    next_roll_ = std::max(next_roll_, *charge->c.roll_index + 1);
   }
 }
 
@@ -598,6 +744,84 @@ std::optional<Activation> read_activation(MapReader& m, Reader& r, const std::st
   return a;
 }
 
+std::optional<ChargeRecord> read_charge(MapReader& m, Reader& r) {
+  ChargeRecord c;
+  bool ok = true;
+  auto need = [&](auto opt, auto& into) {
+    if (opt) into = *opt;
+    else ok = false;
+  };
+  auto length = [&](const char* key, std::string& into, bool required) {
+    const Doc* n = required ? m.required(key) : m.optional(key);
+    if (!n) {
+      if (required) ok = false;
+      return;
+    }
+    auto l = read_length(*n, r.d, key);
+    if (l) into = n->scalar;
+    else ok = false;
+  };
+  need(r.num(m.required("activation"), "activation", 1, 100000000), c.activation);
+  need(r.flag(m.required("declined"), "declined"), c.declined);
+  if (!ok || c.declined) return ok ? std::optional<ChargeRecord>(c) : std::nullopt;
+  auto w = r.choice(m.required("attacker"), "attacker", k_attacker_weight_names);
+  if (w) c.attacker = std::string(k_attacker_weight_names[*w]);
+  else ok = false;
+  length("move", c.move, true);
+  length("distance", c.distance, true);
+  if (const Doc* bn = m.required("bearing")) {
+    auto v = read_number(*bn, r.d, "bearing", -100000, 100000);
+    if (v) c.bearing = *v;
+    else ok = false;
+  } else {
+    ok = false;
+  }
+  auto dc = r.choice(m.required("defender"), "defender", k_defender_class_names);
+  if (dc) c.defender = std::string(k_defender_class_names[*dc]);
+  else ok = false;
+  auto side = r.choice(m.required("side"), "side", k_side_names);
+  if (side) c.side = std::string(k_side_names[*side]);
+  else ok = false;
+  need(r.flag(m.required("both_charging"), "both_charging"), c.both_charging);
+  need(r.flag(m.required("pikes_facing"), "pikes_facing"), c.pikes_facing);
+  length("max_range", c.max_range, true);
+  length("min_distance", c.min_distance, true);
+  need(r.flag(m.required("reaches"), "reaches"), c.reaches);
+  need(r.flag(m.required("charge_bonus"), "charge_bonus"), c.charge_bonus);
+  length("forced_move", c.forced_move, false);
+  need(r.flag(m.required("shaken"), "shaken"), c.shaken);
+  need(r.flag(m.required("morale_check"), "morale_check"), c.morale_check);
+  need(r.flag(m.required("automatic"), "automatic"), c.automatic);
+  need(r.num(m.required("target"), "target", -100, 100), c.target);
+  need(r.num(m.required("stand_ways"), "stand_ways", 0, 36), c.stand_ways);
+  if (const Doc* dn = m.optional("dice")) {
+    c.rolled = true;
+    if (!dn->is_sequence() || dn->items.size() != 2) {
+      r.d.error(dn->where, "expected two dice for dice, e.g. [3, 5]");
+      ok = false;
+    } else {
+      for (std::size_t k = 0; k < 2; ++k) need(r.num(&dn->items[k], "a die", 1, 6), c.dice[k]);
+    }
+    auto src = r.choice(m.required("dice_source"), "dice_source", k_dice_source_names);
+    if (src) c.dice_source = static_cast<DiceSource>(*src);
+    else ok = false;
+    if (const Doc* ri = m.optional("roll_index")) {
+      auto v = r.u64(*ri, "roll_index");
+      if (v) c.roll_index = *v;
+      else ok = false;
+    }
+    if (const Doc* sd = m.optional("same_dice_as")) {
+      auto v = r.num(sd, "same_dice_as", 1, 100000000);
+      if (v) c.same_dice_as = *v;
+      else ok = false;
+    }
+  }
+  need(r.flag(m.required("stands"), "stands"), c.stands);
+  need(r.str(m.required("outcome"), "outcome"), c.outcome);
+  if (!ok) return std::nullopt;
+  return c;
+}
+
 std::optional<Event> read_event(const Doc& node, Reader& r, int expected_n) {
   std::string what = "history item " + std::to_string(expected_n);
   MapReader m(node, r.d, what);
@@ -712,6 +936,27 @@ std::optional<Event> read_event(const Doc& node, Reader& r, int expected_n) {
       e.body = me;
       break;
     }
+    case 10: {
+      ChargeAnswerEvent ca;
+      ca.unit = unit();
+      auto f = r.choice(m.required("field"), "field", k_charge_fields);
+      if (f) ca.field = std::string(k_charge_fields[*f]);
+      else ok = false;
+      auto v = r.str(m.required("value"), "value");
+      if (v) ca.value = *v;
+      else ok = false;
+      e.body = std::move(ca);
+      break;
+    }
+    case 9: {
+      ChargeEvent ce;
+      ce.unit = unit();
+      auto c = read_charge(m, r);
+      if (c) ce.c = std::move(*c);
+      else ok = false;
+      e.body = std::move(ce);
+      break;
+    }
     default: ok = false;
   }
   m.finish();
@@ -816,6 +1061,7 @@ Session Session::load(const fs::path& path) {
         auto raw_flag = r.flag(um.optional("raw"), "raw");
         auto hero = r.flag(um.optional("hero"), "hero");
         auto figs = r.num(um.required("figures"), "figures", 1, k_max_figures);
+        auto weight = r.choice(um.optional("weight"), "weight", k_attacker_weight_names);
         um.finish();
         if (!name || !type || !figs) continue;
         if (name->empty()) {
@@ -829,6 +1075,7 @@ Session Session::load(const fs::path& path) {
         spec.raw = raw_flag.value_or(false);
         spec.hero = hero.value_or(false);
         spec.figures = *figs;
+        if (weight) spec.weight = std::string(k_attacker_weight_names[*weight]);
         h.units.push_back(spec);
       }
     }

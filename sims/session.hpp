@@ -70,7 +70,8 @@ struct UnitSpec {
   std::string type;  // a unit_types id of the ruleset
   bool raw = false;
   bool hero = false;
-  int figures = 0;  // 1..k_max_figures
+  int figures = 0;     // 1..k_max_figures
+  std::string weight;  // light, medium or heavy (seed 003's charge table); "" = asked at a charge
 };
 inline constexpr int k_max_figures = 1000;
 
@@ -126,6 +127,40 @@ struct Activation {
   std::string note;  // why the pace differs from the table's, or ""
 };
 
+inline constexpr std::array<std::string_view, 3> k_side_names{"front", "flank", "rear"};
+
+// A "(Charge?)" answered: declined, or resolved with seed 003's charge
+// (engine/charge.hpp), as shown to the player before and after the dice.
+struct ChargeRecord {
+  int activation = 0;  // the activation whose "(Charge?)" this answers
+  bool declined = false;
+  // What the player measured and said.
+  std::string attacker;  // light, medium or heavy: the charging unit
+  std::string move;      // its normal move ("50cm")
+  std::string distance;  // to the target's nearest figure
+  double bearing = 0;    // the target's direction off the unit's facing, degrees
+  std::string defender;  // a defender class (k_defender_class_names)
+  std::string side = "front";
+  bool both_charging = false;
+  bool pikes_facing = false;
+  // Geometry.
+  std::string max_range, min_distance;
+  bool reaches = false, charge_bonus = false, morale_check = false;
+  std::string forced_move;  // when it does not reach
+  bool shaken = false;      // fell short: the unit becomes shaken
+  // The defender's morale check.
+  bool automatic = false;  // pikes facing: stands without dice
+  int target = 0;          // natural 2D6 needed
+  int stand_ways = 0;      // of 36
+  bool rolled = false;     // dice were thrown
+  std::array<int, 2> dice{};
+  DiceSource dice_source = DiceSource::rolled;
+  std::optional<std::uint64_t> roll_index;
+  std::optional<int> same_dice_as;  // the charge event whose dice this reuses
+  bool stands = false;
+  std::string outcome;  // in words, as shown
+};
+
 struct AnswerEvent {
   std::string unit;
   Question question = Question::in_cover;
@@ -157,10 +192,23 @@ struct MoraleEvent {
   Morale morale = Morale::steady;
   std::string reason;
 };
+struct ChargeEvent {
+  std::string unit;
+  ChargeRecord c;
+};
+// One answer of play's charge form, saved as it is given (like AnswerEvent);
+// the charge event that resolves the charge consumes them.
+inline constexpr std::array<std::string_view, 9> k_charge_fields{
+    "charge", "attacker", "move", "distance", "bearing", "defender", "side", "both_charging", "pikes_facing"};
+struct ChargeAnswerEvent {
+  std::string unit;
+  std::string field;  // one of k_charge_fields
+  std::string value;  // as the player gave it, checked
+};
 using EventBody = std::variant<AnswerEvent, CasualtiesEvent, ActivateEvent, NextTurnEvent, UndoEvent, RedoEvent,
-                               RulesetEvent, SeedEvent, MoraleEvent>;
-inline constexpr std::array<std::string_view, 9> k_event_names{"answer", "casualties", "activate", "next_turn", "undo",
-                                                               "redo",   "ruleset",    "seed",     "morale"};
+                               RulesetEvent, SeedEvent, MoraleEvent, ChargeEvent, ChargeAnswerEvent>;
+inline constexpr std::array<std::string_view, 11> k_event_names{
+    "answer", "casualties", "activate", "next_turn", "undo", "redo", "ruleset", "seed", "morale", "charge", "charge_answer"};
 
 struct Event {
   int n = 0;     // 1-based position in the history
@@ -169,8 +217,9 @@ struct Event {
   Location where;  // in the file it was read from
   std::map<std::string, Location> field_where;  // keys as read ("roll", "facts.pace")
   std::string_view kind() const { return k_event_names[body.index()]; }
-  // Undo takes back answers, casualties, activations, turn changes and
-  // morale; not undo/redo themselves, nor a ruleset or seed change.
+  // Undo takes back answers, casualties, activations, charges, turn
+  // changes and morale; not undo/redo themselves, nor a ruleset or seed
+  // change.
   bool undoable() const;
   const std::string* unit() const;  // the unit it is about, if any
 };
@@ -186,6 +235,8 @@ struct UnitMemory {
   Morale morale = Morale::steady;
   int acted_in_turn = 0;    // the last turn it was activated (0: never)
   int last_activation = 0;  // that activation's event number
+  int charge_for = 0;       // the activation whose "(Charge?)" has been answered
+  std::map<std::string, std::string> charge_draft;  // play's charge form so far
   Answers pending;          // answers given this turn before its roll
 };
 
@@ -251,11 +302,18 @@ class Session {
   std::optional<int> die_for(std::size_t unit, int turn) const;
   // The player's last physical die for (unit, turn), if any.
   std::optional<int> player_die_for(std::size_t unit, int turn) const;
+  // The first rolled charge dice of (unit, turn), if any, as the charge
+  // event number: a charge after an undo reuses them.
+  std::optional<int> charge_dice_for(std::size_t unit, int turn) const;
+  // Whether this unit's activation this turn offers "(Charge?)" and it has
+  // not been answered yet.
+  bool charge_pending(std::size_t unit) const;
 
  private:
   void apply(const Event& e);
   void apply_to_state(const Event& e);
   void check_dice(const Event& e, const Activation& a);
+  void check_charge_dice(const Event& e, const ChargeRecord& c);
 
   std::filesystem::path path_;
   Header header_;
@@ -267,11 +325,15 @@ class Session {
   std::uint64_t next_roll_ = 0;
   std::map<std::pair<std::size_t, int>, int> first_die_;  // (unit, turn) -> event
   std::map<std::pair<std::size_t, int>, int> player_die_;
+  std::map<std::pair<std::size_t, int>, int> first_charge_dice_;
   std::optional<std::string> disk_text_;  // what the file held when read or last written
 };
 
 // The D6 of roll number `index` of a session with this seed.
 int solo_roll(std::uint64_t seed, std::uint64_t index);
+// The 2D6 of roll number `index` (a charge's morale check): the first two
+// dice of the same stream.
+std::array<int, 2> solo_roll_2d6(std::uint64_t seed, std::uint64_t index);
 
 // "lancers.vedette.yaml" for "lancers"; a path with an extension unchanged.
 std::filesystem::path session_path(const std::string& game);

@@ -1,5 +1,7 @@
 #include "sims/solo_cli.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <system_error>
 
 #include "engine/diagnostics.hpp"
@@ -98,6 +100,7 @@ std::string unit_summary(const Session& s, const Ruleset* r, std::size_t unit) {
   const UnitSpec& u = s.header().units[unit];
   const UnitType* t = r ? r->find_unit_type(u.type) : nullptr;
   std::string out = t ? t->name : u.type;
+  if (!u.weight.empty()) out += " (" + u.weight + ")";
   if (u.raw) out += ", raw";
   if (u.hero) out += ", hero";
   int lost = s.memory(unit).casualties;
@@ -157,6 +160,115 @@ void print_decision(std::ostream& out, const Session& s, const Activation& a, co
   if (a.running) out << "Next turn: " << unit << " counts as running from the enemy (+3).\n";
 }
 
+namespace {
+
+std::string pct_text(int ways) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", ways * 100.0 / 36.0);
+  return buf;
+}
+
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+std::string dashed(std::string_view s) {
+  std::string o(s);
+  std::replace(o.begin(), o.end(), '_', '-');
+  return o;
+}
+
+std::string charge_dice_text(const Session& s, const ChargeRecord& c) {
+  if (c.dice_source == DiceSource::player) return "your roll";
+  std::string t = "roll #" + std::to_string(*c.roll_index) + " of seed " + std::to_string(s.header().seed);
+  if (c.same_dice_as)
+    t += "; the dice already rolled for this charge this turn (#" + std::to_string(*c.same_dice_as) + "): undo does not re-roll";
+  return t;
+}
+
+}  // namespace
+
+void print_charge_preview(std::ostream& out, const Ruleset& r, const ChargeInputs& in, const ChargePreview& p) {
+  const ChargeRules& cr = r.charge;
+  const LengthUnit u = r.units;
+  const ChargeGeometry& g = p.geometry;
+  out << "Charge range: up to " << format_length(g.max_range, u) << " (" << number_text(cr.range_factor) << " x the "
+      << format_length(in.move, u) << " move); minimum distance " << format_length(g.min_distance, u) << "; arc "
+      << number_text(cr.arc_degrees) << " degrees either side of the facing.\n";
+  out << "Target: " << format_length(in.distance, u) << " away, " << number_text(in.bearing) << " degrees off the facing: ";
+  if (g.reaches) {
+    out << "in range and in the arc: it reaches";
+    out << (g.charge_bonus ? ", with the charge bonus.\n"
+                           : ", but inside the minimum distance: no charge bonus.\n");
+  } else {
+    out << "it does NOT reach (";
+    if (!g.in_range) out << "beyond " << format_length(g.max_range, u);
+    if (!g.in_range && !g.in_arc) out << "; ";
+    if (!g.in_arc) out << "outside the arc";
+    out << "): the unit must still move " << format_length(g.forced_move, u) << " forward"
+        << (g.shaken ? " and becomes shaken.\n" : ".\n");
+  }
+  const std::string who = cr.row(in.defender).text + " charged by " +
+                          std::string(k_attacker_weight_names[static_cast<std::size_t>(in.attacker)]) + " cavalry in the " +
+                          std::string(k_side_names[static_cast<std::size_t>(in.side)]) +
+                          (in.both_charging ? ", both charging" : "");
+  if (p.target.automatic) {
+    out << "Morale check: " << who << ": pikes or pole arms facing the charge stand automatically.\n";
+    return;
+  }
+  std::string need = p.target.target <= 2    ? "stands on any roll of 2D6"
+                     : p.target.target > 12 ? "needs " + std::to_string(p.target.target) + "+ on 2D6: it cannot stand"
+                                            : "needs " + std::to_string(p.target.target) + "+ on 2D6 to stand";
+  out << (g.morale_check ? "Morale check: " : "(No morale check; had there been one: ") << who << ": " << need
+      << " (table " << p.target.table << (p.target.modifier ? ", " + std::string(p.target.modifier > 0 ? "+" : "") +
+                                                                  std::to_string(p.target.modifier) + " to the dice"
+                                                            : std::string())
+      << "): chance to stand " << p.stand_ways << "/36 = " << pct_text(p.stand_ways) << (g.morale_check ? ".\n" : ".)\n");
+}
+
+void print_charge_result(std::ostream& out, const Session& s, const ChargeRecord& c) {
+  if (c.rolled)
+    out << "2D6: " << c.dice[0] << " + " << c.dice[1] << " = " << c.dice[0] + c.dice[1] << "  (" << charge_dice_text(s, c)
+        << ")\n";
+  out << "Charge: " << c.outcome << "\n";
+}
+
+Json charge_json(const Session& s, const ChargeRecord& c) {
+  Json j;
+  j["activation"] = c.activation;
+  j["declined"] = c.declined;
+  if (c.declined) return j;
+  j["attacker"] = c.attacker;
+  j["move"] = c.move;
+  j["distance"] = c.distance;
+  j["bearing"] = c.bearing;
+  j["defender"] = dashed(c.defender);
+  j["side"] = c.side;
+  j["both_charging"] = c.both_charging;
+  j["pikes_facing"] = c.pikes_facing;
+  j["max_range"] = c.max_range;
+  j["min_distance"] = c.min_distance;
+  j["reaches"] = c.reaches;
+  j["charge_bonus"] = c.charge_bonus;
+  j["forced_move"] = c.reaches ? Json(nullptr) : Json(c.forced_move);
+  j["shaken"] = c.shaken;
+  j["morale_check"] = c.morale_check;
+  j["automatic"] = c.automatic;
+  j["target_number"] = c.target;
+  j["stand_ways"] = c.stand_ways;
+  j["p_stand"] = c.stand_ways / 36.0;
+  j["dice"] = c.rolled ? Json::array({c.dice[0], c.dice[1]}) : Json(nullptr);
+  j["dice_source"] = c.rolled ? Json(k_dice_source_names[static_cast<std::size_t>(c.dice_source)]) : Json(nullptr);
+  j["roll_index"] = c.roll_index ? Json(*c.roll_index) : Json(nullptr);
+  j["seed"] = c.roll_index ? Json(s.header().seed) : Json(nullptr);
+  j["same_dice_as"] = c.same_dice_as ? Json(*c.same_dice_as) : Json(nullptr);
+  j["stands"] = c.morale_check ? Json(c.stands) : Json(nullptr);
+  j["outcome"] = c.outcome;
+  return j;
+}
+
 std::string describe(const Session& s, const Event& e) {
   std::string head = "#" + std::to_string(e.n) + "  turn " + std::to_string(e.turn) + "  ";
   std::string body = std::visit(
@@ -185,6 +297,15 @@ std::string describe(const Session& s, const Event& e) {
           return "seed set to " + std::to_string(ev.new_seed) + " (was " + std::to_string(ev.old_seed) + ")";
         } else if constexpr (std::is_same_v<T, MoraleEvent>) {
           return ev.unit + ": " + std::string(morale_name(ev.morale)) + (ev.reason.empty() ? "" : " (" + ev.reason + ")");
+        } else if constexpr (std::is_same_v<T, ChargeAnswerEvent>) {
+          if (ev.field == "charge") return ev.unit + ": charge? " + ev.value;
+          return ev.unit + ": charge, " + ev.field + ": " + ev.value;
+        } else if constexpr (std::is_same_v<T, ChargeEvent>) {
+          const ChargeRecord& c = ev.c;
+          if (c.declined) return ev.unit + ": no charge (#" + std::to_string(c.activation) + " offered one)";
+          std::string t = ev.unit + ": charges " + dashed(c.defender) + " (" + c.side + ") " + c.distance + " away";
+          if (c.rolled) t += ", 2D6 " + std::to_string(c.dice[0]) + "+" + std::to_string(c.dice[1]) + " (" + charge_dice_text(s, c) + ")";
+          return t + " -> " + c.outcome;
         }
         return {};
       },
@@ -262,6 +383,11 @@ Json event_json(const Session& s, const Event& e) {
         } else if constexpr (std::is_same_v<T, MoraleEvent>) {
           j["morale"] = morale_name(ev.morale);
           j["reason"] = ev.reason;
+        } else if constexpr (std::is_same_v<T, ChargeAnswerEvent>) {
+          j["field"] = ev.field;
+          j["value"] = ev.value;
+        } else if constexpr (std::is_same_v<T, ChargeEvent>) {
+          j["charge"] = charge_json(s, ev.c);
         }
       },
       e.body);
@@ -310,6 +436,8 @@ Json status_json(const Session& s, const std::optional<SessionRules>& rules) {
     uj["last_activation"] = m.last_activation ? Json(m.last_activation) : Json(nullptr);
     if (m.last_activation) uj["last_instruction"] = std::get<ActivateEvent>(s.event(m.last_activation).body).a.instruction;
     uj["pending"] = pending;
+    uj["weight"] = u.weight.empty() ? Json(nullptr) : Json(u.weight);
+    uj["charge_pending"] = s.charge_pending(k);
     units.push_back(uj);
   }
   j["units"] = units;

@@ -43,10 +43,17 @@ std::string answers_text(const Answers& a);
 void print_rf(std::ostream& out, const Activation& a);
 void print_decision(std::ostream& out, const Session& s, const Activation& a, const std::string& unit);
 
+// The charge before the dice: range, minimum distance, whether it reaches,
+// what the defender needs and its exact chance to stand.
+void print_charge_preview(std::ostream& out, const Ruleset& r, const ChargeInputs& in, const ChargePreview& p);
+// The dice and the outcome.
+void print_charge_result(std::ostream& out, const Session& s, const ChargeRecord& c);
+
 // One line for the log: "#4  turn 1  Lancers: D6 3 at RF 2 (RF2-5) -> ..."
 std::string describe(const Session& s, const Event& e);
 
 Json activation_json(const Session& s, const Activation& a);
+Json charge_json(const Session& s, const ChargeRecord& c);
 Json event_json(const Session& s, const Event& e);
 Json status_json(const Session& s, const std::optional<SessionRules>& rules);
 

@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <cctype>
 #include <iostream>
+#include <map>
+#include <sstream>
 
 #include "engine/doc.hpp"
 #include "sims/solo_cli.hpp"
@@ -76,6 +78,29 @@ class Prompter {
     }
   }
 
+  // A free answer checked by `parse` (nullopt plus a reason re-asks).
+  template <class T, class Parse>
+  T checked(const std::string& question, const std::optional<std::string>& def, Parse parse) {
+    while (true) {
+      std::string t = ask(question + (def ? " [" + *def + "] " : " "));
+      if (t == "?" || t == "help") {
+        out_ << k_help;
+        continue;
+      }
+      if (t.empty()) {
+        if (!def) {
+          out_ << "  An answer is needed; u undoes, q quits, ? explains.\n";
+          continue;
+        }
+        t = *def;
+      }
+      std::string why;
+      std::optional<T> v = parse(t, why);
+      if (v) return *v;
+      out_ << "  " << why << ".\n";
+    }
+  }
+
   int number(const std::string& question, int lo, int hi, std::optional<int> def, const std::string& why_max) {
     while (true) {
       std::string t = ask(question + (def ? " [" + std::to_string(*def) + "] " : " "));
@@ -107,7 +132,7 @@ class Prompter {
 
 // What play does next, found from the session alone.
 struct Step {
-  enum class Kind { question, roll, next_turn, game_over } kind = Kind::game_over;
+  enum class Kind { question, roll, charge, next_turn, game_over } kind = Kind::game_over;
   std::size_t unit = 0;
   Question question = Question::in_cover;
 };
@@ -116,6 +141,7 @@ Step next_step(const Session& s, const Ruleset& r) {
   const State& st = s.state();
   bool any_left = false;
   for (std::size_t k = 0; k < s.header().units.size(); ++k) {
+    if (s.charge_pending(k)) return {Step::Kind::charge, k, Question::in_cover};
     if (s.figures_left(k) <= 0) continue;
     any_left = true;
     if (st.units[k].acted_in_turn == st.turn) continue;
@@ -123,8 +149,6 @@ Step next_step(const Session& s, const Ruleset& r) {
     if (auto q = next_question(r, spec, st.units[k], s.figures_left(k))) return {Step::Kind::question, k, *q};
     return {Step::Kind::roll, k, Question::in_cover};
   }
-  // (The charge step slots in here: an activation this turn whose behaviour
-  // has charge_possible and no charge event yet -> Step::Kind::charge.)
   if (!any_left) return {Step::Kind::game_over, 0, Question::in_cover};
   return {Step::Kind::next_turn, 0, Question::in_cover};
 }
@@ -141,11 +165,152 @@ void undo_last_answer(Session& s, std::ostream& out) {
     const Event& e = s.event(t);
     bool answered = true;
     if (const auto* a = std::get_if<ActivateEvent>(&e.body)) answered = a->a.dice == DiceSource::player;
+    if (const auto* c = std::get_if<ChargeEvent>(&e.body))
+      answered = c->c.declined || (c->c.rolled && c->c.dice_source == DiceSource::player);
     s.append(UndoEvent{t});
     out << "  Undone: " << describe(s, s.event(t)) << "\n";
     if (answered) break;
   }
   save_or_throw(s);
+}
+
+std::string yes_no_text(bool v) { return v ? "yes" : "no"; }
+
+// The next field of the charge form still to ask, or "" when complete.
+std::string next_charge_field(const Ruleset& r, const UnitSpec& spec, const std::map<std::string, std::string>& d) {
+  for (std::string_view f : k_charge_fields) {
+    std::string key(f);
+    if (d.count(key)) continue;
+    if (key == "attacker" && !spec.weight.empty()) continue;
+    if (key == "pikes_facing") {
+      std::string why;
+      auto def = parse_defender(d.at("defender"), why);
+      if (!def || r.charge.kind(*def) != DefenderKind::foot || d.at("side") != "front") continue;
+    }
+    return key;
+  }
+  return {};
+}
+
+ChargeInputs inputs_from(const Ruleset& r, const UnitSpec& spec, const std::map<std::string, std::string>& d) {
+  auto get = [&](const char* key) -> std::string {
+    auto it = d.find(key);
+    return it == d.end() ? std::string() : it->second;
+  };
+  std::string why;
+  ChargeInputs in;
+  auto bad = [&](const char* key) {
+    throw UsageError("the saved charge answer '" + std::string(key) + "' cannot be read (" + why + "); undo it with u");
+  };
+  auto w = parse_attacker(spec.weight.empty() ? get("attacker") : spec.weight, why);
+  if (!w) bad("attacker");
+  in.attacker = *w;
+  auto mv = parse_table_length(r, get("move"), true, why);
+  if (!mv) bad("move");
+  in.move = *mv;
+  auto ds = parse_table_length(r, get("distance"), false, why);
+  if (!ds) bad("distance");
+  in.distance = *ds;
+  auto br = parse_bearing(get("bearing"), why);
+  if (!br) bad("bearing");
+  in.bearing = *br;
+  auto df = parse_defender(get("defender"), why);
+  if (!df) bad("defender");
+  in.defender = *df;
+  auto sd = parse_side(get("side"), why);
+  if (!sd) bad("side");
+  in.side = *sd;
+  in.both_charging = get("both_charging") == "yes";
+  in.pikes_facing = get("pikes_facing") == "yes";
+  return in;
+}
+
+// One step of the charge form, or the charge itself once the form is
+// complete. Returns after appending one event (not yet saved).
+void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prompter& p, std::ostream& out) {
+  const UnitSpec& spec = s.header().units[k];
+  const UnitMemory& m = s.memory(k);
+  const std::string& name = spec.name;
+  const std::string field = next_charge_field(r, spec, m.charge_draft);
+  auto answer = [&](const std::string& value) { s.append(ChargeAnswerEvent{name, field, value}); };
+  const LengthUnit u = r.units;
+  std::string ex = std::string(unit_name(u));
+  if (field == "charge") {
+    out << "Charge? The table allows " << name << " to charge.\n";
+    if (!p.yes_no("Is an enemy in front of " + name + " for it to charge?", false)) {
+      ChargeRecord c;
+      c.activation = m.last_activation;
+      c.declined = true;
+      s.append(ChargeEvent{name, c});
+      out << "No charge.\n";
+      return;
+    }
+    answer("yes");
+  } else if (field == "attacker") {
+    auto w = p.checked<AttackerWeight>("Is " + name + " light, medium or heavy cavalry (seed 003's charge table)?",
+                                       std::nullopt, [](const std::string& t, std::string& why) { return parse_attacker(t, why); });
+    answer(std::string(k_attacker_weight_names[static_cast<std::size_t>(w)]));
+  } else if (field == "move") {
+    std::string def = format_length(default_charge_move(r, s, k), u);
+    auto l = p.checked<Length>(possessive(name) + " normal move, for the charge range?", def,
+                               [&](const std::string& t, std::string& why) { return parse_table_length(r, t, true, why); });
+    answer(format_length(l, u));
+  } else if (field == "distance") {
+    auto l = p.checked<Length>("Distance from " + name + " to the target's nearest figure (in " + ex + ", or give a unit)?",
+                               std::nullopt,
+                               [&](const std::string& t, std::string& why) { return parse_table_length(r, t, false, why); });
+    answer(format_length(l, u));
+  } else if (field == "bearing") {
+    auto b = p.checked<double>("The target's bearing off " + possessive(name) + " facing, in degrees (0 = straight ahead)?",
+                               std::string("0"), [](const std::string& t, std::string& why) { return parse_bearing(t, why); });
+    std::ostringstream o;
+    o << b;
+    answer(o.str());
+  } else if (field == "defender") {
+    auto d = p.checked<DefenderClass>(
+        "The unit charged: peasants, light-foot, heavy-foot, elite-foot, light-horse, medium-horse or heavy-horse?",
+        std::nullopt, [](const std::string& t, std::string& why) { return parse_defender(t, why); });
+    answer(std::string(k_defender_class_names[static_cast<std::size_t>(d)]));
+  } else if (field == "side") {
+    auto sd = p.checked<ChargedOn>("Does the charge strike its front, flank or rear?", std::string("front"),
+                                   [](const std::string& t, std::string& why) { return parse_side(t, why); });
+    answer(std::string(k_side_names[static_cast<std::size_t>(sd)]));
+  } else if (field == "both_charging") {
+    answer(yes_no_text(p.yes_no("Is the target charging too?", false)));
+  } else if (field == "pikes_facing") {
+    answer(yes_no_text(p.yes_no("Are they Swiss or Landsknechte with pikes or pole arms facing the charge?", false)));
+  } else {
+    // The form is complete: what is known before the dice, then the dice.
+    ChargeInputs in = inputs_from(r, spec, m.charge_draft);
+    ChargePreview pv = preview_charge(r, in);
+    print_charge_preview(out, r, in, pv);
+    ChargeDice dice;
+    if (pv.needs_dice) {
+      if (physical && !s.charge_dice_for(k, s.state().turn)) {
+        dice.source = DiceSource::player;
+        dice.roll_index.reset();
+        dice.dice = p.checked<std::array<int, 2>>(
+            "Roll 2D6 for the defender's morale and enter both dice (e.g. 3 5):", std::nullopt,
+            [](const std::string& t, std::string& why) -> std::optional<std::array<int, 2>> {
+              std::istringstream is(t);
+              std::string a, b, extra;
+              is >> a >> b >> extra;
+              auto x = parse_int(a), y = parse_int(b);
+              if (!x || !y || !extra.empty() || *x < 1 || *x > 6 || *y < 1 || *y > 6) {
+                why = "'" + t + "' is not two dice: type two numbers from 1 to 6, e.g. 3 5";
+                return std::nullopt;
+              }
+              return std::array<int, 2>{static_cast<int>(*x), static_cast<int>(*y)};
+            });
+      } else {
+        dice = session_charge_dice(s, k);
+      }
+    }
+    ChargeRecord c = resolve_charge(r, s, k, in, dice);
+    s.append(ChargeEvent{name, c});
+    print_charge_result(out, s, c);
+    if (c.shaken) out << name << " is now shaken (remembered in the session).\n";
+  }
 }
 
 }  // namespace
@@ -237,6 +402,11 @@ int run_solo_play(const PlayOptions& o, Io& io) {
           if (pending.any()) out << "    already answered: " << answers_text(pending) << "\n";
           announced = k;
         }
+        if (step.kind == Step::Kind::charge) {
+          charge_step(s, r, k, physical, p, out);
+          save_or_throw(s);
+          continue;
+        }
         if (step.kind == Step::Kind::question) {
           const std::string text = question_text(r, step.question, spec.name);
           int value;
@@ -276,6 +446,7 @@ int run_solo_play(const PlayOptions& o, Io& io) {
     Step step = next_step(s, r);
     if (step.kind == Step::Kind::question || step.kind == Step::Kind::roll)
       next = "; next: " + s.header().units[step.unit].name;
+    if (step.kind == Step::Kind::charge) next = "; next: " + possessive(s.header().units[step.unit].name) + " charge";
     out << (q.eof ? "Input ended. " : "") << "Everything so far is saved in " << file << " (turn " << s.state().turn
         << next << ").\nResume with: vedette solo play " << file << "\n";
     return 0;

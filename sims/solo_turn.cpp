@@ -1,11 +1,13 @@
 #include "sims/solo_turn.hpp"
 
 #include <algorithm>
+#include <sstream>
 #include <system_error>
 
 #include "engine/builtin_tables.hpp"
 #include "engine/content_hash.hpp"
 #include "engine/diagnostics.hpp"
+#include "engine/doc.hpp"
 #include "sims/atomic_file.hpp"
 
 namespace vedette::solo {
@@ -153,8 +155,12 @@ std::optional<Question> next_question(const Ruleset& r, const UnitSpec& spec, co
   return std::nullopt;
 }
 
+std::string possessive(const std::string& name) {
+  return name + (!name.empty() && (name.back() == 's' || name.back() == 'S') ? "'" : "'s");
+}
+
 std::string question_text(const Ruleset& r, Question q, const std::string& unit) {
-  const std::string its = unit + (!unit.empty() && (unit.back() == 's' || unit.back() == 'S') ? "'" : "'s");
+  const std::string its = possessive(unit);
   switch (q) {
     case Question::in_cover: return "Is " + unit + " entirely in cover?";
     case Question::enemy_in_range:
@@ -231,6 +237,195 @@ Activation decide_activation(const Ruleset& r, const Session& s, std::size_t uni
   a.instruction = instruction(r, d);
   a.note = adjustment_note(r, d, us);
   return a;
+}
+
+// ----------------------------------------------------------------- charge
+
+ChargePreview preview_charge(const Ruleset& r, const ChargeInputs& in) {
+  ChargePreview p;
+  p.geometry = charge_geometry(r.charge, in.move, in.distance, in.bearing);
+  MoraleSituation ms;
+  ms.defender = in.defender;
+  ms.attacker = in.attacker;
+  ms.side = in.side;
+  ms.both_charging = in.both_charging;
+  ms.pikes_facing = in.pikes_facing;
+  p.target = morale_target(r.charge, ms);
+  p.stand_ways = stand_ways(r.charge, p.target);
+  p.needs_dice = p.geometry.morale_check && !p.target.automatic;
+  return p;
+}
+
+Length default_charge_move(const Ruleset& r, const Session& s, std::size_t unit) {
+  const UnitMemory& m = s.memory(unit);
+  Pace pace = m.pace;
+  if (pace == Pace::halt) {
+    const UnitType* t = r.find_unit_type(s.header().units[unit].type);
+    bool may_gallop = (!t || t->can_gallop) && m.gallop_streak < r.supplement.gallop_max_turns;
+    pace = may_gallop ? Pace::gallop : (t && !t->can_gallop ? r.switches.no_gallop_pace : r.supplement.after_gallop_limit);
+  }
+  return r.pace_range(pace).max;
+}
+
+ChargeDice session_charge_dice(const Session& s, std::size_t unit) {
+  ChargeDice d;
+  if (auto first = s.charge_dice_for(unit, s.state().turn)) {
+    const ChargeRecord& c = std::get<ChargeEvent>(s.event(*first).body).c;
+    d.dice = c.dice;
+    d.roll_index = c.roll_index;
+    d.same_dice_as = *first;
+    return d;
+  }
+  d.roll_index = s.next_roll();
+  d.dice = solo_roll_2d6(s.header().seed, *d.roll_index);
+  return d;
+}
+
+namespace {
+
+std::string moves_text(double v) {
+  std::ostringstream o;
+  o << v;
+  return o.str();
+}
+
+}  // namespace
+
+ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit, const ChargeInputs& in,
+                            const ChargeDice& dice) {
+  const ChargeRules& cr = r.charge;
+  const LengthUnit u = r.units;
+  ChargePreview p = preview_charge(r, in);
+  const ChargeGeometry& g = p.geometry;
+  ChargeRecord c;
+  c.activation = s.memory(unit).last_activation;
+  c.attacker = std::string(k_attacker_weight_names[static_cast<std::size_t>(in.attacker)]);
+  c.move = format_length(in.move, u);
+  c.distance = format_length(in.distance, u);
+  c.bearing = in.bearing;
+  c.defender = std::string(k_defender_class_names[static_cast<std::size_t>(in.defender)]);
+  c.side = std::string(k_side_names[static_cast<std::size_t>(in.side)]);
+  c.both_charging = in.both_charging;
+  c.pikes_facing = in.pikes_facing;
+  c.max_range = format_length(g.max_range, u);
+  c.min_distance = format_length(g.min_distance, u);
+  c.reaches = g.reaches;
+  c.charge_bonus = g.charge_bonus;
+  if (!g.reaches) c.forced_move = format_length(g.forced_move, u);
+  c.shaken = g.out_of_reach && g.shaken;
+  c.morale_check = g.morale_check;
+  c.automatic = p.target.automatic;
+  c.target = p.target.target;
+  c.stand_ways = p.stand_ways;
+  const std::string& name = s.header().units[unit].name;
+  const std::string defender = cr.row(in.defender).text;
+  if (!g.reaches) {
+    c.outcome = "The charge does not reach: " + name + " must still move " + c.forced_move +
+                " forward toward the target" + (c.shaken ? " and becomes shaken." : ".");
+    return c;
+  }
+  if (!g.morale_check) {
+    c.outcome = "Contact inside the minimum distance (" + c.min_distance +
+                "): melee, but without the combat benefits of a charge; no morale check.";
+    return c;
+  }
+  if (p.target.automatic) {
+    c.stands = true;
+    c.outcome = defender + " stand automatically (pikes or pole arms facing the charge): the charge goes in to melee" +
+                std::string(g.charge_bonus ? " with the charge bonus." : ".");
+    return c;
+  }
+  c.rolled = true;
+  c.dice = dice.dice;
+  c.dice_source = dice.source;
+  c.roll_index = dice.roll_index;
+  c.same_dice_as = dice.same_dice_as;
+  MoraleResult m = resolve_morale(cr, p.target, dice.dice[0], dice.dice[1]);
+  c.stands = m.stands;
+  const std::string roll = std::to_string(m.dice[0]) + " + " + std::to_string(m.dice[1]) + " = " + std::to_string(m.total);
+  if (m.stands) {
+    c.outcome = defender + " STAND (" + roll + "): the charge goes in to melee" +
+                std::string(g.charge_bonus ? " with the charge bonus." : ".");
+  } else {
+    c.outcome = defender + " FAIL (" + roll + "): they retreat " + moves_text(cr.failure_retreat_moves) + " moves" +
+                (cr.failure_backs_to_enemy ? ", backs to the enemy" : "") + (cr.failure_must_rally ? ", and must rally" : "") +
+                ".";
+  }
+  return c;
+}
+
+namespace {
+
+std::string dashed(std::string_view s) {
+  std::string o(s);
+  std::replace(o.begin(), o.end(), '_', '-');
+  return o;
+}
+
+template <std::size_t N>
+std::optional<std::size_t> pick(const std::string& text, const std::array<std::string_view, N>& names, std::string& why) {
+  std::string t = text;
+  std::replace(t.begin(), t.end(), '-', '_');
+  std::vector<std::string> list;
+  std::string shown;
+  for (std::size_t k = 0; k < N; ++k) {
+    if (names[k] == t) return k;
+    list.emplace_back(names[k]);
+    shown += (shown.empty() ? "" : ", ") + dashed(names[k]);
+  }
+  std::string near = dashed(nearest(t, list));
+  why = "'" + text + "' is not one of: " + shown + (near.empty() ? "" : " (did you mean '" + near + "'?)");
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<AttackerWeight> parse_attacker(const std::string& text, std::string& why) {
+  auto k = pick(text, k_attacker_weight_names, why);
+  if (!k) return std::nullopt;
+  return static_cast<AttackerWeight>(*k);
+}
+
+std::optional<DefenderClass> parse_defender(const std::string& text, std::string& why) {
+  auto k = pick(text, k_defender_class_names, why);
+  if (!k) return std::nullopt;
+  return static_cast<DefenderClass>(*k);
+}
+
+std::optional<ChargedOn> parse_side(const std::string& text, std::string& why) {
+  auto k = pick(text, k_side_names, why);
+  if (!k) return std::nullopt;
+  return static_cast<ChargedOn>(*k);
+}
+
+std::optional<Length> parse_table_length(const Ruleset& r, const std::string& text, bool positive, std::string& why) {
+  std::optional<Length> l = parse_length(text);
+  if (!l) {
+    if (auto v = parse_number(text)) l = Length::of(*v, r.units);
+  }
+  if (!l) {
+    why = "'" + text + "' is not a length: give a number, in " + std::string(unit_name(r.units)) +
+          " unless you add a unit (e.g. 45 or 45cm or 18in)";
+    return std::nullopt;
+  }
+  if (l->as_cm() < 0 || (positive && l->as_cm() <= 0)) {
+    why = positive ? "the move must be more than zero" : "a distance cannot be negative";
+    return std::nullopt;
+  }
+  if (l->as_cm() > 100000) {
+    why = "'" + text + "' is longer than any table";
+    return std::nullopt;
+  }
+  return l;
+}
+
+std::optional<double> parse_bearing(const std::string& text, std::string& why) {
+  auto v = parse_number(text);
+  if (!v || *v < -360 || *v > 360) {
+    why = "'" + text + "' is not a bearing: give degrees off the facing, from -360 to 360 (0 = straight ahead)";
+    return std::nullopt;
+  }
+  return v;
 }
 
 }  // namespace vedette::solo

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "engine/charge.hpp"
 #include "engine/risk_factor.hpp"
 #include "engine/ruleset.hpp"
 #include "sims/session.hpp"
@@ -59,6 +60,9 @@ bool question_matters(const Ruleset& r, const UnitSpec& spec, const UnitMemory& 
 // nullopt when the RF is known.
 std::optional<Question> next_question(const Ruleset& r, const UnitSpec& spec, const UnitMemory& m, int figures_left);
 
+// "Lancers'", "Hussar's".
+std::string possessive(const std::string& name);
+
 // The prompt for a question: "Is Lancers entirely in cover?"
 std::string question_text(const Ruleset& r, Question q, const std::string& unit);
 
@@ -79,5 +83,57 @@ Die session_die(const Session& s, std::size_t unit);
 // `new_casualties` are added before the RF; `answers` unanswered count "no".
 Activation decide_activation(const Ruleset& r, const Session& s, std::size_t unit, const Answers& answers,
                              int new_casualties, const Die& die);
+
+// ----------------------------------------------------------------- charge
+
+// What the player says about a charge (seed 003, engine/charge.hpp).
+struct ChargeInputs {
+  AttackerWeight attacker = AttackerWeight::light;
+  Length move;      // the charging unit's normal move
+  Length distance;  // to the target's nearest figure
+  double bearing = 0;
+  DefenderClass defender = DefenderClass::peasants;
+  ChargedOn side = ChargedOn::front;
+  bool both_charging = false;
+  bool pikes_facing = false;
+};
+
+// Everything known before the dice: range, minimum distance, whether it
+// reaches, the number the defender needs and its exact chance to stand.
+struct ChargePreview {
+  ChargeGeometry geometry;
+  MoraleTarget target;
+  int stand_ways = 0;  // of 36
+  bool needs_dice = false;
+};
+ChargePreview preview_charge(const Ruleset& r, const ChargeInputs& in);
+
+// The charge's normal move, offered as the default: the top of the pace
+// the unit moves at this turn, or of the fastest pace it may use when the
+// table halted it.
+Length default_charge_move(const Ruleset& r, const Session& s, std::size_t unit);
+
+// The 2D6 a rolled charge uses now: the dice already rolled for this unit's
+// charge this turn (before an undo), or the session's next roll.
+struct ChargeDice {
+  std::array<int, 2> dice{};
+  DiceSource source = DiceSource::rolled;
+  std::optional<std::uint64_t> roll_index;
+  std::optional<int> same_dice_as;
+};
+ChargeDice session_charge_dice(const Session& s, std::size_t unit);
+
+// The record of the charge: `dice` is used only if the preview needs dice.
+ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit, const ChargeInputs& in,
+                            const ChargeDice& dice);
+
+// Parsing the charge's answers (play's form, the `solo charge` flags).
+// Each returns nullopt and sets `why` when the text is not acceptable.
+std::optional<AttackerWeight> parse_attacker(const std::string& text, std::string& why);
+std::optional<DefenderClass> parse_defender(const std::string& text, std::string& why);
+std::optional<ChargedOn> parse_side(const std::string& text, std::string& why);
+// A length with its unit, or a bare number in the ruleset's units.
+std::optional<Length> parse_table_length(const Ruleset& r, const std::string& text, bool positive, std::string& why);
+std::optional<double> parse_bearing(const std::string& text, std::string& why);
 
 }  // namespace vedette::solo
