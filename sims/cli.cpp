@@ -35,6 +35,7 @@ int run(const std::vector<std::string>& args, Io& io) {
   add_check(app, runner);
   add_charge(app, runner);
   add_solo(app, runner);
+  add_odds(app, runner);
 
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());

@@ -72,7 +72,7 @@ TEST_CASE("commands: react --json with fact flags", "[commands][react]") {
   CHECK(b.at("charge_possible") == false);
   CHECK(b.at("running") == false);
   CHECK(j.at("pace_adjustment").is_null());
-  CHECK(contains(j.at("instruction").get<std::string>(), "nearest accessible cover within one move (30cm)"));
+  CHECK(contains(j.at("instruction").get<std::string>(), "nearest accessible cover within one move (up to 30 cm)"));
 }
 
 TEST_CASE("commands: react --json with every fact flag", "[commands][react]") {
@@ -277,6 +277,16 @@ TEST_CASE("commands: react after two turns of gallop forces a walk", "[commands]
   json one = run_json({"react", "--json", "--pace", "gallop", "--galloped", "1", "--rf", "1", "--roll", "6"});
   CHECK(one.at("behaviour").at("pace") == "gallop");
   CHECK(one.at("pace_adjustment").is_null());
+}
+
+TEST_CASE("commands: react --pace gallop means it galloped last turn (streak 1 by default)", "[commands][react][seed002]") {
+  // seed 002 cavalry supplement: the gallop limit counts turns in a row, and a
+  // unit whose last move was at gallop has galloped at least that one turn.
+  json dflt = run_json({"react", "--json", "--pace", "gallop", "--rf", "1", "--roll", "6"});
+  CHECK(dflt.at("behaviour").at("pace") == "gallop");  // its second gallop: allowed
+  RunResult zero = run_vedette({"react", "--pace", "gallop", "--galloped", "0", "--rf", "1", "--roll", "6"});
+  CHECK(zero.status == 2);
+  CHECK(contains(zero.err, "--galloped 0 contradicts --pace gallop"));
 }
 
 TEST_CASE("commands: react --ruleset uses an overlay and reports a bad one", "[commands][react]") {

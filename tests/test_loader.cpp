@@ -59,7 +59,7 @@ const std::vector<BadCase> k_bad{
     {"band_min_deleted.yaml", 4, 3, "bands 'rf0' and 'rf1' are both open-ended", 1},
     {"band_min_above_max.yaml", 5, 10, "band 'rf6_8': min 9 is above max 8", 1},
     {"band_min_text.yaml", 5, 10, "expected a whole number from -1000 to 1000 for band 'rf2_5' min, found 'two'", 1},
-    {"standalone_open_bands.yaml", 8, 3, "bands 'low' and 'high' are both open-ended", 1},
+    {"standalone_open_bands.yaml", 8, 3, "bands 'low' and 'high' are both open-ended", 2},  // + missing charge
     // rows and cells
     {"row_5_cells.yaml", 5, 12, "expected exactly 6 cells (D6 faces 1-6) in band 'rf1' cells, found 5", 1},
     {"row_7_cells.yaml", 6, 7, "expected exactly 6 cells (D6 faces 1-6) in band 'rf6_8' cells, found 7", 1},
@@ -99,7 +99,7 @@ const std::vector<BadCase> k_bad{
     // several at once
     {"several_problems.yaml", 3, 8, "unknown units 'furlongs'", 5},
     {"several_problems_2.yaml", 3, 8, "unknown units 'furlongs'", 3},
-    {"standalone_missing_sections.yaml", 2, 1, "missing key 'behaviours' in the ruleset", 9},
+    {"standalone_missing_sections.yaml", 2, 1, "missing key 'behaviours' in the ruleset", 10},
 };
 
 const BadCase* find_case(const std::string& file) {
@@ -271,7 +271,7 @@ TEST_CASE("loader: a standalone file missing its sections names each one", "[loa
                        "missing key 'modifiers' in the ruleset", "missing key 'paces' in the ruleset",
                        "missing key 'gallop_limit' in the ruleset", "missing key 'turning' in the ruleset",
                        "missing key 'mounted_shooting' in the ruleset", "missing key 'hits_on_mounted' in the ruleset",
-                       "missing key 'unit_types' in the ruleset"});
+                       "missing key 'unit_types' in the ruleset", "missing key 'charge' in the ruleset"});
 }
 
 TEST_CASE("loader: circular extends names the whole loop", "[loader]") {

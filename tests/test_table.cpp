@@ -579,5 +579,5 @@ TEST_CASE("table: instructions a player can act on", "[table]") {
   CHECK(instruction(r, decide(r, 0, 6, halted())) == "Walk 1-30 cm directly toward the nearest visible enemy.");
   CHECK(instruction(r, decide(r, 0, 1, halted())) == "Stay at halt.");
   std::string cover = instruction(r, decide(r, 1, 1, moving()));
-  CHECK(cover.find("nearest accessible cover within one move (30cm)") != std::string::npos);
+  CHECK(cover.find("nearest accessible cover within one move (up to 30 cm)") != std::string::npos);
 }
