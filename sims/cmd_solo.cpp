@@ -492,8 +492,8 @@ int run_charge(const ChargeOptions& o, Io& io) {
       throw UsageError(name + " has not acted in turn " + std::to_string(s.state().turn) +
                        "; a charge follows an activation whose behaviour says \"(Charge?)\"");
     if (m.charge_for == m.last_activation)
-      throw UsageError(name + "'s \"(Charge?)\" this turn has already been answered (undo it to change it)");
-    throw UsageError(name + "'s behaviour this turn (#" + std::to_string(m.last_activation) +
+      throw UsageError(possessive(name) + " \"(Charge?)\" this turn has already been answered (undo it to change it)");
+    throw UsageError(possessive(name) + " behaviour this turn (#" + std::to_string(m.last_activation) +
                      ") does not allow a charge: only cells marked \"(Charge?)\" do");
   }
   SessionRules sr = rules_for_change(s, o.accept, io);
@@ -549,7 +549,7 @@ int run_charge(const ChargeOptions& o, Io& io) {
         dice = session_charge_dice(s, k);
         if (o.roll.size() == 2 && (dice.dice[0] != o.roll[0] || dice.dice[1] != o.roll[1]))
           throw UsageError("vedette already rolled " + std::to_string(dice.dice[0]) + " and " + std::to_string(dice.dice[1]) +
-                           " for " + name + "'s charge this turn (#" + std::to_string(*earlier) +
+                           " for " + possessive(name) + " charge this turn (#" + std::to_string(*earlier) +
                            "); after an undo the same dice are used: leave out --roll");
         if (o.roll.empty() && !earlier && s.header().physical_dice)
           throw UsageError("this session uses physical dice: roll 2D6 for the defender and give them with --roll A B");
