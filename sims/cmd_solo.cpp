@@ -377,9 +377,11 @@ int run_next_turn(const NextTurnOptions& o, Io& io) {
   Session s = open_session(o.game);
   (void)rules_for_change(s, o.accept, io);
   int ended = s.state().turn;
-  std::vector<std::string> idle;
-  for (std::size_t k = 0; k < s.header().units.size(); ++k)
+  std::vector<std::string> idle, no_answer;
+  for (std::size_t k = 0; k < s.header().units.size(); ++k) {
     if (s.memory(k).acted_in_turn != ended && s.figures_left(k) > 0) idle.push_back(s.header().units[k].name);
+    if (s.charge_pending(k)) no_answer.push_back(s.header().units[k].name);
+  }
   const Event& e = s.append(NextTurnEvent{});
   int n = e.n;
   save_or_throw(s);
@@ -389,11 +391,14 @@ int run_next_turn(const NextTurnOptions& o, Io& io) {
     j["event"] = n;
     j["turn"] = s.state().turn;
     j["did_not_act"] = idle;
+    j["charge_not_answered"] = no_answer;
     print_json(io.out, j);
     return 0;
   }
   for (const auto& name : idle)
     io.out << "Note: " << name << " did not act in turn " << ended << " (it keeps its pace and did not run).\n";
+  for (const auto& name : no_answer)
+    io.out << "Note: " << possessive(name) << " \"(Charge?)\" in turn " << ended << " was not answered; it lapses.\n";
   io.out << "Turn " << s.state().turn << " begins (#" << n << ").\n";
   for (std::size_t k = 0; k < s.header().units.size(); ++k)
     if (s.memory(k).ran_last_turn)

@@ -324,6 +324,7 @@ int run_solo_play(const PlayOptions& o, Io& io) {
   Prompter p(std::cin, out, !tty_in);
 
   out << "Vedette solo: " << file << ", turn " << s.state().turn << " (ruleset " << s.header().ruleset_path << ")\n";
+  check_unit_types(s, *sr.rules, sr.path);
   if (sr.changed) {
     out << "The ruleset " << sr.path << " has changed since this session last used it\n"
         << "  (recorded " << s.header().ruleset_hash << ", now " << sr.hash << ").\n";
@@ -347,7 +348,6 @@ int run_solo_play(const PlayOptions& o, Io& io) {
     out << "Going on with the new rules (recorded as #" << e.n << ").\n";
     save_or_throw(s);
   }
-  check_unit_types(s, *sr.rules, sr.path);
   const Ruleset& r = *sr.rules;
 
   if (o.seed && *o.seed != s.header().seed) {
