@@ -242,7 +242,7 @@ TEST_CASE("solo: seed 002 casualties add +1 per full 10% as they cross each step
   CHECK(slurp(dir.path / "game.vedette.yaml") == before);
 }
 
-TEST_CASE("solo: undo goes back any number of steps and redo forward; the log keeps everything", "[solo]") {
+TEST_CASE("solo: undo goes back any number of steps and redo forward and the log keeps everything", "[solo]") {
   TempDir dir;
   make_game(dir, {"--unit", "Lancers:shock", "--unit", "Hussars:shooting", "--seed", "99"});
   activate(dir, {"Lancers", "--enemy-in-range", "--enemy-flank-rear", "--roll", "1"});  // #1 canter away

@@ -136,7 +136,7 @@ TEST_CASE("solo charge: the morale target and exact odds follow seed 003's table
   CHECK(close["charge"]["stands"].is_null());
 }
 
-TEST_CASE("solo charge: rolled charge dice cannot be fished by undo; rolls are checked on reading", "[solo][charge]") {
+TEST_CASE("solo charge: rolled charge dice cannot be fished by undo and are checked on reading", "[solo][charge]") {
   TempDir dir;
   lancers_may_charge(dir);
   json first = charge(dir, {"--distance", "40cm", "--defender", "light-foot"});
@@ -169,7 +169,7 @@ TEST_CASE("solo charge: rolled charge dice cannot be fished by undo; rolls are c
   CHECK(contains(bad.err, "are not what roll number 0 of seed 21 gives"));
 }
 
-TEST_CASE("solo charge: only a \"(Charge?)\" behaviour offers a charge, answered once; declining is recorded",
+TEST_CASE("solo charge: only a (Charge?) behaviour offers a charge, answered once, and declining is recorded",
           "[solo][charge]") {
   TempDir dir;
   Result n = run({"solo", "new", "game", "--unit", "Lancers:shock", "--seed", "2"}, dir.path);

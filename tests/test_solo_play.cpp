@@ -242,7 +242,7 @@ TEST_CASE("solo play: a game scripted through piped input, with --seed rolls", "
   CHECK(slurp(dir2.path / "game.vedette.yaml") == slurp(dir.path / "game.vedette.yaml"));
 }
 
-TEST_CASE("solo play: u undoes the last answer (a rolled activation goes with it); q quits", "[solo][play][pipe]") {
+TEST_CASE("solo play: u undoes the last answer (a rolled activation goes with it) and q quits", "[solo][play][pipe]") {
   TempDir dir;
   new_game(dir, {"--unit", "Lancers:shock", "--seed", "3"});
   // Answer everything, get the roll, then undo: the activation and the
@@ -262,7 +262,7 @@ TEST_CASE("solo play: u undoes the last answer (a rolled activation goes with it
   CHECK(contains(log.out, "[undone]"));
 }
 
-TEST_CASE("solo play: --seed only before the first roll; the physical-dice roll is asked", "[solo][play][pipe]") {
+TEST_CASE("solo play: --seed only before the first roll", "[solo][play][pipe]") {
   TempDir dir;
   new_game(dir, {"--unit", "Lancers:shock", "--seed", "3"});
   Result first = run({"solo", "play", "game", "--seed", "1000"}, dir.path, "n\nn\nn\nn\n0\nq\n");
