@@ -36,6 +36,7 @@ int run(const std::vector<std::string>& args, Io& io) {
   add_charge(app, runner);
   add_solo(app, runner);
   add_play(app, runner);
+  add_odds(app, runner);
 
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());
