@@ -190,6 +190,7 @@ void Engagement::step_orders() {
     const char* refused = nullptr;
     if (b_.turn_ == 1 && !r_.combat.charge.first_turn) refused = "no charges are declared on the first turn (seed 003)";
     else if (u.order != Order::good) refused = "only a unit in good order may charge (seed 003)";
+    else if (u.in_square()) refused = "a unit in square may not move (seed 004)";
     else if (t >= b_.units_.size() || !b_.units_[t].active() || !b_.enemies(i, t)) refused = "the target is not an enemy on the table";
     else if (!b_.sees(i, t)) refused = "the target is not visible (seed 003)";
     if (refused) {
@@ -528,10 +529,10 @@ bool Engagement::initiation(std::size_t i, bool declared) {
 void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) {
   Unit& u = b_.units_[i];
   SideOutcome& so = out_.sides[u.side];
-  if (u.order != Order::good) {
+  if (u.order != Order::good || u.in_square()) {
     if (rec_) {
       Event e = event("movement", "charge_refused", i);
-      e.text = name(i) + " is no longer in good order and may not charge (seed 003)";
+      e.text = name(i) + (u.in_square() ? " is in square and may not move (seed 004)" : " is no longer in good order and may not charge (seed 003)");
       emit(std::move(e));
     }
     return;
@@ -549,7 +550,10 @@ void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
     if (other != k_no_unit) t = static_cast<std::size_t>(other);
   }
   Unit& target = b_.units_[t];
-  const ChargeProspect p = charge_prospect(b_, i, t, pace);
+  ChargeProspect p = charge_prospect(b_, i, t, pace);
+  // Seed 003: with every enemy out of reach it still moves toward the
+  // designated target, and is shaken.
+  if (!target.active()) p.reaches = false;
   const Aspect side_on = b_.aspect_of(t, i);
   const double bearing0 = bearing_deg(u.pos, target.pos);
   if (rec_) {
@@ -575,7 +579,7 @@ void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
   // own; the two meet halfway.
   bool counter = false;
   ChargeProspect tp;
-  if (p.reaches && !target.moved_this_turn && !target.engaged && target.order == Order::good &&
+  if (p.reaches && !target.moved_this_turn && !target.engaged && target.order == Order::good && !target.in_square() &&
       !(!target.cavalry() && u.on_horse()) && bots_[target.side]->opportunity_charge(b_, t, i, commands_[t])) {
     Pace tpace = commands_[t].pace == Pace::halt ? Pace::walk : commands_[t].pace;
     tpace = target.on_horse() ? b_.pace_limit(t, tpace) : Pace::walk;
@@ -770,7 +774,7 @@ void Engagement::opportunity_charges(std::size_t m) {
   for (std::size_t j = 0; j < b_.units_.size(); ++j) {
     Unit& v = b_.units_[j];
     if (!mover.active() || mover.engaged) return;
-    if (!v.active() || !b_.enemies(j, m) || v.moved_this_turn || v.engaged || v.order != Order::good) continue;
+    if (!v.active() || !b_.enemies(j, m) || v.moved_this_turn || v.engaged || v.order != Order::good || v.in_square()) continue;
     if (!v.cavalry() && mover.on_horse()) continue;  // seed 003: infantry never opportunity-charges cavalry
     if (!bots_[v.side]->opportunity_charge(b_, j, m, commands_[j])) continue;
     Pace p = commands_[j].pace == Pace::halt ? Pace::walk : commands_[j].pace;

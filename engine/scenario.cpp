@@ -382,7 +382,7 @@ struct ScenarioBuilder {
         }
         if (ok)
           c.text = (c.unit ? "'" + s.units[*c.unit].name + "'" : "a unit of " + s.sides[c.side].name) + " has reached the " +
-                   std::string(edge_name(c.edge)) + " edge in good order";
+                   std::string(edge_name(c.edge)) + " edge (not routed)";
       }
       if (!losses && at_least) d.error(at_least->where, what + ": at_least belongs with side_losses");
       if (!edge && unit) d.error(unit->where, what + ": unit belongs with reaches_edge");
