@@ -472,3 +472,37 @@ TEST_CASE("engagement: every rolling rule lists its odds exactly", "[engagement]
   CHECK(melee_need(*d, 1) == 4);
   CHECK(shooting_need(*d, 5, 1) == 6);
 }
+
+TEST_CASE("engagement: no charge into special terrain, none uphill, terrain paid from the charge move (seed 003)", "[engagement][seed003]") {
+  RulesetPtr d = default_ruleset();
+  auto with_table = [&](std::shared_ptr<Tabletop> t, Point cav, Point foot) {
+    auto s = make_scenario(d, {{"C", 0, "heavy_cavalry", 12, cav, 180}, {"F", 1, "heavy_foot", 20, foot, 0}}, 200, 200);
+    s->table = std::move(t);
+    Battle b(*s);
+    return charge_prospect(b, 0, 1, Pace::gallop);
+  };
+  // The foot inside a wood: "the target unit is not located in special terrain".
+  auto wood = std::make_shared<Tabletop>(Length::cm(200), Length::cm(200));
+  wood->add_area({"wood", Polygon{{{60, 60}, {140, 60}, {140, 104}, {60, 104}}}, 1, 2.0, true});
+  const ChargeProspect in_wood = with_table(wood, {100, 140}, {100, 100});
+  CHECK(in_wood.in_range);
+  CHECK(in_wood.target_in_terrain);
+  CHECK_FALSE(in_wood.reaches);
+  // The same foot in the open, with the wood behind it: a charge.
+  CHECK(with_table(wood, {100, 160}, {100, 120}).reaches);
+  // The foot on a hill: the charge climbs. "A unit cannot move uphill and charge in the same turn."
+  auto hill = std::make_shared<Tabletop>(Length::cm(200), Length::cm(200));
+  hill->add_hill({"hill", Circle{{100, 100}, 15}, Length::cm(5), true});
+  const ChargeProspect up = with_table(hill, {100, 140}, {100, 100});
+  CHECK(up.uphill);
+  CHECK_FALSE(up.reaches);
+  // Charging down from the hill is allowed.
+  const ChargeProspect down = with_table(hill, {100, 100}, {100, 60});
+  CHECK_FALSE(down.uphill);
+  CHECK(down.reaches);
+  // A hedge on the way costs its crossing out of the 75cm charge move.
+  auto hedge = std::make_shared<Tabletop>(Length::cm(200), Length::cm(200));
+  hedge->add_obstacle({"hedge", {{50, 150}, {150, 150}}, Length::cm(10), 1});
+  CHECK(with_table(hedge, {100, 175}, {100, 107}).path_affordable);        // 61cm + 10cm <= 75cm
+  CHECK_FALSE(with_table(hedge, {100, 177}, {100, 102}).path_affordable);  // 68cm + 10cm > 75cm
+}
