@@ -77,6 +77,29 @@ int shooting_need(const Ruleset& r, int band_hit, int cover_level) {
 int initiation_need(const Ruleset& r, int extra) { return r.combat.charge.initiation_target + extra; }
 Fraction p_initiation(const Ruleset& r, int extra) { return p_2d6_at_least(initiation_need(r, extra)); }
 
+Fraction p_moves_first(const Ruleset& r, int mine, int theirs, bool wins_ties) {
+  // Distribution of the sum of n D6, as ways out of 6^n.
+  const int n = r.combat.initiative.dice;
+  std::vector<std::int64_t> ways{1};
+  std::int64_t all = 1;
+  for (int k = 0; k < n; ++k) {
+    std::vector<std::int64_t> next(ways.size() + 6, 0);
+    for (std::size_t s = 0; s < ways.size(); ++s)
+      for (std::size_t f = 1; f <= 6; ++f) next[s + f] += ways[s];
+    ways = std::move(next);
+    all *= 6;
+  }
+  const int m = r.charge.declare_initiative_modifier;
+  std::int64_t first = 0;
+  for (std::size_t a = 0; a < ways.size(); ++a)
+    for (std::size_t b = 0; b < ways.size(); ++b) {
+      const long long ta = static_cast<long long>(a) + m * mine;
+      const long long tb = static_cast<long long>(b) + m * theirs;
+      if (ta > tb || (ta == tb && wins_ties)) first += ways[a] * ways[b];
+    }
+  return Fraction(first, all * all);
+}
+
 Fraction p_rally(const Ruleset& r) { return p_2d6_at_least(r.combat.morale.rally_target); }
 
 bool retire_hit(const Ruleset& r, int face) {

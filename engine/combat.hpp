@@ -49,6 +49,12 @@ int shooting_need(const Ruleset& r, int band_hit, int cover_level);
 int initiation_need(const Ruleset& r, int extra);
 Fraction p_initiation(const Ruleset& r, int extra);
 
+// Initiative (seed 003 step 2): each side rolls combat.initiative.dice D6
+// plus charge.declaring.initiative_modifier per charge it declared; the
+// higher moves first, a tie going to `wins_ties`. The chance that the side
+// declaring `mine` charges moves first against one declaring `theirs`.
+Fraction p_moves_first(const Ruleset& r, int mine, int theirs, bool wins_ties);
+
 // A shaken or retreating unit rallies on 2D6 >= combat.morale.rally_target.
 Fraction p_rally(const Ruleset& r);
 

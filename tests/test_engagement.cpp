@@ -460,6 +460,11 @@ TEST_CASE("engagement: every rolling rule lists its odds exactly", "[engagement]
   CHECK(p_initiation(*d, 0) == Fraction(33, 36));  // 2D6 >= 4
   CHECK(p_initiation(*d, 2) == Fraction(26, 36));  // undeclared: -2
   CHECK(p_rally(*d) == Fraction(21, 36));
+  // Initiative: 1 D6 each; a declared charge costs 2 (seed 003).
+  CHECK(p_moves_first(*d, 0, 0, false) == Fraction(15, 36));
+  CHECK(p_moves_first(*d, 0, 0, true) == Fraction(21, 36));
+  CHECK(p_moves_first(*d, 1, 0, false) == Fraction(6, 36));   // needs to beat the other by 3
+  CHECK(p_moves_first(*d, 0, 1, false) == Fraction(26, 36));
   CHECK(p_retire_hit(*d) == Fraction(1, 6));
   const auto dist = hits_distribution(8, p_d6_at_least(5));
   Fraction total(0);
