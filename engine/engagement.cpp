@@ -793,7 +793,6 @@ void Engagement::opportunity_charges(std::size_t m) {
 void Engagement::retreat(std::size_t i, std::size_t from, Length distance, const char* why) {
   Unit& u = b_.units_[i];
   if (!u.active()) return;
-  const Point p0 = u.pos;
   const Point dest = u.pos + unit_vector(b_.units_[from].pos, u.pos) * kFar;
   u.engaged = false;
   const double moved = go(i, dest, Pace::walk, distance, true);
@@ -804,7 +803,6 @@ void Engagement::retreat(std::size_t i, std::size_t from, Length distance, const
     e.with("distance_cm", moved).with("allowance_cm", distance.as_cm()).with("x_cm", u.pos.x).with("y_cm", u.pos.y);
     emit(std::move(e));
   }
-  (void)p0;
 }
 
 void Engagement::follow_through(std::size_t i, double bearing, Length balance) {

@@ -245,12 +245,9 @@ struct ScenarioBuilder {
         for (const auto& other : s.units)
           if (other.name == spec.name) d.error(m.optional("name")->where, "two units are named '" + spec.name + "'");
       }
-      bool side_ok = false, profile_ok = false;
+      bool profile_ok = false;
       if (auto x = m.required("side"))
-        if (auto k = read_choice(*x, d, "side", side_names)) {
-          spec.side = static_cast<std::uint8_t>(*k);
-          side_ok = true;
-        }
+        if (auto k = read_choice(*x, d, "side", side_names)) spec.side = static_cast<std::uint8_t>(*k);
       const Doc* prof = m.required("profile");
       if (prof) {
         if (profile_names.empty())
@@ -296,7 +293,6 @@ struct ScenarioBuilder {
         else if (std::isinf(s.table->cost_multiplier_at(*p)))
           d.error(pos->where, what + " stands in impassable terrain");
       }
-      (void)side_ok;
       s.units.push_back(std::move(spec));
     }
     for (std::size_t k = 0; k < s.sides.size(); ++k) {

@@ -254,13 +254,12 @@ TEST_CASE("bots: the thinking cavalry charges good targets, spares squares and p
   CHECK(out[0].move == Move::toward);
   CHECK(out[0].pace == Pace::canter);
   CHECK(out[0].stop_gap == Length::cm(42));  // musket reach 40cm + 2cm
-  // Hurt: home at a canter.
-  auto hurt = make_scenario(r, {{"C", 0, "heavy_cavalry", 12, {60, 60}, 180}, {"F", 1, "heavy_foot", 20, {60, 20}, 0}});
-  hurt->units[0].figures = 12;
-  Held hh(hurt, 2);
-  const_cast<Unit&>(hh.b().unit(0)).figures = 7;  // test-only: 5 of 12 lost (42%)
-  bot.orders(hh.b(), 0, dice, out);
+  // Hurt past its threshold (here 0%: any losses, none needed): home at a canter.
+  BotOptions timid;
+  timid.withdraw_at_losses_pct = 0;
+  ThinkingCavalryBot(timid).orders(h.b(), 0, dice, out);
   CHECK(out[0].move == Move::home);
+  CHECK(out[0].pace == Pace::canter);
   CHECK(out[0].charge == k_no_unit);
   CHECK(dice.rolled() == 0);
 }
