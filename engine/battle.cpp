@@ -24,6 +24,13 @@ Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_
     u.pace = u.mounted ? spec.pace : Pace::halt;
     units_.push_back(std::move(u));
   }
+  initial_ = units_;
+}
+
+// Copy-assigning units of the same names reuses the strings' memory.
+void Battle::reset() {
+  units_ = initial_;
+  turn_ = 0;
 }
 
 Footprint Battle::footprint(std::size_t i) const {

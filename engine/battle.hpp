@@ -31,6 +31,8 @@ inline constexpr double k_rear_half_deg = 45.0;
 class Battle {
  public:
   explicit Battle(const Scenario& s);  // under the scenario's ruleset
+  // Back to the scenario's starting positions, turn 0 (no allocation).
+  void reset();
 
   const Scenario& scenario() const { return *scenario_; }
   const Ruleset& rules() const { return *rules_; }
@@ -92,6 +94,7 @@ class Battle {
   const Ruleset* rules_;
   const Board* board_;
   std::vector<Unit> units_;
+  std::vector<Unit> initial_;  // as the scenario sets them up
   int turn_ = 0;
 };
 

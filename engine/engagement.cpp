@@ -76,11 +76,6 @@ Engagement::Engagement(const Scenario& s, std::array<const Bot*, 2> bots, std::u
     : b_(s),
       r_(*s.rules),
       bots_(bots),
-      rng_decisions_(make_stream(seed, index, Subsystem::decisions)),
-      rng_movement_(make_stream(seed, index, Subsystem::movement)),
-      rng_shooting_(make_stream(seed, index, Subsystem::shooting)),
-      rng_melee_(make_stream(seed, index, Subsystem::melee)),
-      rng_morale_(make_stream(seed, index, Subsystem::morale)),
       decisions_(rng_decisions_),
       movement_(rng_movement_),
       shooting_(rng_shooting_),
@@ -95,6 +90,39 @@ Engagement::Engagement(const Scenario& s, std::array<const Bot*, 2> bots, std::u
   out_.bands = r_.bands.size();
   out_.behaviours = r_.behaviours.size();
   out_.chosen.assign(out_.bands * out_.behaviours, 0);
+  start(seed, index);
+}
+
+void Engagement::reset(std::uint64_t seed, std::uint64_t index) {
+  b_.reset();
+  std::fill(commands_.begin(), commands_.end(), Command{});
+  std::fill(pending_hits_.begin(), pending_hits_.end(), 0);
+  std::fill(moved_cm_.begin(), moved_cm_.end(), 0.0);
+  std::fill(moved_pace_.begin(), moved_pace_.end(), Pace::halt);
+  contacts_.clear();
+  declared_ = {};
+  order_ = {0, 1};
+  last_first_ = 255;
+  out_.winner.reset();
+  out_.reason.clear();
+  out_.turns = 0;
+  out_.sides = {};
+  std::fill(out_.chosen.begin(), out_.chosen.end(), 0U);
+  finished_ = false;
+  start(seed, index);
+}
+
+void Engagement::start(std::uint64_t seed, std::uint64_t index) {
+  rng_decisions_ = make_stream(seed, index, Subsystem::decisions);
+  rng_movement_ = make_stream(seed, index, Subsystem::movement);
+  rng_shooting_ = make_stream(seed, index, Subsystem::shooting);
+  rng_melee_ = make_stream(seed, index, Subsystem::melee);
+  rng_morale_ = make_stream(seed, index, Subsystem::morale);
+  decisions_ = Dice(rng_decisions_);
+  movement_ = Dice(rng_movement_);
+  shooting_ = Dice(rng_shooting_);
+  melee_ = Dice(rng_melee_);
+  morale_ = Dice(rng_morale_);
   for (const Unit& u : b_.units_) {
     SideOutcome& so = out_.sides[u.side];
     ++so.units;

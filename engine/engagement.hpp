@@ -51,6 +51,11 @@ class Engagement {
   Engagement(const Engagement&) = delete;
   Engagement& operator=(const Engagement&) = delete;
 
+  // Starts engagement (seed, index) of the same scenario afresh, exactly as
+  // a new Engagement would, reusing this one's memory: the Monte Carlo keeps
+  // one per thread and allocates nothing per engagement. The recorder stays.
+  void reset(std::uint64_t seed, std::uint64_t index);
+
   // Events go to `r` (null: none).
   void attach(Recorder* r) { rec_ = r; }
 
@@ -62,6 +67,10 @@ class Engagement {
   bool finished() const { return finished_; }
   const Battle& battle() const { return b_; }
   const Outcome& outcome() const { return out_; }
+  // Dice rolled so far, all streams together (benchmarks: the dice floor).
+  std::uint64_t dice_rolled() const {
+    return decisions_.rolled() + movement_.rolled() + shooting_.rolled() + melee_.rolled() + morale_.rolled();
+  }
 
  private:
   struct Contact {
@@ -73,6 +82,9 @@ class Engagement {
     double bearing = 0;           // the direction the charge was first indicated
     Length balance;               // what is left of the charge move (follow-through)
   };
+
+  // Seeds the streams and counts the sides (construction and reset).
+  void start(std::uint64_t seed, std::uint64_t index);
 
   // Turn steps (docs/turn-sequence.md).
   void step_orders();
