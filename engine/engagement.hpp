@@ -8,6 +8,8 @@
 // Recorder is attached; the Outcome is always kept.
 #include <array>
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/battle.hpp"
@@ -111,8 +113,8 @@ class Engagement {
   Length move_of(std::size_t i) const;
 
   void apply_hits(std::size_t i, int hits, Dice& dice, const char* phase);
-  void set_order(std::size_t i, Order o, const char* phase, const std::string& why);
-  void finish(std::optional<std::uint8_t> winner, std::string reason);
+  void set_order(std::size_t i, Order o, const char* phase, std::string_view why);
+  void finish(std::optional<std::uint8_t> winner, std::string_view reason);
   bool check_victory();
 
   Event event(const char* phase, const char* kind, std::size_t unit) const;
@@ -136,6 +138,7 @@ class Engagement {
   std::array<std::uint8_t, 2> order_{0, 1};  // sides in the order they move this turn
   std::uint8_t last_first_ = 255;
   Outcome out_;
+  std::string turn_limit_reason_;
   bool finished_ = false;
 };
 
