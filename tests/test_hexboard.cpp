@@ -34,7 +34,7 @@ TEST_CASE("hex: offset and axial coordinates round-trip") {
   CHECK_FALSE(b.on_board(Hex{-1, 1}));  // offset col -1 in row 1
 }
 
-TEST_CASE("hex: distances count hexes; the Board distance is hexes times the hex size") {
+TEST_CASE("hex: distances count hexes, the Board distance is hexes times the hex size") {
   CHECK(hex_distance(Hex{0, 0}, Hex{0, 0}) == 0);
   CHECK(hex_distance(Hex{0, 0}, Hex{3, -1}) == 3);
   CHECK(hex_distance(Hex{0, 0}, Hex{2, 2}) == 4);

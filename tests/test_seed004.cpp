@@ -67,7 +67,7 @@ TEST_CASE("seed004: a bad table is refused with located errors") {
   CHECK_THROWS_AS(diags.throw_if_any(), LoadError);
 }
 
-TEST_CASE("seed004: symbols hit by arm and combat; sabres only in melee for units that hit on them") {
+TEST_CASE("seed004: symbols hit by arm and combat, sabres only in melee for units that hit on them") {
   const auto& r = rules();
   const std::vector<Symbol> roll{Symbol::infantry, Symbol::cavalry, Symbol::sabre, Symbol::flag};
   const Score melee = score(r, roll, Arm::cavalry, CombatKind::melee, true);
@@ -86,7 +86,7 @@ TEST_CASE("seed004: symbols hit by arm and combat; sabres only in melee for unit
   CHECK(p_hit(r, Arm::infantry, CombatKind::ranged, true) == Fraction(1, 3));
 }
 
-TEST_CASE("seed004: retire and reform: only cavalry symbols hit; sabres and flags are ignored") {
+TEST_CASE("seed004: retire and reform: only cavalry symbols hit, sabres and flags are ignored") {
   const auto& r = rules();
   const std::vector<Symbol> roll{Symbol::infantry, Symbol::cavalry, Symbol::sabre, Symbol::flag, Symbol::cavalry};
   const Score s = score_retiring(r, roll);
@@ -180,7 +180,7 @@ TEST_CASE("seed004: retire and reform sequence: full dice, cavalry symbols only,
   }
 }
 
-TEST_CASE("seed004: retreats: a block lost per hex not completed; a square completes none") {
+TEST_CASE("seed004: retreats: a block lost per hex not completed, a square completes none") {
   const auto& r = rules();
   const HexBoard b(5, 5, Length::cm(10));
   // On its own edge row: 1 hex asked, none possible.
@@ -325,7 +325,7 @@ TEST_CASE("seed004: square: flags against a square cost a block per retreat hex"
   CHECK(lost.blocks_lost == 2);
 }
 
-TEST_CASE("seed004: a square cannot move, take ground or receive support; it gives support") {
+TEST_CASE("seed004: a square cannot move, take ground or receive support, it gives support") {
   BlockUnit sq = unit(Arm::infantry, 1, 4, at(2, 1));
   sq.in_square = true;
   CHECK_FALSE(may_move(sq));
@@ -378,7 +378,7 @@ TEST_CASE("seed004: combined arms: ordered artillery in range with a clear line 
   CHECK(combined_arms(r, b, art, inf, t2, row) == CombinedArmsRefusal::no_line_of_sight);
 }
 
-TEST_CASE("seed004: combined arms: dice lost when the attacker is eliminated or bounced; battle back hits the melee unit") {
+TEST_CASE("seed004: combined arms: dice lost when the attacker is eliminated or bounced, battle back hits the melee unit") {
   CHECK(combined_arms_dice_after(2, false, false) == 2);
   CHECK(combined_arms_dice_after(2, true, false) == 0);
   CHECK(combined_arms_dice_after(2, false, true) == 0);
