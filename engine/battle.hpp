@@ -43,6 +43,8 @@ class Battle {
 
   // The unit's rectangle: figures in its formation (combat.formations).
   Footprint footprint(std::size_t i) const;
+  // footprint(i).depth alone (the same value, without the frontage).
+  Length depth(std::size_t i) const;
   // Front to front: centre to centre less half of each unit's depth, at
   // least 0. The distance every rule measures between two units.
   Length gap(std::size_t a, std::size_t b) const;
@@ -96,6 +98,23 @@ class Battle {
   std::vector<Unit> units_;
   std::vector<Unit> initial_;  // as the scenario sets them up
   int turn_ = 0;
+
+  // Memo of gap() and sees() for each ordered pair of units, keyed by the
+  // exact bits of what they are computed from (both positions; for the gap
+  // also what sets each depth: figures, formation, on horse). A hit returns
+  // the value the computation gave for those very inputs, so results are bit
+  // for bit unchanged; bots and rules ask the same questions many times a
+  // turn. Per battle (per engagement, per thread); valid across reset().
+  struct PairMemo {
+    std::uint64_t gap_pos[4]{};  // a.x, a.y, b.x, b.y
+    std::uint64_t depth_keys = 0;
+    Length gap;
+    bool gap_valid = false;
+    bool sees_valid = false;
+    bool sees = false;
+    std::uint64_t sees_pos[4]{};
+  };
+  mutable std::vector<PairMemo> memo_;
 };
 
 }  // namespace vedette

@@ -119,11 +119,12 @@ void Engagement::reset(std::uint64_t seed, std::uint64_t index) {
 }
 
 void Engagement::start(std::uint64_t seed, std::uint64_t index) {
-  rng_decisions_ = make_stream(seed, index, Subsystem::decisions);
-  rng_movement_ = make_stream(seed, index, Subsystem::movement);
-  rng_shooting_ = make_stream(seed, index, Subsystem::shooting);
-  rng_melee_ = make_stream(seed, index, Subsystem::melee);
-  rng_morale_ = make_stream(seed, index, Subsystem::morale);
+  const std::uint64_t prefix = stream_prefix(seed, index);  // make_stream(seed, index, sub), shared part once
+  rng_decisions_ = make_stream_from(prefix, Subsystem::decisions);
+  rng_movement_ = make_stream_from(prefix, Subsystem::movement);
+  rng_shooting_ = make_stream_from(prefix, Subsystem::shooting);
+  rng_melee_ = make_stream_from(prefix, Subsystem::melee);
+  rng_morale_ = make_stream_from(prefix, Subsystem::morale);
   decisions_ = Dice(rng_decisions_);
   movement_ = Dice(rng_movement_);
   shooting_ = Dice(rng_shooting_);
@@ -519,11 +520,11 @@ Point Engagement::clip_enemies(std::size_t i, Point from, Point to, UnitIndex ig
   const double a = dot(d, d);
   if (a == 0) return to;
   double tmin = 1.0;
-  const double half_i = b_.footprint(i).depth.as_cm() / 2.0;
+  const double half_i = b_.depth(i).as_cm() / 2.0;
   for (std::size_t j = 0; j < b_.units_.size(); ++j) {
     if (j == i || static_cast<UnitIndex>(j) == ignore || !b_.units_[j].active() || !b_.enemies(i, j)) continue;
     const Point q = b_.units_[j].pos;
-    const double rad = half_i + b_.footprint(j).depth.as_cm() / 2.0 + r_.combat.movement.stand_off.as_cm();
+    const double rad = half_i + b_.depth(j).as_cm() / 2.0 + r_.combat.movement.stand_off.as_cm();
     const Point f = from - q;
     const double c = dot(f, f) - rad * rad;
     if (c <= 0) {  // already that close: may not close further
