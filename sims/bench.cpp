@@ -74,8 +74,9 @@ Throughput measure_engagements(const Scenario& s, unsigned threads, double secon
   std::atomic<std::uint64_t> next{0};
   std::vector<Throughput> per(threads);
   const auto t0 = Clock::now();
-  auto work = [&](Throughput& t) {
+  auto work = [&](Throughput& out) {
     Engagement game(s, players.bots(), seed, 0);
+    Throughput t;  // counted here, not in `per`: threads would share its cache lines
     do {
       const std::uint64_t first = next.fetch_add(k_chunk, std::memory_order_relaxed);
       for (std::uint64_t i = first; i < first + k_chunk; ++i) {
@@ -85,6 +86,7 @@ Throughput measure_engagements(const Scenario& s, unsigned threads, double secon
         ++t.engagements;
       }
     } while (since(t0) < seconds);
+    out = t;
   };
   std::vector<std::thread> pool;
   for (unsigned k = 1; k < threads; ++k) pool.emplace_back(work, std::ref(per[k]));
