@@ -61,9 +61,11 @@ Footprint Battle::footprint(std::size_t i) const {
 
 namespace {
 
-// What a unit's depth (Battle::footprint) depends on besides the ruleset.
-std::uint32_t depth_key(const Unit& u) {
-  return static_cast<std::uint32_t>(u.figures) << 8 | static_cast<std::uint32_t>(u.formation) << 1 | (u.on_horse() ? 1U : 0U);
+void set_bits(std::uint64_t (&k)[4], Point a, Point b) {
+  k[0] = std::bit_cast<std::uint64_t>(a.x);
+  k[1] = std::bit_cast<std::uint64_t>(a.y);
+  k[2] = std::bit_cast<std::uint64_t>(b.x);
+  k[3] = std::bit_cast<std::uint64_t>(b.y);
 }
 
 }  // namespace
@@ -85,28 +87,11 @@ Length Battle::depth(std::size_t i) const {
   return base.depth;
 }
 
-namespace {
-
-// Are these the bits of the two positions? (An exact memo key.)
-bool same_bits(const std::uint64_t (&k)[4], Point a, Point b) {
-  return k[0] == std::bit_cast<std::uint64_t>(a.x) && k[1] == std::bit_cast<std::uint64_t>(a.y) &&
-         k[2] == std::bit_cast<std::uint64_t>(b.x) && k[3] == std::bit_cast<std::uint64_t>(b.y);
-}
-void set_bits(std::uint64_t (&k)[4], Point a, Point b) {
-  k[0] = std::bit_cast<std::uint64_t>(a.x);
-  k[1] = std::bit_cast<std::uint64_t>(a.y);
-  k[2] = std::bit_cast<std::uint64_t>(b.x);
-  k[3] = std::bit_cast<std::uint64_t>(b.y);
-}
-
-}  // namespace
-
-Length Battle::gap(std::size_t a, std::size_t b) const {
+Length Battle::gap_miss(std::size_t a, std::size_t b) const {
   const Unit& ua = units_[a];
   const Unit& ub = units_[b];
   PairMemo& m = memo_[a * units_.size() + b];
   const std::uint64_t keys = static_cast<std::uint64_t>(depth_key(ua)) << 32 | depth_key(ub);
-  if (m.gap_valid && m.depth_keys == keys && same_bits(m.gap_pos, ua.pos, ub.pos)) return m.gap;
   const double d = board_->distance(ua.pos, ub.pos).as_cm();
   const double g = d - depth(a).as_cm() / 2.0 - depth(b).as_cm() / 2.0;
   m.gap = Length::cm(std::max(0.0, g));
@@ -116,10 +101,9 @@ Length Battle::gap(std::size_t a, std::size_t b) const {
   return m.gap;
 }
 
-bool Battle::sees(std::size_t a, std::size_t b) const {
+bool Battle::sees_miss(std::size_t a, std::size_t b) const {
   const Point pa = units_[a].pos, pb = units_[b].pos;
   PairMemo& m = memo_[a * units_.size() + b];
-  if (m.sees_valid && same_bits(m.sees_pos, pa, pb)) return m.sees;
   m.sees = board_->line_of_sight(pa, pb);
   set_bits(m.sees_pos, pa, pb);
   m.sees_valid = true;
