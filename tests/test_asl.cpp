@@ -302,7 +302,7 @@ TEST_CASE("asl: 13.36 Galloping Cavalry may not enter woods (unless on a road), 
   CHECK(plan(true, {"move:2:woods"}).state().horse_used == 2);  // not Galloping: allowed
 }
 
-TEST_CASE("asl: 13.3 Cavalry pays 3 MF along a TB in woods; a Minimum Move makes both CX", "[asl]") {
+TEST_CASE("asl: 13.3 Cavalry pays 3 MF along a TB in woods, a Minimum Move makes both CX", "[asl]") {
   Planner p = plan(true, {"move:woods-trailbreak"});
   CHECK(p.state().horse_used == 3);
   StepResult wrong = try_step(p, "move:2:woods-trailbreak");
@@ -393,7 +393,7 @@ TEST_CASE("asl: 13.6 a planned Charge pays 3 MF with the cost of entering the ta
 
 // ------------------------------------------------------------------- 13.32
 
-TEST_CASE("asl: 13.32 horse capacity: squad-equivalent + any SMC; HS-equivalent + < 4 SMC; one or two SMC", "[asl]") {
+TEST_CASE("asl: 13.32 horse capacity: squad-equivalent + any SMC, HS-equivalent + < 4 SMC, one or two SMC", "[asl]") {
   std::string why;
   using U = UnitKind;
   CHECK(can_carry(rules(), HorseKind::squad, {U::squad, U::smc, U::smc, U::smc, U::smc, U::smc}, why));
@@ -497,7 +497,7 @@ TEST_CASE("asl: 13.62 Cavalry Wave prerequisites", "[asl]") {
 
 // ------------------------------------------------------------------ loader
 
-TEST_CASE("asl: the tables cite their rules and load; errors are located", "[asl][loader]") {
+TEST_CASE("asl: the tables cite their rules and load, errors are located", "[asl][loader]") {
   const Rules& r = rules();
   CHECK(r.name == "seed-000-asl-cavalry");
   CHECK(r.infantry_allotment == 4);

@@ -30,7 +30,7 @@ TEST_CASE("asl solo: a gallop is a Gallop declared at the start of the MPh (13.3
         "opening the range.");
 }
 
-TEST_CASE("asl solo: walk and canter are MF from the tables; halts stay in the hex; no facing (13.3: no VCA)", "[asl][solo]") {
+TEST_CASE("asl solo: walk and canter are MF from the tables, halts stay in the hex, no facing (13.3: no VCA)", "[asl][solo]") {
   // RF2-5, D6 1: "Canter further from the nearest enemy" (faces it in seed 002's terms).
   CHECK(say(2, 1) == "Move up to 12 MF directly away from the nearest enemy, each hex opening the range.");
   // RF2-5, D6 2: walk to cover.
@@ -116,7 +116,7 @@ TEST_CASE("asl solo: `solo new --module asl` records the module and activate spe
   CHECK(ch.status == 2);
 }
 
-TEST_CASE("asl solo: play says each behaviour in MF; a session without the module is unchanged", "[asl][solo][commands]") {
+TEST_CASE("asl solo: play says each behaviour in MF, a session without the module is unchanged", "[asl][solo][commands]") {
   TempDir dir;
   REQUIRE(run({"solo", "new", "game", "--module", "asl", "--unit", "Cossacks:shock", "--seed", "5"}, dir.path).status == 0);
   Result p = run({"solo", "play", "game"}, dir.path, "\n\n\n\n\n\n");
