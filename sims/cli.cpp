@@ -35,6 +35,9 @@ int run(const std::vector<std::string>& args, Io& io) {
   add_check(app, runner);
   add_charge(app, runner);
   add_solo(app, runner);
+  add_sim(app, runner);
+  add_compare(app, runner);
+  add_sweep(app, runner);
 
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());
