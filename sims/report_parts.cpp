@@ -66,8 +66,7 @@ h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 1px solid #ccc; padding
 p.meta { color: #444; margin-top: 0; }
 .partial { background: #fff3cd; border: 1px solid #e0b400; padding: .6rem .8rem; border-radius: 4px; }
 table { border-collapse: collapse; margin: .6rem 0; font-size: .9rem; }
-th, td { border: 1px solid #ccc; padding: .25rem .5rem; text-align: right; vertical-align: top; }
-th:first-child, td:first-child { text-align: left; }
+th, td { border: 1px solid #ccc; padding: .25rem .5rem; text-align: left; vertical-align: top; }
 th { background: #f2f2f2; }
 td.real { font-weight: bold; color: #0a5d1c; }
 svg.chart { max-width: 100%; height: auto; display: block; margin: .6rem 0; }

@@ -82,9 +82,9 @@ const std::string& colour(std::size_t i) {
 }
 
 std::string interval_bars(const std::string& id, const std::string& title, const std::vector<Bar>& bars) {
-  const double left = 170, plot = 330, row = 28, top = 30;
+  const double left = 200, plot = 300, row = 28, top = 30;
   const double h = top + row * static_cast<double>(bars.size()) + 30;
-  std::string o = open(id, title, 680, h);
+  std::string o = open(id, title, 860, h);
   for (int t = 0; t <= 4; ++t) {
     double x = left + plot * t / 4.0;
     o += line(x, top - 4, x, top + row * static_cast<double>(bars.size()), "#ddd");
