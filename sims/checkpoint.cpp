@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 
 #include "engine/diagnostics.hpp"
-#include "sims/atomic_write.hpp"
+#include "sims/atomic_file.hpp"
 
 namespace vedette::lab {
 
@@ -29,7 +29,7 @@ void write_checkpoint(const std::string& path, const RunIdentity& id, const Sums
   for (const auto& x : sums.tallies) t.push_back(to_json(x));
   j["tallies"] = std::move(t);
   j["paired"] = sums.paired ? to_json(*sums.paired) : nlohmann::json(nullptr);
-  write_atomic(path, j.dump() + "\n");
+  write_file_atomically(path, j.dump() + "\n");
 }
 
 Checkpoint read_checkpoint(const std::string& path, Sums& sums) {

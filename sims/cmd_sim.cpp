@@ -5,7 +5,8 @@
 #include <ostream>
 
 #include "engine/diagnostics.hpp"
-#include "sims/atomic_write.hpp"
+#include "sims/atomic_file.hpp"
+#include "sims/atomic_stream.hpp"
 #include "sims/checkpoint.hpp"
 #include "sims/cli.hpp"
 #include "sims/lab_cli.hpp"

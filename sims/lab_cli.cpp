@@ -7,7 +7,7 @@
 #include <iostream>
 #include <thread>
 
-#include "sims/atomic_write.hpp"
+#include "sims/atomic_file.hpp"
 
 namespace vedette::lab {
 
@@ -69,15 +69,15 @@ std::ostream* progress_stream(cli::Io& io) {
 
 std::string write_reports(const std::string& dir, const std::string& html, const OJson& summary) {
   const std::string report = (fs::path(dir) / "report.html").string();
-  write_atomic((fs::path(dir) / "summary.json").string(), summary.dump(2) + "\n");
-  write_atomic(report, html);
+  write_file_atomically((fs::path(dir) / "summary.json").string(), summary.dump(2) + "\n");
+  write_file_atomically(report, html);
   return report;
 }
 
 int guarded(cli::Io& io, const std::function<int()>& body) {
   try {
     return body();
-  } catch (const WriteError& e) {
+  } catch (const AtomicWriteError& e) {
     io.err << "vedette: " << e.what() << "\n";
     return 1;
   } catch (const std::logic_error& e) {

@@ -45,7 +45,7 @@ void check_writable_file_path(const std::string& path, const char* flag);
 std::ostream* progress_stream(cli::Io& io);
 
 // Writes report.html and summary.json into `dir` (atomically); returns the
-// report's path. Throws WriteError.
+// report's path. Throws AtomicWriteError.
 std::string write_reports(const std::string& dir, const std::string& html, const OJson& summary);
 
 // Runs a lab command: a file that cannot be written, or an engagement that

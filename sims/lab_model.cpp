@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "engine/builtin_tables.hpp"
+#include "engine/content_hash.hpp"
 #include "engine/doc.hpp"
 #include "sims/toy_engagement.hpp"
 
@@ -44,15 +45,6 @@ std::unique_ptr<LabScenario> open_lab_scenario(const std::string& path) {
 
 namespace {
 
-void fnv(std::uint64_t& h, std::string_view s) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 0x100000001B3ULL;
-  }
-  h ^= 0xFF;  // separator
-  h *= 0x100000001B3ULL;
-}
-
 std::string file_bytes(const std::string& path) {
   if (path.rfind("builtin:", 0) == 0) {
     auto t = builtin_table(std::string_view(path).substr(8));
@@ -66,12 +58,15 @@ std::string file_bytes(const std::string& path) {
 
 std::string run_fingerprint(const LabScenario& s, const Ruleset& r,
                             const std::vector<std::pair<std::string, std::string>>& edits) {
-  std::uint64_t h = 0xCBF29CE484222325ULL;
-  fnv(h, file_bytes(s.file()));
-  for (const auto& src : r.sources) fnv(h, file_bytes(src));
+  // Each piece is followed by a 0xFF byte (never in UTF-8 text), so moving
+  // bytes from one piece to the next changes the hash.
+  std::uint64_t h = k_fnv1a64_basis;
+  auto add = [&](std::string_view bytes) { h = fnv1a64("\xff", fnv1a64(bytes, h)); };
+  add(file_bytes(s.file()));
+  for (const auto& src : r.sources) add(file_bytes(src));
   for (const auto& [p, v] : edits) {
-    fnv(h, p);
-    fnv(h, v);
+    add(p);
+    add(v);
   }
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));

@@ -279,6 +279,16 @@ TEST_CASE("commands: react after two turns of gallop forces a walk", "[commands]
   CHECK(one.at("pace_adjustment").is_null());
 }
 
+TEST_CASE("commands: react --pace gallop means it galloped last turn (streak 1 by default)", "[commands][react][seed002]") {
+  // seed 002 cavalry supplement: the gallop limit counts turns in a row, and a
+  // unit whose last move was at gallop has galloped at least that one turn.
+  json dflt = run_json({"react", "--json", "--pace", "gallop", "--rf", "1", "--roll", "6"});
+  CHECK(dflt.at("behaviour").at("pace") == "gallop");  // its second gallop: allowed
+  RunResult zero = run_vedette({"react", "--pace", "gallop", "--galloped", "0", "--rf", "1", "--roll", "6"});
+  CHECK(zero.status == 2);
+  CHECK(contains(zero.err, "--galloped 0 contradicts --pace gallop"));
+}
+
 TEST_CASE("commands: react --ruleset uses an overlay and reports a bad one", "[commands][react]") {
   json j = run_json({"react", "--json", "--ruleset", data("good/hero_minus_2.yaml"), "--hero", "--roll", "1"});
   CHECK(j.at("rf") == -2);

@@ -1,4 +1,4 @@
-#include "sims/atomic_write.hpp"
+#include "sims/atomic_stream.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 namespace {
 
 [[noreturn]] void fail(const std::string& path, const std::string& what, int err) {
-  throw WriteError("cannot write " + path + ": " + what + ": " + std::strerror(err));
+  throw AtomicWriteError("cannot write " + path + ": " + what + ": " + std::strerror(err));
 }
 
 // Creates the temporary file beside `path`; returns its fd and sets `temp`.
@@ -69,19 +69,6 @@ void finish(int fd, const std::string& temp, const std::string& path) {
 }
 
 }  // namespace
-
-void write_atomic(const std::string& path, std::string_view content) {
-  std::string temp;
-  int fd = make_temp(path, temp);
-  try {
-    write_all(fd, path, content);
-  } catch (...) {
-    ::close(fd);
-    ::unlink(temp.c_str());
-    throw;
-  }
-  finish(fd, temp, path);
-}
 
 AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) { fd_ = make_temp(path_, temp_); }
 

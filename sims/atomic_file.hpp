@@ -1,0 +1,32 @@
+#pragma once
+// Atomic file replacement: a reader (or a crash, or SIGKILL, or a power cut
+// after the call returns) sees either the old complete file or the new
+// complete file, never a mixture or a truncated one.
+//
+// How: write a temporary file in the target's own folder (so the rename
+// stays on one file system), fsync it, rename it over the target (atomic in
+// POSIX), then fsync the folder so the rename itself is durable. On any
+// failure the temporary file is removed and the target is left untouched.
+// A process killed between creating and renaming the temporary file can
+// leave a hidden `.NAME.tmp-XXXXXX` beside the target; it is never read.
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace vedette {
+
+struct AtomicWriteError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Replaces (or creates) `path` with `content`. A new file gets mode 0666
+// less the umask; a replaced file keeps its mode. If `path` is a symbolic
+// link, the file it points to is replaced and the link kept. Throws
+// AtomicWriteError naming the file and the system's reason.
+void write_file_atomically(const std::filesystem::path& path, std::string_view content);
+
+// Reads a whole file as bytes; throws AtomicWriteError if it cannot.
+std::string read_whole_file(const std::filesystem::path& path);
+
+}  // namespace vedette

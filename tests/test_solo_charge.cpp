@@ -1,0 +1,221 @@
+// The "(Charge?)" step of a solo game: seed 002's Actions Table offers a
+// charge, seed 003's charge (engine/charge.hpp) resolves it
+// (shared/seeds/003_c05595434dc6dc28.txt): range, minimum distance and the
+// defender's exact chance to stand shown before the 2D6, the outcome
+// recorded in the history, a charge that falls short leaving the unit
+// shaken in its memory.
+#include <catch2/catch.hpp>
+
+#include "sims/session.hpp"
+#include "solo_test_util.hpp"
+
+using namespace solo_test;
+using nlohmann::json;
+
+namespace {
+
+// A session whose Lancers have just rolled "Advance towards nearest enemy
+// at gallop (Charge?)" (seed 002: RF1, a 6).
+void lancers_may_charge(const TempDir& dir, const std::string& unit_spec = "Lancers:shock,heavy") {
+  Result n = run({"solo", "new", "game", "--unit", unit_spec, "--seed", "21"}, dir.path);
+  INFO(n.err);
+  REQUIRE(n.status == 0);
+  Result a = run({"solo", "activate", "game", "Lancers", "--enemy-in-range", "--roll", "6", "--json"}, dir.path);
+  INFO(a.err);
+  REQUIRE(a.status == 0);
+  REQUIRE(a.json()["activation"]["behaviour"]["charge_possible"] == true);
+}
+
+json charge(const TempDir& dir, std::vector<std::string> extra, int expect_status = 0) {
+  std::vector<std::string> args{"solo", "charge", "game", "Lancers"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  args.push_back("--json");
+  Result r = run(args, dir.path);
+  INFO(r.err);
+  REQUIRE(r.status == expect_status);
+  return expect_status == 0 ? r.json() : json();
+}
+
+json status(const TempDir& dir) { return run({"solo", "status", "game", "--json"}, dir.path).json(); }
+
+}  // namespace
+
+// seed 003: "needs 9" for Heavy Foot against heavy cavalry; 2D6 >= 9 is
+// 10 ways of 36. The chance is printed before the dice are asked for.
+TEST_CASE("solo charge: play offers the charge and shows range and the chance to stand before the 2D6 (seed 003)",
+          "[solo][charge][play]") {
+  TempDir dir;
+  Result n = run({"solo", "new", "game", "--unit", "Lancers:shock,figures=10", "--seed", "5"}, dir.path);
+  REQUIRE(n.status == 0);
+  // Turn 1: RF1 (enemy in range), the player's 6: gallop toward the enemy (Charge?).
+  std::string script = "n\ny\nn\nn\n0\n6\n"  // the questions and the D6
+                       "y\nheavy\n\n60\n10\nheavy-foot\n\nn\nn\n"  // the charge form
+                       "3 4\n"                                      // the defender's 2D6
+                       "q\n";
+  Result r = run({"solo", "play", "game", "--physical-dice"}, dir.path, script);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const std::string& o = r.out;
+  auto at = [&](const std::string& s) {
+    auto p = o.find(s);
+    INFO(s);
+    REQUIRE(p != std::string::npos);
+    return p;
+  };
+  std::size_t offer = at("Is an enemy in front of Lancers for it to charge? [y/N] y");
+  std::size_t range = at("Charge range: up to 75cm (1.5 x the 50cm move); minimum distance 15.24cm");
+  std::size_t reach = at("Target: 60cm away, 10 degrees off the facing: in range and in the arc: it reaches, with the charge bonus.");
+  std::size_t odds = at("needs 9+ on 2D6 to stand (table 9): chance to stand 10/36 = 27.8%.");
+  std::size_t dice = at("Roll 2D6 for the defender's morale and enter both dice (e.g. 3 5):");
+  std::size_t result = at("Charge: Heavy Foot FAIL (3 + 4 = 7): they retreat 1.5 moves, backs to the enemy, and must rally.");
+  CHECK(offer < range);
+  CHECK(range < reach);
+  CHECK(reach < odds);
+  CHECK(odds < dice);  // BEFORE the roll
+  CHECK(dice < result);
+
+  Result log = run({"solo", "log", "game", "--json"}, dir.path);
+  json events = log.json();
+  const json& last = events.back();
+  REQUIRE(last["event"] == "charge");
+  CHECK(last["charge"]["defender"] == "heavy-foot");
+  CHECK(last["charge"]["dice"] == json::array({3, 4}));
+  CHECK(last["charge"]["dice_source"] == "player");
+  CHECK(last["charge"]["stand_ways"] == 10);
+  CHECK(last["charge"]["stands"] == false);
+  CHECK(status(dir)["units"][0]["charge_pending"] == false);
+}
+
+// seed 003: "If, after measuring, the player discovers that the target is
+// not in charge range, his unit must still move forward 1 1/2 times its
+// movement allowance - and the would-be charging unit automatically becomes
+// shaken."
+TEST_CASE("solo charge: a charge that falls short leaves the unit shaken in its memory (seed 003)", "[solo][charge]") {
+  TempDir dir;
+  lancers_may_charge(dir);
+  json j = charge(dir, {"--distance", "80cm", "--defender", "light-horse"});  // 50cm move: range 75cm
+  CHECK(j["charge"]["reaches"] == false);
+  CHECK(j["charge"]["forced_move"] == "75cm");
+  CHECK(j["charge"]["shaken"] == true);
+  CHECK(j["charge"]["dice"].is_null());  // no morale check, no dice
+  CHECK(j["morale"] == "shaken");
+  CHECK(status(dir)["units"][0]["morale"] == "shaken");
+  // Undo takes the charge (and the shaken) back; the offer stands again.
+  REQUIRE(run({"solo", "undo", "game"}, dir.path).status == 0);
+  json s = status(dir);
+  CHECK(s["units"][0]["morale"] == "steady");
+  CHECK(s["units"][0]["charge_pending"] == true);
+  // Outside the 45-degree arc is out of reach too.
+  json arc = charge(dir, {"--distance", "40cm", "--bearing", "60", "--defender", "light-horse"});
+  CHECK(arc["charge"]["reaches"] == false);
+  CHECK(arc["charge"]["shaken"] == true);
+}
+
+// seed 003: flank -1 to the dice score (Heavy Foot vs heavy: 9 becomes 10,
+// 6 ways of 36); pikes facing stand automatically; inside the minimum
+// distance there is no charge bonus and (default switch) no morale check.
+TEST_CASE("solo charge: the morale target and exact odds follow seed 003's table and modifiers", "[solo][charge]") {
+  TempDir dir;
+  lancers_may_charge(dir);
+  json flank = charge(dir, {"--distance", "40cm", "--defender", "heavy-foot", "--flank"});
+  CHECK(flank["charge"]["target_number"] == 10);
+  CHECK(flank["charge"]["stand_ways"] == 6);
+  CHECK(flank["charge"]["dice_source"] == "rolled");
+  auto dice = flank["charge"]["dice"];
+  CHECK(flank["charge"]["stands"] == (dice[0].get<int>() + dice[1].get<int>() >= 10));
+  REQUIRE(run({"solo", "undo", "game"}, dir.path).status == 0);
+  json pikes = charge(dir, {"--distance", "40cm", "--defender", "heavy-foot", "--pikes-facing"});
+  CHECK(pikes["charge"]["automatic"] == true);
+  CHECK(pikes["charge"]["stands"] == true);
+  CHECK(pikes["charge"]["dice"].is_null());
+  REQUIRE(run({"solo", "undo", "game"}, dir.path).status == 0);
+  json close = charge(dir, {"--distance", "10cm", "--defender", "heavy-foot"});
+  CHECK(close["charge"]["reaches"] == true);
+  CHECK(close["charge"]["charge_bonus"] == false);
+  CHECK(close["charge"]["morale_check"] == false);
+  CHECK(close["charge"]["stands"].is_null());
+}
+
+TEST_CASE("solo charge: rolled charge dice cannot be fished by undo and are checked on reading", "[solo][charge]") {
+  TempDir dir;
+  lancers_may_charge(dir);
+  json first = charge(dir, {"--distance", "40cm", "--defender", "light-foot"});
+  REQUIRE(first["charge"]["dice_source"] == "rolled");
+  CHECK(first["charge"]["roll_index"] == 0);  // the D6 was the player's: the first rolled number
+  auto expect = vedette::solo::solo_roll_2d6(21, 0);
+  CHECK(first["charge"]["dice"] == json::array({expect[0], expect[1]}));
+  REQUIRE(run({"solo", "undo", "game"}, dir.path).status == 0);
+  json again = charge(dir, {"--distance", "40cm", "--defender", "peasants"});
+  CHECK(again["charge"]["dice"] == first["charge"]["dice"]);
+  CHECK(again["charge"]["same_dice_as"] == first["event"]);
+  REQUIRE(run({"solo", "undo", "game"}, dir.path).status == 0);
+  int other = expect[0] % 6 + 1;
+  Result fish = run({"solo", "charge", "game", "Lancers", "--distance", "40cm", "--defender", "peasants", "--roll",
+                     std::to_string(other), "6"},
+                    dir.path);
+  CHECK(fish.status == 2);
+  CHECK(contains(fish.err, "already rolled"));
+
+  // A hand-edited die in a charge is found on reading, at its line.
+  charge(dir, {"--distance", "40cm", "--defender", "peasants"});
+  std::string text = slurp(dir.path / "game.vedette.yaml");
+  std::string from = "    dice: [" + std::to_string(expect[0]) + ", " + std::to_string(expect[1]) + "]\n";
+  auto pos = text.find(from);  // the first charge (undone since, but still checked)
+  REQUIRE(pos != std::string::npos);
+  text.replace(pos, from.size(), "    dice: [6, 6]\n");
+  spit(dir.path / "game.vedette.yaml", text);
+  Result bad = run({"solo", "status", "game"}, dir.path);
+  CHECK(bad.status == 2);
+  CHECK(contains(bad.err, "are not what roll number 0 of seed 21 gives"));
+}
+
+TEST_CASE("solo charge: only a (Charge?) behaviour offers a charge, answered once, and declining is recorded",
+          "[solo][charge]") {
+  TempDir dir;
+  Result n = run({"solo", "new", "game", "--unit", "Lancers:shock", "--seed", "2"}, dir.path);
+  REQUIRE(n.status == 0);
+  Result early = run({"solo", "charge", "game", "Lancers", "--distance", "40cm", "--defender", "peasants"}, dir.path);
+  CHECK(early.status == 2);
+  CHECK(contains(early.err, "has not acted in turn 1"));
+  REQUIRE(run({"solo", "activate", "game", "Lancers", "--roll", "3"}, dir.path).status == 0);  // RF0: continue
+  Result no_offer = run({"solo", "charge", "game", "Lancers", "--distance", "40cm", "--defender", "peasants"}, dir.path);
+  CHECK(no_offer.status == 2);
+  CHECK(contains(no_offer.err, "does not allow a charge"));
+  REQUIRE(run({"solo", "next-turn", "game"}, dir.path).status == 0);
+  REQUIRE(run({"solo", "activate", "game", "Lancers", "--enemy-in-range", "--roll", "6"}, dir.path).status == 0);
+  Result no_weight = run({"solo", "charge", "game", "Lancers", "--distance", "40cm", "--defender", "peasants"}, dir.path);
+  CHECK(no_weight.status == 2);
+  CHECK(contains(no_weight.err, "--attacker is needed"));
+  json d = charge(dir, {"--decline"});
+  CHECK(d["charge"]["declined"] == true);
+  Result twice = run({"solo", "charge", "game", "Lancers", "--decline"}, dir.path);
+  CHECK(twice.status == 2);
+  CHECK(contains(twice.err, "already been answered"));
+  Result log = run({"solo", "log", "game"}, dir.path);
+  CHECK(contains(log.out, "Lancers: no charge"));
+  // The file with charge events reads back byte for byte.
+  vedette::solo::Session s = vedette::solo::Session::load(dir.path / "game.vedette.yaml");
+  CHECK(s.text() == slurp(dir.path / "game.vedette.yaml"));
+}
+
+TEST_CASE("solo charge: the charge form in play is saved answer by answer and resumes", "[solo][charge][play]") {
+  TempDir dir;
+  lancers_may_charge(dir, "Lancers:shock");
+  // Play finds the pending "(Charge?)" first; answer part of the form.
+  Result r1 = run({"solo", "play", "game"}, dir.path, "y\nmedium\n45\n");
+  INFO(r1.out << r1.err);
+  REQUIRE(r1.status == 0);
+  CHECK(contains(r1.out, "Is Lancers light, medium or heavy cavalry (seed 003's charge table)? medium"));
+  CHECK(contains(r1.out, "Lancers' normal move, for the charge range? [50cm] 45"));
+  CHECK(contains(r1.out, "next: Lancers' charge"));
+  // Resume: the next question is the distance; u takes back the move.
+  Result r2 = run({"solo", "play", "game"}, dir.path, "u\n40cm\n30\n\nlight-horse\nrear\ny\nq\n");
+  INFO(r2.out << r2.err);
+  REQUIRE(r2.status == 0);
+  CHECK(contains(r2.out, "Undone: #"));
+  CHECK(contains(r2.out, "Charge range: up to 60cm (1.5 x the 40cm move)"));
+  // Light Horse vs medium cavalry 6; rear -2, both charging (horse) +2: 6+.
+  CHECK(contains(r2.out, "Light Horse charged by medium cavalry in the rear, both charging: needs 6+ on 2D6 to stand"));
+  CHECK(contains(r2.out, "chance to stand 26/36 = 72.2%"));
+  CHECK(contains(r2.out, "2D6: "));
+}

@@ -1,0 +1,383 @@
+// Solo sessions on disk (issue 3): corrupt and hand-edited files get a
+// located error (file:line:col, exit 2) and are never overwritten; a changed
+// ruleset is noticed; a process killed mid-save leaves the old or the new
+// complete file; the content hash is stable.
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+
+#include <chrono>
+#include <random>
+#include <regex>
+#include <thread>
+
+#include "engine/content_hash.hpp"
+#include "engine/diagnostics.hpp"
+#include "engine/ruleset.hpp"
+#include "sims/atomic_file.hpp"
+#include "sims/session.hpp"
+#include "sims/solo_turn.hpp"
+#include "solo_test_util.hpp"
+
+using namespace solo_test;
+using namespace vedette;
+using namespace vedette::solo;
+
+namespace {
+
+const std::string k_file = "game.vedette.yaml";
+
+// A session with a few turns of history: answers, activations, a turn
+// change, casualties, an undo and a redo.
+void play_a_little(const TempDir& dir) {
+  auto ok = [&](const std::vector<std::string>& args, const std::string& input = "") {
+    Result r = run(args, dir.path, input);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+  };
+  ok({"solo", "new", "game", "--unit", "Lancers:shock,hero", "--unit", "Dragoons:mounted-infantry,figures=10", "--seed", "42"});
+  ok({"solo", "activate", "game", "Lancers", "--enemy-in-range"});
+  ok({"solo", "activate", "game", "Dragoons", "--cover", "--roll", "2"});
+  ok({"solo", "next-turn", "game"});
+  ok({"solo", "casualties", "game", "Dragoons", "2"});
+  ok({"solo", "activate", "game", "Lancers", "--enemy-flank-rear"});
+  ok({"solo", "undo", "game"});
+  ok({"solo", "redo", "game"});
+}
+
+// Runs commands that would change the session and checks each one fails
+// with a located message and leaves the file byte for byte as it was.
+void refused_everywhere(const TempDir& dir, const std::string& says) {
+  const std::string before = slurp(dir.path / k_file);
+  const std::regex located(std::regex_replace(k_file, std::regex("\\."), "\\.") + ":[0-9]+:[0-9]+: ");
+  std::vector<std::vector<std::string>> commands{
+      {"solo", "activate", "game", "Lancers", "--roll", "3"},
+      {"solo", "undo", "game"},
+      {"solo", "next-turn", "game"},
+      {"solo", "casualties", "game", "Lancers", "1"},
+      {"solo", "status", "game"},
+      {"solo", "log", "game"},
+  };
+  for (const auto& c : commands) {
+    Result r = run(c, dir.path);
+    INFO(c[1] << ": " << r.err);
+    CHECK(r.status == 2);
+    CHECK(std::regex_search(r.err, located));
+    CHECK(contains(r.err, says));
+  }
+  Result p = run({"solo", "play", "game"}, dir.path, "n\nn\nn\n");
+  INFO(p.err);
+  CHECK(p.status == 2);
+  CHECK(std::regex_search(p.err, located));
+  CHECK(slurp(dir.path / k_file) == before);
+}
+
+// The 1-based line of the first line of `text` containing `needle`.
+int line_of(const std::string& text, const std::string& needle) {
+  auto pos = text.find(needle);
+  REQUIRE(pos != std::string::npos);
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
+}
+
+void replace_once(std::string& text, const std::string& from, const std::string& to) {
+  auto pos = text.find(from);
+  REQUIRE(pos != std::string::npos);
+  text.replace(pos, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("solo files: a session written and read back is the same, byte for byte", "[solo][files]") {
+  TempDir dir;
+  play_a_little(dir);
+  std::string text = slurp(dir.path / k_file);
+  Session s = Session::load(dir.path / k_file);
+  CHECK(s.text() == text);
+  CHECK(s.history().size() == 7);
+  CHECK(s.state().turn == 2);
+}
+
+TEST_CASE("solo files: corrupt YAML is a located error (exit 2) and the file is untouched", "[solo][files]") {
+  TempDir dir;
+  play_a_little(dir);
+  std::string text = slurp(dir.path / k_file);
+  SECTION("cut off in the middle of a flow map") {
+    std::string cut = text.substr(0, text.find("{name: \"Dragoons\"") + 10);
+    spit(dir.path / k_file, cut);
+    refused_everywhere(dir, "YAML syntax error");
+  }
+  SECTION("a NUL byte") {
+    text[text.size() / 2] = '\0';
+    spit(dir.path / k_file, text);
+    refused_everywhere(dir, "not a text file");
+  }
+  SECTION("not a session at all") {
+    spit(dir.path / k_file, "name: my army\nunits: [a, b]\n");
+    refused_everywhere(dir, "not a Vedette session");
+  }
+  SECTION("a duplicate key") {
+    replace_once(text, "seed: 42\n", "seed: 42\nseed: 43\n");
+    spit(dir.path / k_file, text);
+    refused_everywhere(dir, "duplicate key 'seed'");
+  }
+}
+
+TEST_CASE("solo files: hand-edited sessions are located errors naming the key", "[solo][files]") {
+  TempDir dir;
+  play_a_little(dir);
+  std::string text = slurp(dir.path / k_file);
+  SECTION("a typo in a key") {
+    replace_once(text, "physical_dice:", "physical_dise:");
+    spit(dir.path / k_file, text);
+    refused_everywhere(dir, "did you mean 'physical_dice'");
+  }
+  SECTION("a newer version") {
+    replace_once(text, "version: 1", "version: 2");
+    spit(dir.path / k_file, text);
+    refused_everywhere(dir, "newer vedette");
+  }
+  SECTION("a value of the wrong kind") {
+    replace_once(text, "figures: 10}", "figures: ten}");
+    spit(dir.path / k_file, text);
+    refused_everywhere(dir, "expected a whole number from 1 to 1000 for figures, found 'ten'");
+  }
+  SECTION("a rolled die changed by hand: checked against its seed and number") {
+    // The first activation rolled die number 0 of seed 42.
+    int real = solo_roll(42, 0);
+    std::string from = "    roll: " + std::to_string(real) + "\n    dice: rolled\n    roll_index: 0\n";
+    std::string to = "    roll: " + std::to_string(real % 6 + 1) + "\n    dice: rolled\n    roll_index: 0\n";
+    replace_once(text, from, to);
+    spit(dir.path / k_file, text);
+    int line = line_of(text, to);
+    refused_everywhere(dir, k_file + ":" + std::to_string(line) + ":11: history #1 (activate): roll");
+  }
+  SECTION("the memory changed by hand: it must agree with the history") {
+    replace_once(text, "{name: \"Dragoons\", casualties: 2,", "{name: \"Dragoons\", casualties: 0,");
+    spit(dir.path / k_file, text);
+    int line = line_of(text, "{name: \"Dragoons\", casualties: 0,");
+    refused_everywhere(dir, k_file + ":" + std::to_string(line) + ":");
+    Result r = run({"solo", "status", "game"}, dir.path);
+    CHECK(contains(r.err, "memory.units[2].casualties is 0 but the history gives 2"));
+  }
+  SECTION("an event removed from the middle of the history") {
+    auto start = text.find("  - {n: 4,");
+    auto end = text.find("\n", start);
+    text.erase(start, end - start + 1);
+    spit(dir.path / k_file, text);
+    refused_everywhere(dir, "events are numbered 1, 2, 3");
+  }
+  SECTION("an event naming a unit that is not in the roster") {
+    replace_once(text, "unit: \"Dragoons\", added: 2", "unit: \"Dragons\", added: 2");
+    spit(dir.path / k_file, text);
+    refused_everywhere(dir, "no unit named 'Dragons'");
+  }
+  SECTION("an undo that does not undo the latest step") {
+    replace_once(text, "event: undo, undoes: 5", "event: undo, undoes: 4");
+    spit(dir.path / k_file, text);
+    refused_everywhere(dir, "the latest step in effect is #5");
+  }
+}
+
+TEST_CASE("solo files: any truncation or byte flip is a located LoadError, never a crash", "[solo][files]") {
+  TempDir dir;
+  play_a_little(dir);
+  const std::string text = slurp(dir.path / k_file);
+  const fs::path p = dir.path / "fuzz.yaml";
+  int loaded = 0, refused = 0;
+  auto try_load = [&](const std::string& t) {
+    spit(p, t);
+    try {
+      Session s = Session::load(p);
+      ++loaded;
+    } catch (const LoadError& e) {
+      ++refused;
+      REQUIRE_FALSE(e.diagnostics().empty());
+      // Every message names the file; all but whole-file ones a line.
+      CHECK(e.diagnostics().front().where.file == p.string());
+    }
+  };
+  for (std::size_t cut = 0; cut < text.size(); cut += 7) try_load(text.substr(0, cut));
+  std::mt19937 rng(2024);
+  for (int k = 0; k < 400; ++k) {
+    std::string t = text;
+    t[rng() % t.size()] = static_cast<char>(rng() % 256);
+    try_load(t);
+  }
+  CHECK(refused > 0);
+  CHECK(loaded + refused == static_cast<int>((text.size() + 6) / 7) + 400);
+}
+
+TEST_CASE("solo files: two programs cannot silently overwrite each other's moves", "[solo][files]") {
+  TempDir dir;
+  play_a_little(dir);
+  Session a = Session::load(dir.path / k_file);
+  Session b = Session::load(dir.path / k_file);
+  a.append(CasualtiesEvent{"Lancers", 1});
+  a.save();
+  b.append(CasualtiesEvent{"Lancers", 2});
+  CHECK_THROWS_AS(b.save(), SessionError);
+  CHECK(Session::load(dir.path / k_file).memory(0).casualties == 1);
+}
+
+// ----------------------------------------------------------- ruleset change
+
+TEST_CASE("solo files: a changed ruleset file is noticed by its hash", "[solo][files][ruleset]") {
+  TempDir dir;
+  fs::create_directories(dir.path / "rules");
+  spit(dir.path / "rules" / "base.yaml", slurp(fs::path(VEDETTE_SOURCE_DIR) / "tables" / "default.yaml"));
+  spit(dir.path / "rules" / "mine.yaml", "extends: base.yaml\nname: mine\n");
+  Result made = run({"solo", "new", "game", "--ruleset", "rules/mine.yaml", "--unit", "Lancers:shock,hero", "--seed", "8"},
+                    dir.path);
+  INFO(made.err);
+  REQUIRE(made.status == 0);
+  std::string text = slurp(dir.path / k_file);
+  CHECK(contains(text, "path: \"rules/mine.yaml\""));  // relative to the session's folder
+
+  // From another folder: the ruleset is found beside the session.
+  Result elsewhere = run({"solo", "activate", (dir.path / k_file).string(), "Lancers", "--roll", "3"}, dir.path / "rules");
+  INFO(elsewhere.err);
+  REQUIRE(elsewhere.status == 0);
+
+  // Change the BASE file of the extends chain: the hash covers it.
+  std::string base = slurp(dir.path / "rules" / "base.yaml");
+  replace_once(base, "  hero:\n    text: Hero with unit\n    value: -1", "  hero:\n    text: Hero with unit\n    value: -2");
+  spit(dir.path / "rules" / "base.yaml", base);
+  REQUIRE(run({"solo", "next-turn", "game", "--accept-ruleset-change"}, dir.path).status == 0);
+  // (that accepted it; change it again for the refusals)
+  replace_once(base, "value: -2", "value: -3");
+  spit(dir.path / "rules" / "base.yaml", base);
+
+  const std::string before = slurp(dir.path / k_file);
+  for (auto args : std::vector<std::vector<std::string>>{{"solo", "activate", "game", "Lancers", "--roll", "3"},
+                                                         {"solo", "next-turn", "game"},
+                                                         {"solo", "undo", "game"},
+                                                         {"solo", "casualties", "game", "Lancers", "1"}}) {
+    Result r = run(args, dir.path);
+    INFO(args[1] << ": " << r.err);
+    CHECK(r.status == 2);
+    CHECK(contains(r.err, "has changed since this session last used it"));
+    CHECK(contains(r.err, "--accept-ruleset-change"));
+    CHECK(slurp(dir.path / k_file) == before);
+  }
+  // Reading commands still work, with a note.
+  Result st = run({"solo", "status", "game", "--json"}, dir.path);
+  CHECK(st.status == 0);
+  CHECK(contains(st.err, "has changed"));
+  CHECK(st.json()["ruleset"]["changed"] == true);
+
+  // play asks; "n" leaves the session unchanged (exit 2).
+  Result declined = run({"solo", "play", "game"}, dir.path, "n\n");
+  CHECK(declined.status == 2);
+  CHECK(contains(declined.out, "Continue with the new rules? [y/N]"));
+  CHECK(slurp(dir.path / k_file) == before);
+  // "y" records the new hash and plays on with the new rules (hero -3).
+  Result accepted = run({"solo", "play", "game", "--physical-dice"}, dir.path, "y\nn\nn\nn\nn\n0\n3\n");
+  INFO(accepted.out << accepted.err);
+  CHECK(accepted.status == 0);
+  CHECK(contains(accepted.out, "Going on with the new rules"));
+  CHECK(contains(accepted.out, "-3  Hero with unit"));
+  Session s = Session::load(dir.path / k_file);
+  CHECK(s.header().ruleset_hash == ruleset_hash(*load_ruleset((dir.path / "rules" / "mine.yaml").string())));
+  int ruleset_events = 0;
+  for (const auto& e : s.history()) ruleset_events += std::holds_alternative<RulesetEvent>(e.body);
+  CHECK(ruleset_events == 2);
+  Result log = run({"solo", "log", "game"}, dir.path);
+  CHECK(contains(log.out, "ruleset changed and accepted"));
+
+  // A ruleset that is gone: a clear error, nothing written.
+  fs::remove(dir.path / "rules" / "mine.yaml");
+  const std::string now = slurp(dir.path / k_file);
+  Result gone = run({"solo", "next-turn", "game"}, dir.path);
+  CHECK(gone.status == 2);
+  CHECK(contains(gone.err, "rules/mine.yaml: cannot open"));
+  CHECK(contains(gone.err, "the ruleset this session uses (rules/mine.yaml) cannot be loaded"));
+  CHECK(slurp(dir.path / k_file) == now);
+}
+
+TEST_CASE("solo files: the ruleset hash is FNV-1a 64, stable and content-based", "[solo][files][ruleset]") {
+  static_assert(fnv1a64("hello") == 0xa430d84680aabd0bULL);
+  CHECK(fnv1a64_text(fnv1a64("")) == "fnv1a64:cbf29ce484222325");
+  // The built-in ruleset hashes the same twice; a file with the same bytes
+  // hashes the same as the built-in (only content counts, not the path).
+  auto builtin = load_ruleset("builtin:default");
+  CHECK(ruleset_hash(*builtin) == ruleset_hash(*load_ruleset("builtin:default")));
+  TempDir dir;
+  auto copy = dir.path / "copy.yaml";
+  fs::copy_file(fs::path(VEDETTE_SOURCE_DIR) / "tables" / "default.yaml", copy);
+  CHECK(ruleset_hash(*load_ruleset(copy.string())) == ruleset_hash(*builtin));
+  std::string t = slurp(copy);
+  spit(copy, t + "\n# a comment\n");
+  CHECK(ruleset_hash(*load_ruleset(copy.string())) != ruleset_hash(*builtin));
+}
+
+// ------------------------------------------------------------ killed saves
+
+TEST_CASE("solo files: atomic replacement survives SIGKILL at random moments", "[solo][files][atomic]") {
+  TempDir dir;
+  const fs::path p = dir.path / "data.txt";
+  // Two versions large enough that writing one takes a while.
+  const std::string a(1 << 20, 'a');
+  const std::string b = std::string(1 << 19, 'b') + std::string(1 << 19, 'B');
+  write_file_atomically(p, a);
+  std::mt19937 rng(7);
+  int saw_a = 0, saw_b = 0;
+  for (int k = 0; k < 60; ++k) {
+    pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {  // the child only saves, until killed; it never returns into the test runner
+      try {
+        for (int n = 0;; ++n) write_file_atomically(p, n % 2 ? a : b);
+      } catch (...) {
+      }
+      ::_exit(1);
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(rng() % 20000));
+    ::kill(pid, SIGKILL);
+    int st = 0;
+    ::waitpid(pid, &st, 0);
+    CHECK(WIFSIGNALED(st));  // killed while saving, not stopped by an error
+    std::string now = slurp(p);
+    REQUIRE((now == a || now == b));
+    (now == a ? saw_a : saw_b)++;
+  }
+  CHECK(saw_a + saw_b == 60);
+}
+
+TEST_CASE("solo files: a session killed mid-save always reads back, old or new and complete", "[solo][files][atomic]") {
+  TempDir dir;
+  play_a_little(dir);
+  const fs::path p = dir.path / k_file;
+  std::mt19937 rng(11);
+  std::size_t events = Session::load(p).history().size();
+  int advanced = 0;
+  for (int k = 0; k < 40; ++k) {
+    pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {  // the child only saves, until killed; it never returns into the test runner
+      try {
+        Session s = Session::load(p);
+        for (;;) {
+          s.append(CasualtiesEvent{"Dragoons", s.memory(1).casualties > 2 ? -1 : 1});
+          s.save();
+        }
+      } catch (...) {
+      }
+      ::_exit(1);
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(rng() % 30000));
+    ::kill(pid, SIGKILL);
+    int st = 0;
+    ::waitpid(pid, &st, 0);
+    CHECK(WIFSIGNALED(st));
+    const std::string text = slurp(p);
+    Session s = Session::load(p);  // throws (fails the test) if it does not parse and check
+    CHECK(s.text() == text);       // a complete version, exactly as written
+    CHECK(s.history().size() >= events);
+    advanced += s.history().size() > events;
+    events = s.history().size();
+  }
+  CHECK(advanced > 0);
+  // The session still plays on afterwards.
+  Result r = run({"solo", "status", "game"}, dir.path);
+  CHECK(r.status == 0);
+}

@@ -1,0 +1,277 @@
+// `vedette solo play` (issue 3) as a player meets it: a two-turn game in a
+// pseudo-terminal (forkpty), and games scripted through piped input, with
+// the seed 002 rules the loop enforces (shared/seeds/002_e1f7b4d99669ef59.txt).
+#include <catch2/catch.hpp>
+
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+
+#include "sims/session.hpp"
+#include "solo_test_util.hpp"
+
+using namespace solo_test;
+using namespace vedette::solo;
+
+namespace {
+
+// A program in a pseudo-terminal: what it prints is read back as a player
+// would see it (with the terminal's echo of what was typed).
+class Pty {
+ public:
+  Pty(const std::vector<std::string>& args, const fs::path& cwd) {
+    struct winsize ws {};
+    ws.ws_row = 50;
+    ws.ws_col = 200;
+    pid_ = ::forkpty(&master_, nullptr, nullptr, &ws);
+    if (pid_ < 0) throw std::runtime_error("forkpty failed");
+    if (pid_ == 0) {
+      if (::chdir(cwd.c_str()) != 0) ::_exit(127);
+      std::string exe = VEDETTE_EXE;
+      std::vector<std::string> copy = args;
+      std::vector<char*> argv{exe.data()};
+      for (auto& a : copy) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      ::execv(exe.c_str(), argv.data());
+      ::_exit(127);
+    }
+  }
+  ~Pty() {
+    if (pid_ > 0 && !reaped_) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+    if (master_ >= 0) ::close(master_);
+  }
+  Pty(const Pty&) = delete;
+  Pty& operator=(const Pty&) = delete;
+
+  // Waits (up to 15 s) until `text` appears after what was matched last;
+  // returns whether it did. What lay between is kept in last_segment().
+  bool expect(const std::string& text) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+    while (true) {
+      auto pos = seen_.find(text, mark_);
+      if (pos != std::string::npos) {
+        segment_ = seen_.substr(mark_, pos + text.size() - mark_);
+        mark_ = pos + text.size();
+        return true;
+      }
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0 || !read_some(static_cast<int>(left.count()))) return false;
+    }
+  }
+  void send(const std::string& line) {
+    std::string s = line + "\n";
+    REQUIRE(::write(master_, s.data(), s.size()) == static_cast<ssize_t>(s.size()));
+  }
+  void send_raw(const std::string& bytes) {
+    REQUIRE(::write(master_, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()));
+  }
+  // Reads to the end and returns the exit status.
+  int finish() {
+    while (read_some(15000)) {
+    }
+    int st = 0;
+    ::waitpid(pid_, &st, 0);
+    reaped_ = true;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  }
+  const std::string& seen() const { return seen_; }
+  const std::string& last_segment() const { return segment_; }
+
+ private:
+  bool read_some(int timeout_ms) {
+    struct pollfd p {};
+    p.fd = master_;
+    p.events = POLLIN;
+    int r = ::poll(&p, 1, timeout_ms);
+    if (r <= 0) return false;
+    char buf[4096];
+    ssize_t n = ::read(master_, buf, sizeof buf);
+    if (n <= 0) return false;  // EIO once the program has exited
+    seen_.append(buf, static_cast<std::size_t>(n));
+    return true;
+  }
+
+  int master_ = -1;
+  pid_t pid_ = -1;
+  bool reaped_ = false;
+  std::string seen_, segment_;
+  std::size_t mark_ = 0;
+};
+
+void new_game(const TempDir& dir, const std::vector<std::string>& extra) {
+  std::vector<std::string> args{"solo", "new", "game"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  Result r = run(args, dir.path);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+}
+
+}  // namespace
+
+// Turn 1: the enemy in range (+1) and on the flank (+2), one casualty of
+// ten (+1 per full 10%): RF 4; the player's D6 of 1 is "Canter further from
+// the nearest enemy". Turn 2: seed 002's +3 for running last turn, -1 for
+// moving at canter; "in cover?" and "retreating from melee?" are not asked
+// because they cannot change the RF (the -1 and the +3 are already there).
+TEST_CASE("solo play: a two-turn game in a terminal (seed 002 running +3, questions the RF needs)", "[solo][play][pty]") {
+  TempDir dir;
+  new_game(dir, {"--unit", "Lancers:shock,figures=10", "--seed", "5"});
+  Pty t({"solo", "play", "game", "--physical-dice"}, dir.path);
+
+  REQUIRE(t.expect("=== Turn 1 ==="));
+  REQUIRE(t.expect("--- Lancers: Shock cavalry; 10 figures ---"));
+  REQUIRE(t.expect("Is Lancers entirely in cover? [y/N] "));
+  t.send("n");
+  REQUIRE(t.expect("Is an enemy in clear sight, with Lancers within that enemy's weapons range? [y/N] "));
+  t.send("y");
+  REQUIRE(t.expect("Is an enemy to Lancers' flank or rear, and in sight? [y/N] "));
+  t.send("y");
+  REQUIRE(t.expect("Is Lancers retreating as a result of melee? [y/N] "));
+  t.send("maybe");  // a bad answer is re-asked with the reason
+  REQUIRE(t.expect("'maybe' is not an answer: type y or n (Enter means no)"));
+  REQUIRE(t.expect("Is Lancers retreating as a result of melee? [y/N] "));
+  t.send("");  // Enter: the default, no
+  REQUIRE(t.expect("New casualties on Lancers (figures wounded or killed since last asked)? [0] "));
+  t.send("1");
+  REQUIRE(t.expect("Risk factor 4  (band RF2-5)"));
+  REQUIRE(t.expect("+1  Per 10% of group wounded or killed"));
+  REQUIRE(t.expect("Roll a D6 for Lancers and enter it (1-6): "));
+  t.send("7");
+  REQUIRE(t.expect("7 is out of range: type a number from 1 to 6."));
+  REQUIRE(t.expect("Roll a D6 for Lancers and enter it (1-6): "));
+  t.send("1");
+  REQUIRE(t.expect("D6: 1  (your roll)"));
+  REQUIRE(t.expect("Table: Canter further from the nearest enemy"));
+  REQUIRE(t.expect("Do:    Lancers: Canter 30-40 cm directly away from the nearest enemy, then face it."));
+  REQUIRE(t.expect("Next turn: Lancers counts as running from the enemy (+3)."));
+  REQUIRE(t.expect("All units have acted in turn 1. Start turn 2? [Y/n] "));
+  t.send("");
+
+  REQUIRE(t.expect("=== Turn 2 ==="));
+  REQUIRE(t.expect("moving at canter; ran from the enemy last turn"));
+  REQUIRE(t.expect("with Lancers within that enemy's weapons range? [y/N] "));
+  CHECK_FALSE(contains(t.last_segment(), "entirely in cover"));  // canter's -1 already counts
+  t.send("n");
+  REQUIRE(t.expect("flank or rear, and in sight? [y/N] "));
+  t.send("n");
+  REQUIRE(t.expect("New casualties on Lancers"));
+  CHECK_FALSE(contains(t.last_segment(), "retreating"));  // running's +3 already counts
+  t.send("0");
+  REQUIRE(t.expect("Risk factor 3  (band RF2-5)"));
+  REQUIRE(t.expect("+3  Running from enemy last turn, or retreating as a result of melee [ran_last_turn]"));
+  REQUIRE(t.expect("Roll a D6 for Lancers and enter it (1-6): "));
+  t.send("6");
+  REQUIRE(t.expect("Do:    Lancers: Gallop 41-50 cm directly toward the nearest enemy. Charge?"));
+  REQUIRE(t.expect("Is an enemy in front of Lancers for it to charge? [y/N] "));  // seed 002's "(Charge?)"
+  t.send("n");
+  REQUIRE(t.expect("No charge."));
+  REQUIRE(t.expect("Start turn 3? [Y/n] "));
+  t.send("q");
+  REQUIRE(t.expect("Everything so far is saved in game.vedette.yaml (turn 2)."));
+  CHECK(t.finish() == 0);
+
+  Session s = Session::load(dir.path / "game.vedette.yaml");
+  CHECK(s.state().turn == 2);
+  CHECK(s.memory(0).pace == vedette::Pace::gallop);
+  CHECK(s.memory(0).gallop_streak == 1);
+  CHECK(s.memory(0).casualties == 1);
+  CHECK(s.memory(0).ran_last_turn);
+  CHECK_FALSE(s.memory(0).ran_this_turn);
+}
+
+TEST_CASE("solo play: end of input in a terminal (Ctrl-D) saves and exits cleanly", "[solo][play][pty]") {
+  TempDir dir;
+  new_game(dir, {"--unit", "Lancers:shock", "--seed", "5"});
+  {
+    Pty t({"solo", "play", "game"}, dir.path);
+    REQUIRE(t.expect("Is Lancers entirely in cover? [y/N] "));
+    t.send("y");
+    REQUIRE(t.expect("weapons range? [y/N] "));
+    t.send_raw("\x04");  // Ctrl-D at the start of a line: end of input
+    REQUIRE(t.expect("Input ended. Everything so far is saved in game.vedette.yaml (turn 1; next: Lancers)."));
+    CHECK(t.finish() == 0);
+  }
+  // The answer given is kept, and play picks up at the next question.
+  Pty t({"solo", "play", "game"}, dir.path);
+  REQUIRE(t.expect("already answered: in cover: yes"));
+  REQUIRE(t.expect("weapons range? [y/N] "));
+  t.send("q");
+  CHECK(t.finish() == 0);
+}
+
+// Piped input scripts a game: the answers are echoed so the transcript reads
+// as a conversation, and the rolls follow from the session's seed.
+TEST_CASE("solo play: a game scripted through piped input, with --seed rolls", "[solo][play][pipe]") {
+  TempDir dir;
+  new_game(dir, {"--unit", "Lancers:shock,hero", "--unit", "Dragoons:mounted-infantry,raw,figures=8", "--seed", "77"});
+  // Turn 1: Lancers answers (cover, range, flank, retreat, casualties), then
+  // Dragoons; then turn 2 and end of input in the middle of Lancers.
+  std::string script = "n\ny\nn\nn\n0\n"
+                       "y\ny\nn\nn\n2\n"
+                       "y\n"
+                       "n\n";
+  Result r = run({"solo", "play", "game"}, dir.path, script);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(contains(r.out, "Is Lancers entirely in cover? [y/N] n\n"));  // echoed
+  CHECK(contains(r.out, "D6: " + std::to_string(solo_roll(77, 0)) + "  (roll #0 of seed 77)"));
+  CHECK(contains(r.out, "D6: " + std::to_string(solo_roll(77, 1)) + "  (roll #1 of seed 77)"));
+  CHECK(contains(r.out, "Raw unit in range of any enemy unit in sight"));
+  CHECK(contains(r.out, "+2  Per 10% of group wounded or killed (25%: 2 x 10%)"));
+  CHECK(contains(r.out, "=== Turn 2 ==="));
+  CHECK(contains(r.out, "Input ended."));
+  Session s = Session::load(dir.path / "game.vedette.yaml");
+  CHECK(s.state().turn == 2);
+  CHECK(s.next_roll() == 2);
+  CHECK(s.memory(1).casualties == 2);
+  CHECK(s.memory(0).pending.any());  // the turn-2 answer is saved
+
+  // The same script on a fresh session with the same seed: the same game.
+  TempDir dir2;
+  new_game(dir2, {"--unit", "Lancers:shock,hero", "--unit", "Dragoons:mounted-infantry,raw,figures=8", "--seed", "77"});
+  Result again = run({"solo", "play", "game"}, dir2.path, script);
+  CHECK(again.out == r.out);
+  CHECK(slurp(dir2.path / "game.vedette.yaml") == slurp(dir.path / "game.vedette.yaml"));
+}
+
+TEST_CASE("solo play: u undoes the last answer (a rolled activation goes with it) and q quits", "[solo][play][pipe]") {
+  TempDir dir;
+  new_game(dir, {"--unit", "Lancers:shock", "--seed", "3"});
+  // Answer everything, get the roll, then undo: the activation and the
+  // casualties answer go; answer again differently.
+  Result r = run({"solo", "play", "game"}, dir.path, "y\nn\nn\nn\n0\nu\n1\nq\n");
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(contains(r.out, "Undone: #6  turn 1  Lancers: RF"));
+  CHECK(contains(r.out, "Undone: #5  turn 1  Lancers: new casualties? 0"));
+  CHECK(contains(r.out, "the die already rolled for this unit this turn (#6): undo does not re-roll"));
+  CHECK(contains(r.out, "Everything so far is saved"));
+  Session s = Session::load(dir.path / "game.vedette.yaml");
+  CHECK(s.memory(0).casualties == 1);
+  CHECK(s.memory(0).acted_in_turn == 1);
+  CHECK(s.next_roll() == 1);  // one die rolled in all
+  Result log = run({"solo", "log", "game"}, dir.path);
+  CHECK(contains(log.out, "[undone]"));
+}
+
+TEST_CASE("solo play: --seed only before the first roll", "[solo][play][pipe]") {
+  TempDir dir;
+  new_game(dir, {"--unit", "Lancers:shock", "--seed", "3"});
+  Result first = run({"solo", "play", "game", "--seed", "1000"}, dir.path, "n\nn\nn\nn\n0\nq\n");
+  INFO(first.out << first.err);
+  REQUIRE(first.status == 0);
+  CHECK(contains(first.out, "roll #0 of seed 1000"));
+  Result fish = run({"solo", "play", "game", "--seed", "2000"}, dir.path, "q\n");
+  CHECK(fish.status == 2);
+  CHECK(contains(fish.err, "fish"));
+  Result log = run({"solo", "log", "game"}, dir.path);
+  CHECK(contains(log.out, "seed set to 1000 (was 3)"));
+}
