@@ -10,6 +10,7 @@
 #include "sims/checkpoint.hpp"
 #include "sims/cli.hpp"
 #include "sims/lab_cli.hpp"
+#include "sims/report_parts.hpp"
 
 namespace vedette::cli {
 
@@ -133,8 +134,9 @@ int run_sim(const SimOptions& o, Io& io) {
   if (o.lab.json) print_json(io.out, j);
   else io.out << sim_markdown(info, s, report);
   if (h.progress && res.seconds > 0)
-    io.err << "vedette: " << (res.next - next) << " engagements in " << number(res.seconds, 1) << " s ("
-           << number(static_cast<double>(res.next - next) / res.seconds, 0) << " per second on " << h.threads << " threads)\n";
+    io.err << "vedette: " << parts::thousands(static_cast<std::int64_t>(res.next - next)) << " engagements in " << number(res.seconds, 1)
+           << " s (" << parts::thousands(static_cast<std::int64_t>(static_cast<double>(res.next - next) / res.seconds)) << " per second on "
+           << h.threads << " thread" << (h.threads == 1 ? "" : "s") << ")\n";
   if (sig) io.err << "vedette: stopped by " << signal_name(sig) << " after " << res.next << " of " << id.n << " engagements; the report is partial\n";
   return exit_status(sig);
 }
