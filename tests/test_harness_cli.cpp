@@ -358,7 +358,8 @@ TEST_CASE("compare: the same dice for both, each figure for both, paired differe
   // A ruleset against itself: nothing real.
   auto same = run_vedette({"compare", lab("duel.yaml"), "--variant", "builtin:default", "-n", "5000", "--seed", "3", "--json"});
   REQUIRE(same.status == 0);
-  for (const auto& f : nlohmann::json::parse(same.out)["figures"]) {
+  const auto same_json = nlohmann::json::parse(same.out);
+  for (const auto& f : same_json["figures"]) {
     CHECK(f["difference"]["real"] == false);
     CHECK(f["difference"]["engagements_that_differ"] == 0);
   }
