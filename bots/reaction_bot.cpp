@@ -1,5 +1,7 @@
 #include "bots/reaction_bot.hpp"
 
+#include "engine/engagement.hpp"
+
 namespace vedette {
 
 Reaction ReactionBot::react(const Facts& facts, const UnitState& unit, Dice& dice) const {
@@ -11,6 +13,105 @@ Reaction ReactionBot::react(const Facts& facts, const UnitState& unit, int roll)
   out.rf = compute_rf(*rules_, facts);
   out.decision = decide(*rules_, out.rf.total, roll, unit);
   return out;
+}
+
+namespace {
+
+// The nearest enemy it can see within its charge range and arc, or none.
+UnitIndex charge_target(const Battle& b, std::size_t i, Pace pace, bool without_bonus) {
+  UnitIndex best = k_no_unit;
+  Length best_gap;
+  for (std::size_t j = 0; j < b.units().size(); ++j) {
+    if (!b.unit(j).active() || !b.enemies(i, j) || !b.sees(i, j)) continue;
+    const Length g = b.gap(i, j);
+    if (best != k_no_unit && !(g < best_gap)) continue;
+    const ChargeProspect p = charge_prospect(b, i, j, pace);
+    if (!p.reaches || (!without_bonus && !p.charge_bonus)) continue;
+    best = static_cast<UnitIndex>(j);
+    best_gap = g;
+  }
+  return best;
+}
+
+}  // namespace
+
+Command command_for(const Battle& b, std::size_t i, const Decision& d, bool charge_without_bonus) {
+  const Ruleset& r = b.rules();
+  const Unit& u = b.unit(i);
+  const UnitIndex nearest = b.nearest_enemy(i, false);
+  if (!u.cavalry() || !d.behaviour) {
+    Command c;
+    c.target = nearest;
+    c.face_target = nearest != k_no_unit;
+    return c;
+  }
+  const Behaviour& beh = *d.behaviour;
+  const UnitIndex target = beh.target == Target::nearest_visible_enemy ? b.nearest_enemy(i, true) : nearest;
+  Command c;
+  c.pace = d.pace;
+  c.running = beh.running;
+  c.target = target;
+  switch (beh.direction) {
+    case Direction::keep: c.move = Move::keep; break;
+    case Direction::toward: c.move = Move::toward; break;
+    case Direction::away: c.move = Move::away; break;
+    case Direction::to_cover: c.move = Move::to_cover; break;
+    case Direction::hold: c.move = Move::hold; break;
+  }
+  if (beh.faces_enemy) {
+    c.face_target = true;
+    c.target = beh.direction == Direction::toward ? target : nearest;
+  }
+  if (!u.mounted) {
+    // On foot (seed 001: mounting takes its whole move).
+    if (d.pace != Pace::halt) {
+      c.move = Move::mount;
+      c.running = false;
+    }
+    return c;
+  }
+  if (u.type && !u.type->shoots_mounted && r.combat.dismount.on_halt && d.pace == Pace::halt && u.profile->weapon &&
+      nearest != k_no_unit) {
+    const Length foot_reach = r.weapons[*u.profile->weapon].reach(0);
+    if (b.gap(i, static_cast<std::size_t>(nearest)) <= foot_reach && b.sees(i, static_cast<std::size_t>(nearest))) {
+      c.move = Move::dismount;
+      return c;
+    }
+  }
+  const bool may_declare = b.turn() > 1 || r.combat.charge.first_turn;
+  if (beh.charge_possible && u.order == Order::good && may_declare) {
+    const Pace p = b.pace_limit(i, d.pace == Pace::halt ? Pace::walk : d.pace);
+    c.charge = charge_target(b, i, p, charge_without_bonus);
+    if (c.charge != k_no_unit) c.target = c.charge;
+  }
+  return c;
+}
+
+void ReactionTableBot::orders(const Battle& b, std::uint8_t side, Dice& dice, std::span<Command> out) const {
+  const Ruleset& r = b.rules();
+  for (std::size_t i = 0; i < b.units().size(); ++i) {
+    const Unit& u = b.unit(i);
+    if (u.side != side || !u.active() || u.order == Order::routed) continue;
+    if (!u.cavalry()) {
+      out[i] = command_for(b, i, Decision{});
+      continue;
+    }
+    const Facts f = b.facts(i);
+    const int rf = rf_total(r, f);
+    const UnitState s{u.type, u.on_horse() ? u.pace : Pace::halt, u.gallop_streak};
+    const Decision d = decide(r, rf, dice.d6(), s);
+    Command c = command_for(b, i, d, o_.charge_without_bonus);
+    c.reacted = true;
+    c.facts = f;
+    c.rf = rf;
+    c.decision = d;
+    out[i] = c;
+  }
+}
+
+bool ReactionTableBot::opportunity_charge(const Battle& b, std::size_t unit, std::size_t, const Command& own) const {
+  return o_.opportunity_charges && b.unit(unit).on_horse() && own.reacted && own.decision.behaviour &&
+         own.decision.behaviour->charge_possible;
 }
 
 }  // namespace vedette

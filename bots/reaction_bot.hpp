@@ -1,10 +1,14 @@
 #pragma once
-// The reaction-table bot: drives an automated cavalry unit. It reads the
-// unit's facts and memory, rolls one D6 on the dice it is given, and returns
-// the table's decision; it never changes the state.
+// The reaction-table bot: drives the automated cavalry. For each unit it
+// computes the seed 002 facts from the battlefield, the risk factor, rolls
+// one D6 on the dice it is given and reads the Actions Table, then turns the
+// decision into a command (move toward / away / to cover / halt, facing,
+// "(Charge?)" into a charge declaration). It never changes the state.
 #include "engine/actions_table.hpp"
 #include "engine/dice.hpp"
+#include "engine/policy.hpp"
 #include "engine/risk_factor.hpp"
+#include "engine/scenario.hpp"
 
 namespace vedette {
 
@@ -13,6 +17,7 @@ struct Reaction {
   Decision decision;
 };
 
+// One decision from stated facts (solo play, `vedette react`).
 class ReactionBot {
  public:
   explicit ReactionBot(RulesetPtr rules) : rules_(std::move(rules)) {}
@@ -25,6 +30,38 @@ class ReactionBot {
 
  private:
   RulesetPtr rules_;
+};
+
+// The table's decision for unit `i` as a command on the battlefield.
+//  * direction continue/toward/away/to_cover/hold -> Move keep/toward/away/
+//    to_cover/hold at the decision's pace; "facing the nearest enemy" ends
+//    the move facing it; `running` carries over to next turn's RF.
+//  * "(Charge?)": the unit declares a charge when it is mounted and in good
+//    order and an enemy it can see is within its charge range and arc now
+//    (the nearest such; seed 003); otherwise it carries out the rest. Choice:
+//    by default also from inside the minimum distance (no charge bonus);
+//    side option charge_without_bonus: false declares only charges that
+//    would have the bonus.
+//  * Mounted infantry (may not shoot mounted) dismounts when the table halts
+//    it with an enemy within its weapon's reach on foot
+//    (combat.dismount.on_halt), and mounts again before any move.
+// Units that are not cavalry under this bot hold and face the nearest enemy.
+Command command_for(const Battle& b, std::size_t i, const Decision& d, bool charge_without_bonus = true);
+
+class ReactionTableBot final : public Bot {
+ public:
+  explicit ReactionTableBot(BotOptions o) : o_(o) {}
+  std::string_view name() const override { return "reaction_table"; }
+  void orders(const Battle& b, std::uint8_t side, Dice& dice, std::span<Command> out) const override;
+  bool form_square(const Battle&, std::size_t, std::size_t) const override { return o_.form_square; }
+  bool retire_and_reform(const Battle&, std::size_t, std::size_t) const override { return o_.retire_and_reform; }
+  // Only when this turn's cell says "(Charge?)" (seed 002) and the option is on.
+  bool opportunity_charge(const Battle& b, std::size_t unit, std::size_t mover, const Command& own) const override;
+  // Options read: form_square (its foot, if any), retire_and_reform,
+  // opportunity_charges, charge_without_bonus.
+
+ private:
+  BotOptions o_;
 };
 
 }  // namespace vedette

@@ -29,6 +29,12 @@ const UnitType* Ruleset::find_unit_type(std::string_view id) const {
   return nullptr;
 }
 
+const Profile* Ruleset::find_profile(std::string_view id) const {
+  for (const auto& p : profiles)
+    if (p.id == id) return &p;
+  return nullptr;
+}
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -438,6 +444,9 @@ struct Builder {
     if (auto x = top.required("modifiers")) modifiers(*x);
     if (auto x = top.optional("switches")) switches(*x);
     supplement(top);
+    if (auto x = top.optional("weapons")) read_weapons(*x, d, r);
+    if (auto x = top.optional("profiles")) read_profiles(*x, d, r);
+    if (auto x = top.optional("combat")) read_combat(*x, d, r);
     if (auto x = top.required("charge")) load_charge_rules(*x, d, r.charge);
     top.finish();
   }

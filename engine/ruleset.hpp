@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/battle_rules.hpp"
 #include "engine/charge.hpp"
 #include "engine/facts.hpp"
 #include "engine/length.hpp"
@@ -113,12 +114,17 @@ class Ruleset {
   std::vector<UnitType> unit_types;
   Supplement supplement;
   Switches switches;
+  // Engagements (engine/battle_rules.hpp): optional sections.
+  std::vector<Weapon> weapons;
+  std::vector<Profile> profiles;
+  CombatRules combat;
   ChargeRules charge;  // seed 003's cavalry charge (`charge:`)
 
   const Band& band_for(int rf) const;
   const Behaviour& behaviour(BehaviourIndex i) const { return behaviours[i]; }
   const Behaviour* find_behaviour(std::string_view id) const;
   const UnitType* find_unit_type(std::string_view id) const;
+  const Profile* find_profile(std::string_view id) const;
   const PaceRange& pace_range(Pace p) const { return supplement.paces[static_cast<std::size_t>(p)]; }
 };
 

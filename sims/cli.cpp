@@ -35,6 +35,7 @@ int run(const std::vector<std::string>& args, Io& io) {
   add_check(app, runner);
   add_charge(app, runner);
   add_solo(app, runner);
+  add_play(app, runner);
   add_odds(app, runner);
   add_sim(app, runner);
   add_compare(app, runner);

@@ -2,7 +2,9 @@
 #include <memory>
 #include <ostream>
 
+#include "bots/registry.hpp"
 #include "engine/diagnostics.hpp"
+#include "engine/scenario.hpp"
 #include "sims/cli.hpp"
 
 namespace vedette::cli {
@@ -20,13 +22,24 @@ int run_check(const CheckOptions& o, Io& io) {
   for (const auto& f : o.files) {
     Json entry{{"file", f}};
     try {
-      RulesetPtr r = load_ruleset(f);
-      entry["ok"] = true;
-      entry["kind"] = "ruleset";
-      entry["name"] = r->name;
-      if (!o.json)
-        io.out << f << ": ok (ruleset '" << r->name << "', " << r->bands.size() << " bands, " << r->modifiers.size()
-               << " modifiers)\n";
+      if (is_scenario_file(f)) {
+        // A scenario: its first key is `scenario` (sims/scenarios/*.yaml).
+        ScenarioPtr s = load_scenario_file(f);
+        entry["ok"] = true;
+        entry["kind"] = "scenario";
+        entry["name"] = s->name;
+        if (!o.json)
+          io.out << f << ": ok (scenario '" << s->name << "', ruleset '" << s->rules->name << "', " << s->units.size() << " units, "
+                 << s->turns << " turns)\n";
+      } else {
+        RulesetPtr r = load_ruleset(f);
+        entry["ok"] = true;
+        entry["kind"] = "ruleset";
+        entry["name"] = r->name;
+        if (!o.json)
+          io.out << f << ": ok (ruleset '" << r->name << "', " << r->bands.size() << " bands, " << r->modifiers.size()
+                 << " modifiers)\n";
+      }
     } catch (const LoadError& e) {
       ++bad;
       entry["ok"] = false;
@@ -46,7 +59,7 @@ int run_check(const CheckOptions& o, Io& io) {
 
 void add_check(CLI::App& app, Runner& run) {
   auto o = std::make_shared<CheckOptions>();
-  auto* c = app.add_subcommand("check", "Validate ruleset files: exit 0, or 2 with file:line:col: message per problem.");
+  auto* c = app.add_subcommand("check", "Validate ruleset and scenario files: exit 0, or 2 with file:line:col: message per problem.");
   c->add_option("files", o->files, "Files to check")->required();
   c->add_flag("--json", o->json, "Print the result as JSON");
   c->callback([o, &run] { run = [o](Io& io) { return run_check(*o, io); }; });

@@ -1,0 +1,39 @@
+#pragma once
+// Player models for the side facing the automated cavalry. Each holds or
+// advances, faces the nearest enemy it can see and shoots (the engine's
+// shooting step fires every unit that can); they differ in what they do
+// when the cavalry comes.
+//  * hold_and_shoot: stays where it is. Forms square only with the side
+//    option form_square: true.
+//  * advance_and_shoot: walks toward the nearest enemy it can see until that
+//    enemy is within `advance_to` (default: its weapon's reach; just short of
+//    contact with no weapon), then holds. Square as hold_and_shoot.
+//  * square_when_charged: hold_and_shoot that always forms square when
+//    charged by cavalry (seed 004), and forms line again once no enemy
+//    cavalry could reach it with a charge next turn.
+// Any cavalry on such a side holds and faces the nearest enemy. None of
+// these ever declares or makes a charge.
+#include "engine/policy.hpp"
+#include "engine/scenario.hpp"
+
+namespace vedette {
+
+class InfantryBot final : public Bot {
+ public:
+  enum class Style : std::uint8_t { hold_and_shoot, advance_and_shoot, square_when_charged };
+  InfantryBot(Style s, BotOptions o) : style_(s), o_(o) {}
+  std::string_view name() const override;
+  void orders(const Battle& b, std::uint8_t side, Dice& dice, std::span<Command> out) const override;
+  bool form_square(const Battle& b, std::size_t unit, std::size_t charger) const override;
+  bool retire_and_reform(const Battle&, std::size_t, std::size_t) const override { return o_.retire_and_reform; }
+
+ private:
+  Style style_;
+  BotOptions o_;
+};
+
+// Could any enemy cavalry on horse reach unit i with a charge next turn, at
+// its fastest pace (seed 003 range)?
+bool cavalry_threatens(const Battle& b, std::size_t i);
+
+}  // namespace vedette

@@ -1,0 +1,202 @@
+#include "engine/battle.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace vedette {
+
+Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_(s.table.get()) {
+  units_.reserve(s.units.size());
+  for (const UnitSpec& spec : s.units) {
+    Unit u;
+    u.name = spec.name;
+    u.side = spec.side;
+    u.profile = &rules_->profiles[spec.profile];
+    if (u.profile->kind == UnitKind::cavalry) u.type = &rules_->unit_types[u.profile->unit_type];
+    u.hero = spec.hero;
+    u.raw = spec.raw;
+    u.figures_start = spec.figures;
+    u.figures = spec.figures;
+    u.pos = spec.position;
+    u.facing = spec.facing;
+    u.formation = spec.formation;
+    u.mounted = u.profile->kind == UnitKind::cavalry && spec.mounted;
+    u.pace = u.mounted ? spec.pace : Pace::halt;
+    units_.push_back(std::move(u));
+  }
+}
+
+Footprint Battle::footprint(std::size_t i) const {
+  const Unit& u = units_[i];
+  const auto& f = rules_->combat.formations;
+  const Base& base = u.on_horse() ? f.cavalry_base : f.infantry_base;
+  const int n = std::max(u.figures, 1);
+  int files = 1, ranks = 1;
+  switch (u.formation) {
+    case Formation::line:
+      ranks = std::min(f.line_ranks, n);
+      files = (n + ranks - 1) / ranks;
+      break;
+    case Formation::column:
+      files = std::min(f.column_files, n);
+      ranks = (n + files - 1) / files;
+      break;
+    case Formation::square: {
+      // Figures on four faces, two deep at most: a hollow square.
+      const int side = std::max(1, (n + 3) / 4);
+      return Footprint{u.pos, u.facing, base.frontage * static_cast<double>(side), base.frontage * static_cast<double>(side)};
+    }
+  }
+  return Footprint{u.pos, u.facing, base.frontage * static_cast<double>(files), base.depth * static_cast<double>(ranks)};
+}
+
+Length Battle::gap(std::size_t a, std::size_t b) const {
+  const double d = board_->distance(units_[a].pos, units_[b].pos).as_cm();
+  const double g = d - footprint(a).depth.as_cm() / 2.0 - footprint(b).depth.as_cm() / 2.0;
+  return Length::cm(std::max(0.0, g));
+}
+
+bool Battle::sees(std::size_t a, std::size_t b) const { return board_->line_of_sight(units_[a].pos, units_[b].pos); }
+
+UnitIndex Battle::nearest_enemy(std::size_t i, bool visible_only) const {
+  UnitIndex best = k_no_unit;
+  Length best_gap;
+  for (std::size_t j = 0; j < units_.size(); ++j) {
+    if (!units_[j].active() || !enemies(i, j)) continue;
+    const Length g = gap(i, j);
+    if (best != k_no_unit && !(g < best_gap)) continue;
+    if (visible_only && !sees(i, j)) continue;
+    best = static_cast<UnitIndex>(j);
+    best_gap = g;
+  }
+  return best;
+}
+
+Aspect Battle::aspect_of(std::size_t target, std::size_t attacker) const {
+  const Unit& t = units_[target];
+  if (t.in_square()) return Aspect::front;
+  return board_->aspect(t.pos, t.facing, units_[attacker].pos, k_front_half_deg, k_rear_half_deg);
+}
+
+DefenderClass Battle::defender_class(std::size_t i) const {
+  const Unit& u = units_[i];
+  if (u.on_horse()) return static_cast<DefenderClass>(static_cast<std::size_t>(DefenderClass::light_horse) + static_cast<std::size_t>(u.profile->weight));
+  switch (u.profile->foot) {
+    case FootClass::peasants: return DefenderClass::peasants;
+    case FootClass::light_foot: return DefenderClass::light_foot;
+    case FootClass::heavy_foot: return DefenderClass::heavy_foot;
+    case FootClass::elite_foot: return DefenderClass::elite_foot;
+  }
+  return DefenderClass::heavy_foot;
+}
+
+AttackerWeight Battle::attacker_weight(std::size_t i) const {
+  switch (units_[i].profile->weight) {
+    case Weight::light: return AttackerWeight::light;
+    case Weight::medium: return AttackerWeight::medium;
+    case Weight::heavy: return AttackerWeight::heavy;
+  }
+  return AttackerWeight::medium;
+}
+
+ChargedOn Battle::charged_on(std::size_t target, std::size_t attacker) const {
+  switch (aspect_of(target, attacker)) {
+    case Aspect::front: return ChargedOn::front;
+    case Aspect::flank: return ChargedOn::flank;
+    case Aspect::rear: return ChargedOn::rear;
+  }
+  return ChargedOn::front;
+}
+
+Length Battle::allowance(std::size_t i, Pace p) const {
+  const Unit& u = units_[i];
+  if (p == Pace::halt || u.in_square()) return Length();
+  if (u.on_horse()) return rules_->pace_range(p).max;
+  return u.profile->move;
+}
+
+Pace Battle::pace_limit(std::size_t i, Pace wanted) const {
+  const Unit& u = units_[i];
+  if (!u.on_horse()) return wanted == Pace::halt ? Pace::halt : Pace::walk;
+  Pace p = wanted;
+  if (p == Pace::gallop && u.type && !u.type->can_gallop) p = rules_->switches.no_gallop_pace;  // seed 002
+  if (u.gallop_streak >= rules_->supplement.gallop_max_turns && p > rules_->supplement.after_gallop_limit)
+    p = rules_->supplement.after_gallop_limit;  // seed 002: gallop at most 2 turns in a row
+  if (u.charged_last_turn && p > rules_->combat.charge.next_turn_pace) p = rules_->combat.charge.next_turn_pace;  // seed 003
+  return p;
+}
+
+Length Battle::charge_allowance(std::size_t i, Pace p) const {
+  const Unit& u = units_[i];
+  if (!u.on_horse()) return u.profile->move;
+  if (rules_->combat.charge.allowance == CombatRules::Allowance::walk || p < Pace::walk) return rules_->pace_range(Pace::walk).max;
+  return rules_->pace_range(p).max;
+}
+
+Length Battle::reach(std::size_t i) const {
+  const Unit& u = units_[i];
+  if (!u.profile->weapon || !u.active()) return Length();
+  if (u.on_horse() && u.type && !u.type->shoots_mounted) return Length();  // seed 002: mounted infantry
+  const Weapon& w = rules_->weapons[*u.profile->weapon];
+  return w.reach(u.on_horse() ? rules_->supplement.mounted_range_band_shift : 0);
+}
+
+Situation Battle::situation(std::size_t i) const {
+  const Unit& u = units_[i];
+  Situation s;
+  s.hero = u.hero;
+  s.raw = u.raw;
+  s.pace = u.on_horse() ? u.pace : Pace::halt;
+  s.casualties_hundredths = casualty_hundredths(u.lost(), u.figures_start);
+  s.ran_last_turn = u.ran_last_turn;
+  s.retreated_from_melee = u.retreated_from_melee;
+  const UnitIndex viewer = nearest_enemy(i, true);
+  s.in_cover = board_->entirely_in_cover(footprint(i), viewer == k_no_unit ? std::nullopt : std::optional<Point>(units_[viewer].pos));
+  const WeaponsRange wr = rules_->switches.weapons_range;
+  const Length mine = reach(i);
+  for (std::size_t j = 0; j < units_.size(); ++j) {
+    if (!units_[j].active() || !enemies(i, j) || !sees(i, j)) continue;
+    s.enemy_in_sight = true;
+    const Length g = gap(i, j);
+    const bool theirs_reach = g <= reach(j) && reach(j).as_cm() > 0;
+    const bool mine_reach = g <= mine && mine.as_cm() > 0;
+    if ((wr == WeaponsRange::enemy && theirs_reach) || (wr == WeaponsRange::unit && mine_reach) ||
+        (wr == WeaponsRange::either && (theirs_reach || mine_reach)))
+      s.enemy_in_range = true;
+    if (board_->aspect(u.pos, u.facing, units_[j].pos, k_front_half_deg, k_rear_half_deg) != Aspect::front)
+      s.enemy_flank_rear = true;
+  }
+  return s;
+}
+
+Point Battle::home_point(std::size_t i) const {
+  const Unit& u = units_[i];
+  const Edge e = scenario_->sides[u.side].edge;
+  const auto& t = *scenario_->table;
+  const double w = t.width().as_cm(), d = t.depth().as_cm();
+  switch (e) {
+    case Edge::bottom: return {u.pos.x, -d};
+    case Edge::top: return {u.pos.x, 2 * d};
+    case Edge::left: return {-w, u.pos.y};
+    case Edge::right: return {2 * w, u.pos.y};
+  }
+  return u.pos;
+}
+
+bool Battle::at_edge(std::size_t i, Edge e) const {
+  const auto& t = *scenario_->table;
+  const double w = t.width().as_cm(), d = t.depth().as_cm();
+  const Footprint f = footprint(i);
+  constexpr double tol = 1e-6;
+  for (const Point& c : corners(f)) {
+    switch (e) {
+      case Edge::bottom: if (c.y <= tol) return true; break;
+      case Edge::top: if (c.y >= d - tol) return true; break;
+      case Edge::left: if (c.x <= tol) return true; break;
+      case Edge::right: if (c.x >= w - tol) return true; break;
+    }
+  }
+  return false;
+}
+
+}  // namespace vedette

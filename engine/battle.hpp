@@ -1,0 +1,98 @@
+#pragma once
+// Battle: the state of one engagement in progress (the units on a board
+// under a ruleset) and the questions rules and bots ask of it: footprints,
+// distances front to front, who sees whom, the nearest enemy, weapon reach,
+// movement allowances, and a unit's seed 002 risk-factor facts computed from
+// the battlefield. Bots get a `const Battle&`; only engine/engagement.cpp
+// changes it.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "engine/facts.hpp"
+#include "engine/geometry.hpp"
+#include "engine/ruleset.hpp"
+#include "engine/scenario.hpp"
+#include "engine/unit.hpp"
+
+namespace vedette {
+
+// Units are indexed by their place in the scenario's list.
+using UnitIndex = std::int16_t;
+inline constexpr UnitIndex k_no_unit = -1;
+
+// Aspect half-angles used for "enemy to flank or rear" (seed 002) and for
+// charges on the flank or rear (seed 003): front within 45 degrees of the
+// facing, rear within 45 degrees of the back, flank between. Choice: the
+// seeds do not draw the arcs; 45 is seed 003's charge arc.
+inline constexpr double k_front_half_deg = 45.0;
+inline constexpr double k_rear_half_deg = 45.0;
+
+class Battle {
+ public:
+  explicit Battle(const Scenario& s);  // under the scenario's ruleset
+
+  const Scenario& scenario() const { return *scenario_; }
+  const Ruleset& rules() const { return *rules_; }
+  const Board& board() const { return *board_; }
+  const std::vector<Unit>& units() const { return units_; }
+  const Unit& unit(std::size_t i) const { return units_[i]; }
+  int turn() const { return turn_; }
+
+  // The unit's rectangle: figures in its formation (combat.formations).
+  Footprint footprint(std::size_t i) const;
+  // Front to front: centre to centre less half of each unit's depth, at
+  // least 0. The distance every rule measures between two units.
+  Length gap(std::size_t a, std::size_t b) const;
+  // Line of sight between the two units' centres.
+  bool sees(std::size_t a, std::size_t b) const;
+  bool enemies(std::size_t a, std::size_t b) const { return units_[a].side != units_[b].side; }
+  // Nearest active enemy by gap (ties: lowest index); visible ones only if
+  // asked. k_no_unit if none.
+  UnitIndex nearest_enemy(std::size_t i, bool visible_only) const;
+  // Where `attacker` stands relative to `target`'s facing (a square has no
+  // flank or rear).
+  Aspect aspect_of(std::size_t target, std::size_t attacker) const;
+
+  // How far the unit may move at this pace: cavalry on horse by the paces
+  // (their top), others their move (0 at halt).
+  Length allowance(std::size_t i, Pace p) const;
+  // The fastest pace it may take this turn: seed 002's gallop limit and
+  // mounted infantry's no-gallop, seed 003's normal speed after a charge.
+  Pace pace_limit(std::size_t i, Pace wanted) const;
+  // Seed 003's "movement allowance" for the charge range
+  // (combat.charge.allowance).
+  Length charge_allowance(std::size_t i, Pace p) const;
+
+  // Shooting: the weapon's reach for this unit as it stands (seed 002: one
+  // band further when mounted; mounted infantry never shoots mounted).
+  // 0 when it cannot shoot.
+  Length reach(std::size_t i) const;
+  bool can_shoot(std::size_t i) const { return reach(i).as_cm() > 0; }
+
+  // Seed 003's charge morale table: the unit's row when charged (foot class,
+  // or horse weight when on horse), its column when charging, and where a
+  // charge from `attacker` strikes `target`.
+  DefenderClass defender_class(std::size_t i) const;
+  AttackerWeight attacker_weight(std::size_t i) const;
+  ChargedOn charged_on(std::size_t target, std::size_t attacker) const;
+
+  // Seed 002 facts for the unit's risk factor, from the battlefield.
+  Situation situation(std::size_t i) const;
+  Facts facts(std::size_t i) const { return Facts(situation(i)); }
+
+  // A point well beyond the side's own edge, for moving toward it.
+  Point home_point(std::size_t i) const;
+  // Has the unit reached this edge (its footprint touches it)?
+  bool at_edge(std::size_t i, Edge e) const;
+
+ private:
+  friend class Engagement;
+  const Scenario* scenario_;
+  const Ruleset* rules_;
+  const Board* board_;
+  std::vector<Unit> units_;
+  int turn_ = 0;
+};
+
+}  // namespace vedette

@@ -1,0 +1,80 @@
+// Engagement data in tables/default.yaml: profiles, weapons, combat numbers
+// (engine/battle_rules.hpp), and their located loader errors.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "engine/diagnostics.hpp"
+#include "engine/ruleset.hpp"
+
+using namespace vedette;
+
+namespace {
+
+std::string problems(const std::string& file) {
+  try {
+    load_ruleset(std::string(VEDETTE_TEST_DATA) + "/bad/" + file);
+  } catch (const LoadError& e) {
+    std::string s;
+    for (const auto& d : e.diagnostics()) {
+      auto p = d.str();
+      s += p.substr(p.find(file)) + "\n";
+    }
+    return s;
+  }
+  return "(loaded without error)";
+}
+
+}  // namespace
+
+TEST_CASE("rules: default profiles carry seed 002 types and seed 003 classes", "[rules]") {
+  const Ruleset& r = *default_ruleset();
+  const Profile* heavy = r.find_profile("heavy_cavalry");
+  REQUIRE(heavy);
+  CHECK(heavy->kind == UnitKind::cavalry);
+  CHECK(r.unit_types[heavy->unit_type].id == "shock");
+  CHECK(heavy->weight == Weight::heavy);
+  const Profile* dragoons = r.find_profile("dragoons");
+  REQUIRE(dragoons);
+  CHECK_FALSE(r.unit_types[dragoons->unit_type].can_gallop);  // seed 002: mounted infantry never gallop
+  CHECK(dragoons->foot == FootClass::light_foot);
+  const Profile* pikes = r.find_profile("pikes");
+  REQUIRE(pikes);
+  CHECK(pikes->pikes);
+  CHECK(pikes->move == Length::in(6));  // seed 003's example move
+  CHECK(r.charge.declare_initiative_modifier == -2);     // seed 003 (charge section)
+  CHECK(r.charge.infantry_square.max_battle_dice == 1);  // seed 004 (charge section)
+  CHECK(r.combat.retire.hexes == 2.0);                   // seed 004
+}
+
+TEST_CASE("rules: a mounted shooter uses the next range band (seed 002)", "[rules]") {
+  const Ruleset& r = *default_ruleset();
+  const Profile* lc = r.find_profile("light_cavalry");
+  REQUIRE(lc);
+  REQUIRE(lc->weapon);
+  const Weapon& carbine = r.weapons[*lc->weapon];
+  CHECK(carbine.band_at(Length::cm(8), 0) == 0u);
+  CHECK(carbine.band_at(Length::cm(8), 1) == 1u);   // one band more distant
+  CHECK(carbine.band_at(Length::cm(25), 0) == 2u);
+  CHECK_FALSE(carbine.band_at(Length::cm(25), 1));  // beyond the last band
+  CHECK_FALSE(carbine.band_at(Length::cm(31), 0));
+  CHECK(carbine.reach(0) == Length::cm(30));
+  CHECK(carbine.reach(1) == Length::cm(20));
+  CHECK(carbine.reach(3) == Length());
+}
+
+TEST_CASE("rules: profile errors are located and all reported", "[rules]") {
+  const std::string p = problems("ruleset_profile_errors.yaml");
+  // lancers exists in the base: the overlay merges into it.
+  CHECK(p ==
+        "ruleset_profile_errors.yaml:3:21: unknown weight 'enormous' (expected one of: light, medium, heavy)\n"
+        "ruleset_profile_errors.yaml:5:5: profile 'musketeers': an infantry profile needs a move (e.g. 6in)\n"
+        "ruleset_profile_errors.yaml:8:13: unknown weapon 'muskett', did you mean 'musket'? (expected one of: musket, carbine, pistol)\n"
+        "ruleset_profile_errors.yaml:10:5: profile 'hussar': a cavalry profile needs a weight (seed 003: light, medium or heavy)\n");
+}
+
+TEST_CASE("rules: weapon and combat errors are located", "[rules]") {
+  const std::string p = problems("ruleset_weapon_errors.yaml");
+  CHECK(p.find("ruleset_weapon_errors.yaml:7:14: weapon 'bow' band 2: range bands must get longer") != std::string::npos);
+  CHECK(p.find("ruleset_weapon_errors.yaml:9:16: expected a whole number from 1 to 7 for melee hit, found '9'") != std::string::npos);
+}

@@ -1,0 +1,174 @@
+// Scenario files (engine/scenario.hpp): the shipped scenarios load and check;
+// malformed ones (tests/data/bad/scenario_*.yaml) each give located messages.
+#include <catch2/catch.hpp>
+
+#include <dirent.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bots/registry.hpp"
+#include "engine/scenario.hpp"
+#include "helpers.hpp"
+
+using namespace vedette;
+
+namespace {
+
+std::string scenarios_dir() { return std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios"; }
+
+std::vector<std::string> yaml_files(const std::string& dir, const std::string& prefix = "") {
+  std::set<std::string> files;
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return {};
+  while (auto* e = ::readdir(d)) {
+    std::string n = e->d_name;
+    if (n.size() > 5 && n.compare(n.size() - 5, 5, ".yaml") == 0 && n.rfind(prefix, 0) == 0) files.insert(n);
+  }
+  ::closedir(d);
+  return {files.begin(), files.end()};
+}
+
+// Every diagnostic, "line:col: message", the file name stripped.
+std::string problems(const std::string& file) {
+  try {
+    (void)load_scenario_file(vtest::data("bad/" + file));
+  } catch (const LoadError& e) {
+    std::string s;
+    for (const auto& d : e.diagnostics()) {
+      if (d.where.file.find(file) == std::string::npos) s += d.where.file.substr(d.where.file.rfind('/') + 1) + ":";
+      s += std::to_string(d.where.line) + ":" + std::to_string(d.where.column) + ": " + d.message + "\n";
+    }
+    return s;
+  }
+  return "(loaded)";
+}
+
+struct BadScenario {
+  const char* file;
+  const char* expected;  // every diagnostic, in order
+};
+
+const std::vector<BadScenario> k_bad_scenarios{
+    {"scenario_unit_off_table.yaml", "7:83: unit 'Hussars' at (130cm, 60cm) is off the 120cm x 80cm table\n"},
+    {"scenario_unknown_profile.yaml",
+     "8:43: unknown profile 'hevy_foot', did you mean 'heavy_foot'? (expected one of: light_cavalry, lancers, medium_cavalry, "
+     "heavy_cavalry, dragoons, peasants, levies, light_foot, heavy_foot, elite_foot, armoured_foot, pikes)\n"},
+    {"scenario_unknown_bot.yaml",
+     "4:29: unknown bot 'reaction_tabel', did you mean 'reaction_table'? (expected one of: reaction_table, thinking_cavalry, "
+     "hold_and_shoot, advance_and_shoot, square_when_charged)\n"},
+    {"scenario_three_sides.yaml",
+     "4:3: expected a map of exactly two sides (name: {edge, bot}), found 3 sides\n6:3: side 'allies' has no units\n"},
+    {"scenario_length_without_unit.yaml",
+     "7:84: expected a length with its unit (e.g. 30cm, 12in) for unit 'Hussars' position x, found '60'\n"},
+    {"scenario_shape_twice.yaml", "5:7: terrain area 'Copse': expected exactly one of circle or polygon\n"},
+    {"scenario_victory_unknown_side.yaml",
+     "11:14: unknown winner side 'infantery', did you mean 'infantry'? (expected one of: cavalry, infantry)\n"},
+    {"scenario_duplicate_unit.yaml", "8:12: two units are named 'Hussars'\n"},
+    {"scenario_unknown_key.yaml", "1:1: missing key 'turns' in the scenario\n9:1: unknown key 'turn' in the scenario, did you mean 'turns'?\n"},
+    {"scenario_side_without_units.yaml", "5:3: side 'infantry' has no units\n"},
+    {"scenario_missing_ruleset.yaml",
+     "2:10: the ruleset 'no-such-rules.yaml' does not load:\nno-such-rules.yaml:0:0: cannot open: No such file or directory\n"},
+    {"scenario_in_impassable.yaml", "11:78: unit 'Foot' stands in impassable terrain\n"},
+    {"scenario_dragoons_gallop.yaml",
+     "7:112: unit 'Dragoons': Mounted infantry may never gallop (seed 002)\n"
+     "8:109: unit 'Foot': only mounted cavalry starts at a pace\n"
+     "11:30: victory condition 1: side_losses needs at_least (a percentage of the side's figures)\n"},
+};
+
+}  // namespace
+
+TEST_CASE("scenario: every shipped scenario loads and is recognised as one", "[scenario]") {
+  const auto files = yaml_files(scenarios_dir());
+  REQUIRE(files.size() >= 5);  // issue 4: at least five shipped
+  for (const auto& f : files) {
+    INFO(f);
+    const std::string path = scenarios_dir() + "/" + f;
+    CHECK(is_scenario_file(path));
+    ScenarioPtr s;
+    REQUIRE_NOTHROW(s = load_scenario_file(path));
+    CHECK(s->sides.size() == 2);
+    CHECK_FALSE(s->units.empty());
+    CHECK_FALSE(s->victory.empty());
+    CHECK(s->table);
+  }
+  CHECK_FALSE(is_scenario_file(std::string(VEDETTE_SOURCE_DIR) + "/tables/default.yaml"));
+}
+
+TEST_CASE("scenario: the open-field charge reads as written", "[scenario]") {
+  ScenarioPtr s = load_scenario_file(scenarios_dir() + "/open_field_charge.yaml");
+  CHECK(s->name == "open-field-charge");
+  CHECK(s->rules->name == "seed-002-cavalry");
+  CHECK(s->table->width() == Length::cm(120));
+  CHECK(s->table->depth() == Length::cm(80));
+  REQUIRE(s->sides.size() == 2);
+  CHECK(s->sides[0].name == "cavalry");
+  CHECK(s->sides[0].bot == "reaction_table");
+  CHECK(s->sides[0].edge == Edge::top);
+  CHECK(s->sides[1].bot == "hold_and_shoot");
+  REQUIRE(s->units.size() == 2);
+  CHECK(s->units[0].name == "Cuirassiers");
+  CHECK(s->rules->profiles[s->units[0].profile].id == "heavy_cavalry");
+  CHECK(s->units[0].position.x == Approx(60));
+  CHECK(s->units[0].position.y == Approx(62));
+  CHECK(s->units[0].facing == Approx(180));
+  CHECK(s->units[0].pace == Pace::walk);
+  CHECK(s->units[1].side == 1);
+  CHECK(s->turns == 10);
+  REQUIRE(s->victory.size() == 3);
+  CHECK(s->victory[2].kind == VictoryCondition::Kind::side_losses);
+  CHECK(s->victory[2].at_least_pct == 50);
+  CHECK_FALSE(s->at_turn_limit);
+}
+
+TEST_CASE("scenario: a relative ruleset path is read from the scenario's folder", "[scenario]") {
+  ScenarioPtr s = load_scenario_file(scenarios_dir() + "/square_test.yaml");
+  CHECK(s->rules->name == "seed-002-cavalry-with-squares");
+  CHECK(s->rules->charge.infantry_square.enabled);
+  // --ruleset replaces it.
+  ScenarioPtr t = load_scenario_file(scenarios_dir() + "/square_test.yaml", "builtin:default");
+  CHECK_FALSE(t->rules->charge.infantry_square.enabled);
+}
+
+TEST_CASE("scenario: terrain is built into the table", "[scenario]") {
+  ScenarioPtr s = load_scenario_file(scenarios_dir() + "/mounted_infantry_raid.yaml");
+  REQUIRE(s->table->obstacles().size() == 1);
+  CHECK(s->table->obstacles()[0].crossing_cost == Length::in(1));
+  REQUIRE(s->table->hills().size() == 1);
+  CHECK(s->table->height_at({95, 25}) == Length::cm(5));
+  REQUIRE(s->table->areas().size() == 1);
+  CHECK(std::isinf(s->table->areas()[0].move_cost));
+}
+
+TEST_CASE("scenario: malformed scenarios give every problem with line and column", "[scenario]") {
+  for (const auto& c : k_bad_scenarios) {
+    INFO(c.file);
+    CHECK(problems(c.file) == c.expected);
+  }
+  CHECK(k_bad_scenarios.size() >= 8);
+}
+
+TEST_CASE("scenario: every tests/data/bad/scenario_*.yaml has an expected message", "[scenario]") {
+  for (const auto& f : yaml_files(vtest::data("bad"), "scenario_")) {
+    INFO(f);
+    bool listed = false;
+    for (const auto& c : k_bad_scenarios) listed = listed || f == c.file;
+    CHECK(listed);
+  }
+}
+
+TEST_CASE("scenario: vedette check validates scenarios as a user runs it", "[scenario][cli]") {
+  auto ok = vtest::run_vedette({"check", scenarios_dir() + "/open_field_charge.yaml", scenarios_dir() + "/wood_edge.yaml"});
+  CHECK(ok.status == 0);
+  CHECK(ok.out.find("open_field_charge.yaml: ok (scenario 'open-field-charge', ruleset 'seed-002-cavalry', 2 units, 10 turns)") !=
+        std::string::npos);
+  auto bad = vtest::run_vedette({"check", vtest::data("bad/scenario_unit_off_table.yaml")});
+  CHECK(bad.status == 2);
+  CHECK(bad.err == vtest::data("bad/scenario_unit_off_table.yaml") +
+                       ":7:83: unit 'Hussars' at (130cm, 60cm) is off the 120cm x 80cm table\n");
+  auto json = vtest::run_vedette({"check", "--json", vtest::data("bad/scenario_unknown_bot.yaml")});
+  CHECK(json.status == 2);
+  CHECK(json.out.find("\"line\": 4") != std::string::npos);
+  CHECK(json.out.find("\"column\": 29") != std::string::npos);
+}
