@@ -32,11 +32,30 @@ std::string diff_text(const CompareRow& r) {
   if (r.diff.n == 0) return "n/a";
   if (r.probability)
     return signed_number(r.diff.mean * 100, 2) + " pp [" + number(r.diff.lo * 100, 2) + ", " + number(r.diff.hi * 100, 2) + "]";
+  // Small differences keep two significant digits ("-0.0012"), others three decimals.
+  if (std::fabs(r.diff.mean) < 0.01 && r.diff.mean != 0) {
+    auto g = [](double v) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.2g", v);
+      return std::string(buf);
+    };
+    return (r.diff.mean > 0 ? "+" : "") + g(r.diff.mean) + " [" + g(r.diff.lo) + ", " + g(r.diff.hi) + "]";
+  }
   return signed_number(r.diff.mean, 3) + " [" + number(r.diff.lo, 3) + ", " + number(r.diff.hi, 3) + "]";
 }
 
 std::string base_text(const CompareRow& r) { return r.probability ? prop_text(r.p_base) : mean_text(r.m_base); }
 std::string variant_text(const CompareRow& r) { return r.probability ? prop_text(r.p_variant) : mean_text(r.m_variant); }
+
+// Zero in every engagement of both: listed by name, not tabled.
+bool both_zero(const CompareRow& r) { return !r.probability && r.differ == 0 && r.m_base.mean == 0 && r.m_variant.mean == 0; }
+
+std::string zero_list(const Comparison& c) {
+  std::string z;
+  for (const auto& r : c.rows)
+    if (both_zero(r)) z += (z.empty() ? "" : "; ") + r.label;
+  return z;
+}
 
 std::string md_escape(const std::string& s) {
   std::string o;
@@ -54,15 +73,18 @@ std::string compare_markdown(const RunInfo& info, const Comparison& c, const std
        std::to_string(info.seed) + ").\n\n";
   o += parts::run_markdown(info);
   o += "\n| figure | baseline | variant | difference (variant - baseline) [95%] | p | real? |\n| --- | --- | --- | --- | --- | --- |\n";
-  std::size_t real = 0;
+  std::size_t real = 0, tested = 0;
   for (const auto& r : c.rows) {
+    tested += r.differ > 0;
+    if (both_zero(r)) continue;
     o += "| " + md_escape(r.label) + " | " + base_text(r) + " | " + variant_text(r) + " | " + diff_text(r) + " | " + p_text(r.diff.p_value) + " | " +
          (r.real ? "**yes**" : "no") + " |\n";
     real += r.real;
   }
   o += "\nProbabilities: Wilson 95% intervals; means: ± standard error. Differences are paired, engagement by engagement, with a 95% t interval "
        "and a two-sided p-value; \"real\" means p < 0.05 after Holm's correction over the " +
-       std::to_string(c.rows.size()) + " figures compared (" + std::to_string(real) + " real).\n";
+       std::to_string(tested) + " figures that differ in at least one engagement (" + std::to_string(real) + " real).\n";
+  if (const std::string z = zero_list(c); !z.empty()) o += "Always 0 in both: " + md_escape(z) + ".\n";
   if (!report_path.empty()) o += "\nReport: " + report_path + "\n";
   return o;
 }
@@ -106,6 +128,7 @@ std::string compare_html(const RunInfo& info, const Comparison& c) {
 
   std::vector<svg::Bar> probs, means;
   for (const auto& r : c.rows) {
+    if (!r.probability && r.differ == 0) continue;  // nothing to draw
     const std::string col = r.real ? svg::colour(0) : "";
     if (r.probability) {
       probs.push_back({r.label, r.diff.mean * 100, r.diff.lo * 100, r.diff.hi * 100, col, diff_text(r) + (r.real ? "  real" : "")});
@@ -123,10 +146,12 @@ std::string compare_html(const RunInfo& info, const Comparison& c) {
 
   o += "<table>\n<tr><th>figure</th><th>baseline</th><th>variant</th><th>difference [95%]</th><th>p</th><th>Holm p</th><th>real?</th><th>engagements that differ</th></tr>\n";
   for (const auto& r : c.rows)
-    o += "<tr><td>" + html_escape(r.label) + "</td><td>" + html_escape(base_text(r)) + "</td><td>" + html_escape(variant_text(r)) + "</td><td>" +
+    if (!both_zero(r))
+      o += "<tr><td>" + html_escape(r.label) + "</td><td>" + html_escape(base_text(r)) + "</td><td>" + html_escape(variant_text(r)) + "</td><td>" +
          html_escape(diff_text(r)) + "</td><td>" + html_escape(p_text(r.diff.p_value)) + "</td><td>" + html_escape(p_text(r.p_holm)) + "</td><td" +
          (r.real ? " class=\"real\">yes" : ">no") + "</td><td>" + thousands(r.differ) + "</td></tr>\n";
   o += "</table>\n";
+  if (const std::string z = zero_list(c); !z.empty()) o += "<p class=\"note\">Always 0 in both: " + html_escape(z) + ".</p>\n";
   return o + parts::html_close();
 }
 

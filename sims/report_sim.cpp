@@ -44,6 +44,19 @@ HistView hist_view(const Schema& s, const Tally& t, std::size_t h) {
   return v;
 }
 
+// A metric that was 0 in every engagement: listed by name, not tabled.
+bool always_zero(const Summary& s, std::size_t m) { return s.n > 0 && s.metrics[m].max == 0 && s.metrics[m].min == 0; }
+
+std::string zero_list(const Schema& sc, const Summary& s) {
+  std::string z;
+  for (std::size_t m = 0; m < sc.metrics.size(); ++m)
+    if (always_zero(s, m)) z += (z.empty() ? "" : "; ") + sc.metrics[m].label;
+  return z;
+}
+
+// A funnel whose first stage never happened (the side never charged).
+bool empty_funnel(const Summary& s, std::size_t fi) { return s.funnels[fi].empty() || s.funnels[fi][0].total == 0; }
+
 std::string md_escape(std::string s) {
   std::string o;
   for (char c : s) {
@@ -74,15 +87,18 @@ std::string sim_markdown(const RunInfo& info, const Summary& s, const std::strin
   for (std::size_t k = 0; k < sc.outcomes(); ++k) o += " --- |";
   o += " --- | --- |\n";
   for (std::size_t m = 0; m < sc.metrics.size(); ++m) {
+    if (always_zero(s, m)) continue;
     const auto& f = s.metrics[m];
     o += "| " + md_escape(sc.metrics[m].label) + " | " + mean_text(f.all) + " | ";
     for (std::size_t k = 0; k < sc.outcomes(); ++k) o += mean_text(f.by_outcome[k]) + " | ";
     o += (s.n ? std::to_string(f.min) + "-" + std::to_string(f.max) : std::string("n/a")) + " | " + prop_text(f.nonzero) + " |\n";
   }
   o += "\nThe \"when\" columns split each figure by the outcome (n = that outcome's engagements).\n";
+  if (const std::string z = zero_list(sc, s); !z.empty()) o += "Always 0: " + md_escape(z) + ".\n";
 
   if (!sc.funnels.empty()) {
     for (std::size_t fi = 0; fi < sc.funnels.size(); ++fi) {
+      if (empty_funnel(s, fi)) continue;
       const Funnel& f = sc.funnels[fi];
       o += "\n## " + f.label + "\n\n| stage | total | per engagement | share of the stage before [95%] | engagements with one |\n| --- | --- | --- | --- | --- |\n";
       for (std::size_t st = 0; st < f.stages.size(); ++st) {
@@ -270,6 +286,7 @@ std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
   for (std::size_t k = 0; k < sc.outcomes(); ++k) o += "<th>when " + html_escape(sc.outcome_labels[k]) + "</th>";
   o += "<th>min-max</th><th>P(&gt; 0)</th></tr>\n";
   for (std::size_t m = 0; m < sc.metrics.size(); ++m) {
+    if (always_zero(s, m)) continue;
     const auto& f = s.metrics[m];
     o += "<tr><td>" + html_escape(sc.metrics[m].label) + "</td><td>" + html_escape(mean_text(f.all)) + "</td><td>" + number(f.all.lo) + " to " +
          number(f.all.hi) + "</td>";
@@ -279,6 +296,7 @@ std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
          "</td></tr>\n";
   }
   o += "</table>\n";
+  if (const std::string z = zero_list(sc, s); !z.empty()) o += "<p class=\"note\">Always 0: " + html_escape(z) + ".</p>\n";
 
   // Behaviour by band.
   if (sc.bands() > 0) {
@@ -305,7 +323,9 @@ std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
   }
 
   // Funnels.
+  bool first_funnel = true;
   for (std::size_t fi = 0; fi < sc.funnels.size(); ++fi) {
+    if (empty_funnel(s, fi)) continue;
     const Funnel& f = sc.funnels[fi];
     std::vector<svg::Stage> stages;
     for (std::size_t st = 0; st < f.stages.size(); ++st) {
@@ -315,7 +335,8 @@ std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
       std::string note = f.stages[st].parent < 0 ? "" : prop_text(g.of_parent) + " of " + f.stages[static_cast<std::size_t>(f.stages[st].parent)].label;
       stages.push_back({f.stages[st].label, static_cast<double>(g.total), note, depth});
     }
-    o += "<h2>" + html_escape(f.label) + "</h2>\n" + svg::funnel("chart-funnel" + (fi ? "-" + f.id : std::string()), f.label + ": totals over all engagements", stages);
+    o += "<h2>" + html_escape(f.label) + "</h2>\n" + svg::funnel(first_funnel ? std::string("chart-funnel") : "chart-funnel-" + f.id, f.label + ": totals over all engagements", stages);
+    first_funnel = false;
   }
 
   // Rates.
@@ -329,14 +350,21 @@ std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
 
   // Correlations of the outcome vector.
   o += "<h2>Correlations</h2>\n<table>\n<tr><th></th>";
+  // Only the figures that vary (the rest have no correlation); all of them
+  // are in summary.json.
   std::vector<std::string> ids;
-  for (std::size_t k = 0; k < sc.outcomes(); ++k) ids.push_back("won: " + sc.outcome_ids[k]);
-  for (const auto& m : sc.metrics) ids.push_back(m.id);
+  std::vector<Eigen::Index> dims;
+  for (std::size_t i = 0; i < sc.dims(); ++i) {
+    const auto e = static_cast<Eigen::Index>(i);
+    if (!(s.covariance(e, e) > 0)) continue;
+    ids.push_back(i < sc.outcomes() ? "won: " + sc.outcome_ids[i] : sc.metrics[i - sc.outcomes()].id);
+    dims.push_back(e);
+  }
   for (const auto& id : ids) o += "<th>" + html_escape(id) + "</th>";
   o += "</tr>\n";
   for (std::size_t i = 0; i < ids.size(); ++i) {
     o += "<tr><td>" + html_escape(ids[i]) + "</td>";
-    for (std::size_t c = 0; c < ids.size(); ++c) o += "<td>" + number(s.correlation(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(c))) + "</td>";
+    for (std::size_t c = 0; c < ids.size(); ++c) o += "<td>" + number(s.correlation(dims[i], dims[c])) + "</td>";
     o += "</tr>\n";
   }
   o += "</table>\n";

@@ -100,12 +100,14 @@ Comparison compare_figures(const Schema& s, const Tally& base, const Tally& var,
     row.differ = d.differ(e);
     c.rows.push_back(row);
   }
+  // Holm's family: the figures that differ in at least one engagement (a
+  // figure identical in every engagement has no difference to test).
   std::vector<double> p;
-  for (const auto& r : c.rows) p.push_back(r.diff.p_value);
+  for (const auto& r : c.rows) p.push_back(r.differ > 0 ? r.diff.p_value : k_nan);
   std::vector<double> adj = holm(p);
   for (std::size_t i = 0; i < c.rows.size(); ++i) {
-    c.rows[i].p_holm = adj[i];
-    c.rows[i].real = !std::isnan(adj[i]) && adj[i] < 0.05;
+    c.rows[i].p_holm = c.rows[i].differ > 0 ? adj[i] : c.rows[i].diff.p_value;
+    c.rows[i].real = c.rows[i].differ > 0 && !std::isnan(adj[i]) && adj[i] < 0.05;
   }
   return c;
 }
