@@ -12,7 +12,9 @@ std::string thousands(std::int64_t v) {
 
 std::string prop_text(const Proportion& p) {
   if (p.n == 0) return "n/a (none)";
-  return percent(p.p) + " [" + number(p.lo * 100, 1) + ", " + number(p.hi * 100, 1) + "]";
+  // Near 0% or 100%, more decimals, so a rare event does not read as 0.0%.
+  const int d = (p.hi < 0.01 || p.lo > 0.99) ? 3 : 1;
+  return percent(p.p, d) + " [" + number(p.lo * 100, d) + ", " + number(p.hi * 100, d) + "]";
 }
 
 std::string mean_text(const Mean& m, int decimals) {
