@@ -32,7 +32,7 @@ void write_checkpoint(const std::string& path, const RunIdentity& id, const Sums
   write_file_atomically(path, j.dump() + "\n");
 }
 
-Checkpoint read_checkpoint(const std::string& path, Sums& sums) {
+Checkpoint read_checkpoint(const std::string& path, const std::string& command, Sums& sums) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw LoadError({path, 0, 0}, "cannot open the checkpoint: no such file");
   if (S_ISDIR(st.st_mode)) throw LoadError({path, 0, 0}, "is a folder; expected a checkpoint file");
@@ -67,6 +67,8 @@ Checkpoint read_checkpoint(const std::string& path, Sums& sums) {
   Checkpoint c;
   try {
     c.id.command = j.at("command").get<std::string>();
+    if (c.id.command != command)
+      throw LoadError({path, 0, 0}, "it is a checkpoint of `vedette " + c.id.command + "`, not of `vedette " + command + "`");
     c.id.fingerprint = j.at("fingerprint").get<std::string>();
     c.id.seed = j.at("seed").get<std::uint64_t>();
     c.id.n = j.at("n").get<std::uint64_t>();

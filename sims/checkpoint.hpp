@@ -27,9 +27,10 @@ struct Checkpoint {
   std::uint64_t next = 0;
 };
 
-// Reads a checkpoint into `sums` (already shaped by the models). A file that
-// is not a checkpoint, or does not fit, is a LoadError naming the file (and
-// line:column for JSON syntax errors).
-Checkpoint read_checkpoint(const std::string& path, Sums& sums);
+// Reads a checkpoint of `command` ("sim", "compare") into `sums` (already
+// shaped by the models). A file that is not such a checkpoint, or does not
+// fit, is a LoadError naming the file (and line:column for JSON syntax
+// errors).
+Checkpoint read_checkpoint(const std::string& path, const std::string& command, Sums& sums);
 
 }  // namespace vedette::lab

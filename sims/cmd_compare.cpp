@@ -52,7 +52,7 @@ int run_compare(const CompareOptions& o, Io& io) {
   id.command = "compare";
   id.fingerprint = fingerprint;
   if (!o.resume.empty()) {
-    Checkpoint c = read_checkpoint(o.resume, sums);
+    Checkpoint c = read_checkpoint(o.resume, "compare", sums);
     auto refuse = [&](const std::string& why) { throw UsageError("--resume " + o.resume + ": " + why); };
     if (c.id.command != "compare") refuse("it is a checkpoint of `vedette " + c.id.command + "`, not of `vedette compare`");
     if (c.id.fingerprint != fingerprint) refuse("it was made with another scenario or other rulesets");

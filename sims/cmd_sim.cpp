@@ -65,7 +65,7 @@ int run_sim(const SimOptions& o, Io& io) {
   id.command = "sim";
   id.fingerprint = fingerprint;
   if (!o.resume.empty()) {
-    Checkpoint c = read_checkpoint(o.resume, sums);
+    Checkpoint c = read_checkpoint(o.resume, "sim", sums);
     check_resume(c, o.resume, fingerprint, o);
     id = c.id;
     next = c.next;

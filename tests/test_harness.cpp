@@ -122,7 +122,7 @@ TEST_CASE("harness: a checkpoint file carries the sums exactly") {
   RunIdentity id{"sim", "abc", 3, 1000, 0.005};
   write_checkpoint(file, id, r.sums, r.next);
   Sums back(models);
-  Checkpoint c = read_checkpoint(file, back);
+  Checkpoint c = read_checkpoint(file, "sim", back);
   CHECK(c.next == 700);
   CHECK(c.id.command == "sim");
   CHECK(c.id.fingerprint == "abc");

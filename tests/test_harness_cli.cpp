@@ -390,3 +390,34 @@ TEST_CASE("sweep: one row and one point per value, on the same dice, with interv
   CHECK(j["points"][0]["outcomes"][0]["p"].get<double>() < j["points"][2]["outcomes"][0]["p"].get<double>());
   CHECK_THAT(slurp(dir.path() + "/o/report.html"), Catch::Contains("<svg class=\"chart\" id=\"chart-sweep\""));
 }
+
+TEST_CASE("compare: interrupted and resumed, the same bytes as an uninterrupted comparison") {
+  vtest::TempDir dir;
+  const std::string sq = std::string(VEDETTE_SOURCE_DIR) + "/tables/house-rules/infantry-square.yaml";
+  const std::vector<std::string> args{"compare", lab("duel.yaml"), "--variant", sq, "-n", "1500000", "--seed", "12", "--threads", "2"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = args;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  };
+  auto whole = run_vedette(with({"--out", dir.path() + "/whole"}));
+  REQUIRE(whole.status == 0);
+  const std::string ck = dir.path() + "/ck.json";
+  Background b(with({"--out", dir.path() + "/part", "--checkpoint", ck, "--checkpoint-every", "0"}), dir.path() + "/err");
+  REQUIRE(wait_for_file(ck, 30));
+  ::kill(b.pid, SIGINT);
+  auto [status, text] = b.finish();
+  CHECK(status == 130);
+  CHECK_THAT(text, Catch::Contains("**PARTIAL**: stopped by SIGINT"));
+  auto part = nlohmann::json::parse(slurp(dir.path() + "/part/summary.json"));
+  CHECK(part["partial"] == true);
+  CHECK(part["figures"][0]["difference"]["n"] == part["engagements"]);
+  // A sim cannot resume a comparison's checkpoint.
+  auto wrong = run_vedette({"sim", lab("duel.yaml"), "--resume", ck});
+  CHECK(wrong.status == 2);
+  CHECK_THAT(wrong.err, Catch::Contains("not of `vedette sim`"));
+  auto resumed = run_vedette({"compare", lab("duel.yaml"), "--variant", sq, "--threads", "8", "--resume", ck, "--out", dir.path() + "/resumed"});
+  REQUIRE(resumed.status == 0);
+  CHECK(slurp(dir.path() + "/resumed/summary.json") == slurp(dir.path() + "/whole/summary.json"));
+  CHECK(slurp(dir.path() + "/resumed/report.html") == slurp(dir.path() + "/whole/report.html"));
+}
