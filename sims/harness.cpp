@@ -232,6 +232,20 @@ HarnessResult run_harness(std::span<const Model* const> models, const HarnessOpt
   pool.reserve(threads);
   for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
 
+  // Whatever the main thread throws (a checkpoint or a CSV row that cannot
+  // be written), the workers are stopped and joined before it leaves.
+  struct Joiner {
+    std::atomic<bool>& stop;
+    std::condition_variable& cv;
+    std::vector<std::thread>& pool;
+    ~Joiner() {
+      stop = true;
+      cv.notify_all();
+      for (auto& t : pool)
+        if (t.joinable()) t.join();
+    }
+  } joiner{stop_all, work_cv, pool};
+
   Progress bar(o.progress, next, o.n);
   auto last_checkpoint = Clock::now();
   bool interrupted = false;

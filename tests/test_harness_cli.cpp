@@ -62,6 +62,15 @@ struct Background {
   }
 };
 
+// Runs long enough to be interrupted mid-way (the first checkpoint comes
+// after one chunk of 256), short enough to run whole a few times; sanitized
+// builds are some 30 times slower.
+#ifdef VEDETTE_SANITIZED
+constexpr std::uint64_t k_long_run = 200000;
+#else
+constexpr std::uint64_t k_long_run = 2000000;
+#endif
+
 bool wait_for_file(const std::string& path, double seconds) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   while (std::chrono::steady_clock::now() < until) {
@@ -160,7 +169,7 @@ TEST_CASE("sim: SIGINT stops at an engagement boundary and writes what it has, m
 
 TEST_CASE("sim: checkpoint, interrupt, resume: the same bytes as an uninterrupted run") {
   vtest::TempDir dir;
-  const std::vector<std::string> run_args{"sim", lab("duel.yaml"), "-n", "2000000", "--seed", "31", "--threads", "2"};
+  const std::vector<std::string> run_args{"sim", lab("duel.yaml"), "-n", std::to_string(k_long_run), "--seed", "31", "--threads", "2"};
   auto with = [&](std::vector<std::string> extra) {
     std::vector<std::string> a = run_args;
     a.insert(a.end(), extra.begin(), extra.end());
@@ -187,14 +196,14 @@ TEST_CASE("sim: checkpoint, interrupt, resume: the same bytes as an uninterrupte
   }
   auto c = nlohmann::json::parse(slurp(ck));
   INFO("checkpoint at " << c["next"]);
-  CHECK(c["next"].get<std::uint64_t>() < 2000000);
+  CHECK(c["next"].get<std::uint64_t>() < k_long_run);
   // Resume: -n and --seed come from the checkpoint when left out.
   auto resumed = run_vedette({"sim", lab("duel.yaml"), "--threads", "8", "--resume", ck, "--out", dir.path() + "/resumed"});
   REQUIRE(resumed.status == 0);
   CHECK(slurp(dir.path() + "/resumed/summary.json") == slurp(dir.path() + "/whole/summary.json"));
   CHECK(slurp(dir.path() + "/resumed/report.html") == slurp(dir.path() + "/whole/report.html"));
   // The checkpoint now holds the finished run.
-  CHECK(nlohmann::json::parse(slurp(ck))["next"] == 2000000);
+  CHECK(nlohmann::json::parse(slurp(ck))["next"] == k_long_run);
 }
 
 TEST_CASE("sim: a resume that does not match the checkpoint is refused") {
@@ -394,7 +403,7 @@ TEST_CASE("sweep: one row and one point per value, on the same dice, with interv
 TEST_CASE("compare: interrupted and resumed, the same bytes as an uninterrupted comparison") {
   vtest::TempDir dir;
   const std::string sq = std::string(VEDETTE_SOURCE_DIR) + "/tables/house-rules/infantry-square.yaml";
-  const std::vector<std::string> args{"compare", lab("duel.yaml"), "--variant", sq, "-n", "1500000", "--seed", "12", "--threads", "2"};
+  const std::vector<std::string> args{"compare", lab("duel.yaml"), "--variant", sq, "-n", std::to_string(k_long_run / 2), "--seed", "12", "--threads", "2"};
   auto with = [&](std::vector<std::string> extra) {
     std::vector<std::string> a = args;
     a.insert(a.end(), extra.begin(), extra.end());

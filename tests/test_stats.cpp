@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <random>
 
+#include "engine/dice.hpp"
 #include "sims/harness.hpp"
 #include "sims/stats.hpp"
 #include "sims/toy_engagement.hpp"
@@ -101,12 +101,12 @@ TEST_CASE("stats: merging tallies by addition equals one pass, in any order") {
   OutcomeRow row(s);
   Tally one(s);
   std::vector<Tally> parts(7, Tally(s));
-  std::mt19937 pick(12345);  // test-only shuffling, not a game roll
+  vedette::Rng pick = vedette::make_stream(12345, 0, vedette::Subsystem::command);  // which part each row goes to
   for (std::uint64_t i = 0; i < 3000; ++i) {
     row.reset();
     player->play(99, i, row);
     one.add(row);
-    parts[pick() % parts.size()].add(row);
+    parts[static_cast<std::size_t>(vedette::roll_die(pick, static_cast<std::uint32_t>(parts.size())) - 1)].add(row);
   }
   Tally forward(s), backward(s);
   for (const auto& p : parts) forward.merge(p);
