@@ -38,6 +38,9 @@ int run(const std::vector<std::string>& args, Io& io) {
   add_play(app, runner);
   add_odds(app, runner);
   add_asl(app, runner);
+  add_sim(app, runner);
+  add_compare(app, runner);
+  add_sweep(app, runner);
 
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());
