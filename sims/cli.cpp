@@ -37,6 +37,7 @@ int run(const std::vector<std::string>& args, Io& io) {
   add_solo(app, runner);
   add_play(app, runner);
   add_odds(app, runner);
+  add_asl(app, runner);
   add_sim(app, runner);
   add_compare(app, runner);
   add_sweep(app, runner);
