@@ -41,6 +41,7 @@ int run(const std::vector<std::string>& args, Io& io) {
   add_sim(app, runner);
   add_compare(app, runner);
   add_sweep(app, runner);
+  add_bench(app, runner);
 
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());
