@@ -1,5 +1,7 @@
 #include "engine/doc.hpp"
 
+#include "engine/utf8.hpp"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -39,6 +41,14 @@ namespace {
 
 Location loc(const std::string& file, const YAML::Mark& m) {
   return {file, m.line + 1, m.column + 1};
+}
+
+// The 1-based line and column (in bytes) of offset `pos` of `text`.
+Location loc_at(const std::string& file, std::string_view text, std::size_t pos) {
+  int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
+  auto nl = pos == 0 ? std::string_view::npos : text.rfind('\n', pos - 1);
+  int column = static_cast<int>(nl == std::string_view::npos ? pos + 1 : pos - nl);
+  return {file, line, column};
 }
 
 struct Converter {
@@ -108,12 +118,13 @@ Doc parse_yaml(std::string_view text, const std::string& file) {
   if (text.size() > k_max_file_bytes)
     throw LoadError({file, 0, 0}, "file too large (" + std::to_string(text.size()) + " bytes; the limit is " +
                                       std::to_string(k_max_file_bytes) + ")");
-  if (text.find('\0') != std::string_view::npos) {
-    auto pos = text.find('\0');
-    int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
-    auto nl = text.rfind('\n', pos);
-    int column = static_cast<int>(nl == std::string_view::npos ? pos + 1 : pos - nl);
-    throw LoadError({file, line, column}, "not a text file (it contains a NUL byte); expected YAML");
+  if (auto pos = text.find('\0'); pos != std::string_view::npos)
+    throw LoadError(loc_at(file, text, pos), "not a text file (it contains a NUL byte); expected YAML");
+  if (auto pos = utf8_invalid_at(text); pos != std::string_view::npos) {
+    static constexpr char k_hex[] = "0123456789ABCDEF";
+    const auto c = static_cast<unsigned char>(text[pos]);
+    throw LoadError(loc_at(file, text, pos), std::string("not UTF-8 text (byte 0x") + k_hex[c >> 4] + k_hex[c & 0xF] +
+                                                 " is not part of a valid character); expected YAML in UTF-8");
   }
   check_flow_depth(text, file);
   YAML::Node root;

@@ -20,8 +20,15 @@ std::uint64_t fresh_seed() {
   return s % 1000000000ULL;
 }
 
-void print_json(std::ostream& out, const Json& j) { out << j.dump(2) << "\n"; }
-void print_json(std::ostream& out, const nlohmann::json& j) { out << j.dump(2) << "\n"; }
+// Text from files is checked to be UTF-8 where it is read (engine/doc.cpp);
+// anything else that is not (a file name given on the command line) is
+// printed with U+FFFD in place of the bad bytes rather than failing.
+void print_json(std::ostream& out, const Json& j) {
+  out << j.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
+}
+void print_json(std::ostream& out, const nlohmann::json& j) {
+  out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
 
 int run(const std::vector<std::string>& args, Io& io) {
   CLI::App app{"Vedette: automated enemy cavalry for tabletop wargames.\n"

@@ -358,6 +358,29 @@ TEST_CASE("loader: YAML limits: NUL anywhere and absurd nesting", "[loader]") {
   CHECK_THROWS_WITH(parse_yaml(nested, "nested.yaml"), Catch::Contains("nested too deeply"));
 }
 
+TEST_CASE("loader: text that is not UTF-8 is refused where it is written", "[loader][utf8]") {
+  // Found by fuzzing: a unit name with a stray byte loaded, then `play
+  // --json` died on it (JSON strings must be UTF-8).
+  try {
+    (void)parse_yaml("a: 1\nname: Hus\x81" "ars\n", "mem.yaml");
+    FAIL("expected a LoadError");
+  } catch (const LoadError& e) {
+    REQUIRE(e.diagnostics().size() == 1);
+    CHECK(e.diagnostics()[0].str() ==
+          "mem.yaml:2:10: not UTF-8 text (byte 0x81 is not part of a valid character); expected YAML in UTF-8");
+  }
+  // Overlong forms, surrogates and code points past U+10FFFF are not UTF-8.
+  for (const char* bad : {"k: \xC0\xAF", "k: \xED\xA0\x80", "k: \xF4\x90\x80\x80", "k: \xE2\x82"})
+    CHECK_THROWS_WITH(parse_yaml(bad, "m.yaml"), Catch::Contains("m.yaml:1:4: not UTF-8 text"));
+  // An escape that gives no character (a lone surrogate) is refused by the
+  // YAML reader itself, so every value read is UTF-8.
+  CHECK_THROWS_WITH(parse_yaml("a: 1\nb: \"x\\uD800\"\n", "m.yaml"), Catch::Contains("m.yaml:2:12: YAML syntax error: invalid unicode"));
+  // Real UTF-8, and escapes of real characters, are fine.
+  Doc d = parse_yaml("name: \"Hussards de la Garde \\u00e9 \\U0001F40E\"\ntext: \xC3\xA9" "clair \xF0\x9F\x90\x8E\n", "m.yaml");
+  CHECK(d.find("name")->scalar == "Hussards de la Garde \xC3\xA9 \xF0\x9F\x90\x8E");
+  CHECK(d.find("text")->scalar == "\xC3\xA9" "clair \xF0\x9F\x90\x8E");
+}
+
 // ------------------------------------------------------------ good files
 
 TEST_CASE("loader: the default ruleset loads from tables/default.yaml and builtin:default alike", "[loader]") {
