@@ -130,6 +130,8 @@ struct NewOptions {
 };
 
 int run_new(const NewOptions& o, Io& io) {
+  if (o.units.size() > k_max_units)
+    throw UsageError("--unit: " + std::to_string(o.units.size()) + " units; a session holds at most " + std::to_string(k_max_units));
   fs::path path = session_path(o.game);
   std::error_code ec;
   if (fs::is_directory(path, ec)) throw UsageError(path.string() + " is a folder; give a file name for the session");
