@@ -559,8 +559,9 @@ void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
   if (rec_) {
     Event e = event("movement", "charge", i);
     e.text = name(i) + " charges " + name(t) + " at " + std::string(pace_name(pace)) + ": distance " + len(p.distance) + ", range " +
-             len(p.max_range) + " (1.5 x " + len(p.allowance) + "), minimum " + len(p.min_distance) + ", " +
-             (p.in_arc ? "in" : "outside") + " its 45-degree arc" + (p.uphill ? ", uphill" : "") +
+             len(p.max_range) + " (" + format_number(b_.rules().charge.range_factor) + " x " + len(p.allowance) + "), minimum " +
+             len(p.min_distance) + ", " + (p.in_arc ? "in" : "outside") + " its " +
+             format_number(b_.rules().charge.arc_degrees) + "-degree arc" + (p.uphill ? ", uphill" : "") +
              (p.target_in_terrain ? ", target in special terrain" : "") + (!p.path_affordable ? ", path too costly" : "") +
              " -> " + (p.reaches ? (p.charge_bonus ? "reaches, with the charge bonus" : "reaches inside the minimum distance: no charge bonus")
                                  : "out of reach");

@@ -161,6 +161,17 @@ class Board {
 
   // Can an observer at `a` see `b` (symmetric)?
   virtual bool line_of_sight(Point a, Point b) const = 0;
+  // Line of sight with units standing in the way: `units` holds the
+  // positions of units that might block (it may include the two ends, which
+  // never block). Issue 4's choice, kept by the tabletop: units do not block
+  // sight, so the default ignores them; a hex board (engine/hexboard.hpp)
+  // blocks on a hex holding a unit (seed 004).
+  virtual bool line_of_sight_past(Point a, Point b, std::span<const Point> units) const {
+    (void)units;
+    return line_of_sight(a, b);
+  }
+  // Does line_of_sight_past look at the units (callers may skip gathering them)?
+  virtual bool units_block_sight() const { return false; }
   // Index of the nearest of `others` that `from` can see; ties go to the
   // lowest index; nullopt if none is visible.
   virtual std::optional<std::size_t> nearest_visible(Point from, std::span<const Point> others) const {

@@ -44,6 +44,7 @@ int run(const std::vector<std::string>& args, Io& io) {
   add_solo(app, runner);
   add_play(app, runner);
   add_odds(app, runner);
+  add_asl(app, runner);
 
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());

@@ -36,6 +36,7 @@ void add_charge(CLI::App& app, Runner& run);  // sims/cmd_charge.cpp
 void add_solo(CLI::App& app, Runner& run);    // sims/cmd_solo.cpp
 void add_play(CLI::App& app, Runner& run);    // sims/cmd_play.cpp
 void add_odds(CLI::App& app, Runner& run);    // sims/cmd_odds.cpp
+void add_asl(CLI::App& app, Runner& run);     // sims/cmd_asl.cpp
 
 // Runs `vedette` with these arguments (argv[0] excluded).
 int run(const std::vector<std::string>& args, Io& io);

@@ -5,7 +5,9 @@
 #include "bots/registry.hpp"
 #include "engine/diagnostics.hpp"
 #include "engine/scenario.hpp"
+#include "engine/doc.hpp"
 #include "sims/cli.hpp"
+#include "sims/session.hpp"
 
 namespace vedette::cli {
 
@@ -16,13 +18,39 @@ struct CheckOptions {
   bool json = false;
 };
 
+// What a file is, from its first key: `scenario: NAME` (sims/scenarios),
+// `format: vedette-session` (a solo game), anything else a ruleset. A file
+// that does not parse is checked as a ruleset, which reports why.
+enum class Kind { ruleset, scenario, session };
+Kind kind_of(const std::string& path) {
+  try {
+    Doc d = parse_yaml_file(path);
+    if (!d.is_map() || d.entries.empty()) return Kind::ruleset;
+    const auto& first = d.entries.front();
+    if (first.key == "scenario") return Kind::scenario;
+    if (first.key == "format" && first.value.is_scalar() && first.value.scalar == "vedette-session") return Kind::session;
+  } catch (const LoadError&) {
+  }
+  return Kind::ruleset;
+}
+
 int run_check(const CheckOptions& o, Io& io) {
   int bad = 0;
   Json j = Json::array();
   for (const auto& f : o.files) {
     Json entry{{"file", f}};
     try {
-      if (is_scenario_file(f)) {
+      Kind kind = kind_of(f);
+      if (kind == Kind::session) {
+        solo::Session session = solo::Session::load(f);
+        entry["ok"] = true;
+        entry["kind"] = "session";
+        entry["turn"] = session.state().turn;
+        entry["units"] = session.header().units.size();
+        if (!o.json)
+          io.out << f << ": ok (solo session, turn " << session.state().turn << ", " << session.header().units.size()
+                 << " units, " << session.history().size() << " events)\n";
+      } else if (kind == Kind::scenario) {
         // A scenario: its first key is `scenario` (sims/scenarios/*.yaml).
         ScenarioPtr s = load_scenario_file(f);
         entry["ok"] = true;
@@ -59,7 +87,7 @@ int run_check(const CheckOptions& o, Io& io) {
 
 void add_check(CLI::App& app, Runner& run) {
   auto o = std::make_shared<CheckOptions>();
-  auto* c = app.add_subcommand("check", "Validate ruleset and scenario files: exit 0, or 2 with file:line:col: message per problem.");
+  auto* c = app.add_subcommand("check", "Validate rulesets, scenarios and solo sessions: exit 0, or 2 with file:line:col: message per problem.");
   c->add_option("files", o->files, "Files to check")->required();
   c->add_flag("--json", o->json, "Print the result as JSON");
   c->callback([o, &run] { run = [o](Io& io) { return run_check(*o, io); }; });

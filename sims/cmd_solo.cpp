@@ -127,6 +127,7 @@ struct NewOptions {
   bool physical = false;
   bool force = false;
   bool json = false;
+  std::string module;
 };
 
 int run_new(const NewOptions& o, Io& io) {
@@ -149,6 +150,7 @@ int run_new(const NewOptions& o, Io& io) {
   h.ruleset_hash = ruleset_hash(*rules);
   h.seed = o.seed ? *o.seed : fresh_seed();
   h.physical_dice = o.physical;
+  h.module = o.module;
   std::vector<bool> assumed;
   for (const auto& text : o.units) {
     UnitParse u = parse_unit(text, *rules);
@@ -180,6 +182,7 @@ int run_new(const NewOptions& o, Io& io) {
   io.out << "Ruleset: " << h.ruleset_path << " (" << h.ruleset_hash << ")\n";
   io.out << "Seed: " << h.seed << (o.seed ? "" : " (chosen at random; the rolls follow from it)") << "\n";
   io.out << "Dice: " << (h.physical_dice ? "you roll them and enter the result" : "rolled by vedette") << "\n";
+  if (h.module == "asl") io.out << "Module: asl (instructions in ASL Cavalry terms: MF, hexes, Gallop, Charge; seed 000)\n";
   io.out << "Units:\n";
   for (std::size_t k = 0; k < h.units.size(); ++k) {
     io.out << "  " << h.units[k].name << ": " << unit_summary(s, rules.get(), k);
@@ -283,6 +286,7 @@ int run_status(const ReadOptions& o, Io& io) {
   out << "Ruleset: " << h.ruleset_path << " (" << h.ruleset_hash;
   if (rules && rules->changed) out << "; CHANGED since, now " << rules->hash;
   out << ")\n";
+  if (!h.module.empty()) out << "Module: " << h.module << " (instructions in ASL Cavalry terms, seed 000)\n";
   out << "Seed " << h.seed << ", next roll #" << s.next_roll() << "; dice "
       << (h.physical_dice ? "rolled by you" : "rolled by vedette") << "\n";
   const Ruleset* r = rules ? rules->rules.get() : nullptr;
@@ -612,6 +616,8 @@ void add_solo(CLI::App& app, Runner& run) {
     c->add_option("--ruleset", o->ruleset, "Ruleset YAML file (default: the built-in seed 002 tables, builtin:default)");
     c->add_option("--seed", o->seed, "Seed for the session's rolls (default: chosen at random and recorded)");
     c->add_flag("--physical-dice", o->physical, "You roll real dice and enter the results");
+    c->add_option("--module", o->module, "asl: say each behaviour in ASL Cavalry terms (MF, hexes, Gallop, Charge legality; seed 000)")
+        ->check(CLI::IsMember({"asl"}));
     c->add_flag("--force", o->force, "Replace an existing session file");
     c->add_flag("--json", o->json, "Print the new session as JSON");
     c->callback([o, &run] { run = guarded([o](Io& io) { return run_new(*o, io); }); });

@@ -262,6 +262,7 @@ std::string Session::text() const {
   o << "ruleset:\n  path: " << q(header_.ruleset_path) << "\n  hash: " << q(header_.ruleset_hash) << "\n";
   o << "seed: " << header_.seed << "\n";
   o << "physical_dice: " << b(header_.physical_dice) << "\n";
+  if (!header_.module.empty()) o << "module: " << header_.module << "\n";
   o << "units:\n";
   for (const auto& u : header_.units)
     o << "  - {name: " << q(u.name) << ", type: " << q(u.type) << ", raw: " << b(u.raw) << ", hero: " << b(u.hero)
@@ -1078,6 +1079,7 @@ Session Session::load(const fs::path& path) {
   if (const Doc* s = top.required("seed"))
     if (auto v = r.u64(*s, "seed")) h.seed = *v;
   if (auto pd = r.flag(top.required("physical_dice"), "physical_dice")) h.physical_dice = *pd;
+  if (auto md = r.choice(top.optional("module"), "module", k_module_names)) h.module = std::string(k_module_names[*md]);
   if (const Doc* us = top.required("units")) {
     if (!us->is_sequence() || us->items.empty()) {
       d.error(us->where, "expected a list of one or more units, found " + std::string(us->kind_name()));

@@ -253,8 +253,12 @@ struct Header {
   std::string ruleset_hash;  // of the ruleset last accepted
   std::uint64_t seed = 0;
   bool physical_dice = false;
+  // "" = the ruleset's own phrasing; "asl" = seed 000's terms (MF, hexes,
+  // Gallop, Charge: engine/asl_phrasing.hpp). Written only when set.
+  std::string module;
   std::vector<UnitSpec> units;
 };
+inline constexpr std::array<std::string_view, 1> k_module_names{"asl"};
 
 class Session {
  public:

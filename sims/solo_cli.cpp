@@ -406,6 +406,7 @@ Json status_json(const Session& s, const std::optional<SessionRules>& rules) {
   j["seed"] = s.header().seed;
   j["next_roll"] = s.next_roll();
   j["physical_dice"] = s.header().physical_dice;
+  if (!s.header().module.empty()) j["module"] = s.header().module;
   Json units = Json::array();
   for (std::size_t k = 0; k < s.header().units.size(); ++k) {
     const UnitSpec& u = s.header().units[k];

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "engine/asl_phrasing.hpp"
 #include "engine/builtin_tables.hpp"
 #include "engine/content_hash.hpp"
 #include "engine/diagnostics.hpp"
@@ -235,6 +236,13 @@ Activation decide_activation(const Ruleset& r, const Session& s, std::size_t uni
   a.running = d.behaviour->running;
   a.charge_possible = d.behaviour->charge_possible;
   a.instruction = instruction(r, d);
+  if (s.header().module == "asl") {
+    // Seed 000's terms. An ASL Charge is declared and fought on the board
+    // (13.6), not by seed 003's morale check: the instruction says when it
+    // is legal, and play does not ask seed 003's charge form.
+    a.instruction = asl::instruction(*asl::default_rules(), r, d, us);
+    a.charge_possible = false;
+  }
   a.note = adjustment_note(r, d, us);
   return a;
 }

@@ -110,7 +110,7 @@ TEST_CASE("engagement: the charge arc is 45 degrees after the free preliminary t
   CHECK_FALSE(at(180).reaches);
 }
 
-TEST_CASE("engagement: no charge declared on the first turn; -2 initiative per declaration (seed 003)", "[engagement][seed003]") {
+TEST_CASE("engagement: no charge declared on the first turn - -2 initiative per declaration (seed 003)", "[engagement][seed003]") {
   RulesetPtr d = default_ruleset();
   auto s = make_scenario(d, {{"C", 0, "heavy_cavalry", 12, {60, 70}, 180}, {"F", 1, "heavy_foot", 12, {60, 30}, 0}});
   ScriptedBot a([](const Battle&, std::size_t i) {
@@ -243,7 +243,7 @@ TEST_CASE("engagement: a target out of reach means the full 1.5x move and shaken
   CHECK(shaken);
 }
 
-TEST_CASE("engagement: infantry never opportunity-charges cavalry; cavalry may (seed 003)", "[engagement][seed003]") {
+TEST_CASE("engagement: infantry never opportunity-charges cavalry - cavalry may (seed 003)", "[engagement][seed003]") {
   RulesetPtr d = default_ruleset();
   // The cavalry walks across the front of a foot unit that would like to charge it.
   auto s = make_scenario(d, {{"C", 0, "light_cavalry", 12, {40, 130}, 90, Pace::walk}, {"F", 1, "heavy_foot", 20, {70, 100}, 0}}, 200, 200);

@@ -199,7 +199,7 @@ TEST_CASE("engagement: random engagements over every shipped scenario keep the i
   CHECK(charges > 10);
 }
 
-TEST_CASE("engagement: a recorder changes nothing; without one the outcome is the same", "[engagement][random]") {
+TEST_CASE("engagement: a recorder changes nothing - without one the outcome is the same", "[engagement][random]") {
   for (const auto& f : shipped()) {
     ScenarioPtr s = load_scenario_file(f);
     Players p = make_players(*s);

@@ -495,3 +495,21 @@ TEST_CASE("solo files: more than 100 units is refused, on the command line and i
   CHECK(s.status == 2);
   CHECK(contains(s.err, "big.vedette.yaml:" + std::to_string(line_of(text, "\"U100\"")) + ":5: too many units: a session holds at most 100"));
 }
+
+TEST_CASE("solo files: vedette check validates a session and locates a hand-edit error", "[solo][check]") {
+  TempDir dir;
+  REQUIRE(run({"solo", "new", "game", "--unit", "Lancers:shock", "--seed", "3"}, dir.path).status == 0);
+  Result ok = run({"check", k_file}, dir.path);
+  CHECK(ok.status == 0);
+  CHECK(contains(ok.out, "game.vedette.yaml: ok (solo session, turn 1, 1 units"));
+  std::string text = slurp(dir.path / k_file);
+  auto at = text.find("seed: 3");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 7, "seed: three");
+  spit(dir.path / k_file, text);
+  int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+  Result bad = run({"check", k_file}, dir.path);
+  CHECK(bad.status == 2);
+  CHECK(contains(bad.err, "game.vedette.yaml:" + std::to_string(line) + ":7: expected a whole number"));
+  CHECK(slurp(dir.path / k_file) == text);  // check never writes
+}
