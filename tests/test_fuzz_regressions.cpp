@@ -18,6 +18,7 @@ namespace {
 // Regular files in a folder (sorted), optionally only names with a prefix.
 std::vector<std::string> files_in(const std::string& dir, const std::string& prefix = "", const std::string& except = "") {
   std::set<std::string> out;
+  if (!vfuzz::fs::is_directory(dir)) return {};
   for (const auto& e : vfuzz::fs::directory_iterator(dir)) {
     const std::string n = e.path().filename().string();
     if (!e.is_regular_file() || n.rfind(prefix, 0) != 0 || (!except.empty() && n.rfind(except, 0) == 0)) continue;
@@ -56,6 +57,16 @@ TEST_CASE("fuzz regressions: every kept crasher is answered cleanly", "[fuzz]") 
     CHECK_NOTHROW(vfuzz::session_one(vfuzz::slurp(f)));
     ++n;
   }
+  for (const auto& f : files_in(dir + "asl")) {
+    INFO(f);
+    CHECK_NOTHROW(vfuzz::asl_one(vfuzz::slurp(f)));
+    ++n;
+  }
+  for (const auto& f : files_in(dir + "seed004")) {
+    INFO(f);
+    CHECK_NOTHROW(vfuzz::seed004_one(vfuzz::slurp(f)));
+    ++n;
+  }
   for (const auto& f : files_in(dir + "cli")) {
     INFO(f);
     bool ran = false;
@@ -73,6 +84,8 @@ TEST_CASE("fuzz regressions: the seed corpora pass the fuzz targets' checks", "[
   run_all(files_in(k_src + "/sims/scenarios"), vfuzz::scenario_one);
   run_all(files_in(vtest::data("bad"), "scenario_"), vfuzz::scenario_one);
   run_all(files_in(vtest::data("sessions")), vfuzz::session_one);
+  run_all({k_src + "/tables/asl_cavalry.yaml"}, vfuzz::asl_one);
+  run_all({k_src + "/tables/seed004.yaml"}, vfuzz::seed004_one);
   run_all(files_in(k_src + "/tests/fuzz/corpus/cli"), vfuzz::cli_one);
 }
 

@@ -25,9 +25,11 @@
 #include <vector>
 
 #include "bots/registry.hpp"
+#include "engine/asl_cavalry.hpp"
 #include "engine/diagnostics.hpp"
 #include "engine/ruleset.hpp"
 #include "engine/scenario.hpp"
+#include "engine/seed004.hpp"
 #include "sims/cli.hpp"
 #include "sims/session.hpp"
 
@@ -140,6 +142,57 @@ inline void ruleset_one(std::string_view input) {
         std::vector<std::string>{"react", "--rf", "0", "--roll", "6", "--json", "--ruleset", a.string()}}) {
     std::string err;
     require(run_cli(args, nullptr, &err) == 0, "a ruleset that loads fails `" + args[0] + "`: " + err);
+  }
+}
+
+// Writes the input as a/a.yaml (and b.yaml after a "#%file" line) in folder
+// `sub` of the scratch folder; returns a.yaml's path.
+inline fs::path write_pair(std::string_view input, const std::string& sub) {
+  const auto dir = scratch() / sub;
+  fs::create_directories(dir);
+  const auto files = split_files(input, 2);
+  write(dir / "a.yaml", files[0]);
+  std::error_code ec;
+  if (files.size() > 1) write(dir / "b.yaml", files[1]);
+  else fs::remove(dir / "b.yaml", ec);
+  return dir / "a.yaml";
+}
+
+// ---------------------------------------------------------------- asl
+// The ASL Cavalry tables (seed 000, tables/asl_cavalry.yaml), with
+// `extends:` as for rulesets. Tables that load must pass `vedette asl
+// check`; the module's commands on them end with exit 0 or a clear 2.
+inline void asl_one(std::string_view input) {
+  const auto a = write_pair(input, "asl");
+  try {
+    (void)vedette::asl::load_rules(a.string());
+  } catch (const vedette::LoadError& e) {
+    expect_located(e);
+    return;
+  }
+  std::string err;
+  require(run_cli({"asl", "check", a.string(), "--json"}, nullptr, &err) == 0, "tables that load fail `asl check`: " + err);
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"asl", "plan", "--rules", a.string(), "--start", "infantry", "move:1", "mount", "gallop", "--json"},
+        std::vector<std::string>{"asl", "plan", "--rules", a.string(), "--start", "mounted", "--gallop-at-start", "charge:4",
+                                 "move:1", "attack:1"},
+        std::vector<std::string>{"asl", "check-charge", "--rules", a.string(), "--range", "3", "--mf-left", "4", "--cost", "1"}}) {
+    std::string out;
+    const int status = run_cli(args, &out, &err);
+    require(status == 0 || (status == 2 && !err.empty()), "`asl " + args[1] + "` on tables that load: exit " +
+                                                             std::to_string(status) + ": " + err);
+  }
+}
+
+// ------------------------------------------------------------ seed004
+// Seed 004's block-unit tables (tables/seed004.yaml).
+inline void seed004_one(std::string_view input) {
+  const auto a = write_pair(input, "seed004");
+  try {
+    auto r = vedette::load_seed004(a.string());
+    require(r != nullptr, "load_seed004 gave nothing");
+  } catch (const vedette::LoadError& e) {
+    expect_located(e);
   }
 }
 
