@@ -479,6 +479,10 @@ std::optional<Length> read_length(const Doc& n, Diagnostics& d, const std::strin
     d.error(n.where, "expected a length of zero or more for " + what + ", found '" + n.scalar + "'");
     return std::nullopt;
   }
+  if (v->as_cm() > k_max_length_cm) {
+    d.error(n.where, "expected a length of at most 1 km (100000cm) for " + what + ", found '" + n.scalar + "'");
+    return std::nullopt;
+  }
   return v;
 }
 

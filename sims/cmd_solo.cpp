@@ -614,7 +614,8 @@ void add_solo(CLI::App& app, Runner& run) {
         ->required()
         ->allow_extra_args(false);
     c->add_option("--ruleset", o->ruleset, "Ruleset YAML file (default: the built-in seed 002 tables, builtin:default)");
-    c->add_option("--seed", o->seed, "Seed for the session's rolls (default: chosen at random and recorded)");
+    c->add_option("--seed", o->seed, "Seed for the session's rolls (default: chosen at random and recorded)")
+        ->check(unsigned_number());
     c->add_flag("--physical-dice", o->physical, "You roll real dice and enter the results");
     c->add_option("--module", o->module, "asl: say each behaviour in ASL Cavalry terms (MF, hexes, Gallop, Charge legality; seed 000)")
         ->check(CLI::IsMember({"asl"}));
@@ -627,7 +628,7 @@ void add_solo(CLI::App& app, Runner& run) {
     auto* c = solo->add_subcommand("play", "Play the session interactively: questions, RF, roll, instructions, turn by turn");
     c->add_option("GAME", o->game, "Session file")->required();
     c->add_flag("--physical-dice", o->physical, "Roll real dice and enter the results (this time)");
-    c->add_option("--seed", o->seed, "Seed for the rolls; only before the session's first roll");
+    c->add_option("--seed", o->seed, "Seed for the rolls; only before the session's first roll")->check(unsigned_number());
     c->footer(
         "Answers: y or n (Enter takes the default shown in capitals), or a number. u undoes the last answer,\n"
         "q saves and quits, ? explains. Every answer is saved as it is given; end of input saves and exits.\n"

@@ -104,6 +104,14 @@ const std::vector<BadCase> k_bad{
     // the engagement sections (engine/battle_rules.cpp; more in test_engagement_rules.cpp)
     {"ruleset_profile_errors.yaml", 3, 21, "unknown weight 'enormous' (expected one of: light, medium, heavy)", 4},
     {"ruleset_weapon_errors.yaml", 7, 14, "weapon 'bow' band 2: range bands must get longer", 2},
+    // absurd values and hostile YAML (issue 7)
+    {"enormous_number.yaml", 4, 12, "expected a whole number from -100 to 100 for modifier 'hero' value, found '99999999999999999999999999'", 1},
+    {"nan_fraction.yaml", 3, 22, "expected a number from 0.01 to 1 for turning per_move_fraction, found '.nan'", 1},
+    {"infinite_length.yaml", 4, 17, "expected a length of at most 1 km (100000cm) for gallop max", 1},
+    {"negative_count.yaml", 3, 10, "expected a whole number from 1 to 100 for gallop_limit turns, found '-2'", 1},
+    {"deep_nesting.yaml", 35, 67, "nested too deeply (more than 32 levels)", 1},
+    {"invalid_utf8.yaml", 2, 10, "not UTF-8 text (byte 0xE9 is not part of a valid character); expected YAML in UTF-8", 1},
+    {"alias_loop.yaml", 3, 8, "an alias inside the very value it names (a loop)", 1},
 };
 
 const BadCase* find_case(const std::string& file) {
@@ -199,8 +207,11 @@ TEST_CASE("loader: every file in tests/data/bad has an expected message", "[load
   REQUIRE(dir != nullptr);
   while (auto* e = ::readdir(dir)) {
     std::string n = e->d_name;
-    // scenario_*.yaml are bad scenarios, checked by tests/test_scenario.cpp.
-    if (n.size() > 5 && n.compare(n.size() - 5, 5, ".yaml") == 0 && n.rfind("scenario_", 0) != 0) files.insert(n);
+    // scenario_*, session_* and asl_* are other formats, checked by
+    // tests/test_scenario.cpp and tests/test_bad_input.cpp.
+    if (n.size() > 5 && n.compare(n.size() - 5, 5, ".yaml") == 0 && n.rfind("scenario_", 0) != 0 &&
+        n.rfind("session_", 0) != 0 && n.rfind("asl_", 0) != 0)
+      files.insert(n);
   }
   ::closedir(dir);
   CHECK(files.size() >= 25);
