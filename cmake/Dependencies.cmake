@@ -4,6 +4,7 @@ find_package(Eigen3 3.4 REQUIRED NO_MODULE)
 find_package(yaml-cpp 0.7 REQUIRED)
 find_package(CLI11 2.1 REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)   # JSON output and session files
+find_package(Threads REQUIRED)              # the Monte Carlo harness's workers
 if(VEDETTE_BUILD_TESTS)
   find_package(Catch2 2 REQUIRED)
   include(Catch)

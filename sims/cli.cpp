@@ -60,6 +60,9 @@ int run(const std::vector<std::string>& args, Io& io) {
   add_play(app, runner);
   add_odds(app, runner);
   add_asl(app, runner);
+  add_sim(app, runner);
+  add_compare(app, runner);
+  add_sweep(app, runner);
 
   // A first word that is no command: say so (CLI11 would only say that a
   // command is required).

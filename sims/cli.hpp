@@ -37,6 +37,9 @@ void add_solo(CLI::App& app, Runner& run);    // sims/cmd_solo.cpp
 void add_play(CLI::App& app, Runner& run);    // sims/cmd_play.cpp
 void add_odds(CLI::App& app, Runner& run);    // sims/cmd_odds.cpp
 void add_asl(CLI::App& app, Runner& run);     // sims/cmd_asl.cpp
+void add_sim(CLI::App& app, Runner& run);     // sims/cmd_sim.cpp
+void add_compare(CLI::App& app, Runner& run); // sims/cmd_compare.cpp
+void add_sweep(CLI::App& app, Runner& run);   // sims/cmd_sweep.cpp
 
 // Runs `vedette` with these arguments (argv[0] excluded).
 int run(const std::vector<std::string>& args, Io& io);
