@@ -46,10 +46,20 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
+constexpr std::size_t k_max_suggest_length = 100;
+
 std::string nearest(const std::string& word, const std::vector<std::string>& candidates) {
+  // No suggestion for a word too long to be a typed name: comparing two
+  // long words costs the product of their lengths.
+  if (word.size() > k_max_suggest_length) return {};
   std::string best;
   std::size_t best_d = std::string::npos;
+  const std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
   for (const auto& c : candidates) {
+    // The distance is at least the difference in length: skip what cannot
+    // be near (and keep a long key from costing length x length per candidate).
+    const std::size_t gap = word.size() > c.size() ? word.size() - c.size() : c.size() - word.size();
+    if (gap > limit) continue;
     std::size_t d = edit_distance(word, c);
     if (d < best_d) { best_d = d; best = c; }
   }

@@ -1,5 +1,7 @@
 #include "engine/doc.hpp"
 
+#include "engine/utf8.hpp"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -10,6 +12,10 @@
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
+#include <unordered_map>
+#include <unordered_set>
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
 
 namespace vedette {
 
@@ -41,64 +47,204 @@ Location loc(const std::string& file, const YAML::Mark& m) {
   return {file, m.line + 1, m.column + 1};
 }
 
-struct Converter {
-  const std::string& file;
-  std::size_t nodes = 0;
+// The 1-based line and column (in bytes) of offset `pos` of `text`.
+Location loc_at(const std::string& file, std::string_view text, std::size_t pos) {
+  int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
+  auto nl = pos == 0 ? std::string_view::npos : text.rfind('\n', pos - 1);
+  int column = static_cast<int>(nl == std::string_view::npos ? pos + 1 : pos - nl);
+  return {file, line, column};
+}
 
-  Doc convert(const YAML::Node& n, int depth) {
-    if (++nodes > k_max_nodes)
-      throw LoadError(loc(file, n.Mark()), "file too large: more than " + std::to_string(k_max_nodes) + " values");
-    if (depth > k_max_depth)
-      throw LoadError(loc(file, n.Mark()), "nested too deeply (more than " + std::to_string(k_max_depth) + " levels)");
+// Builds the Doc tree straight from yaml-cpp's parser events, so the limits
+// hold while the text is read: a file of millions of tiny values is refused
+// at value 200,001 (not after yaml-cpp has built all of them in memory),
+// nesting at level 33 (before yaml-cpp, which recurses once per level, goes
+// deeper), and duplicate keys are found with a hash, not a scan per key.
+class Builder final : public YAML::EventHandler {
+ public:
+  explicit Builder(const std::string& file) : file_(file) {}
+
+  std::optional<Doc> root;
+  std::optional<LoadError> key_error;  // the first key that is not a plain name
+
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+
+  void OnNull(const YAML::Mark& m, YAML::anchor_t anchor) override {
+    Doc d = begin(m);
+    finish(std::move(d), anchor);
+  }
+
+  void OnScalar(const YAML::Mark& m, const std::string& tag, YAML::anchor_t anchor, const std::string& value) override {
     Doc d;
-    d.where = loc(file, n.Mark());
-    switch (n.Type()) {
-      case YAML::NodeType::Undefined:
-      case YAML::NodeType::Null:
-        d.kind = Doc::Kind::null;
-        break;
-      case YAML::NodeType::Scalar:
-        d.kind = Doc::Kind::scalar;
-        d.scalar = n.Scalar();
-        d.quoted = n.Tag() == "!";
-        break;
-      case YAML::NodeType::Sequence:
-        d.kind = Doc::Kind::sequence;
-        for (const auto& item : n) d.items.push_back(convert(item, depth + 1));
-        break;
-      case YAML::NodeType::Map:
-        d.kind = Doc::Kind::map;
-        for (auto it = n.begin(); it != n.end(); ++it) {
-          // Copies: yaml-cpp's iterator hands out a temporary pair.
-          const YAML::Node k = it->first;
-          const YAML::Node v = it->second;
-          Location kw = loc(file, k.Mark());
-          if (!k.IsScalar()) throw LoadError(kw, "a key must be a plain name, not " + std::string(k.IsMap() ? "a map" : "a list"));
-          std::string key = k.Scalar();
-          for (const auto& e : d.entries)
-            if (e.key == key)
-              throw LoadError(kw, "duplicate key '" + key + "' (first given at line " + std::to_string(e.key_where.line) + ")");
-          d.entries.push_back({key, kw, convert(v, depth + 1)});
-        }
-        break;
+    if (key_expected()) {
+      d.where = loc(file_, m);  // keys are not values: not counted, no depth of their own
+    } else {
+      d = begin(m);
     }
+    d.kind = Doc::Kind::scalar;
+    d.scalar = value;
+    d.quoted = tag == "!";  // yaml-cpp's tag for a quoted (non-plain) scalar
+    finish(std::move(d), anchor);
+  }
+
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t anchor) override {
+    auto it = anchors_.find(anchor);
+    if (it == anchors_.end())
+      throw LoadError(loc(file_, m), "an alias inside the very value it names (a loop)");
+    if (!key_expected() || !it->second.doc.is_scalar()) {
+      // A copy: it counts in full, so a "billion laughs" of nested aliases
+      // stops at the value limit.
+      nodes_ += it->second.values;
+      if (nodes_ > k_max_nodes) too_many(m);
+      if (static_cast<int>(stack_.size()) + it->second.depth > k_max_depth) too_deep(m);
+      if (!depth_below_.empty()) depth_below_.back() = std::max(depth_below_.back(), it->second.depth);
+    }
+    Doc copy = it->second.doc;
+    copy.where = loc(file_, m);  // what is said about it is said where it is used
+    place(std::move(copy));
+  }
+
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
+    open(m, anchor, Doc::Kind::sequence);
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
+    open(m, anchor, Doc::Kind::map);
+  }
+  void OnMapEnd() override { close(); }
+
+ private:
+  struct Frame {
+    Doc doc;
+    YAML::anchor_t anchor = 0;
+    std::size_t first_value = 0;  // nodes_ when it opened: its values are those after
+    bool have_key = false;        // a map: its next event is a value for `key`
+    bool drop_value = false;      // ...whose key was not a name (key_error)
+    std::string key;
+    Location key_where;
+    std::unordered_map<std::string, int> lines;  // a map: each key's line
+  };
+  struct Anchored {
+    Doc doc;
+    std::size_t values = 0;
+    int depth = 0;  // levels below it
+  };
+
+  bool key_expected() const { return !stack_.empty() && stack_.back().doc.is_map() && !stack_.back().have_key; }
+
+  [[noreturn]] void too_many(const YAML::Mark& m) const {
+    throw LoadError(loc(file_, m), "file too large: more than " + std::to_string(k_max_nodes) + " values");
+  }
+  [[noreturn]] void too_deep(const YAML::Mark& m) const {
+    throw LoadError(loc(file_, m), "nested too deeply (more than " + std::to_string(k_max_depth) + " levels)");
+  }
+
+  // A new value at the current level.
+  Doc begin(const YAML::Mark& m) {
+    if (++nodes_ > k_max_nodes) too_many(m);
+    if (static_cast<int>(stack_.size()) > k_max_depth) too_deep(m);
+    Doc d;
+    d.where = loc(file_, m);
     return d;
   }
+
+  void open(const YAML::Mark& m, YAML::anchor_t anchor, Doc::Kind kind) {
+    Frame f;
+    f.doc = begin(m);
+    f.doc.kind = kind;
+    f.anchor = anchor;
+    f.first_value = nodes_;
+    stack_.push_back(std::move(f));
+    depth_below_.push_back(0);
+  }
+
+  void close() {
+    Frame f = std::move(stack_.back());
+    stack_.pop_back();
+    const int below = depth_below_.back() + 1;
+    depth_below_.pop_back();
+    if (!depth_below_.empty()) depth_below_.back() = std::max(depth_below_.back(), below);
+    if (f.anchor) anchors_[f.anchor] = {f.doc, nodes_ - f.first_value + 1, below};
+    place(std::move(f.doc));
+  }
+
+  void finish(Doc d, YAML::anchor_t anchor) {
+    if (anchor) anchors_[anchor] = {d, 1, 0};
+    place(std::move(d));
+  }
+
+  // Puts a complete value where it belongs: the root, a list, or a map (as
+  // its next key, or as the value of the key before).
+  void place(Doc d) {
+    if (stack_.empty()) {
+      if (!root) root = std::move(d);
+      return;
+    }
+    Frame& f = stack_.back();
+    if (f.doc.is_sequence()) {
+      f.doc.items.push_back(std::move(d));
+    } else if (!f.have_key && !d.is_scalar()) {
+      // Reported once the whole text has parsed: a syntax error (the
+      // likelier cause of a list where a key should be) comes first.
+      if (!key_error)
+        key_error = LoadError(d.where, std::string("a key must be a plain name, not ") + d.kind_name());
+      f.have_key = true;
+      f.drop_value = true;
+    } else if (!f.have_key) {
+      auto [it, fresh] = f.lines.emplace(d.scalar, d.where.line);
+      if (!fresh)
+        throw LoadError(d.where, "duplicate key '" + d.scalar + "' (first given at line " + std::to_string(it->second) + ")");
+      f.key = std::move(d.scalar);
+      f.key_where = d.where;
+      f.have_key = true;
+    } else {
+      if (!f.drop_value) f.doc.entries.push_back({std::move(f.key), f.key_where, std::move(d)});
+      f.have_key = false;
+      f.drop_value = false;
+    }
+  }
+
+  const std::string& file_;
+  std::size_t nodes_ = 0;
+  std::vector<Frame> stack_;
+  std::vector<int> depth_below_;
+  std::unordered_map<YAML::anchor_t, Anchored> anchors_;
 };
 
-// yaml-cpp recurses once per nesting level; refuse absurd nesting before it
-// sees the text, so hostile input cannot exhaust the stack.
-void check_flow_depth(std::string_view text, const std::string& file) {
-  int depth = 0, line = 1, col = 0;
-  for (char c : text) {
-    ++col;
-    if (c == '\n') { ++line; col = 0; }
-    if (c == '[' || c == '{') {
-      if (++depth > k_max_depth * 4)
-        throw LoadError({file, line, col}, "nested too deeply (more than " + std::to_string(k_max_depth) + " levels)");
+// yaml-cpp reads a flow collection ([...] or {...}) whole before it says
+// what is in it (a flow list may turn out to be a key), holding a few
+// hundred bytes per item: 4 MiB of "[1,1,1,..." would take seconds and
+// gigabytes before the value limit is reached. So count the items of flow
+// collections first (commas and brackets outside quotes and comments) and
+// refuse past the limit where it is passed.
+//
+// Also refuse flow nesting far past the limit here (the parser itself stops
+// at the limit; this keeps a megabyte of '[' from reaching it at all).
+void check_flow_values(std::string_view text, const std::string& file) {
+  std::size_t items = 0;
+  int depth = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n')) {
+      while (i < text.size() && text[i] != '\n') ++i;  // a comment
+    } else if (depth > 0 && (c == '"' || c == '\'')) {  // a quoted scalar inside a flow collection
+      for (++i; i < text.size(); ++i) {
+        if (c == '"' && text[i] == '\\') ++i;
+        else if (text[i] == c && !(c == '\'' && i + 1 < text.size() && text[i + 1] == '\'' && ++i)) break;
+      }
+    } else if (c == '[' || c == '{') {
+      ++items;
+      if (++depth > 4 * k_max_depth)
+        throw LoadError(loc_at(file, text, i), "nested too deeply (more than " + std::to_string(k_max_depth) + " levels)");
     } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
+    } else if (c == ',' && depth > 0) {
+      ++items;
     }
+    if (items > k_max_nodes)
+      throw LoadError(loc_at(file, text, std::min(i, text.size() - 1)),
+                      "file too large: more than " + std::to_string(k_max_nodes) + " values");
   }
 }
 
@@ -108,29 +254,29 @@ Doc parse_yaml(std::string_view text, const std::string& file) {
   if (text.size() > k_max_file_bytes)
     throw LoadError({file, 0, 0}, "file too large (" + std::to_string(text.size()) + " bytes; the limit is " +
                                       std::to_string(k_max_file_bytes) + ")");
-  if (text.find('\0') != std::string_view::npos) {
-    auto pos = text.find('\0');
-    int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
-    auto nl = text.rfind('\n', pos);
-    int column = static_cast<int>(nl == std::string_view::npos ? pos + 1 : pos - nl);
-    throw LoadError({file, line, column}, "not a text file (it contains a NUL byte); expected YAML");
+  if (auto pos = text.find('\0'); pos != std::string_view::npos)
+    throw LoadError(loc_at(file, text, pos), "not a text file (it contains a NUL byte); expected YAML");
+  if (auto pos = utf8_invalid_at(text); pos != std::string_view::npos) {
+    static constexpr char k_hex[] = "0123456789ABCDEF";
+    const auto c = static_cast<unsigned char>(text[pos]);
+    throw LoadError(loc_at(file, text, pos), std::string("not UTF-8 text (byte 0x") + k_hex[c >> 4] + k_hex[c & 0xF] +
+                                                 " is not part of a valid character); expected YAML in UTF-8");
   }
-  check_flow_depth(text, file);
-  YAML::Node root;
+  check_flow_values(text, file);
+  Builder b(file);
   try {
-    root = YAML::Load(std::string(text));
+    std::istringstream in{std::string(text)};
+    YAML::Parser parser(in);
+    parser.HandleNextDocument(b);
+  } catch (const YAML::DeepRecursion& e) {
+    throw LoadError(loc(file, e.mark), "nested too deeply (more than " + std::to_string(k_max_depth) + " levels)");
   } catch (const YAML::Exception& e) {
-    std::string msg = e.msg;
-    throw LoadError(loc(file, e.mark), "YAML syntax error: " + msg);
+    throw LoadError(loc(file, e.mark), "YAML syntax error: " + e.msg);
   }
-  Converter c{file};
-  try {
-    Doc d = c.convert(root, 0);
-    if (d.where.line <= 0) d.where = {file, 1, 1};
-    return d;
-  } catch (const YAML::Exception& e) {
-    throw LoadError(loc(file, e.mark), std::string("YAML error: ") + e.msg);
-  }
+  if (b.key_error) throw *b.key_error;
+  Doc d = b.root ? std::move(*b.root) : Doc{};
+  if (d.where.line <= 0) d.where = {file, 1, 1};
+  return d;
 }
 
 Doc parse_yaml_file(const std::string& path) {
@@ -156,22 +302,32 @@ Doc parse_yaml_file(const std::string& path) {
 
 Doc merge_overlay(const Doc& base, const Doc& overlay) {
   if (base.is_map() && overlay.is_map()) {
-    Doc out = base;
+    Doc out;
+    out.kind = Doc::Kind::map;
     // The merged map was last written in the overlay: problems found in it
     // (a key deleted with ~, a face left out, ...) are reported there, in
     // the file the user wrote, not in the base.
     out.where = overlay.where;
-    for (const auto& e : overlay.entries) {
-      auto it = std::find_if(out.entries.begin(), out.entries.end(), [&](const DocEntry& b) { return b.key == e.key; });
-      if (e.value.is_null()) {
-        if (it != out.entries.end()) out.entries.erase(it);
-      } else if (it == out.entries.end()) {
-        out.entries.push_back(e);
-      } else {
-        it->key_where = e.key_where;
-        it->value = merge_overlay(it->value, e.value);
+    // Keys are unique in each map (parse_yaml): index the overlay's once.
+    std::unordered_map<std::string_view, const DocEntry*> over;
+    over.reserve(overlay.entries.size());
+    for (const auto& e : overlay.entries) over.emplace(e.key, &e);
+    std::unordered_set<std::string_view> in_base;
+    in_base.reserve(base.entries.size());
+    out.entries.reserve(base.entries.size() + overlay.entries.size());
+    // The base's keys in their order: kept, merged, or deleted by ~ ...
+    for (const auto& b : base.entries) {
+      in_base.insert(b.key);
+      auto it = over.find(b.key);
+      if (it == over.end()) {
+        out.entries.push_back(b);
+      } else if (!it->second->value.is_null()) {
+        out.entries.push_back({b.key, it->second->key_where, merge_overlay(b.value, it->second->value)});
       }
     }
+    // ... then the overlay's new keys, in its order.
+    for (const auto& e : overlay.entries)
+      if (!e.value.is_null() && !in_base.count(e.key)) out.entries.push_back(e);
     return out;
   }
   if (base.is_sequence() && overlay.is_map() && !overlay.entries.empty()) {
@@ -321,6 +477,10 @@ std::optional<Length> read_length(const Doc& n, Diagnostics& d, const std::strin
   }
   if (v->as_cm() < 0) {
     d.error(n.where, "expected a length of zero or more for " + what + ", found '" + n.scalar + "'");
+    return std::nullopt;
+  }
+  if (v->as_cm() > k_max_length_cm) {
+    d.error(n.where, "expected a length of at most 1 km (100000cm) for " + what + ", found '" + n.scalar + "'");
     return std::nullopt;
   }
   return v;

@@ -9,6 +9,10 @@ namespace vedette {
 
 enum class LengthUnit { cm, in, mm };
 
+// The longest length Vedette reads (1 km): longer than any table, and far
+// from the sizes where geometry in doubles loses its precision.
+inline constexpr double k_max_length_cm = 100000;
+
 class Length {
  public:
   constexpr Length() = default;

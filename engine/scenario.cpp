@@ -36,6 +36,46 @@ std::vector<std::string> names_of(const std::array<std::string_view, N>& a) {
 
 std::string fmt(Length l) { return format_length(l, LengthUnit::cm); }
 
+// A terrain outline: at most this many points (each pair of sides is
+// checked for crossing).
+constexpr std::size_t k_max_polygon_points = 1000;
+
+// Orientation of c about the line a-b: -1, 0 (on the line), 1.
+int orient(Point a, Point b, Point c) {
+  const double v = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+  return (v > 0) - (v < 0);
+}
+bool on_segment(Point a, Point b, Point c) {  // c on a-b, given collinear
+  return std::min(a.x, b.x) <= c.x && c.x <= std::max(a.x, b.x) && std::min(a.y, b.y) <= c.y && c.y <= std::max(a.y, b.y);
+}
+bool segments_meet(Point a, Point b, Point c, Point e) {
+  const int o1 = orient(a, b, c), o2 = orient(a, b, e), o3 = orient(c, e, a), o4 = orient(c, e, b);
+  if (o1 != o2 && o3 != o4) return true;
+  return (o1 == 0 && on_segment(a, b, c)) || (o2 == 0 && on_segment(a, b, e)) || (o3 == 0 && on_segment(c, e, a)) ||
+         (o4 == 0 && on_segment(c, e, b));
+}
+
+// The first two sides (i < j, each by its first point) of a closed outline
+// that touch or cross, other than neighbours at their shared point; nullopt
+// for a simple polygon. Neighbours folding back along each other count.
+std::optional<std::pair<std::size_t, std::size_t>> self_crossing(const std::vector<Point>& v) {
+  const std::size_t n = v.size();
+  auto at = [&](std::size_t k) { return v[k % n]; };
+  for (std::size_t j = 1; j < n; ++j)
+    for (std::size_t i = 0; i < j; ++i) {
+      const bool neighbours = j == i + 1 || (i == 0 && j == n - 1);
+      if (!neighbours) {
+        if (segments_meet(at(i), at(i + 1), at(j), at(j + 1))) return std::pair{i, j};
+      } else {
+        // Neighbours share a point; they must not overlap beyond it.
+        const std::size_t shared = j == i + 1 ? j : i;
+        const Point s = at(shared), a = at(shared + n - 1), b = at(shared + 1);
+        if (orient(a, s, b) == 0 && ((a.x - s.x) * (b.x - s.x) + (a.y - s.y) * (b.y - s.y)) > 0) return std::pair{i, j};
+      }
+    }
+  return std::nullopt;
+}
+
 struct ScenarioBuilder {
   Diagnostics& d;
   Scenario& s;
@@ -82,6 +122,11 @@ struct ScenarioBuilder {
                             (p->is_sequence() ? std::to_string(p->items.size()) + " points" : std::string(p->kind_name())));
       return std::nullopt;
     }
+    if (p->items.size() > k_max_polygon_points) {
+      d.error(p->where, what + ": a polygon of " + std::to_string(p->items.size()) + " points; at most " +
+                            std::to_string(k_max_polygon_points));
+      return std::nullopt;
+    }
     Polygon poly;
     bool ok = true;
     for (const auto& it : p->items) {
@@ -90,6 +135,13 @@ struct ScenarioBuilder {
       else ok = false;
     }
     if (!ok) return std::nullopt;
+    if (auto cross = self_crossing(poly.vertices)) {
+      const auto [i, j] = *cross;
+      d.error(p->items[j].where, what + ": its outline crosses itself (the side from point " + std::to_string(j + 1) +
+                                     " meets the side from point " + std::to_string(i + 1) +
+                                     "); expected a simple polygon, its points in order around it");
+      return std::nullopt;
+    }
     return Shape{poly};
   }
 

@@ -1,12 +1,27 @@
 #include "sims/cli.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <fstream>
 #include <iostream>
 
 #include "engine/diagnostics.hpp"
 
 namespace vedette::cli {
+
+const CLI::Validator& unsigned_number() {
+  static const CLI::Validator v(
+      [](std::string& text) -> std::string {
+        std::uint64_t value = 0;
+        const char* end = text.data() + text.size();
+        auto [p, ec] = std::from_chars(text.data(), end, value);
+        if (text.empty() || ec != std::errc() || p != end)
+          return "expected a whole number from 0 to 18446744073709551615, got '" + text + "'";
+        return {};
+      },
+      "0..18446744073709551615");
+  return v;
+}
 
 RulesetPtr ruleset_from(const std::string& path) {
   return path.empty() ? default_ruleset() : load_ruleset(path);
@@ -20,8 +35,15 @@ std::uint64_t fresh_seed() {
   return s % 1000000000ULL;
 }
 
-void print_json(std::ostream& out, const Json& j) { out << j.dump(2) << "\n"; }
-void print_json(std::ostream& out, const nlohmann::json& j) { out << j.dump(2) << "\n"; }
+// Text from files is checked to be UTF-8 where it is read (engine/doc.cpp);
+// anything else that is not (a file name given on the command line) is
+// printed with U+FFFD in place of the bad bytes rather than failing.
+void print_json(std::ostream& out, const Json& j) {
+  out << j.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
+}
+void print_json(std::ostream& out, const nlohmann::json& j) {
+  out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
 
 int run(const std::vector<std::string>& args, Io& io) {
   CLI::App app{"Vedette: automated enemy cavalry for tabletop wargames.\n"
@@ -42,6 +64,19 @@ int run(const std::vector<std::string>& args, Io& io) {
   add_compare(app, runner);
   add_sweep(app, runner);
   add_bench(app, runner);
+
+  // A first word that is no command: say so (CLI11 would only say that a
+  // command is required).
+  if (!args.empty() && !args[0].empty() && args[0][0] != '-') {
+    std::vector<std::string> names;
+    for (const auto* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+    if (std::find(names.begin(), names.end(), args[0]) == names.end()) {
+      io.err << "vedette: unknown command '" << args[0] << "'" << did_you_mean(args[0], names) << " (commands:";
+      for (const auto& n : names) io.err << " " << n;
+      io.err << ")\nRun 'vedette --help' for usage.\n";
+      return 2;
+    }
+  }
 
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());

@@ -45,6 +45,11 @@ void add_bench(CLI::App& app, Runner& run);   // sims/cmd_bench.cpp
 // Runs `vedette` with these arguments (argv[0] excluded).
 int run(const std::vector<std::string>& args, Io& io);
 
+// For options read into std::uint64_t (seeds, indices): CLI11 would take
+// "-5" as 18446744073709551611 and 10^30 as 18446744073709551615; this
+// refuses anything but plain digits within 0..18446744073709551615.
+const CLI::Validator& unsigned_number();
+
 // Shared helpers.
 RulesetPtr ruleset_from(const std::string& path);  // "" = the built-in default
 // A fresh seed from the operating system's entropy, for rolls the user did

@@ -39,6 +39,7 @@ FlagLength parse_flag_length(const std::string& flag, const std::string& text) {
   if (!l)
     throw UsageError(flag + ": expected a length with its unit (e.g. 12in, 30cm, 300mm), got '" + text + "'");
   if (l->as_cm() < 0) throw UsageError(flag + ": a distance cannot be negative, got '" + text + "'");
+  if (l->as_cm() > k_max_length_cm) throw UsageError(flag + ": at most 1 km (100000cm), got '" + text + "'");
   std::string t = text;
   while (!t.empty() && t.back() == ' ') t.pop_back();
   FlagLength out{*l, LengthUnit::in};
@@ -373,7 +374,7 @@ void add_charge(CLI::App& app, Runner& run) {
   c->add_flag("--pikes-facing", o->pikes_facing, "Swiss or Landsknechte pikes or pole arms facing the enemy");
   c->add_option("--defender-move", o->defender_move, "The defender's normal move, to give the retreat distance if it fails");
   auto* roll = c->add_option("--roll", o->roll, "Your physical 2D6 roll, two dice (e.g. --roll 3 5)")->expected(2)->check(CLI::Range(1, 6));
-  auto* seed = c->add_option("--seed", o->seed, "Seed for the roll, to repeat it");
+  auto* seed = c->add_option("--seed", o->seed, "Seed for the roll, to repeat it")->check(unsigned_number());
   roll->excludes(seed);
   c->add_option("--ruleset", o->ruleset, "Ruleset YAML file (default: the built-in tables)");
   c->add_flag("--json", o->json, "Print one JSON object");

@@ -170,8 +170,10 @@ void add_play(CLI::App& app, Runner& run) {
   auto o = std::make_shared<PlayOptions>();
   auto* c = app.add_subcommand("play", "Play one engagement of a scenario and tell it turn by turn.");
   c->add_option("scenario", o->scenario, "Scenario YAML file (sims/scenarios/*.yaml)")->required();
-  c->add_option("--seed", o->seed, "Seed for the dice: the same seed gives the same account, byte for byte");
-  c->add_option("--index", o->index, "Engagement index under the seed (as the Monte Carlo harness numbers them)");
+  c->add_option("--seed", o->seed, "Seed for the dice: the same seed gives the same account, byte for byte")
+      ->check(unsigned_number());
+  c->add_option("--index", o->index, "Engagement index under the seed (as the Monte Carlo harness numbers them)")
+      ->check(unsigned_number());
   c->add_option("--ruleset", o->ruleset, "Ruleset YAML file instead of the scenario's");
   c->add_flag("--json", o->json, "Print the events and the outcome as JSON");
   c->callback([o, &run] { run = [o](Io& io) { return run_play(*o, io); }; });

@@ -111,7 +111,7 @@ void add_react(CLI::App& app, Runner& run) {
   c->add_option("--ruleset", o->ruleset, "Ruleset YAML file (default: built-in seed 002 tables)");
   add_fact_flags(c, *o);
   auto* roll = c->add_option("--roll", o->roll, "Your physical D6 roll (1-6) instead of rolling")->check(CLI::Range(1, 6));
-  auto* seed = c->add_option("--seed", o->seed, "Seed for the roll, to repeat it");
+  auto* seed = c->add_option("--seed", o->seed, "Seed for the roll, to repeat it")->check(unsigned_number());
   roll->excludes(seed);
   c->add_option("--rf", o->rf, "Give the risk factor directly instead of the fact flags")->check(CLI::Range(-100, 100));
   c->add_flag("--json", o->json, "Print one JSON object");

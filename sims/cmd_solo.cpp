@@ -131,6 +131,8 @@ struct NewOptions {
 };
 
 int run_new(const NewOptions& o, Io& io) {
+  if (o.units.size() > k_max_units)
+    throw UsageError("--unit: " + std::to_string(o.units.size()) + " units; a session holds at most " + std::to_string(k_max_units));
   fs::path path = session_path(o.game);
   std::error_code ec;
   if (fs::is_directory(path, ec)) throw UsageError(path.string() + " is a folder; give a file name for the session");
@@ -612,7 +614,8 @@ void add_solo(CLI::App& app, Runner& run) {
         ->required()
         ->allow_extra_args(false);
     c->add_option("--ruleset", o->ruleset, "Ruleset YAML file (default: the built-in seed 002 tables, builtin:default)");
-    c->add_option("--seed", o->seed, "Seed for the session's rolls (default: chosen at random and recorded)");
+    c->add_option("--seed", o->seed, "Seed for the session's rolls (default: chosen at random and recorded)")
+        ->check(unsigned_number());
     c->add_flag("--physical-dice", o->physical, "You roll real dice and enter the results");
     c->add_option("--module", o->module, "asl: say each behaviour in ASL Cavalry terms (MF, hexes, Gallop, Charge legality; seed 000)")
         ->check(CLI::IsMember({"asl"}));
@@ -625,7 +628,7 @@ void add_solo(CLI::App& app, Runner& run) {
     auto* c = solo->add_subcommand("play", "Play the session interactively: questions, RF, roll, instructions, turn by turn");
     c->add_option("GAME", o->game, "Session file")->required();
     c->add_flag("--physical-dice", o->physical, "Roll real dice and enter the results (this time)");
-    c->add_option("--seed", o->seed, "Seed for the rolls; only before the session's first roll");
+    c->add_option("--seed", o->seed, "Seed for the rolls; only before the session's first roll")->check(unsigned_number());
     c->footer(
         "Answers: y or n (Enter takes the default shown in capitals), or a number. u undoes the last answer,\n"
         "q saves and quits, ? explains. Every answer is saved as it is given; end of input saves and exits.\n"

@@ -328,7 +328,37 @@ std::size_t Session::unit_index(const std::string& name) const {
 bool Session::in_effect(int n) const {
   const Event& e = event(n);
   if (!e.undoable()) return true;
-  return std::find(done_.begin(), done_.end(), n) != done_.end();
+  return static_cast<std::size_t>(n) < in_effect_.size() && in_effect_[static_cast<std::size_t>(n)];
+}
+
+void Session::set_in_effect(int n, bool on) {
+  const auto k = static_cast<std::size_t>(n);
+  if (k >= in_effect_.size()) in_effect_.resize(k + 1, false);
+  in_effect_[k] = on;
+}
+
+void Session::push_done(int n, State before) {
+  if (done_.size() % k_checkpoint_every == 0) checkpoints_.push_back(std::move(before));
+  done_.push_back(n);
+  set_in_effect(n, true);
+}
+
+State Session::state_before(std::size_t i) {
+  // From the checkpoint at or before step i, replay the steps in effect up
+  // to it: each does what it did then (the state and the history before it
+  // are the same). apply_to_state works on state_, so lend it.
+  const std::size_t from = i / k_checkpoint_every * k_checkpoint_every;
+  State now = std::move(state_);
+  state_ = checkpoints_[i / k_checkpoint_every];
+  try {
+    for (std::size_t k = from; k < i; ++k) apply_to_state(event(done_[k]));
+  } catch (...) {
+    state_ = std::move(now);
+    throw;
+  }
+  State before = std::move(state_);
+  state_ = std::move(now);
+  return before;
 }
 
 std::optional<int> Session::die_for(std::size_t unit, int turn) const {
@@ -553,8 +583,9 @@ void Session::apply(const Event& e) {
       throw SessionError("undoes #" + std::to_string(undo->target) + ", but the latest step in effect is #" +
                              std::to_string(done_.back()),
                          "undoes");
-    state_ = std::move(before_.back());
-    before_.pop_back();
+    state_ = state_before(done_.size() - 1);
+    if ((done_.size() - 1) % k_checkpoint_every == 0) checkpoints_.pop_back();
+    set_in_effect(done_.back(), false);
     done_.pop_back();
     redo_.push_back(undo->target);
     return;
@@ -570,8 +601,7 @@ void Session::apply(const Event& e) {
     Event replay = again;
     replay.turn = state_.turn;  // the same turn: the state is as it was before that step
     apply_to_state(replay);
-    before_.push_back(std::move(saved));
-    done_.push_back(redo->target);
+    push_done(redo->target, std::move(saved));
     redo_.pop_back();
     return;
   }
@@ -589,8 +619,7 @@ void Session::apply(const Event& e) {
   if (charge) check_charge_dice(e, charge->c);
   State saved = state_;
   apply_to_state(e);
-  before_.push_back(std::move(saved));
-  done_.push_back(e.n);
+  push_done(e.n, std::move(saved));
   redo_.clear();
   if (act) {
     std::size_t u = unit_index(act->unit);
@@ -1054,6 +1083,8 @@ Session Session::load(const fs::path& path) {
   if (const Doc* us = top.required("units")) {
     if (!us->is_sequence() || us->items.empty()) {
       d.error(us->where, "expected a list of one or more units, found " + std::string(us->kind_name()));
+    } else if (us->items.size() > k_max_units) {
+      d.error(us->items[k_max_units].where, "too many units: a session holds at most " + std::to_string(k_max_units));
     } else {
       for (const Doc& u : us->items) {
         MapReader um(u, d, "a unit");

@@ -74,6 +74,9 @@ struct UnitSpec {
   std::string weight;  // light, medium or heavy (seed 003's charge table); "" = asked at a charge
 };
 inline constexpr int k_max_figures = 1000;
+// Units in one session: each turn change and each undo costs a little per
+// unit, and a hand-edited file of thousands of units would cost gigabytes.
+inline constexpr std::size_t k_max_units = 100;
 
 // Answers given so far this turn (booleans 0/1, new casualties a count).
 struct Answers {
@@ -323,8 +326,16 @@ class Session {
   Header header_;
   std::vector<Event> history_;
   State state_;
-  std::vector<int> done_;       // undoable events in effect, oldest first
-  std::vector<State> before_;   // the state before each of done_
+  // The state before step done_[i] is found from checkpoints_[i / 32] (the
+  // state before done_[i / 32 * 32]) by replaying the steps between: memory
+  // for a long game's undo grows by one state per 32 steps, not per step.
+  static constexpr std::size_t k_checkpoint_every = 32;
+  State state_before(std::size_t i);
+  void push_done(int n, State before);
+  void set_in_effect(int n, bool on);
+  std::vector<int> done_;          // undoable events in effect, oldest first
+  std::vector<State> checkpoints_;  // the state before done_[0], done_[32], done_[64], ...
+  std::vector<bool> in_effect_;     // by event number: in done_
   std::vector<int> redo_;       // undone events that redo would bring back, last on top
   std::uint64_t next_roll_ = 0;
   std::map<std::pair<std::size_t, int>, int> first_die_;  // (unit, turn) -> event

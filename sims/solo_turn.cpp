@@ -420,7 +420,7 @@ std::optional<Length> parse_table_length(const Ruleset& r, const std::string& te
     why = positive ? "the move must be more than zero" : "a distance cannot be negative";
     return std::nullopt;
   }
-  if (l->as_cm() > 100000) {
+  if (l->as_cm() > k_max_length_cm) {
     why = "'" + text + "' is longer than any table";
     return std::nullopt;
   }

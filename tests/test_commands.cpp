@@ -446,6 +446,17 @@ TEST_CASE("commands: check --json lists each problem with its position", "[comma
   CHECK(p.at("message") == "band 'rf2_5' (RF 2-5) overlaps band 'rf1' (up to RF 2)");
 }
 
+TEST_CASE("commands: check --json with a file name that is not UTF-8 still prints JSON", "[commands][check]") {
+  // JSON strings must be UTF-8: the name is printed with U+FFFD for the bad
+  // byte rather than the command dying on it.
+  RunResult r = run_vedette({"check", "--json", "no-such-\xff.yaml"});
+  CHECK(r.status == 2);
+  json j = json::parse(r.out);
+  REQUIRE(j.size() == 1);
+  CHECK(j[0].at("file") == "no-such-\xEF\xBF\xBD.yaml");
+  CHECK(j[0].at("ok") == false);
+}
+
 TEST_CASE("commands: --help on each command exits 0", "[commands]") {
   for (std::string cmd : {"react", "table", "check", "charge", "solo"}) {
     INFO(cmd);

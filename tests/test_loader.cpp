@@ -8,6 +8,7 @@
 #include <dirent.h>
 
 #include <algorithm>
+#include <chrono>
 #include <set>
 #include <sstream>
 #include <string>
@@ -103,6 +104,14 @@ const std::vector<BadCase> k_bad{
     // the engagement sections (engine/battle_rules.cpp; more in test_engagement_rules.cpp)
     {"ruleset_profile_errors.yaml", 3, 21, "unknown weight 'enormous' (expected one of: light, medium, heavy)", 4},
     {"ruleset_weapon_errors.yaml", 7, 14, "weapon 'bow' band 2: range bands must get longer", 2},
+    // absurd values and hostile YAML (issue 7)
+    {"enormous_number.yaml", 4, 12, "expected a whole number from -100 to 100 for modifier 'hero' value, found '99999999999999999999999999'", 1},
+    {"nan_fraction.yaml", 3, 22, "expected a number from 0.01 to 1 for turning per_move_fraction, found '.nan'", 1},
+    {"infinite_length.yaml", 4, 17, "expected a length of at most 1 km (100000cm) for gallop max", 1},
+    {"negative_count.yaml", 3, 10, "expected a whole number from 1 to 100 for gallop_limit turns, found '-2'", 1},
+    {"deep_nesting.yaml", 35, 67, "nested too deeply (more than 32 levels)", 1},
+    {"invalid_utf8.yaml", 2, 10, "not UTF-8 text (byte 0xE9 is not part of a valid character); expected YAML in UTF-8", 1},
+    {"alias_loop.yaml", 3, 8, "an alias inside the very value it names (a loop)", 1},
 };
 
 const BadCase* find_case(const std::string& file) {
@@ -198,8 +207,11 @@ TEST_CASE("loader: every file in tests/data/bad has an expected message", "[load
   REQUIRE(dir != nullptr);
   while (auto* e = ::readdir(dir)) {
     std::string n = e->d_name;
-    // scenario_*.yaml are bad scenarios, checked by tests/test_scenario.cpp.
-    if (n.size() > 5 && n.compare(n.size() - 5, 5, ".yaml") == 0 && n.rfind("scenario_", 0) != 0) files.insert(n);
+    // scenario_*, session_* and asl_* are other formats, checked by
+    // tests/test_scenario.cpp and tests/test_bad_input.cpp.
+    if (n.size() > 5 && n.compare(n.size() - 5, 5, ".yaml") == 0 && n.rfind("scenario_", 0) != 0 &&
+        n.rfind("session_", 0) != 0 && n.rfind("asl_", 0) != 0)
+      files.insert(n);
   }
   ::closedir(dir);
   CHECK(files.size() >= 25);
@@ -355,7 +367,118 @@ TEST_CASE("loader: YAML limits: NUL anywhere and absurd nesting", "[loader]") {
   // A block map nested 40 deep is refused too (the limit is 32 levels).
   std::string nested;
   for (int i = 0; i < 40; ++i) nested += std::string(static_cast<std::size_t>(2 * i), ' ') + "k:\n";
-  CHECK_THROWS_WITH(parse_yaml(nested, "nested.yaml"), Catch::Contains("nested too deeply"));
+  CHECK_THROWS_WITH(parse_yaml(nested, "nested.yaml"), Catch::Contains("nested.yaml:34:67: nested too deeply"));
+}
+
+namespace {
+// The message of parsing `text`, or "" when it parses.
+std::string parse_error(const std::string& text) {
+  try {
+    (void)parse_yaml(text, "f.yaml");
+  } catch (const LoadError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("loader: YAML nesting within the size limit cannot exhaust the stack", "[loader][limits]") {
+  // yaml-cpp recurses once per level of nesting; these are refused at level
+  // 33, where they are written, long before its stack could run out.
+  std::string by_indent;  // 2,800 levels of block maps by indentation: 3.9 MB
+  for (std::size_t i = 0; i < 2800; ++i) by_indent += std::string(i, ' ') + "k:\n";
+  REQUIRE(by_indent.size() <= k_max_file_bytes);
+  CHECK(parse_error(by_indent) == "f.yaml:34:34: nested too deeply (more than 32 levels)");
+  std::string dashes;  // 2,000,000 levels of block lists on one line
+  for (int i = 0; i < 2000000; ++i) dashes += "- ";
+  CHECK(parse_error(dashes + "x\n") == "f.yaml:1:67: nested too deeply (more than 32 levels)");
+  std::string keys;  // complex keys inside complex keys
+  for (int i = 0; i < 100000; ++i) keys += "? ";
+  CHECK(parse_error(keys + "x\n") == "f.yaml:1:67: nested too deeply (more than 32 levels)");
+  CHECK(parse_error(std::string(1000000, '[')) == "f.yaml:1:129: nested too deeply (more than 32 levels)");
+  std::string flow_maps;
+  for (int i = 0; i < 100000; ++i) flow_maps += "{a: ";
+  // (flow nesting this deep is refused before parsing, at its 129th level)
+  CHECK(parse_error(flow_maps) == "f.yaml:1:513: nested too deeply (more than 32 levels)");
+  std::string mixed;  // lists of maps by indentation
+  for (std::size_t i = 0; i < 1500; ++i) mixed += std::string(2 * i, ' ') + "- k:\n";
+  CHECK(parse_error(mixed).find("nested too deeply") != std::string::npos);
+  // 32 levels below the top is allowed, 33 are not.
+  CHECK(parse_error(std::string(33, '[') + std::string(33, ']')) == "");
+  CHECK(parse_error(std::string(34, '[') + std::string(34, ']')) == "f.yaml:1:34: nested too deeply (more than 32 levels)");
+}
+
+TEST_CASE("loader: YAML aliases: loops and exponential copies are refused", "[loader][limits]") {
+  CHECK(parse_error("a: &a [*a]\n") == "f.yaml:1:8: an alias inside the very value it names (a loop)");
+  // "Billion laughs": each level ten aliases of the one before.
+  std::string bomb = "a: &a [1,1,1,1,1,1,1,1,1,1]\n";
+  for (char c = 'b'; c <= 'h'; ++c) {
+    bomb += std::string(1, c) + ": &" + std::string(1, c) + " [";
+    for (int k = 0; k < 10; ++k) bomb += std::string(k ? "," : "") + "*" + std::string(1, static_cast<char>(c - 1));
+    bomb += "]\n";
+  }
+  CHECK(parse_error(bomb) == "f.yaml:6:8: file too large: more than 200000 values");
+  // An alias deeper than the limit allows is refused too.
+  std::string deep = "a: &a " + std::string(30, '[') + std::string(30, ']') + "\nb: [[[*a]]]\n";
+  CHECK(parse_error(deep) == "f.yaml:2:7: nested too deeply (more than 32 levels)");
+  // Aliases that stay within the limits are copies of what they name.
+  Doc d = parse_yaml("a: &x {k: 1}\nb: *x\nkey: &n name\n*n : 3\n", "f.yaml");
+  REQUIRE(d.find("b") != nullptr);
+  CHECK(d.find("b")->find("k")->scalar == "1");
+  CHECK(d.find("name") != nullptr);
+  CHECK(parse_error("a: &x {k: 1}\n*x : 2\n") == "f.yaml:2:1: a key must be a plain name, not a map");
+}
+
+TEST_CASE("loader: millions of tiny values are refused quickly and in little memory", "[loader][limits]") {
+  // yaml-cpp would build every value first (a flow list of 2 million ones:
+  // seconds and a gigabyte); the limit is checked as the text is read.
+  std::string flow = "[";
+  for (int i = 0; i < 2000000; ++i) flow += "1,";
+  flow += "1]";
+  REQUIRE(flow.size() <= k_max_file_bytes);
+  CHECK(parse_error(flow) == "f.yaml:1:400001: file too large: more than 200000 values");
+  std::string block;
+  for (int i = 0; i < 1000000; ++i) block += "- 1\n";
+  CHECK(parse_error(block) == "f.yaml:200000:3: file too large: more than 200000 values");
+  // Commas inside quotes and comments are not items.
+  std::string quoted = "[\"" + std::string(300000, ',') + "\", '" + std::string(300000, ',') + "'] # " + std::string(300000, ',') + "\n";
+  CHECK(parse_error(quoted) == "");
+}
+
+TEST_CASE("loader: a map of a hundred thousand keys is read in linear time", "[loader][limits]") {
+  // Duplicate keys used to be found by comparing each key with every one
+  // before it: 100,000 keys took minutes. A duplicate is still found.
+  std::string text;
+  for (int i = 0; i < 100000; ++i) text += "key" + std::to_string(i) + ": 1\n";
+  const auto start = std::chrono::steady_clock::now();
+  Doc d = parse_yaml(text, "f.yaml");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(d.entries.size() == 100000);
+  CHECK(seconds < 20);
+  CHECK(parse_error(text + "key77: 2\n") == "f.yaml:100001:1: duplicate key 'key77' (first given at line 78)");
+}
+
+TEST_CASE("loader: text that is not UTF-8 is refused where it is written", "[loader][utf8]") {
+  // Found by fuzzing: a unit name with a stray byte loaded, then `play
+  // --json` died on it (JSON strings must be UTF-8).
+  try {
+    (void)parse_yaml("a: 1\nname: Hus\x81" "ars\n", "mem.yaml");
+    FAIL("expected a LoadError");
+  } catch (const LoadError& e) {
+    REQUIRE(e.diagnostics().size() == 1);
+    CHECK(e.diagnostics()[0].str() ==
+          "mem.yaml:2:10: not UTF-8 text (byte 0x81 is not part of a valid character); expected YAML in UTF-8");
+  }
+  // Overlong forms, surrogates and code points past U+10FFFF are not UTF-8.
+  for (const char* bad : {"k: \xC0\xAF", "k: \xED\xA0\x80", "k: \xF4\x90\x80\x80", "k: \xE2\x82"})
+    CHECK_THROWS_WITH(parse_yaml(bad, "m.yaml"), Catch::Contains("m.yaml:1:4: not UTF-8 text"));
+  // An escape that gives no character (a lone surrogate) is refused by the
+  // YAML reader itself, so every value read is UTF-8.
+  CHECK_THROWS_WITH(parse_yaml("a: 1\nb: \"x\\uD800\"\n", "m.yaml"), Catch::Contains("m.yaml:2:12: YAML syntax error: invalid unicode"));
+  // Real UTF-8, and escapes of real characters, are fine.
+  Doc d = parse_yaml("name: \"Hussards de la Garde \\u00e9 \\U0001F40E\"\ntext: \xC3\xA9" "clair \xF0\x9F\x90\x8E\n", "m.yaml");
+  CHECK(d.find("name")->scalar == "Hussards de la Garde \xC3\xA9 \xF0\x9F\x90\x8E");
+  CHECK(d.find("text")->scalar == "\xC3\xA9" "clair \xF0\x9F\x90\x8E");
 }
 
 // ------------------------------------------------------------ good files

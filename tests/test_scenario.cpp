@@ -40,6 +40,10 @@ std::string problems(const std::string& file) {
       if (d.where.file.find(file) == std::string::npos) s += d.where.file.substr(d.where.file.rfind('/') + 1) + ":";
       s += std::to_string(d.where.line) + ":" + std::to_string(d.where.column) + ": " + d.message + "\n";
     }
+    // Paths inside messages (a circular extends names each file) are
+    // given relative to the test data folder.
+    const std::string folder = vtest::data("bad/");
+    for (auto at = s.find(folder); at != std::string::npos; at = s.find(folder, at)) s.erase(at, folder.size());
     return s;
   }
   return "(loaded)";
@@ -47,7 +51,7 @@ std::string problems(const std::string& file) {
 
 struct BadScenario {
   const char* file;
-  const char* expected;  // every diagnostic, in order
+  std::string expected;  // every diagnostic, in order (the test data folder left out)
 };
 
 const std::vector<BadScenario> k_bad_scenarios{
@@ -75,6 +79,28 @@ const std::vector<BadScenario> k_bad_scenarios{
      "7:112: unit 'Dragoons': Mounted infantry may never gallop (seed 002)\n"
      "8:109: unit 'Foot': only mounted cavalry starts at a pace\n"
      "11:30: victory condition 1: side_losses needs at_least (a percentage of the side's figures)\n"},
+    // absurd values and hostile YAML (issue 7)
+    {"scenario_syntax_error.yaml", "12:1: YAML syntax error: end of map flow not found\n"},
+    {"scenario_wrong_type.yaml", "6:8: expected a list of units, found a value\n"},
+    {"scenario_duplicate_key.yaml", "10:1: duplicate key 'turns' (first given at line 9)\n"},
+    {"scenario_empty.yaml", "1:1: expected a map for the scenario, found nothing\n"},
+    {"scenario_binary_junk.yaml", "4:1: not a text file (it contains a NUL byte); expected YAML\n"},
+    {"scenario_deep_nesting.yaml", "10:46: nested too deeply (more than 32 levels)\n"},
+    {"scenario_enormous_table.yaml", "2:16: expected a length of at most 1 km (100000cm) for table width, found '1" + std::string(308, '0') + "in'\n"},
+    {"scenario_turns_million.yaml", "9:8: expected a whole number from 1 to 1000 for turns, found '1000000'\n"},
+    {"scenario_negative_figures.yaml", "7:69: expected a whole number from 1 to 1000 for unit 'Hussars' figures, found '-12'\n"},
+    {"scenario_nan_facing.yaml",
+     "7:105: expected a number from -360 to 360 for unit 'Hussars' facing (degrees, 0 = up the table), found '.nan'\n"},
+    {"scenario_infinite_cost.yaml",
+     "5:75: expected a number from 0 to 100 for terrain area 'Bog' move_cost (a multiplier, or impassable), found '.inf'\n"},
+    {"scenario_self_crossing_wood.yaml",
+     "6:59: terrain area 'Twisted wood': its outline crosses itself (the side from point 4 meets the side from point 2); "
+     "expected a simple polygon, its points in order around it\n"},
+    {"scenario_polygon_too_many_points.yaml", "6:16: terrain area 'Huge lake': a polygon of 1001 points; at most 1000\n"},
+    {"scenario_ruleset_cycle.yaml",
+     "2:10: the ruleset 'circular_a.yaml' does not load:\n"
+     "circular_b.yaml:2:10: circular extends: circular_a.yaml -> circular_b.yaml -> circular_a.yaml\n"},
+    {"scenario_length_negative.yaml", "2:30: expected a length of zero or more for table depth, found '-80cm'\n"},
 };
 
 }  // namespace

@@ -131,7 +131,7 @@ TEST_CASE("stats: merging tallies by addition equals one pass, in any order") {
   CHECK_THROWS_AS(one.merge(other), std::logic_error);
 }
 
-TEST_CASE("stats: a tally survives its JSON form exactly - damaged forms are refused") {
+TEST_CASE("stats: a tally survives its JSON form exactly, and damaged forms are refused") {
   auto model = toy("dice.yaml")->model(nullptr);
   const Schema& s = model->schema();
   auto player = model->player();
