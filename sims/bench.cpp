@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <ctime>
+#include <fstream>
 #include <thread>
 #include <vector>
 
@@ -31,6 +33,19 @@ std::uint64_t mix_int(std::uint64_t h, long long v) { return mix(h, static_cast<
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 }  // namespace
+
+double thread_cpu_seconds() {
+  timespec t{};
+  if (::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) return 0;
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+double load_average() {
+  std::ifstream in("/proc/loadavg");
+  double l = -1;
+  if (!(in >> l)) return -1;
+  return l;
+}
 
 std::string shipped_scenarios_dir() { return VEDETTE_SCENARIOS_DIR; }
 
@@ -77,6 +92,7 @@ Throughput measure_engagements(const Scenario& s, unsigned threads, double secon
   auto work = [&](Throughput& out) {
     Engagement game(s, players.bots(), seed, 0);
     Throughput t;  // counted here, not in `per`: threads would share its cache lines
+    const double cpu0 = thread_cpu_seconds();
     do {
       const std::uint64_t first = next.fetch_add(k_chunk, std::memory_order_relaxed);
       for (std::uint64_t i = first; i < first + k_chunk; ++i) {
@@ -86,6 +102,7 @@ Throughput measure_engagements(const Scenario& s, unsigned threads, double secon
         ++t.engagements;
       }
     } while (since(t0) < seconds);
+    t.cpu_seconds = thread_cpu_seconds() - cpu0;
     out = t;
   };
   std::vector<std::thread> pool;
@@ -99,26 +116,30 @@ Throughput measure_engagements(const Scenario& s, unsigned threads, double secon
     all.engagements += t.engagements;
     all.dice += t.dice;
     all.turns += t.turns;
+    all.cpu_seconds += t.cpu_seconds;
   }
   return all;
 }
 
-double measure_d6_ns(double seconds) {
+DiceFloor measure_d6_ns(double seconds) {
   Rng rng = make_stream(k_signature_seed, 0, Subsystem::command);
   Dice dice(rng);
   constexpr int k_batch = 1 << 20;
   std::uint64_t sum = 0;
   std::uint64_t rolled = 0;
   const auto t0 = Clock::now();
+  const double cpu0 = thread_cpu_seconds();
   do {
     for (int k = 0; k < k_batch; ++k) sum += static_cast<std::uint64_t>(dice.d6());
     rolled += k_batch;
   } while (since(t0) < seconds);
-  const double ns = since(t0) * 1e9 / static_cast<double>(rolled);
+  DiceFloor f;
+  f.cpu_ns = (thread_cpu_seconds() - cpu0) * 1e9 / static_cast<double>(rolled);
+  f.wall_ns = since(t0) * 1e9 / static_cast<double>(rolled);
   // Keep the sum alive so the loop is not optimised away.
   static std::atomic<std::uint64_t> sink;
   sink.store(sum, std::memory_order_relaxed);
-  return ns;
+  return f;
 }
 
 }  // namespace vedette::bench

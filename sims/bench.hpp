@@ -50,13 +50,17 @@ struct Signature {
 // Plays the fixed list from `dir`. Throws LoadError for a bad scenario file.
 Signature signature(const std::string& dir);
 
+// Wall time says what a user waits; CPU time (each thread's own clock) says
+// what the work costs, whatever else the machine is running.
 struct Throughput {
   unsigned threads = 1;
   std::uint64_t engagements = 0;
   std::uint64_t dice = 0;
   std::uint64_t turns = 0;
-  double seconds = 0;
+  double seconds = 0;      // wall
+  double cpu_seconds = 0;  // summed over the threads
   double per_second() const { return seconds > 0 ? static_cast<double>(engagements) / seconds : 0; }
+  double cpu_ns_per_engagement() const { return engagements ? cpu_seconds * 1e9 / static_cast<double>(engagements) : 0; }
   double dice_per_engagement() const { return engagements ? static_cast<double>(dice) / static_cast<double>(engagements) : 0; }
 };
 // Plays engagements of `s` (its own bots) under `seed` on `threads` threads
@@ -64,7 +68,16 @@ struct Throughput {
 Throughput measure_engagements(const Scenario& s, unsigned threads, double seconds, std::uint64_t seed);
 
 // Nanoseconds per D6 from the engine's Rng through Dice::d6 (the dice floor),
-// rolled in a tight loop for about `seconds`.
-double measure_d6_ns(double seconds);
+// rolled in a tight loop for about `seconds`: wall and CPU.
+struct DiceFloor {
+  double wall_ns = 0;
+  double cpu_ns = 0;
+};
+DiceFloor measure_d6_ns(double seconds);
+
+// This thread's CPU time in seconds.
+double thread_cpu_seconds();
+// The 1-minute load average (/proc/loadavg), or a negative number.
+double load_average();
 
 }  // namespace vedette::bench

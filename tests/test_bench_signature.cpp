@@ -108,6 +108,9 @@ TEST_CASE("commands: bench --quick --json gives every figure", "[bench][commands
   CHECK(j.at("ratio_to_dice").get<double>() > 0);
   CHECK(j.at("threads") == 2);
   CHECK(j.at("scaling").get<double>() > 0);
+  CHECK(j.at("cpu_ns_per_engagement").get<double>() > 0);
+  CHECK(j.at("cpu_ns_per_d6").get<double>() > 0);
+  CHECK(j.at("cpu_scaling").get<double>() > 0);
   CHECK(j.at("signature") == k_signature);
 }
 
