@@ -121,6 +121,18 @@ Throughput measure_engagements(const Scenario& s, unsigned threads, double secon
   return all;
 }
 
+std::uint64_t play_engagements(const Scenario& s, std::uint64_t n, std::uint64_t seed) {
+  const Players players = make_players(s);
+  Engagement game(s, players.bots(), seed, 0);
+  std::uint64_t dice = 0;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    game.reset(seed, i);
+    game.run();
+    dice += game.dice_rolled();
+  }
+  return dice;
+}
+
 DiceFloor measure_d6_ns(double seconds) {
   Rng rng = make_stream(k_signature_seed, 0, Subsystem::command);
   Dice dice(rng);

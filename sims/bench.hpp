@@ -67,6 +67,12 @@ struct Throughput {
 // for about `seconds` of wall time (at least one chunk each).
 Throughput measure_engagements(const Scenario& s, unsigned threads, double seconds, std::uint64_t seed);
 
+// Plays engagements 0..n-1 of `s` under `seed` on this thread, one
+// Engagement reset for each, untimed; returns the dice rolled. For a
+// profiler: `valgrind --tool=callgrind --toggle-collect='vedette::bench::play_engagements*'
+// vedette bench --profile N` counts exactly these instructions.
+std::uint64_t play_engagements(const Scenario& s, std::uint64_t n, std::uint64_t seed);
+
 // Nanoseconds per D6 from the engine's Rng through Dice::d6 (the dice floor),
 // rolled in a tight loop for about `seconds`: wall and CPU.
 struct DiceFloor {

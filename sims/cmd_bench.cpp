@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <thread>
 
@@ -23,6 +24,7 @@ struct BenchOptions {
   bool quick = false;
   unsigned threads = 0;
   bool signature_only = false;
+  std::optional<std::uint64_t> profile;
   bool json = false;
 };
 
@@ -36,6 +38,14 @@ int run_bench(const BenchOptions& o, Io& io) {
   if (!(o.seconds > 0) || !std::isfinite(o.seconds) || o.seconds > 600)
     throw UsageError("--seconds: expected seconds per measurement, above 0 and at most 600");
   const std::string dir = o.scenarios_dir.empty() ? bench::shipped_scenarios_dir() : o.scenarios_dir;
+  if (o.profile) {
+    const std::string file = o.scenario.empty() ? dir + "/" + std::string(bench::k_default_scenario) : o.scenario;
+    const ScenarioPtr s = load_scenario_file(file);
+    const std::uint64_t dice = bench::play_engagements(*s, *o.profile, bench::k_signature_seed);
+    io.out << "Played " << *o.profile << " engagements of " << s->name << " (seed " << bench::k_signature_seed << "): " << dice
+           << " dice\n";
+    return 0;
+  }
   const bench::Signature sig = bench::signature(dir);
   if (o.signature_only) {
     if (o.json) print_json(io.out, Json{{"signature", fnv1a64_text(sig.hash)}, {"engagements", sig.engagements}, {"dice", sig.dice}});
@@ -116,6 +126,9 @@ void add_bench(CLI::App& app, Runner& run) {
   c->add_option("--threads", o->threads, "Threads for the all-cores figure (default: every core)");
   c->add_option("--scenarios", o->scenarios_dir, "Folder of the shipped scenarios (default: the source tree's sims/scenarios)");
   c->add_flag("--signature", o->signature_only, "Print only the signature");
+  c->add_option("--profile", o->profile,
+                "Only play N engagements of the scenario on one thread, untimed (for perf or callgrind: "
+                "--toggle-collect='vedette::bench::play_engagements*')");
   c->add_flag("--json", o->json, "Print the figures as JSON");
   c->callback([o, &run] { run = [o](Io& io) { return run_bench(*o, io); }; });
 }

@@ -114,6 +114,12 @@ TEST_CASE("commands: bench --quick --json gives every figure", "[bench][commands
   CHECK(j.at("signature") == k_signature);
 }
 
+TEST_CASE("commands: bench --profile plays N engagements untimed", "[bench][commands]") {
+  const vtest::RunResult r = vtest::run_vedette({"bench", "--profile", "50"});
+  REQUIRE(r.status == 0);
+  CHECK(r.out.rfind("Played 50 engagements of open-field-charge (seed 1815): ", 0) == 0);
+}
+
 TEST_CASE("commands: bench refuses bad input with status 2", "[bench][commands]") {
   CHECK(vtest::run_vedette({"bench", "--seconds", "0"}).status == 2);
   CHECK(vtest::run_vedette({"bench", "--seconds", "nan"}).status == 2);
