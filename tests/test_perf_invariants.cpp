@@ -5,6 +5,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
 #include <string>
 
 #include "bots/registry.hpp"
@@ -67,5 +70,24 @@ TEST_CASE("perf: memoised gap and sight equal the board's answers throughout eng
       game.run();
     }
     CHECK(check.checked > 100);
+  }
+}
+
+TEST_CASE("perf: wrap_deg's shortcut gives the bits fmod gives", "[perf][geometry]") {
+  auto reference = [](double deg) {
+    double r = std::fmod(deg, 360.0);
+    if (r > 180.0) r -= 360.0;
+    if (r <= -180.0) r += 360.0;
+    return r;
+  };
+  auto same = [&](double x) { return std::bit_cast<std::uint64_t>(wrap_deg(x)) == std::bit_cast<std::uint64_t>(reference(x)); };
+  for (double x : {0.0, -0.0, 180.0, -180.0, 359.999999, 360.0, -360.0, 360.0000001, -359.9999, 720.0, 1e300, -1e-300,
+                   std::nextafter(360.0, 0.0), std::nextafter(-360.0, 0.0), std::numeric_limits<double>::infinity()})
+    CHECK(same(x));
+  CHECK(std::isnan(wrap_deg(std::numeric_limits<double>::quiet_NaN())));
+  Rng rng = make_stream(1815, 0, Subsystem::command);
+  for (int k = 0; k < 100000; ++k) {
+    const double x = (static_cast<double>(rng()) / 4294967296.0 - 0.5) * 2000.0;
+    if (!same(x)) FAIL("wrap_deg(" << x << ")");
   }
 }
