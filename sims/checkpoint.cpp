@@ -2,8 +2,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <sys/stat.h>
 
 #include "engine/diagnostics.hpp"
@@ -37,7 +40,7 @@ Checkpoint read_checkpoint(const std::string& path, const std::string& command, 
   if (::stat(path.c_str(), &st) != 0) throw LoadError({path, 0, 0}, "cannot open the checkpoint: no such file");
   if (S_ISDIR(st.st_mode)) throw LoadError({path, 0, 0}, "is a folder; expected a checkpoint file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw LoadError({path, 0, 0}, "cannot read the checkpoint");
+  if (!in) throw LoadError({path, 0, 0}, std::string("cannot read the checkpoint: ") + std::strerror(errno));
   std::string text(k_max_checkpoint_bytes + 1, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(in.gcount()));
@@ -64,23 +67,48 @@ Checkpoint read_checkpoint(const std::string& path, const std::string& command, 
   auto bad = [&](const std::string& why) -> LoadError { return LoadError({path, 0, 0}, "not a usable checkpoint: " + why); };
   if (!j.is_object() || !j.contains("vedette_checkpoint")) throw bad("it has no 'vedette_checkpoint' key (is it a vedette checkpoint?)");
   if (j["vedette_checkpoint"] != k_format) throw bad("format " + j["vedette_checkpoint"].dump() + ", expected " + std::to_string(k_format));
+  // Each key with the type it must have, or a message naming it (never a
+  // conversion nlohmann would make: 1e30 read as a whole number is undefined).
+  auto at = [&](const char* key) -> const nlohmann::json& {
+    auto it = j.find(key);
+    if (it == j.end()) throw bad(std::string("the key '") + key + "' is missing");
+    return *it;
+  };
+  auto string_at = [&](const char* key) {
+    const auto& v = at(key);
+    if (!v.is_string()) throw bad(std::string("'") + key + "' should be text, found " + v.type_name());
+    return v.get<std::string>();
+  };
+  auto whole = [&](const char* key, std::uint64_t max) {
+    const auto& v = at(key);
+    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0))
+      throw bad(std::string("'") + key + "' should be a whole number from 0 to " + std::to_string(max) + ", found " + v.dump());
+    const auto x = v.get<std::uint64_t>();
+    if (x > max) throw bad(std::string("'") + key + "' should be a whole number from 0 to " + std::to_string(max) + ", found " + v.dump());
+    return x;
+  };
   Checkpoint c;
   try {
-    c.id.command = j.at("command").get<std::string>();
+    c.id.command = string_at("command");
     if (c.id.command != command)
       throw LoadError({path, 0, 0}, "it is a checkpoint of `vedette " + c.id.command + "`, not of `vedette " + command + "`");
-    c.id.fingerprint = j.at("fingerprint").get<std::string>();
-    c.id.seed = j.at("seed").get<std::uint64_t>();
-    c.id.n = j.at("n").get<std::uint64_t>();
-    if (!j.at("precision").is_null()) c.id.precision = j.at("precision").get<double>();
-    c.next = j.at("next").get<std::uint64_t>();
-    const auto& t = j.at("tallies");
+    c.id.fingerprint = string_at("fingerprint");
+    c.id.seed = whole("seed", std::numeric_limits<std::uint64_t>::max());
+    c.id.n = whole("n", k_max_engagements);
+    const auto& p = at("precision");
+    if (!p.is_null()) {
+      if (!p.is_number() || !(p.get<double>() > 0 && p.get<double>() < 0.5))
+        throw bad("'precision' should be a number above 0 and below 0.5, or null, found " + p.dump());
+      c.id.precision = p.get<double>();
+    }
+    c.next = whole("next", c.id.n);
+    const auto& t = at("tallies");
     if (!t.is_array() || t.size() != sums.tallies.size())
       throw bad("it holds " + std::to_string(t.is_array() ? t.size() : 0) + " tallies, this run needs " + std::to_string(sums.tallies.size()));
     for (std::size_t i = 0; i < sums.tallies.size(); ++i) from_json(t[i], sums.tallies[i]);
     if (sums.paired) {
-      if (j.at("paired").is_null()) throw bad("it has no paired differences");
-      from_json(j.at("paired"), *sums.paired);
+      if (at("paired").is_null()) throw bad("it has no paired differences");
+      from_json(at("paired"), *sums.paired);
     }
   } catch (const nlohmann::json::exception& e) {
     throw bad(e.what());

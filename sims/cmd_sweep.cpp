@@ -18,6 +18,8 @@ struct SweepOptions {
   std::string set;
 };
 
+constexpr std::size_t k_max_sweep_values = 100;
+
 int run_sweep(const SweepOptions& o, Io& io) {
   check_lab_flags(o.lab);
   const auto eq = o.set.find('=');
@@ -33,6 +35,10 @@ int run_sweep(const SweepOptions& o, Io& io) {
     values.push_back(v);
     if (comma == std::string::npos) break;
     start = comma + 1;
+    // Each value is a ruleset loaded and a run played, and a row of the report.
+    if (values.size() == k_max_sweep_values)
+      throw UsageError("--set: more than " + std::to_string(k_max_sweep_values) + " values; a sweep takes at most " +
+                       std::to_string(k_max_sweep_values) + " (split it into several)");
   }
   check_out_dir(o.lab.out, false);
 

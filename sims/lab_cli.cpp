@@ -17,9 +17,11 @@ using cli::UsageError;
 void add_lab_flags(CLI::App* c, LabFlags& f, bool ruleset) {
   c->add_option("SCENARIO", f.scenario, "Scenario file (sims/scenarios/*.yaml)")->required();
   if (ruleset) c->add_option("--ruleset", f.ruleset, "Ruleset or house-rule file to play instead of the scenario's own");
-  f.n_opt = c->add_option("-n", f.n, "Engagements to play (default 10,000)");
-  c->add_option("--seed", f.seed, "Seed of the run: the same seed gives the same numbers (default: a fresh one, printed)");
-  f.threads_opt = c->add_option("--threads", f.threads, "Worker threads (default: the machine's cores); never changes a number");
+  f.n_opt = c->add_option("-n", f.n, "Engagements to play (default 10,000)")->check(cli::unsigned_number());
+  c->add_option("--seed", f.seed, "Seed of the run: the same seed gives the same numbers (default: a fresh one, printed)")
+      ->check(cli::unsigned_number());
+  f.threads_opt = c->add_option("--threads", f.threads, "Worker threads (default: the machine's cores); never changes a number")
+                      ->check(cli::unsigned_number());
   c->add_option("--out", f.out, "Folder for report.html and summary.json (made if missing)");
   c->add_flag("--json", f.json, "Print summary.json's content on stdout instead of the Markdown summary");
 }

@@ -367,6 +367,29 @@ void from_json(const json& j, Tally& t) {
   for (std::size_t i = 0; i < t.hist.size(); ++i) read_mat(h[i], w + ".hist[" + std::to_string(i) + "]", t.hist[i]);
   read_mat(member(j, "chosen", w), w + ".chosen", t.chosen);
   read_vec(member(j, "band_engagements", w), w + ".band_engagements", t.band_engagements);
+  // What n engagements can have summed (lab_model.hpp: metrics below 2^16,
+  // so a sum of products below n * 2^32): anything else was edited, and
+  // resuming on it could overflow the sums.
+  if (t.n > static_cast<std::int64_t>(k_max_engagements)) bad(w + ".n", "is more than a run can hold");
+  const std::int64_t most = t.n * (k_metric_limit * k_metric_limit);
+  auto in_range = [&](const auto& m, const std::string& what) {
+    if (m.size() > 0 && (m.minCoeff() < 0 || m.maxCoeff() > most))
+      bad(what, "holds a number no " + std::to_string(t.n) + " engagements can sum to (the file was edited or damaged)");
+  };
+  in_range(t.sum, w + ".sum");
+  in_range(t.cross, w + ".cross_lower");
+  in_range(t.outcome_sum, w + ".outcome_sum");
+  in_range(t.outcome_sumsq, w + ".outcome_sumsq");
+  in_range(t.nonzero, w + ".nonzero");
+  for (std::size_t i = 0; i < t.hist.size(); ++i) in_range(t.hist[i], w + ".hist[" + std::to_string(i) + "]");
+  in_range(t.chosen, w + ".chosen");
+  in_range(t.band_engagements, w + ".band_engagements");
+  for (Eigen::Index m = 0; m < t.min.size(); ++m) {
+    const bool none = t.n == 0 && t.min(m) == std::numeric_limits<std::int64_t>::max() &&
+                      t.max(m) == std::numeric_limits<std::int64_t>::min();
+    if (!none && (t.min(m) < 0 || t.max(m) >= k_metric_limit || t.min(m) > t.max(m)))
+      bad(w + ".min", "and max are not the least and greatest of whole numbers below 65536 (the file was edited or damaged)");
+  }
   std::int64_t outcomes = 0;
   for (std::size_t k = 0; k < t.outcomes; ++k) outcomes += t.outcome_count(k);
   if (outcomes != t.n) bad(w + ".sum", "does not add up to n (the file was edited or damaged)");
@@ -388,6 +411,14 @@ void from_json(const json& j, PairedTally& t) {
   read_vec(member(j, "sum_d", w), w + ".sum_d", t.sum_d);
   read_vec(member(j, "sumsq_d", w), w + ".sumsq_d", t.sumsq_d);
   read_vec(member(j, "differ", w), w + ".differ", t.differ);
+  if (t.n > static_cast<std::int64_t>(k_max_engagements)) bad(w + ".n", "is more than a run can hold");
+  const std::int64_t most = t.n * (k_metric_limit * k_metric_limit);
+  if (t.sum_d.size() > 0 && (t.sum_d.maxCoeff() > t.n * k_metric_limit || t.sum_d.minCoeff() < -t.n * k_metric_limit))
+    bad(w + ".sum_d", "holds a number no " + std::to_string(t.n) + " engagements can sum to (the file was edited or damaged)");
+  if (t.sumsq_d.size() > 0 && (t.sumsq_d.minCoeff() < 0 || t.sumsq_d.maxCoeff() > most))
+    bad(w + ".sumsq_d", "holds a number no " + std::to_string(t.n) + " engagements can sum to (the file was edited or damaged)");
+  if (t.differ.size() > 0 && (t.differ.minCoeff() < 0 || t.differ.maxCoeff() > t.n))
+    bad(w + ".differ", "holds a count above n (the file was edited or damaged)");
 }
 
 }  // namespace vedette::lab

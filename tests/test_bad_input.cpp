@@ -25,12 +25,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-enum class Format { ruleset, scenario, session, asl };
+enum class Format { ruleset, scenario, session, checkpoint, asl };
 
 Format format_of(const std::string& name) {
   if (name.rfind("scenario_", 0) == 0) return Format::scenario;
   if (name.rfind("session_", 0) == 0) return Format::session;
   if (name.rfind("asl_", 0) == 0) return Format::asl;
+  if (name.rfind("checkpoint_", 0) == 0) return Format::checkpoint;
   return Format::ruleset;
 }
 
@@ -39,6 +40,7 @@ const char* format_name(Format f) {
     case Format::ruleset: return "ruleset";
     case Format::scenario: return "scenario";
     case Format::session: return "session";
+    case Format::checkpoint: return "checkpoint";
     case Format::asl: return "asl";
   }
   return "?";
@@ -114,25 +116,28 @@ struct Folder {
 };
 
 // What the command for a bad file of each format is: one that would write
-// a file if the input were good (a new session), or one that reads it.
+// a file if the input were good (a new session, the session itself, a
+// report folder and the checkpoint resumed), or one that reads it.
 std::vector<std::string> command_for(Format f, const std::string& path) {
   switch (f) {
     case Format::ruleset: return {"solo", "new", "fresh", "--unit", "Lancers:shock", "--seed", "1", "--ruleset", path};
     case Format::scenario: return {"play", path, "--seed", "1"};
     case Format::session: return {"solo", "activate", path, "Lancers", "--roll", "3", "--accept-ruleset-change"};
+    case Format::checkpoint:
+      return {"sim", vtest::data("lab/dice.yaml"), "-n", "600", "--seed", "1", "--threads", "1", "--resume", path, "--out", "report"};
     case Format::asl: return {"asl", "plan", "--rules", path, "--start", "mounted", "move:1"};
   }
   return {};
 }
 
 // Runs the command for a bad file (a session is copied in as the game
-// being played), checks exit 2, a message naming the file, and no change;
-// returns stderr.
+// being played, a checkpoint as the one resumed), checks exit 2, a message
+// naming the file, and no change; returns stderr.
 std::string refused(Format f, const fs::path& file, bool as_nobody = false) {
   Folder folder;
   std::string shown = file.string();
-  if (f == Format::session) {
-    shown = "game.vedette.yaml";
+  if (f == Format::session || f == Format::checkpoint) {
+    shown = f == Format::session ? "game.vedette.yaml" : "cp.json";
     if (fs::is_directory(file)) fs::create_directory(folder.dir / shown);
     else fs::copy_file(file, folder.dir / shown);
   }
@@ -145,6 +150,11 @@ std::string refused(Format f, const fs::path& file, bool as_nobody = false) {
       fs::remove(folder.dir / "game.vedette.yaml");
       shown = "locked.vedette.yaml";
     }
+    if (f == Format::checkpoint) {
+      fs::remove(folder.dir / "cp.json");
+      fs::rename(folder.dir / "locked.yaml", folder.dir / "locked.json");
+      shown = "locked.json";
+    }
   }
   const auto before = snapshot(folder.dir);
   Run r = run_in(folder.dir, command_for(f, shown), as_nobody);
@@ -152,6 +162,7 @@ std::string refused(Format f, const fs::path& file, bool as_nobody = false) {
   CHECK(r.status == 2);
   CHECK(r.err.find(fs::path(shown).filename().string()) != std::string::npos);
   CHECK_FALSE(fs::exists(folder.dir / "fresh.vedette.yaml"));
+  CHECK_FALSE(fs::exists(folder.dir / "report"));
   CHECK(snapshot(folder.dir) == before);
   return r.err;
 }
@@ -216,6 +227,24 @@ const std::vector<BadFile> k_files{
     {"asl_syntax_error.yaml", "3:1", "YAML syntax error: end of map flow not found"},
     {"asl_cycle.yaml", "2:10", "extends chain longer than 16 files (does it extend itself?)"},
     {"asl_wrong_type.yaml", "3:20", "expected a whole number from 1 to 1000 for movement horse_allotment (13.34), found 'twelve'"},
+    // checkpoints of `vedette sim` (JSON): resumed as the run they were made by
+    {"checkpoint_syntax_error.json", "1:201", "not a valid checkpoint (JSON): parse error at line 1, column 201"},
+    {"checkpoint_truncated.json", "1:625", "not a valid checkpoint (JSON): parse error at line 1, column 625"},
+    {"checkpoint_empty.json", "1:1", "not a valid checkpoint (JSON): parse error at line 1, column 1"},
+    {"checkpoint_binary_junk.json", "1:1", "not a valid checkpoint (JSON)"},
+    {"checkpoint_nan.json", "1:55", "not a valid checkpoint (JSON): parse error at line 1, column 55"},
+    {"checkpoint_not_a_checkpoint.json", "1:1", "not a valid checkpoint (JSON)"},
+    {"checkpoint_deep_nesting.json", "", "not a usable checkpoint: it has no 'vedette_checkpoint' key"},
+    {"checkpoint_wrong_type.json", "", "not a usable checkpoint: 'next' should be a whole number from 0 to 600, found \"six hundred\""},
+    {"checkpoint_missing_key.json", "", "not a usable checkpoint: the key 'tallies' is missing"},
+    {"checkpoint_enormous_number.json", "", "not a usable checkpoint: 'seed' should be a whole number from 0 to 18446744073709551615, found 1e+30"},
+    {"checkpoint_next_beyond_n.json", "", "not a usable checkpoint: 'next' should be a whole number from 0 to 600, found 601"},
+    {"checkpoint_negative_n.json", "", "not a usable checkpoint: 'tally.n' should not be negative"},
+    {"checkpoint_sums_edited.json", "", "not a usable checkpoint: 'tally.sum' does not add up to n (the file was edited or damaged)"},
+    {"checkpoint_sums_overflow.json", "", "not a usable checkpoint: 'tally.cross_lower' holds a number no 600 engagements can sum to"},
+    {"checkpoint_newer_format.json", "", "not a usable checkpoint: format 2, expected 1"},
+    {"checkpoint_other_command.json", "", "it is a checkpoint of `vedette compare`, not of `vedette sim`"},
+    {"checkpoint_other_scenario.json", "", "it was made with another scenario or ruleset"},
 };
 
 std::vector<std::string> bad_files() {
@@ -229,7 +258,7 @@ std::vector<std::string> bad_files() {
 
 TEST_CASE("bad input: every file in tests/data/bad is refused with exit 2, located, and nothing written", "[bad]") {
   std::map<Format, int> count;
-  const std::regex located(R"(\.yaml:[0-9]+:[0-9]+: |\.yaml: )");
+  const std::regex located(R"(\.(yaml|json):([0-9]+:[0-9]+:)? )");
   for (const auto& name : bad_files()) {
     const Format f = format_of(name);
     const fs::path path = vtest::data("bad/" + name);
@@ -242,15 +271,22 @@ TEST_CASE("bad input: every file in tests/data/bad is refused with exit 2, locat
   CHECK(count[Format::ruleset] >= 50);
   CHECK(count[Format::scenario] >= 25);
   CHECK(count[Format::session] >= 20);
+  CHECK(count[Format::checkpoint] >= 15);
   CHECK(count[Format::asl] >= 4);
 }
 
 TEST_CASE("bad input: each newer bad file gives its message at its position", "[bad]") {
   for (const auto& c : k_files) {
     const Format f = format_of(c.file);
-    const std::string shown = f == Format::session ? "game.vedette.yaml" : vtest::data(std::string("bad/") + c.file);
+    const std::string shown = f == Format::session      ? "game.vedette.yaml"
+                              : f == Format::checkpoint ? "cp.json"
+                                                        : vtest::data(std::string("bad/") + c.file);
     const std::string err = refused(f, vtest::data(std::string("bad/") + c.file));
-    CHECK(err.find(shown + ":" + c.at + ": " + c.message) != std::string::npos);
+    // "" for a problem with the whole file (JSON values carry no position).
+    const std::string where = std::string(c.at).empty() ? shown + ": " : shown + ":" + c.at + ": ";
+    INFO(c.file << ": " << err);
+    CHECK((err.find(where + c.message) != std::string::npos ||
+           (std::string(c.file) == "checkpoint_other_scenario.json" && err.find(c.message) != std::string::npos)));
   }
 }
 
@@ -260,7 +296,7 @@ TEST_CASE("bad input: every file in tests/data/bad is listed with its expected m
   // tables are all listed here.
   for (const auto& name : bad_files()) {
     const Format f = format_of(name);
-    if (f != Format::session && f != Format::asl) continue;
+    if (f != Format::session && f != Format::asl && f != Format::checkpoint) continue;
     bool listed = false;
     for (const auto& c : k_files) listed = listed || name == c.file;
     INFO(name);
@@ -275,6 +311,7 @@ TEST_CASE("bad input: a missing file, a folder, and an unreadable file, in each 
       {Format::ruleset, vtest::data("good/hero_minus_2.yaml")},
       {Format::scenario, std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios/open_field_charge.yaml"},
       {Format::session, vtest::data("sessions/game.vedette.yaml")},
+      {Format::checkpoint, vtest::data("checkpoints/dice-600.json")},
       {Format::asl, std::string(VEDETTE_SOURCE_DIR) + "/tables/asl_cavalry.yaml"}};
   for (const auto& [f, file] : good) {
     INFO(format_name(f));
@@ -286,6 +323,13 @@ TEST_CASE("bad input: a missing file, a folder, and an unreadable file, in each 
       CHECK(r.status == 2);
       CHECK(r.err.find("no session file missing.vedette.yaml") != std::string::npos);
       CHECK_FALSE(fs::exists(folder.dir / "missing.vedette.yaml"));
+    } else if (f == Format::checkpoint) {
+      Folder folder;
+      Run r = run_in(folder.dir, command_for(f, "missing.json"));
+      CHECK(r.status == 2);
+      CHECK(r.err.find("missing.json: cannot open the checkpoint: no such file") != std::string::npos);
+      CHECK_FALSE(fs::exists(folder.dir / "missing.json"));
+      CHECK_FALSE(fs::exists(folder.dir / "report"));
     } else {
       const std::string err = refused(f, missing);
       CHECK(err.find(missing + ": cannot open: No such file or directory") != std::string::npos);
@@ -294,11 +338,14 @@ TEST_CASE("bad input: a missing file, a folder, and an unreadable file, in each 
     const fs::path folder_path = dir / (std::string(format_name(f)) + ".yaml");
     fs::create_directory(folder_path);
     const std::string ferr = refused(f, folder_path);
-    CHECK(ferr.find(f == Format::session ? "game.vedette.yaml: is a folder; expected a session file"
-                                         : folder_path.string() + ": is a folder; expected a YAML file") != std::string::npos);
+    const std::string folder_message = f == Format::session      ? "game.vedette.yaml: is a folder; expected a session file"
+                                       : f == Format::checkpoint ? "--resume cp.json: is a folder; expected a file name"
+                                                                 : folder_path.string() + ": is a folder; expected a YAML file";
+    CHECK(ferr.find(folder_message) != std::string::npos);
     // Unreadable (as a user who may not read it).
     const std::string uerr = refused(f, file, true);
-    CHECK(uerr.find(f == Format::session ? "locked.vedette.yaml: cannot read" : "locked.yaml: cannot read") != std::string::npos);
+    const std::string locked = f == Format::session ? "locked.vedette.yaml" : f == Format::checkpoint ? "locked.json" : "locked.yaml";
+    CHECK(uerr.find(locked + ": cannot read") != std::string::npos);
     CHECK(uerr.find("Permission denied") != std::string::npos);
   }
 }
@@ -308,6 +355,9 @@ TEST_CASE("bad input: absurd and malformed command lines are refused with exit 2
     std::vector<std::string> args;
     const char* message;
   };
+  const std::string dice = vtest::data("lab/dice.yaml");
+  std::string hundred_and_one = "-1";
+  for (int k = 0; k < 100; ++k) hundred_and_one += ",-1";
   const std::vector<Case> cases{
       {{"frobnicate"}, "unknown command 'frobnicate' (commands:"},
       {{"tabel"}, "unknown command 'tabel', did you mean 'table'?"},
@@ -341,6 +391,24 @@ TEST_CASE("bad input: absurd and malformed command lines are refused with exit 2
       {{"solo", "activate", "keep", "Nobody"}, "no unit named 'Nobody' in keep.vedette.yaml"},
       {{"solo", "activate", "keep", "Dragoons", "--roll", "7"}, "--roll"},
       {{"solo", "morale", "keep", "Lancers", "panicked"}, "panicked"},
+      // the balance lab: absurd sizes are refused before anything runs
+      {{"sim", dice, "-n", "0", "--out", "report"}, "-n 0: expected at least 1 engagement"},
+      {{"sim", dice, "-n", "2147483648", "--out", "report"}, "-n 2147483648: at most 2147483647 engagements in one run"},
+      {{"sim", dice, "-n", "-5", "--out", "report"}, "-n: expected a whole number from 0 to 18446744073709551615, got '-5'"},
+      {{"sim", dice, "-n", "99999999999999999999999"}, "-n: expected a whole number from 0 to 18446744073709551615"},
+      {{"sim", dice, "--threads", "0", "--out", "report"}, "--threads 0: expected 1 to 1024"},
+      {{"sim", dice, "--threads", "10000", "--out", "report"}, "--threads 10000: expected 1 to 1024"},
+      {{"sim", dice, "--seed", "-5", "--out", "report"}, "--seed: expected a whole number from 0 to 18446744073709551615, got '-5'"},
+      {{"sim", dice, "--precision", "0", "--out", "report"}, "--precision: expected a half width in percentage points"},
+      {{"sim", dice, "--precision", "nan", "--out", "report"}, "--precision: expected a half width in percentage points"},
+      {{"sim", dice, "--checkpoint-every", "-1", "--checkpoint", "cp.json"}, "--checkpoint-every: expected seconds, 0 or more"},
+      {{"sim", dice, "--out", "keep.vedette.yaml"}, "--out keep.vedette.yaml: is a file, not a folder"},
+      {{"sim", dice, "--csv"}, "--csv writes engagements.csv into the --out folder: give --out DIR"},
+      {{"sim", dice, "--resume", "keep.vedette.yaml", "--out", "report"}, "keep.vedette.yaml:1:1: not a valid checkpoint (JSON)"},
+      {{"sweep", dice, "--set", "modifiers.hero.value=" + hundred_and_one, "--out", "report"},
+       "--set: more than 100 values; a sweep takes at most 100"},
+      {{"sweep", dice, "--set", "modifiers.heroes.value=1,2", "--out", "report"}, "no such setting in the ruleset: 'modifiers.heroes.value'"},
+      {{"compare", dice, "--variant", "nothing.yaml", "--out", "report"}, "nothing.yaml: cannot open"},
   };
   for (const auto& c : cases) {
     Folder folder;

@@ -57,6 +57,11 @@ TEST_CASE("fuzz regressions: every kept crasher is answered cleanly", "[fuzz]") 
     CHECK_NOTHROW(vfuzz::session_one(vfuzz::slurp(f)));
     ++n;
   }
+  for (const auto& f : files_in(dir + "checkpoint")) {
+    INFO(f);
+    CHECK_NOTHROW(vfuzz::checkpoint_one(vfuzz::slurp(f)));
+    ++n;
+  }
   for (const auto& f : files_in(dir + "asl")) {
     INFO(f);
     CHECK_NOTHROW(vfuzz::asl_one(vfuzz::slurp(f)));
@@ -84,6 +89,9 @@ TEST_CASE("fuzz regressions: the seed corpora pass the fuzz targets' checks", "[
   run_all(files_in(k_src + "/sims/scenarios"), vfuzz::scenario_one);
   run_all(files_in(vtest::data("bad"), "scenario_"), vfuzz::scenario_one);
   run_all(files_in(vtest::data("sessions")), vfuzz::session_one);
+  run_all(files_in(vtest::data("lab")), vfuzz::scenario_one);
+  run_all(files_in(vtest::data("checkpoints")), vfuzz::checkpoint_one);
+  run_all(files_in(vtest::data("bad"), "checkpoint_"), vfuzz::checkpoint_one);
   run_all({k_src + "/tables/asl_cavalry.yaml"}, vfuzz::asl_one);
   run_all({k_src + "/tables/seed004.yaml"}, vfuzz::seed004_one);
   run_all(files_in(k_src + "/tests/fuzz/corpus/cli"), vfuzz::cli_one);

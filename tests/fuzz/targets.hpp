@@ -11,6 +11,7 @@
 // crash, the Catch2 test as a failure.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -24,12 +25,16 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "bots/registry.hpp"
 #include "engine/asl_cavalry.hpp"
 #include "engine/diagnostics.hpp"
 #include "engine/ruleset.hpp"
 #include "engine/scenario.hpp"
 #include "engine/seed004.hpp"
+#include "sims/checkpoint.hpp"
+#include "sims/lab_model.hpp"
 #include "sims/cli.hpp"
 #include "sims/session.hpp"
 
@@ -196,6 +201,25 @@ inline void seed004_one(std::string_view input) {
   }
 }
 
+// The balance lab's view of a scenario file (an engine scenario, or a
+// `synthetic:` one): what opens must run `vedette sim` and write its report.
+inline void lab_scenario(const fs::path& scen) {
+  try {
+    (void)vedette::lab::open_lab_scenario(scen.string());
+  } catch (const vedette::LoadError& e) {
+    expect_located(e);
+    return;
+  }
+  const fs::path out = scen.parent_path() / "out";
+  std::error_code ec;
+  fs::remove_all(out, ec);
+  std::string err;
+  require(run_cli({"sim", scen.string(), "-n", "8", "--seed", "1", "--threads", "1", "--json", "--out", out.string()}, nullptr,
+                  &err) == 0,
+          "a scenario that opens fails `sim`: " + err);
+  require(fs::exists(out / "summary.json") && fs::exists(out / "report.html"), "`sim --out` wrote no report");
+}
+
 // ----------------------------------------------------------- scenario
 // The input is a scenario file; a line "#%file" starts a second file,
 // rules.yaml, that it may name as its ruleset. A scenario that loads must
@@ -219,12 +243,14 @@ inline void scenario_one(std::string_view input) {
     s = vedette::load_scenario_file(scen.string());
   } catch (const vedette::LoadError& e) {
     expect_located(e);
+    lab_scenario(scen);  // a `synthetic:` scenario is the lab's only
     return;
   }
   require(s && s->rules && s->table && s->sides.size() == 2 && !s->units.empty(), "a scenario loaded incomplete");
   std::string err;
   require(run_cli({"play", scen.string(), "--seed", "1", "--json"}, nullptr, &err) == 0,
           "a scenario that loads fails `play`: " + err);
+  lab_scenario(scen);
 }
 
 // ------------------------------------------------------------ session
@@ -249,6 +275,51 @@ inline void session_one(std::string_view input) {
   }
 }
 
+// --------------------------------------------------------- checkpoint
+// The input is a checkpoint of `vedette sim` or `compare` (JSON), resumed as
+// each of the runs tests/data/checkpoints/ were made by (only the run it
+// belongs to gets past its fingerprint). A resume that is refused (exit 2)
+// leaves the checkpoint as it was and makes no report folder; one that is
+// accepted (exit 0) writes a summary.json that is JSON, and a checkpoint
+// that resumes again.
+inline void checkpoint_one(std::string_view input) {
+  const fs::path dir = scratch() / "k";
+  fs::create_directories(dir);
+  const fs::path cp = dir / "cp.json", out = dir / "out";
+  const std::string src = VEDETTE_SOURCE_DIR;
+  const std::string dice = src + "/tests/data/lab/dice.yaml", field = src + "/sims/scenarios/open_field_charge.yaml";
+  const std::vector<std::vector<std::string>> runs{
+      {"sim", dice, "-n", "600", "--seed", "1"},
+      {"sim", dice, "-n", "100000", "--precision", "5", "--seed", "2"},
+      {"sim", field, "-n", "300", "--seed", "1"},
+      {"compare", field, "--variant", src + "/tables/house-rules/steady-veterans.yaml", "-n", "256", "--seed", "1"}};
+  for (auto args : runs) {
+    write(cp, input);
+    std::error_code ec;
+    fs::remove_all(out, ec);
+    for (const char* a : {"--threads", "1", "--json", "--checkpoint-every", "0", "--resume"}) args.push_back(a);
+    args.push_back(cp.string());
+    args.push_back("--out");
+    args.push_back(out.string());
+    std::string text, err;
+    const int status = run_cli(args, &text, &err);
+    if (status == 2) {
+      require(!err.empty(), "a refused resume says nothing");
+      require(slurp(cp) == input, "a refused resume changed the checkpoint");
+      require(!fs::exists(out), "a refused resume made the report folder");
+      continue;
+    }
+    require(status == 0, "resume: exit " + std::to_string(status) + ": " + err);
+    try {
+      const auto summary = nlohmann::json::parse(slurp(out / "summary.json"));
+      require(summary.is_object(), "summary.json is not a JSON object");
+    } catch (const nlohmann::json::exception& e) {
+      throw Violation(std::string("a resumed run wrote a summary.json that is not JSON: ") + e.what());
+    }
+    require(run_cli(args, nullptr, &err) == 0, "the checkpoint a resumed run wrote does not resume: " + err);
+  }
+}
+
 // ---------------------------------------------------------------- cli
 // The input is split at newlines into arguments for `vedette`, run in a
 // folder holding a ruleset, a house rule, a scenario and a solo session
@@ -267,6 +338,8 @@ struct CliFolder {
     originals["house.yaml"] = "extends: rules.yaml\nname: house\nmodifiers:\n  hero: {value: -2}\n";
     originals["scen.yaml"] = slurp(src / "sims/scenarios/open_field_charge.yaml");
     originals["game.vedette.yaml"] = slurp(src / "tests/data/sessions/game.vedette.yaml");
+    originals["dice.yaml"] = slurp(src / "tests/data/lab/dice.yaml");
+    originals["cp.json"] = slurp(src / "tests/data/checkpoints/dice-600.json");
     for (const auto& [name, text] : originals)
       if (text.empty()) throw std::runtime_error("fuzz_cli: missing " + name);
   }
@@ -329,11 +402,33 @@ inline std::vector<std::string> split_args(std::string_view input) {
   return args;
 }
 
+// The balance lab's commands play -n engagements (10,000 by default, up to
+// 10,000,000 with --precision): a long run is no hang, so the fuzzer only
+// tries small ones (-n 64 at most, a sweep of at most 4 values, a resume of
+// the 600-engagement checkpoint).
+inline bool small_lab_run(const std::vector<std::string>& args) {
+  bool lab = false, resume = false, small_n = false, few_values = true;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "sim" || a == "compare" || a == "sweep") lab = true;
+    if (a == "--precision" || a.rfind("--precision=", 0) == 0) return false;
+    if (a == "--resume" || a.rfind("--resume=", 0) == 0) resume = true;
+    std::string value;
+    if (a == "-n" && i + 1 < args.size()) value = args[i + 1];
+    else if (a.rfind("-n", 0) == 0 && a.size() > 2) value = a.substr(a[2] == '=' ? 3 : 2);
+    if (!value.empty()) small_n = value.size() <= 2 && value.find_first_not_of("0123456789") == std::string::npos && std::stoi(value) <= 64;
+    if (a == "--set" && i + 1 < args.size() && std::count(args[i + 1].begin(), args[i + 1].end(), ',') > 3) few_values = false;
+    if (a.rfind("--set=", 0) == 0 && std::count(a.begin(), a.end(), ',') > 3) few_values = false;
+  }
+  return !lab || ((small_n || resume) && few_values);
+}
+
 inline bool cli_one(std::string_view input) {
   static const CliFolder folder;
   const auto args = split_args(input);
   for (const auto& a : args)
     if (a.find('/') != std::string::npos) return false;
+  if (!small_lab_run(args)) return false;
   folder.restore();
   const auto before = folder.snapshot();
   std::string out, err;
