@@ -15,6 +15,8 @@
 #include "bots/registry.hpp"
 #include "engine/engagement.hpp"
 #include "sims/bench.hpp"
+#include "sims/lab_model.hpp"
+#include "sims/stats.hpp"
 
 namespace {
 
@@ -93,6 +95,33 @@ TEST_CASE("alloc: engagements allocate nothing once warmed up", "[alloc][engagem
     });
     INFO(file << ": " << turns << " turns played");
     CHECK(turns > 3000);
+    CHECK(n == 0);
+  }
+}
+
+TEST_CASE("alloc: a lab worker's engagement and tally allocate nothing once warmed up", "[alloc][lab]") {
+  // What a harness worker does per engagement: play into a row, tally it.
+  const std::string dir = std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios";
+  for (std::string_view file : bench::k_signature_files) {
+    const auto scenario = lab::open_lab_scenario(dir + "/" + std::string(file));
+    const auto model = scenario->model(nullptr);
+    const auto player = model->player();
+    lab::OutcomeRow row(model->schema());
+    lab::Tally tally(model->schema());
+    for (std::uint64_t i = 0; i < 100; ++i) {  // warm-up
+      row.reset();
+      player->play(1, i, row);
+      tally.add(row);
+    }
+    const long n = allocations_during([&] {
+      for (std::uint64_t i = 0; i < 3000; ++i) {
+        row.reset();
+        player->play(20260101, i, row);
+        tally.add(row);
+      }
+    });
+    INFO(file);
+    CHECK(tally.n == 3100);
     CHECK(n == 0);
   }
 }
