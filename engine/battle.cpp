@@ -1,6 +1,7 @@
 #include "engine/battle.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace vedette {
@@ -24,6 +25,14 @@ Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_
     u.pace = u.mounted ? spec.pace : Pace::halt;
     units_.push_back(std::move(u));
   }
+  initial_ = units_;
+  memo_.resize(units_.size() * units_.size());
+}
+
+// Copy-assigning units of the same names reuses the strings' memory.
+void Battle::reset() {
+  units_ = initial_;
+  turn_ = 0;
 }
 
 Footprint Battle::footprint(std::size_t i) const {
@@ -50,13 +59,56 @@ Footprint Battle::footprint(std::size_t i) const {
   return Footprint{u.pos, u.facing, base.frontage * static_cast<double>(files), base.depth * static_cast<double>(ranks)};
 }
 
-Length Battle::gap(std::size_t a, std::size_t b) const {
-  const double d = board_->distance(units_[a].pos, units_[b].pos).as_cm();
-  const double g = d - footprint(a).depth.as_cm() / 2.0 - footprint(b).depth.as_cm() / 2.0;
-  return Length::cm(std::max(0.0, g));
+namespace {
+
+void set_bits(std::uint64_t (&k)[4], Point a, Point b) {
+  k[0] = std::bit_cast<std::uint64_t>(a.x);
+  k[1] = std::bit_cast<std::uint64_t>(a.y);
+  k[2] = std::bit_cast<std::uint64_t>(b.x);
+  k[3] = std::bit_cast<std::uint64_t>(b.y);
 }
 
-bool Battle::sees(std::size_t a, std::size_t b) const { return board_->line_of_sight(units_[a].pos, units_[b].pos); }
+}  // namespace
+
+Length Battle::depth(std::size_t i) const {
+  // As footprint(i), computing only the depth.
+  const Unit& u = units_[i];
+  const auto& f = rules_->combat.formations;
+  const Base& base = u.on_horse() ? f.cavalry_base : f.infantry_base;
+  const int n = std::max(u.figures, 1);
+  switch (u.formation) {
+    case Formation::line: return base.depth * static_cast<double>(std::min(f.line_ranks, n));
+    case Formation::column: {
+      const int files = std::min(f.column_files, n);
+      return base.depth * static_cast<double>((n + files - 1) / files);
+    }
+    case Formation::square: return base.frontage * static_cast<double>(std::max(1, (n + 3) / 4));
+  }
+  return base.depth;
+}
+
+Length Battle::gap_miss(std::size_t a, std::size_t b) const {
+  const Unit& ua = units_[a];
+  const Unit& ub = units_[b];
+  PairMemo& m = memo_[a * units_.size() + b];
+  const std::uint64_t keys = static_cast<std::uint64_t>(depth_key(ua)) << 32 | depth_key(ub);
+  const double d = board_->distance(ua.pos, ub.pos).as_cm();
+  const double g = d - depth(a).as_cm() / 2.0 - depth(b).as_cm() / 2.0;
+  m.gap = Length::cm(std::max(0.0, g));
+  m.depth_keys = keys;
+  set_bits(m.gap_pos, ua.pos, ub.pos);
+  m.gap_valid = true;
+  return m.gap;
+}
+
+bool Battle::sees_miss(std::size_t a, std::size_t b) const {
+  const Point pa = units_[a].pos, pb = units_[b].pos;
+  PairMemo& m = memo_[a * units_.size() + b];
+  m.sees = board_->line_of_sight(pa, pb);
+  set_bits(m.sees_pos, pa, pb);
+  m.sees_valid = true;
+  return m.sees;
+}
 
 UnitIndex Battle::nearest_enemy(std::size_t i, bool visible_only) const {
   UnitIndex best = k_no_unit;
@@ -158,7 +210,8 @@ Situation Battle::situation(std::size_t i) const {
     if (!units_[j].active() || !enemies(i, j) || !sees(i, j)) continue;
     s.enemy_in_sight = true;
     const Length g = gap(i, j);
-    const bool theirs_reach = g <= reach(j) && reach(j).as_cm() > 0;
+    const Length theirs = reach(j);
+    const bool theirs_reach = g <= theirs && theirs.as_cm() > 0;
     const bool mine_reach = g <= mine && mine.as_cm() > 0;
     if ((wr == WeaponsRange::enemy && theirs_reach) || (wr == WeaponsRange::unit && mine_reach) ||
         (wr == WeaponsRange::either && (theirs_reach || mine_reach)))

@@ -5,6 +5,7 @@
 // movement allowances, and a unit's seed 002 risk-factor facts computed from
 // the battlefield. Bots get a `const Battle&`; only engine/engagement.cpp
 // changes it.
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -31,6 +32,8 @@ inline constexpr double k_rear_half_deg = 45.0;
 class Battle {
  public:
   explicit Battle(const Scenario& s);  // under the scenario's ruleset
+  // Back to the scenario's starting positions, turn 0 (no allocation).
+  void reset();
 
   const Scenario& scenario() const { return *scenario_; }
   const Ruleset& rules() const { return *rules_; }
@@ -41,6 +44,8 @@ class Battle {
 
   // The unit's rectangle: figures in its formation (combat.formations).
   Footprint footprint(std::size_t i) const;
+  // footprint(i).depth alone (the same value, without the frontage).
+  Length depth(std::size_t i) const;
   // Front to front: centre to centre less half of each unit's depth, at
   // least 0. The distance every rule measures between two units.
   Length gap(std::size_t a, std::size_t b) const;
@@ -92,7 +97,53 @@ class Battle {
   const Ruleset* rules_;
   const Board* board_;
   std::vector<Unit> units_;
+  std::vector<Unit> initial_;  // as the scenario sets them up
   int turn_ = 0;
+
+  // Memo of gap() and sees() for each ordered pair of units, keyed by the
+  // exact bits of what they are computed from (both positions; for the gap
+  // also what sets each depth: figures, formation, on horse). A hit returns
+  // the value the computation gave for those very inputs, so results are bit
+  // for bit unchanged; bots and rules ask the same questions many times a
+  // turn. Per battle (per engagement, per thread); valid across reset().
+  struct PairMemo {
+    std::uint64_t gap_pos[4]{};  // a.x, a.y, b.x, b.y
+    std::uint64_t depth_keys = 0;
+    Length gap;
+    bool gap_valid = false;
+    bool sees_valid = false;
+    bool sees = false;
+    std::uint64_t sees_pos[4]{};
+  };
+  mutable std::vector<PairMemo> memo_;
+  // What a unit's depth (footprint) depends on besides the ruleset.
+  static std::uint32_t depth_key(const Unit& u) {
+    return static_cast<std::uint32_t>(u.figures) << 8 | static_cast<std::uint32_t>(u.formation) << 1 | (u.on_horse() ? 1U : 0U);
+  }
+  // Are these the bits of the two positions?
+  static bool same_bits(const std::uint64_t (&k)[4], Point a, Point b) {
+    return k[0] == std::bit_cast<std::uint64_t>(a.x) && k[1] == std::bit_cast<std::uint64_t>(a.y) &&
+           k[2] == std::bit_cast<std::uint64_t>(b.x) && k[3] == std::bit_cast<std::uint64_t>(b.y);
+  }
+  Length gap_miss(std::size_t a, std::size_t b) const;
+  bool sees_miss(std::size_t a, std::size_t b) const;
 };
+
+// The memo's hit paths, inline; the misses compute in battle.cpp.
+inline Length Battle::gap(std::size_t a, std::size_t b) const {
+  const Unit& ua = units_[a];
+  const Unit& ub = units_[b];
+  const PairMemo& m = memo_[a * units_.size() + b];
+  if (m.gap_valid && m.depth_keys == (static_cast<std::uint64_t>(depth_key(ua)) << 32 | depth_key(ub)) &&
+      same_bits(m.gap_pos, ua.pos, ub.pos))
+    return m.gap;
+  return gap_miss(a, b);
+}
+
+inline bool Battle::sees(std::size_t a, std::size_t b) const {
+  const PairMemo& m = memo_[a * units_.size() + b];
+  if (m.sees_valid && same_bits(m.sees_pos, units_[a].pos, units_[b].pos)) return m.sees;
+  return sees_miss(a, b);
+}
 
 }  // namespace vedette

@@ -19,12 +19,6 @@ std::optional<std::size_t> Weapon::band_at(Length d, int shift) const {
   return std::nullopt;
 }
 
-Length Weapon::reach(int shift) const {
-  const auto s = static_cast<std::size_t>(shift < 0 ? 0 : shift);
-  if (s >= bands.size()) return Length();
-  return bands[bands.size() - 1 - s].to;
-}
-
 namespace {
 
 template <std::size_t N>

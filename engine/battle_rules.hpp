@@ -51,7 +51,11 @@ struct Weapon {
   // out of range.
   std::optional<std::size_t> band_at(Length d, int shift) const;
   // The farthest distance at which it can hit with that shift (0 if never).
-  Length reach(int shift) const;
+  Length reach(int shift) const {
+    const auto s = static_cast<std::size_t>(shift < 0 ? 0 : shift);
+    if (s >= bands.size()) return Length();
+    return bands[bands.size() - 1 - s].to;
+  }
 };
 
 struct Profile {

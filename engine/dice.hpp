@@ -34,6 +34,10 @@ std::uint64_t splitmix64(std::uint64_t& state);
 
 // The stream for (seed, index, subsystem). Costs a few tens of nanoseconds.
 Rng make_stream(std::uint64_t seed, std::uint64_t index, Subsystem sub);
+// The same in two steps, for an engagement seeding all its subsystems:
+// make_stream(seed, index, sub) == make_stream_from(stream_prefix(seed, index), sub).
+std::uint64_t stream_prefix(std::uint64_t seed, std::uint64_t index);
+Rng make_stream_from(std::uint64_t prefix, Subsystem sub);
 
 // An unbiased face 1..sides from one or more engine words.
 inline int roll_die(Rng& rng, std::uint32_t sides) {

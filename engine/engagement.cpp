@@ -76,11 +76,6 @@ Engagement::Engagement(const Scenario& s, std::array<const Bot*, 2> bots, std::u
     : b_(s),
       r_(*s.rules),
       bots_(bots),
-      rng_decisions_(make_stream(seed, index, Subsystem::decisions)),
-      rng_movement_(make_stream(seed, index, Subsystem::movement)),
-      rng_shooting_(make_stream(seed, index, Subsystem::shooting)),
-      rng_melee_(make_stream(seed, index, Subsystem::melee)),
-      rng_morale_(make_stream(seed, index, Subsystem::morale)),
       decisions_(rng_decisions_),
       movement_(rng_movement_),
       shooting_(rng_shooting_),
@@ -95,6 +90,46 @@ Engagement::Engagement(const Scenario& s, std::array<const Bot*, 2> bots, std::u
   out_.bands = r_.bands.size();
   out_.behaviours = r_.behaviours.size();
   out_.chosen.assign(out_.bands * out_.behaviours, 0);
+  // Every reason an engagement can end with, so that finishing allocates nothing.
+  turn_limit_reason_ = "the turn limit (" + std::to_string(s.turns) + ") is reached: " +
+                       (s.at_turn_limit ? s.sides[*s.at_turn_limit].name + " holds" : std::string("a draw"));
+  std::size_t longest = turn_limit_reason_.size();
+  for (const VictoryCondition& v : s.victory) longest = std::max(longest, v.text.size());
+  out_.reason.reserve(longest);
+  start(seed, index);
+}
+
+void Engagement::reset(std::uint64_t seed, std::uint64_t index) {
+  b_.reset();
+  std::fill(commands_.begin(), commands_.end(), Command{});
+  std::fill(pending_hits_.begin(), pending_hits_.end(), 0);
+  std::fill(moved_cm_.begin(), moved_cm_.end(), 0.0);
+  std::fill(moved_pace_.begin(), moved_pace_.end(), Pace::halt);
+  contacts_.clear();
+  declared_ = {};
+  order_ = {0, 1};
+  last_first_ = 255;
+  out_.winner.reset();
+  out_.reason.clear();
+  out_.turns = 0;
+  out_.sides = {};
+  std::fill(out_.chosen.begin(), out_.chosen.end(), 0U);
+  finished_ = false;
+  start(seed, index);
+}
+
+void Engagement::start(std::uint64_t seed, std::uint64_t index) {
+  const std::uint64_t prefix = stream_prefix(seed, index);  // make_stream(seed, index, sub), shared part once
+  rng_decisions_ = make_stream_from(prefix, Subsystem::decisions);
+  rng_movement_ = make_stream_from(prefix, Subsystem::movement);
+  rng_shooting_ = make_stream_from(prefix, Subsystem::shooting);
+  rng_melee_ = make_stream_from(prefix, Subsystem::melee);
+  rng_morale_ = make_stream_from(prefix, Subsystem::morale);
+  decisions_ = Dice(rng_decisions_);
+  movement_ = Dice(rng_movement_);
+  shooting_ = Dice(rng_shooting_);
+  melee_ = Dice(rng_melee_);
+  morale_ = Dice(rng_morale_);
   for (const Unit& u : b_.units_) {
     SideOutcome& so = out_.sides[u.side];
     ++so.units;
@@ -333,20 +368,20 @@ void Engagement::move_unit(std::size_t i, const Command& c) {
   const Length a = b_.allowance(i, p);
   const bool free_about = r_.combat.movement.about_face_free;
   double moved = 0;
-  std::string what;
+  std::string what;  // for the account only: built when a recorder listens
   switch (m) {
     case Move::hold:
       p = Pace::halt;
-      what = "holds";
+      if (rec_) what = "holds";
       break;
     case Move::keep:
       if (p != Pace::halt) moved = go(i, u.pos + direction(u.facing) * kFar, p, a, false);
-      what = p == Pace::halt ? "stays at halt" : "carries on";
+      if (rec_) what = p == Pace::halt ? "stays at halt" : "carries on";
       break;
     case Move::toward:
       if (!target_ok) {
         p = Pace::halt;
-        what = "holds (no target)";
+        if (rec_) what = "holds (no target)";
         break;
       }
       {
@@ -357,25 +392,25 @@ void Engagement::move_unit(std::size_t i, const Command& c) {
           const double want = (g - stop).as_cm();
           moved = go(i, u.pos + dir * want, p, a, false);
         }
-        what = "advances toward " + name(t);
+        if (rec_) what = "advances toward " + name(t);
       }
       break;
     case Move::away: {
       const UnitIndex from = target_ok ? c.target : b_.nearest_enemy(i, false);
       if (from == k_no_unit) {
         p = Pace::halt;
-        what = "holds (no enemy)";
+        if (rec_) what = "holds (no enemy)";
         break;
       }
       moved = go(i, u.pos + unit_vector(b_.units_[static_cast<std::size_t>(from)].pos, u.pos) * kFar, p, a, free_about);
-      what = "moves away from " + name(static_cast<std::size_t>(from));
+      if (rec_) what = "moves away from " + name(static_cast<std::size_t>(from));
       break;
     }
     case Move::to_cover: {
       const auto cover = b_.board().nearest_cover(u.pos, a, 1);
       if (cover) {
         moved = go(i, *cover, p, a, false);
-        what = "moves into cover";
+        if (rec_) what = "moves into cover";
       } else {
         Point c0{0, 0};
         int n = 0;
@@ -385,45 +420,45 @@ void Engagement::move_unit(std::size_t i, const Command& c) {
             ++n;
           }
         if (n > 0) moved = go(i, u.pos + unit_vector(c0 * (1.0 / n), u.pos) * kFar, p, a, free_about);
-        what = "finds no cover within its move and moves away from all enemies";
+        if (rec_) what = "finds no cover within its move and moves away from all enemies";
       }
       break;
     }
     case Move::home:
       moved = go(i, b_.home_point(i), p, a, free_about);
-      what = "withdraws toward its own edge";
+      if (rec_) what = "withdraws toward its own edge";
       break;
     case Move::form_square:
       p = Pace::halt;
       if (!u.cavalry() && !u.in_square() && can_form_square(r_.charge, b_.defender_class(i))) {
         u.formation = Formation::square;
         ++out_.sides[u.side].squares_formed;
-        what = "forms square";
+        if (rec_) what = "forms square";
       } else {
-        what = "holds";
+        if (rec_) what = "holds";
       }
       break;
     case Move::leave_square:
       p = Pace::halt;
       if (u.in_square()) u.formation = Formation::line;
-      what = "forms line";
+      if (rec_) what = "forms line";
       break;
     case Move::dismount:
       p = Pace::halt;
       if (u.on_horse() && u.type && !u.type->shoots_mounted && u.profile->move.as_cm() > 0) {
         u.mounted = false;
-        what = "dismounts (its whole move, seed 001)";
+        if (rec_) what = "dismounts (its whole move, seed 001)";
       } else {
-        what = "holds";
+        if (rec_) what = "holds";
       }
       break;
     case Move::mount:
       p = Pace::halt;
       if (u.cavalry() && !u.mounted) {
         u.mounted = true;
-        what = "mounts (its whole move, seed 001)";
+        if (rec_) what = "mounts (its whole move, seed 001)";
       } else {
-        what = "holds";
+        if (rec_) what = "holds";
       }
       break;
   }
@@ -485,11 +520,11 @@ Point Engagement::clip_enemies(std::size_t i, Point from, Point to, UnitIndex ig
   const double a = dot(d, d);
   if (a == 0) return to;
   double tmin = 1.0;
-  const double half_i = b_.footprint(i).depth.as_cm() / 2.0;
+  const double half_i = b_.depth(i).as_cm() / 2.0;
   for (std::size_t j = 0; j < b_.units_.size(); ++j) {
     if (j == i || static_cast<UnitIndex>(j) == ignore || !b_.units_[j].active() || !b_.enemies(i, j)) continue;
     const Point q = b_.units_[j].pos;
-    const double rad = half_i + b_.footprint(j).depth.as_cm() / 2.0 + r_.combat.movement.stand_off.as_cm();
+    const double rad = half_i + b_.depth(j).as_cm() / 2.0 + r_.combat.movement.stand_off.as_cm();
     const Point f = from - q;
     const double c = dot(f, f) - rad * rad;
     if (c <= 0) {  // already that close: may not close further
@@ -1121,9 +1156,11 @@ void Engagement::step_morale() {
     if (!u.active() || u.order == Order::routed) continue;
     if (u.lost() * 100 >= r_.combat.morale.rout_losses_pct * u.figures_start) {
       ++out_.sides[u.side].routs;
-      set_order(i, Order::routed, "morale",
-                "it has lost " + std::to_string(u.lost()) + " of " + std::to_string(u.figures_start) + " figures (rout at " +
-                    std::to_string(r_.combat.morale.rout_losses_pct) + "%)");
+      std::string why;
+      if (rec_)
+        why = "it has lost " + std::to_string(u.lost()) + " of " + std::to_string(u.figures_start) + " figures (rout at " +
+              std::to_string(r_.combat.morale.rout_losses_pct) + "%)";
+      set_order(i, Order::routed, "morale", why);
     }
   }
   for (std::size_t i = 0; i < b_.units_.size(); ++i) {
@@ -1153,13 +1190,13 @@ void Engagement::step_morale() {
   }
 }
 
-void Engagement::set_order(std::size_t i, Order o, const char* phase, const std::string& why) {
+void Engagement::set_order(std::size_t i, Order o, const char* phase, std::string_view why) {
   Unit& u = b_.units_[i];
   if (u.order == o || u.order == Order::routed) return;
   u.order = o;
   if (rec_) {
     Event e = event(phase, "order", i);
-    e.text = name(i) + " is " + std::string(order_name(o)) + ": " + why;
+    e.text = name(i) + " is " + std::string(order_name(o)) + ": " + std::string(why);
     e.with("order", std::string(order_name(o)));
     emit(std::move(e));
   }
@@ -1192,11 +1229,7 @@ void Engagement::step_end() {
     u.ran_this_turn = false;
     u.retreated_this_turn = false;
   }
-  if (!check_victory() && b_.turn_ >= b_.scenario().turns) {
-    const auto& s = b_.scenario();
-    finish(s.at_turn_limit, s.at_turn_limit ? "the turn limit (" + std::to_string(s.turns) + ") is reached: " + s.sides[*s.at_turn_limit].name + " holds"
-                                            : "the turn limit (" + std::to_string(s.turns) + ") is reached: a draw");
-  }
+  if (!check_victory() && b_.turn_ >= b_.scenario().turns) finish(b_.scenario().at_turn_limit, turn_limit_reason_);
 }
 
 bool Engagement::check_victory() {
@@ -1234,10 +1267,10 @@ bool Engagement::check_victory() {
   return false;
 }
 
-void Engagement::finish(std::optional<std::uint8_t> winner, std::string reason) {
+void Engagement::finish(std::optional<std::uint8_t> winner, std::string_view reason) {
   finished_ = true;
   out_.winner = winner;
-  out_.reason = std::move(reason);
+  out_.reason.assign(reason);  // within the capacity reserved at construction
   if (rec_) {
     Event e = event("end", "result", SIZE_MAX);
     e.text = (winner ? b_.scenario().sides[*winner].name + " wins" : std::string("Draw")) + " after " + std::to_string(b_.turn_) + " turn" +

@@ -8,6 +8,8 @@
 // Recorder is attached; the Outcome is always kept.
 #include <array>
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/battle.hpp"
@@ -51,6 +53,11 @@ class Engagement {
   Engagement(const Engagement&) = delete;
   Engagement& operator=(const Engagement&) = delete;
 
+  // Starts engagement (seed, index) of the same scenario afresh, exactly as
+  // a new Engagement would, reusing this one's memory: the Monte Carlo keeps
+  // one per thread and allocates nothing per engagement. The recorder stays.
+  void reset(std::uint64_t seed, std::uint64_t index);
+
   // Events go to `r` (null: none).
   void attach(Recorder* r) { rec_ = r; }
 
@@ -62,6 +69,10 @@ class Engagement {
   bool finished() const { return finished_; }
   const Battle& battle() const { return b_; }
   const Outcome& outcome() const { return out_; }
+  // Dice rolled so far, all streams together (benchmarks: the dice floor).
+  std::uint64_t dice_rolled() const {
+    return decisions_.rolled() + movement_.rolled() + shooting_.rolled() + melee_.rolled() + morale_.rolled();
+  }
 
  private:
   struct Contact {
@@ -73,6 +84,9 @@ class Engagement {
     double bearing = 0;           // the direction the charge was first indicated
     Length balance;               // what is left of the charge move (follow-through)
   };
+
+  // Seeds the streams and counts the sides (construction and reset).
+  void start(std::uint64_t seed, std::uint64_t index);
 
   // Turn steps (docs/turn-sequence.md).
   void step_orders();
@@ -99,8 +113,8 @@ class Engagement {
   Length move_of(std::size_t i) const;
 
   void apply_hits(std::size_t i, int hits, Dice& dice, const char* phase);
-  void set_order(std::size_t i, Order o, const char* phase, const std::string& why);
-  void finish(std::optional<std::uint8_t> winner, std::string reason);
+  void set_order(std::size_t i, Order o, const char* phase, std::string_view why);
+  void finish(std::optional<std::uint8_t> winner, std::string_view reason);
   bool check_victory();
 
   Event event(const char* phase, const char* kind, std::size_t unit) const;
@@ -124,6 +138,7 @@ class Engagement {
   std::array<std::uint8_t, 2> order_{0, 1};  // sides in the order they move this turn
   std::uint8_t last_first_ = 255;
   Outcome out_;
+  std::string turn_limit_reason_;
   bool finished_ = false;
 };
 

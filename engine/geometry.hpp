@@ -53,7 +53,8 @@ inline constexpr double kAngleTolDeg = 1e-9;
 
 // Wrap an angle into (-180, 180].
 inline double wrap_deg(double deg) {
-  double r = std::fmod(deg, 360.0);
+  // fmod(x, 360) is x itself when |x| < 360: skip the call (same bits).
+  double r = (deg > -360.0 && deg < 360.0) ? deg : std::fmod(deg, 360.0);
   if (r > 180.0) r -= 360.0;
   if (r <= -180.0) r += 360.0;
   return r;

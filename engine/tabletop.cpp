@@ -337,6 +337,7 @@ int Tabletop::cover_at(Point p) const {
 }
 
 int Tabletop::cover_of(const Footprint& unit, std::optional<Point> viewer) const {
+  if (areas_.empty() && obstacles_.empty()) return 0;  // nothing gives cover: skip the corners
   const std::array<Point, 4> c = corners(unit);
   const std::array<Point, 5> pts{c[0], c[1], c[2], c[3], unit.centre};
   int result = INT_MAX;
@@ -391,6 +392,14 @@ bool Tabletop::moves_uphill(Point a, Point b) const {
 Tabletop::Walk Tabletop::walk(Point a, Point b, double budget) const {
   const double len = euclid_cm(a, b);
   if (len == 0.0) return {1.0, 0.0};
+  if (areas_.empty() && obstacles_.empty()) {
+    // A bare table: the loop below with its one event at t = 1 and m = 1,
+    // written out (the same expressions, so the same bits).
+    constexpr double t0 = 0.0, spent = 0.0, m = 1.0;
+    const double c = m * ((1.0 - t0) * len);
+    if (c > budget - spent) return {t0 + (budget - spent) / m / len, budget};
+    return {1.0, spent + c};
+  }
   struct Event {
     double t;
     double cost;  // obstacle crossing cost; 0 for a terrain edge

@@ -40,6 +40,7 @@ void add_asl(CLI::App& app, Runner& run);     // sims/cmd_asl.cpp
 void add_sim(CLI::App& app, Runner& run);     // sims/cmd_sim.cpp
 void add_compare(CLI::App& app, Runner& run); // sims/cmd_compare.cpp
 void add_sweep(CLI::App& app, Runner& run);   // sims/cmd_sweep.cpp
+void add_bench(CLI::App& app, Runner& run);   // sims/cmd_bench.cpp
 
 // Runs `vedette` with these arguments (argv[0] excluded).
 int run(const std::vector<std::string>& args, Io& io);

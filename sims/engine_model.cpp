@@ -101,12 +101,14 @@ Schema engine_schema(const Scenario& s) {
   return sc;
 }
 
+// One per thread: it keeps one Engagement and resets it for each (seed,
+// index), so playing allocates nothing (tests/no_alloc).
 class EnginePlayer final : public Player {
  public:
-  explicit EnginePlayer(const Scenario& s) : s_(s), players_(make_players(s)) {}
+  explicit EnginePlayer(const Scenario& s) : players_(make_players(s)), e_(s, players_.bots(), 0, 0) {}
   void play(std::uint64_t seed, std::uint64_t index, OutcomeRow& row) override {
-    Engagement e(s_, players_.bots(), seed, index);
-    const Outcome& o = e.run();
+    e_.reset(seed, index);
+    const Outcome& o = e_.run();
     row.outcome = o.winner ? *o.winner : 2;
     std::int64_t* m = row.metrics.data();
     m[0] = o.turns;
@@ -117,8 +119,8 @@ class EnginePlayer final : public Player {
   }
 
  private:
-  const Scenario& s_;
   Players players_;
+  Engagement e_;
 };
 
 class EngineModel final : public Model {

@@ -1,0 +1,70 @@
+#pragma once
+// Bench: what `vedette bench` measures, and the bench signature.
+//
+// The signature (STYLE.md, after Stockfish's bench) is one 64-bit FNV-1a
+// checksum of the outcomes of a fixed list of (scenario, seed, index): every
+// shipped scenario, engagements 0..k_signature_engagements-1 under
+// k_signature_seed. An optimisation must leave it unchanged; a commit that
+// changes what an engagement does says so and records the new value in
+// tests/test_bench_signature.cpp.
+//
+// Throughput is measured on the same engine the Monte Carlo runs: one
+// Engagement per thread, reset for each (seed, index), indices handed out in
+// fixed chunks. The dice floor is the same Rng and D6 mapping (engine/dice.hpp)
+// rolling in a tight loop, measured in the same run.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "engine/record.hpp"
+#include "engine/scenario.hpp"
+
+namespace vedette::bench {
+
+// The shipped scenarios the signature plays, in this order (sims/scenarios/).
+// A new shipped scenario is added here, which changes the signature.
+inline constexpr std::array<std::string_view, 6> k_signature_files{
+    "flank_attack.yaml",       "mounted_infantry_raid.yaml", "open_field_charge.yaml",
+    "open_field_thinking.yaml", "square_test.yaml",          "wood_edge.yaml"};
+inline constexpr std::uint64_t k_signature_seed = 1815;
+inline constexpr std::uint64_t k_signature_engagements = 200;  // indices 0..199 of each scenario
+
+// The default scenario of `vedette bench` (and of the targets).
+inline constexpr std::string_view k_default_scenario = "open_field_charge.yaml";
+
+// The folder holding the shipped scenarios: the source tree's sims/scenarios.
+std::string shipped_scenarios_dir();
+
+// Continues FNV-1a hash `h` over one engagement's outcome: the winner (255
+// for a draw), turns, the dice rolled, every per-side counter of the Outcome
+// and the Actions Table choices, each as 8 little-endian bytes. The reason's
+// wording is left out: rewording it is not a change of behaviour.
+std::uint64_t hash_outcome(const Outcome& o, std::uint64_t dice_rolled, std::uint64_t h);
+
+struct Signature {
+  std::uint64_t hash = 0;
+  std::uint64_t engagements = 0;
+  std::uint64_t dice = 0;  // rolled by all of them
+};
+// Plays the fixed list from `dir`. Throws LoadError for a bad scenario file.
+Signature signature(const std::string& dir);
+
+struct Throughput {
+  unsigned threads = 1;
+  std::uint64_t engagements = 0;
+  std::uint64_t dice = 0;
+  std::uint64_t turns = 0;
+  double seconds = 0;
+  double per_second() const { return seconds > 0 ? static_cast<double>(engagements) / seconds : 0; }
+  double dice_per_engagement() const { return engagements ? static_cast<double>(dice) / static_cast<double>(engagements) : 0; }
+};
+// Plays engagements of `s` (its own bots) under `seed` on `threads` threads
+// for about `seconds` of wall time (at least one chunk each).
+Throughput measure_engagements(const Scenario& s, unsigned threads, double seconds, std::uint64_t seed);
+
+// Nanoseconds per D6 from the engine's Rng through Dice::d6 (the dice floor),
+// rolled in a tight loop for about `seconds`.
+double measure_d6_ns(double seconds);
+
+}  // namespace vedette::bench

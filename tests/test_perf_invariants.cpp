@@ -1,0 +1,93 @@
+// What the optimisations of issue 6 rely on, checked against the plain
+// computations they replace: the shared prefix of an engagement's streams,
+// Battle::depth against the footprint, and the memoised gap and line of
+// sight against the board's own answers at every step of real engagements.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "bots/registry.hpp"
+#include "engine/dice.hpp"
+#include "engine/engagement.hpp"
+#include "sims/bench.hpp"
+
+using namespace vedette;
+
+namespace {
+
+const std::string k_dir = std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios";
+
+// Recomputes every pair's gap and sight from the board at each event.
+class GeometryCheck final : public Recorder {
+ public:
+  explicit GeometryCheck(const Engagement& g) : g_(g) {}
+  void record(Event) override {
+    const Battle& b = g_.battle();
+    for (std::size_t i = 0; i < b.units().size(); ++i) {
+      CHECK(b.depth(i) == b.footprint(i).depth);
+      for (std::size_t j = 0; j < b.units().size(); ++j) {
+        if (i == j) continue;
+        const Point pi = b.unit(i).pos, pj = b.unit(j).pos;
+        const double g = b.board().distance(pi, pj).as_cm() - b.footprint(i).depth.as_cm() / 2.0 - b.footprint(j).depth.as_cm() / 2.0;
+        CHECK(b.gap(i, j).as_cm() == std::max(0.0, g));
+        CHECK(b.sees(i, j) == b.board().line_of_sight(pi, pj));
+        ++checked;
+      }
+    }
+  }
+  long checked = 0;
+
+ private:
+  const Engagement& g_;
+};
+
+}  // namespace
+
+TEST_CASE("dice: an engagement's streams share one prefix", "[dice]") {
+  for (std::uint64_t seed : {0ULL, 1ULL, 1815ULL, ~0ULL})
+    for (std::uint64_t index : {0ULL, 7ULL, 123456789ULL})
+      for (Subsystem sub : {Subsystem::decisions, Subsystem::movement, Subsystem::shooting, Subsystem::melee, Subsystem::morale}) {
+        Rng a = make_stream(seed, index, sub);
+        Rng b = make_stream_from(stream_prefix(seed, index), sub);
+        for (int k = 0; k < 8; ++k) CHECK(a() == b());
+      }
+}
+
+TEST_CASE("perf: memoised gap and sight equal the board's answers throughout engagements", "[perf][engagement]") {
+  for (std::string_view file : bench::k_signature_files) {
+    INFO(file);
+    const ScenarioPtr s = load_scenario_file(k_dir + "/" + std::string(file));
+    const Players players = make_players(*s);
+    Engagement game(*s, players.bots(), 3, 0);
+    GeometryCheck check(game);
+    game.attach(&check);
+    for (std::uint64_t i = 0; i < 15; ++i) {
+      game.reset(3, i);
+      game.run();
+    }
+    CHECK(check.checked > 100);
+  }
+}
+
+TEST_CASE("perf: wrap_deg's shortcut gives the bits fmod gives", "[perf][geometry]") {
+  auto reference = [](double deg) {
+    double r = std::fmod(deg, 360.0);
+    if (r > 180.0) r -= 360.0;
+    if (r <= -180.0) r += 360.0;
+    return r;
+  };
+  auto same = [&](double x) { return std::bit_cast<std::uint64_t>(wrap_deg(x)) == std::bit_cast<std::uint64_t>(reference(x)); };
+  for (double x : {0.0, -0.0, 180.0, -180.0, 359.999999, 360.0, -360.0, 360.0000001, -359.9999, 720.0, 1e300, -1e-300,
+                   std::nextafter(360.0, 0.0), std::nextafter(-360.0, 0.0), std::numeric_limits<double>::infinity()})
+    CHECK(same(x));
+  CHECK(std::isnan(wrap_deg(std::numeric_limits<double>::quiet_NaN())));
+  Rng rng = make_stream(1815, 0, Subsystem::command);
+  for (int k = 0; k < 100000; ++k) {
+    const double x = (static_cast<double>(rng()) / 4294967296.0 - 0.5) * 2000.0;
+    if (!same(x)) FAIL("wrap_deg(" << x << ")");
+  }
+}
