@@ -410,6 +410,9 @@ TEST_CASE("bad input: absurd and malformed command lines are refused with exit 2
        "--set: more than 100 values; a sweep takes at most 100"},
       {{"sweep", dice, "--set", "modifiers.heroes.value=1,2", "--out", "report"}, "no such setting in the ruleset: 'modifiers.heroes.value'"},
       {{"compare", dice, "--variant", "nothing.yaml", "--out", "report"}, "nothing.yaml: cannot open"},
+      {{"bench", "--quick", "--threads", "10000"}, "--threads: Value 10000 not in range 1 to 1024"},
+      {{"bench", "--quick", "--threads", "0"}, "--threads: Value 0 not in range 1 to 1024"},
+      {{"bench", "--seconds", "1e9"}, "--seconds: expected seconds per measurement, above 0 and at most 600"},
   };
   for (const auto& c : cases) {
     Folder folder;
