@@ -17,6 +17,20 @@ namespace vedette::lab {
 namespace {
 constexpr int k_format = 1;
 constexpr std::size_t k_max_checkpoint_bytes = 64u << 20;
+
+// The numbers a checkpoint of sums shaped like these holds.
+std::size_t values_in(const Sums& sums) {
+  std::size_t n = 16;  // the keys besides the sums
+  for (const auto& t : sums.tallies) {
+    const auto d = static_cast<std::size_t>(t.cross.rows());
+    n += 1 + static_cast<std::size_t>(t.sum.size() + t.outcome_sum.size() + t.outcome_sumsq.size() + t.nonzero.size() +
+                                      t.min.size() + t.max.size() + t.chosen.size() + t.band_engagements.size()) +
+         d * (d + 1) / 2;
+    for (const auto& h : t.hist) n += static_cast<std::size_t>(h.size());
+  }
+  if (sums.paired) n += 1 + static_cast<std::size_t>(sums.paired->sum_d.size() + sums.paired->sumsq_d.size() + sums.paired->differ.size());
+  return n;
+}
 }  // namespace
 
 void write_checkpoint(const std::string& path, const RunIdentity& id, const Sums& sums, std::uint64_t next) {
@@ -46,9 +60,21 @@ Checkpoint read_checkpoint(const std::string& path, const std::string& command, 
   text.resize(static_cast<std::size_t>(in.gcount()));
   if (text.size() > k_max_checkpoint_bytes) throw LoadError({path, 0, 0}, "too large to be a checkpoint");
 
+  // A checkpoint of this run holds a known number of values (the sums'
+  // shapes) and is 4 levels deep: stop reading anything much bigger or
+  // deeper at once, instead of building it (64 MiB of "[1,1,..." would take
+  // a gigabyte and seconds).
+  const std::size_t most = 2 * values_in(sums) + 1000;
+  std::size_t values = 0;
+  auto guard = [&](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+    if (depth > 8) throw LoadError({path, 0, 0}, "not a usable checkpoint: nested deeper than a checkpoint is");
+    if (++values > most)
+      throw LoadError({path, 0, 0}, "not a usable checkpoint: more values than a checkpoint of this run holds (" + std::to_string(most) + ")");
+    return true;
+  };
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
+    j = nlohmann::json::parse(text, guard);
   } catch (const nlohmann::json::parse_error& e) {
     // nlohmann reports a 1-based byte offset; say line:column.
     int line = 1, col = 1;

@@ -103,6 +103,15 @@ int run(const std::vector<std::string>& args, Io& io) {
   } catch (const UsageError& e) {
     io.err << "vedette: " << e.what() << "\n";
     return 2;
+  } catch (const std::bad_alloc&) {
+    io.err << "vedette: out of memory\n";
+    return k_internal_error;
+  } catch (const std::exception& e) {
+    // Bad input is reported above (status 2), a file that cannot be written
+    // by each command (status 1): anything else is a bug, said plainly
+    // rather than ended by std::terminate. The fuzzers treat it as a crash.
+    io.err << "vedette: internal error: " << e.what() << " (a bug: please report it with the command that caused it)\n";
+    return k_internal_error;
   }
 }
 

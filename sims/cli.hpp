@@ -42,6 +42,10 @@ void add_compare(CLI::App& app, Runner& run); // sims/cmd_compare.cpp
 void add_sweep(CLI::App& app, Runner& run);   // sims/cmd_sweep.cpp
 void add_bench(CLI::App& app, Runner& run);   // sims/cmd_bench.cpp
 
+// The exit status of an internal error: an exception that is neither bad
+// input (2) nor a file that could not be written (1), i.e. a bug.
+inline constexpr int k_internal_error = 70;
+
 // Runs `vedette` with these arguments (argv[0] excluded).
 int run(const std::vector<std::string>& args, Io& io);
 

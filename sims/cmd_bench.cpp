@@ -123,7 +123,9 @@ void add_bench(CLI::App& app, Runner& run) {
   c->add_option("scenario", o->scenario, "Scenario to time (default: the shipped open_field_charge.yaml)");
   c->add_option("--seconds", o->seconds, "Seconds per measurement (default 1)");
   c->add_flag("--quick", o->quick, "A quarter of a second per measurement");
-  c->add_option("--threads", o->threads, "Threads for the all-cores figure (default: every core)");
+  c->add_option("--threads", o->threads, "Threads for the all-cores figure, 1 to 1024 (default: every core)")
+      ->check(unsigned_number())
+      ->check(CLI::Range(1u, 1024u));
   c->add_option("--scenarios", o->scenarios_dir, "Folder of the shipped scenarios (default: the source tree's sims/scenarios)");
   c->add_flag("--signature", o->signature_only, "Print only the signature");
   c->add_option("--profile", o->profile,

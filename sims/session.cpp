@@ -292,6 +292,18 @@ void Session::save(bool overwrite) {
     throw SessionError(path_.string() + " already exists; nothing was written");
   }
   std::string t = text();
+  // Never write a file that cannot be read back: past the size or value
+  // limits of a file (engine/doc.hpp), the game is kept as it was. Below
+  // 1 MiB the session text cannot hold 200,000 values (it takes more than
+  // 5 bytes each), so only a long game pays for the check.
+  if (t.size() > (std::size_t{1} << 20)) {
+    try {
+      (void)parse_yaml(t, path_.string());
+    } catch (const LoadError& e) {
+      throw SessionError("the session has grown too large to be saved and read back (" + e.diagnostics().front().message +
+                         "); nothing was written, the game so far is intact. Start a new session to play on.");
+    }
+  }
   write_file_atomically(path_, t);
   disk_text_ = std::move(t);
 }

@@ -234,7 +234,8 @@ const std::vector<BadFile> k_files{
     {"checkpoint_binary_junk.json", "1:1", "not a valid checkpoint (JSON)"},
     {"checkpoint_nan.json", "1:55", "not a valid checkpoint (JSON): parse error at line 1, column 55"},
     {"checkpoint_not_a_checkpoint.json", "1:1", "not a valid checkpoint (JSON)"},
-    {"checkpoint_deep_nesting.json", "", "not a usable checkpoint: it has no 'vedette_checkpoint' key"},
+    {"checkpoint_deep_nesting.json", "", "not a usable checkpoint: nested deeper than a checkpoint is"},
+    {"checkpoint_too_many_values.json", "", "not a usable checkpoint: more values than a checkpoint of this run holds"},
     {"checkpoint_wrong_type.json", "", "not a usable checkpoint: 'next' should be a whole number from 0 to 600, found \"six hundred\""},
     {"checkpoint_missing_key.json", "", "not a usable checkpoint: the key 'tallies' is missing"},
     {"checkpoint_enormous_number.json", "", "not a usable checkpoint: 'seed' should be a whole number from 0 to 18446744073709551615, found 1e+30"},
@@ -409,6 +410,9 @@ TEST_CASE("bad input: absurd and malformed command lines are refused with exit 2
        "--set: more than 100 values; a sweep takes at most 100"},
       {{"sweep", dice, "--set", "modifiers.heroes.value=1,2", "--out", "report"}, "no such setting in the ruleset: 'modifiers.heroes.value'"},
       {{"compare", dice, "--variant", "nothing.yaml", "--out", "report"}, "nothing.yaml: cannot open"},
+      {{"bench", "--quick", "--threads", "10000"}, "--threads: Value 10000 not in range 1 to 1024"},
+      {{"bench", "--quick", "--threads", "0"}, "--threads: Value 0 not in range 1 to 1024"},
+      {{"bench", "--seconds", "1e9"}, "--seconds: expected seconds per measurement, above 0 and at most 600"},
   };
   for (const auto& c : cases) {
     Folder folder;

@@ -513,3 +513,39 @@ TEST_CASE("solo files: vedette check validates a session and locates a hand-edit
   CHECK(contains(bad.err, "game.vedette.yaml:" + std::to_string(line) + ":7: expected a whole number"));
   CHECK(slurp(dir.path / k_file) == text);  // check never writes
 }
+
+TEST_CASE("solo files: a session grown past the file limits is not saved, and the file on disk stays readable", "[solo][files][limits]") {
+  // What vedette writes it must be able to read: a game that reached the
+  // 200,000-value or 4 MiB limit used to be written, then refused on reading.
+  TempDir dir;
+  Header h;
+  h.ruleset_path = "builtin:default";
+  h.ruleset_hash = "fnv1a64:0000000000000000";
+  h.seed = 1;
+  h.units = {{"A", "shock", false, false, 12, ""}};
+  const fs::path p = dir.path / "long.vedette.yaml";
+  {
+    Session s(p, h);
+    s.save();
+    for (int k = 0; k < 40000; ++k) s.append(NextTurnEvent{});
+    s.save();  // 160,000 values: still fine
+    const std::string saved = slurp(p);
+    for (int k = 0; k < 20000; ++k) s.append(NextTurnEvent{});
+    try {
+      s.save();
+      FAIL("expected a SessionError");
+    } catch (const SessionError& e) {
+      CHECK(contains(e.what(), "grown too large to be saved and read back (file too large: more than 200000 values)"));
+    }
+    CHECK(slurp(p) == saved);
+    CHECK(Session::load(p).history().size() == 40000);
+  }
+  {
+    Session s(p, h);
+    s.save(true);
+    const std::string saved = slurp(p);
+    for (int k = 0; k < 3; ++k) s.append(MoraleEvent{"A", Morale::shaken, std::string(1500000, 'x')});
+    CHECK_THROWS_WITH(s.save(), Catch::Contains("file too large (") && Catch::Contains("nothing was written"));
+    CHECK(slurp(p) == saved);
+  }
+}
