@@ -472,7 +472,14 @@ TEST_CASE("solo files: a session of thousands of steps and a hundred units loads
   REQUIRE(WIFEXITED(st));
   CHECK(WEXITSTATUS(st) == 0);
   INFO("max RSS " << ru.ru_maxrss << " KB");
-  CHECK(ru.ru_maxrss < 400 * 1024);  // (AddressSanitizer builds included)
+  // Measured: 106 MB in a release build, 760 MB under AddressSanitizer (its
+  // shadow memory, redzones and quarantine multiply every allocation by ~7).
+#if defined(__SANITIZE_ADDRESS__)
+  constexpr long k_limit_kb = 1536L * 1024;
+#else
+  constexpr long k_limit_kb = 256L * 1024;
+#endif
+  CHECK(ru.ru_maxrss < k_limit_kb);
 }
 
 TEST_CASE("solo files: more than 100 units is refused, on the command line and in a file", "[solo][files][limits]") {
