@@ -1131,30 +1131,41 @@ Session Session::load(const fs::path& path) {
     if (!hist->is_sequence()) {
       d.error(hist->where, "expected a list of events for history, found " + std::string(hist->kind_name()));
     } else {
+      // Each item is freed once read: the tree and the events it becomes
+      // are not held in full at once.
+      events.reserve(hist->items.size());
       int k = 0;
-      for (const Doc& item : hist->items) {
+      for (Doc& item : root.find("history")->items) {
         ++k;
         if (auto e = read_event(item, r, k)) events.push_back(std::move(*e));
+        item = Doc{};
       }
     }
   }
   top.finish();
   d.throw_if_any();
+  // The tree has been read: free it (all but the memory, checked below)
+  // before the replay builds the state.
+  std::optional<Doc> memory_doc;
+  if (memory) memory_doc = std::move(*root.find("memory"));
+  root = Doc{};
 
-  // Replay: every event must fit the state the ones before it made.
+  // Replay: every event must fit the state the ones before it made. The
+  // events are moved in first, not copied one by one (an event refers only
+  // to events before it, all applied by then).
   Session s(path, std::move(h));
-  for (auto& e : events) {
+  s.history_ = std::move(events);
+  for (const Event& e : s.history_) {
     try {
       s.apply(e);
     } catch (const SessionError& err) {
       auto at = e.field_where.find(err.field);
       throw LoadError(at != e.field_where.end() ? at->second : e.where, "history #" + std::to_string(e.n) + " (" + std::string(e.kind()) + "): " + err.what());
     }
-    s.history_.push_back(std::move(e));
   }
-  if (memory) {
+  if (memory_doc) {
     Doc expected = parse_yaml(memory_text(s.header_, s.state_, s.next_roll_), file);
-    compare_docs(*expected.find("memory"), *memory, "memory", d);
+    compare_docs(*expected.find("memory"), *memory_doc, "memory", d);
     d.throw_if_any();
   }
   s.disk_text_ = std::move(raw);
