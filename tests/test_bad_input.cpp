@@ -66,45 +66,16 @@ std::map<std::string, std::string> snapshot(const fs::path& dir) {
   return all;
 }
 
-struct Run {
-  int status = -1;
-  std::string out, err;
-};
+using Run = vtest::RunResult;
 
 // Runs vedette in `cwd` with nothing on standard input; with `as_nobody`,
 // as the user nobody when the tests run as root (root reads any file, so
 // an unreadable file needs someone who cannot).
 Run run_in(const fs::path& cwd, const std::vector<std::string>& args, bool as_nobody = false) {
-  const fs::path out = fs::temp_directory_path() / ("vedette-bad-out-" + std::to_string(::getpid()));
-  const fs::path err = fs::temp_directory_path() / ("vedette-bad-err-" + std::to_string(::getpid()));
-  pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    int fi = ::open("/dev/null", O_RDONLY);
-    int fo = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    int fe = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fi < 0 || fo < 0 || fe < 0 || ::chdir(cwd.c_str()) != 0) ::_exit(127);
-    ::dup2(fi, 0);
-    ::dup2(fo, 1);
-    ::dup2(fe, 2);
-    if (as_nobody && ::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(126);
-    std::vector<std::string> copy{VEDETTE_EXE};
-    copy.insert(copy.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : copy) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  int st = 0;
-  while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
-  Run r;
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  r.out = slurp(out);
-  r.err = slurp(err);
-  fs::remove(out);
-  fs::remove(err);
-  return r;
+  vtest::RunOptions o;
+  o.cwd = cwd.string();
+  o.as_nobody = as_nobody;
+  return vtest::run_vedette(args, o);
 }
 
 // A scratch folder holding a solo session that must survive every failure.
