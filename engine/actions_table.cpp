@@ -100,6 +100,9 @@ std::string adjustment_note(const Ruleset& r, const Decision& d, const UnitState
     case PaceAdjust::forced_walk:
       return "Galloped " + std::to_string(s.gallop_streak) + " turns in a row (the limit is " +
              std::to_string(r.supplement.gallop_max_turns) + "): only " + std::string(pace_name(d.pace)) + " this turn.";
+    case PaceAdjust::after_charge:
+      return "Charged last turn: it moves at normal speed this turn, " + std::string(pace_name(d.pace)) +
+             " at most (seed 003; combat.charge.next_turn_pace).";
   }
   return {};
 }

@@ -25,6 +25,7 @@ enum class PaceAdjust : std::uint8_t {
   none,
   no_gallop,    // the unit may never gallop: switches.no_gallop_pace
   forced_walk,  // galloped gallop_limit.turns in a row: gallop_limit.then
+  after_charge, // charged last turn: seed 003's "normal speed" (combat.charge.next_turn_pace)
 };
 
 struct Decision {

@@ -69,7 +69,7 @@ Seed004Ptr read_seed004(const Doc& root, Diagnostics& d) {
         d.error(f->where, std::string("expected a list of die faces (symbols), found ") + f->kind_name());
       else
         for (const Doc& it : f->items)
-          if (auto i = read_choice(it, d, "a die face", symbols)) r->faces.push_back(static_cast<Symbol>(*i));
+          if (auto i = read_choice(it, d, "die face", symbols)) r->faces.push_back(static_cast<Symbol>(*i));
     }
     bm.finish();
   }

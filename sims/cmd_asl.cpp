@@ -14,6 +14,7 @@
 #include "engine/asl_cavalry.hpp"
 #include "engine/diagnostics.hpp"
 #include "engine/doc.hpp"
+#include "sims/check_files.hpp"
 #include "sims/cli.hpp"
 
 namespace vedette::cli {
@@ -410,30 +411,7 @@ struct AslCheckOptions {
   bool json = false;
 };
 
-int run_asl_check(const AslCheckOptions& o, Io& io) {
-  int bad = 0;
-  Json j = Json::array();
-  for (const auto& f : o.files) {
-    Json entry{{"file", f}};
-    try {
-      RulesPtr r = load_rules(f);
-      entry["ok"] = true;
-      entry["name"] = r->name;
-      if (!o.json) io.out << f << ": ok (ASL Cavalry tables '" << r->name << "', " << r->terrain.size() << " terrains)\n";
-    } catch (const LoadError& e) {
-      ++bad;
-      entry["ok"] = false;
-      entry["problems"] = Json::array();
-      for (const auto& d : e.diagnostics()) {
-        entry["problems"].push_back({{"file", d.where.file}, {"line", d.where.line}, {"column", d.where.column}, {"message", d.message}});
-        if (!o.json) io.err << d.str() << "\n";
-      }
-    }
-    j.push_back(entry);
-  }
-  if (o.json) print_json(io.out, j);
-  return bad ? 2 : 0;
-}
+int run_asl_check(const AslCheckOptions& o, Io& io) { return check_files(o.files, o.json, io, TableKind::asl); }
 
 void add_rules_option(CLI::App* c, std::string& path) {
   c->add_option("--rules", path, "ASL Cavalry tables (default: builtin:asl_cavalry, i.e. tables/asl_cavalry.yaml)");

@@ -120,6 +120,7 @@ void write_activation(std::ostringstream& o, const Activation& a) {
   const char* ind = "    ";
   o << ind << "facts: {hero: " << b(a.hero) << ", raw: " << b(a.raw) << ", pace: " << pace_name(a.pace_before)
     << ", gallop_streak: " << a.gallop_streak_before << ", ran_last_turn: " << b(a.ran_last_turn)
+    << (a.charged_last_turn ? std::string(", charged_last_turn: ") + b(*a.charged_last_turn) : std::string())
     << ", in_cover: " << b(a.in_cover) << ", enemy_in_range: " << b(a.enemy_in_range)
     << ", enemy_flank_rear: " << b(a.enemy_flank_rear) << ", retreated_from_melee: " << b(a.retreated_from_melee)
     << ", new_casualties: " << a.new_casualties << ", casualties: " << a.casualties << ", figures: " << a.figures
@@ -538,6 +539,8 @@ void Session::apply_to_state(const Event& e) {
           if (a.gallop_streak_before != m->gallop_streak)
             mismatch("gallop_streak", std::to_string(a.gallop_streak_before), std::to_string(m->gallop_streak));
           if (a.ran_last_turn != m->ran_last_turn) mismatch("ran_last_turn", b(a.ran_last_turn), b(m->ran_last_turn));
+          if (a.charged_last_turn && *a.charged_last_turn != m->charged_last_turn)
+            mismatch("charged_last_turn", b(*a.charged_last_turn), b(m->charged_last_turn));
           if (a.hero != spec.hero) mismatch("hero", b(a.hero), b(spec.hero));
           if (a.raw != spec.raw) mismatch("raw", b(a.raw), b(spec.raw));
           m->casualties += a.new_casualties;
@@ -553,6 +556,8 @@ void Session::apply_to_state(const Event& e) {
           for (auto& m : state_.units) {
             m.ran_last_turn = m.ran_this_turn;
             m.ran_this_turn = false;
+            m.charged_last_turn = m.charged_this_turn;
+            m.charged_this_turn = false;
             m.pending = {};
             m.charge_draft.clear();
           }
@@ -570,6 +575,9 @@ void Session::apply_to_state(const Event& e) {
           m->charge_for = ev.c.activation;
           m->charge_draft.clear();
           if (!ev.c.declined && ev.c.shaken) m->morale = Morale::shaken;
+          // Seed 003: a charge that reaches and one that falls short (it
+          // "must still move forward") are both a charge move.
+          if (!ev.c.declined) m->charged_this_turn = true;
         } else if constexpr (std::is_same_v<T, ChargeAnswerEvent>) {
           auto [k, m] = unit_mem(ev.unit);
           if (!charge_pending(k))
@@ -712,6 +720,10 @@ std::optional<Activation> read_activation(MapReader& m, Reader& r, const std::st
     need(r.pace(fm.required("pace"), "pace"), a.pace_before);
     need(r.num(fm.required("gallop_streak"), "gallop_streak", 0, 1000000), a.gallop_streak_before);
     need(r.flag(fm.required("ran_last_turn"), "ran_last_turn"), a.ran_last_turn);
+    if (const Doc* c = fm.optional("charged_last_turn")) {  // absent in sessions written before seed 003's rule was kept
+      if (auto v = r.flag(c, "charged_last_turn")) a.charged_last_turn = *v;
+      else ok = false;
+    }
     need(r.flag(fm.required("in_cover"), "in_cover"), a.in_cover);
     need(r.flag(fm.required("enemy_in_range"), "enemy_in_range"), a.enemy_in_range);
     need(r.flag(fm.required("enemy_flank_rear"), "enemy_flank_rear"), a.enemy_flank_rear);
@@ -1131,30 +1143,41 @@ Session Session::load(const fs::path& path) {
     if (!hist->is_sequence()) {
       d.error(hist->where, "expected a list of events for history, found " + std::string(hist->kind_name()));
     } else {
+      // Each item is freed once read: the tree and the events it becomes
+      // are not held in full at once.
+      events.reserve(hist->items.size());
       int k = 0;
-      for (const Doc& item : hist->items) {
+      for (Doc& item : root.find("history")->items) {
         ++k;
         if (auto e = read_event(item, r, k)) events.push_back(std::move(*e));
+        item = Doc{};
       }
     }
   }
   top.finish();
   d.throw_if_any();
+  // The tree has been read: free it (all but the memory, checked below)
+  // before the replay builds the state.
+  std::optional<Doc> memory_doc;
+  if (memory) memory_doc = std::move(*root.find("memory"));
+  root = Doc{};
 
-  // Replay: every event must fit the state the ones before it made.
+  // Replay: every event must fit the state the ones before it made. The
+  // events are moved in first, not copied one by one (an event refers only
+  // to events before it, all applied by then).
   Session s(path, std::move(h));
-  for (auto& e : events) {
+  s.history_ = std::move(events);
+  for (const Event& e : s.history_) {
     try {
       s.apply(e);
     } catch (const SessionError& err) {
       auto at = e.field_where.find(err.field);
       throw LoadError(at != e.field_where.end() ? at->second : e.where, "history #" + std::to_string(e.n) + " (" + std::string(e.kind()) + "): " + err.what());
     }
-    s.history_.push_back(std::move(e));
   }
-  if (memory) {
+  if (memory_doc) {
     Doc expected = parse_yaml(memory_text(s.header_, s.state_, s.next_roll_), file);
-    compare_docs(*expected.find("memory"), *memory, "memory", d);
+    compare_docs(*expected.find("memory"), *memory_doc, "memory", d);
     d.throw_if_any();
   }
   s.disk_text_ = std::move(raw);

@@ -62,7 +62,7 @@ inline std::string_view morale_name(Morale m) { return k_morale_names[static_cas
 enum class DiceSource : std::uint8_t { rolled, player };
 inline constexpr std::array<std::string_view, 2> k_dice_source_names{"rolled", "player"};
 
-inline constexpr std::array<std::string_view, 3> k_pace_adjust_names{"none", "no_gallop", "forced_walk"};
+inline constexpr std::array<std::string_view, 4> k_pace_adjust_names{"none", "no_gallop", "forced_walk", "after_charge"};
 
 // One automated unit as created.
 struct UnitSpec {
@@ -106,6 +106,9 @@ struct Activation {
   Pace pace_before = Pace::halt;
   int gallop_streak_before = 0;
   bool ran_last_turn = false;
+  // Seed 003: moved a charge move last turn, so normal speed now. Not
+  // recorded by sessions written before it was enforced (nullopt).
+  std::optional<bool> charged_last_turn;
   bool in_cover = false, enemy_in_range = false, enemy_flank_rear = false, retreated_from_melee = false;
   int new_casualties = 0;  // given with this activation (added before the RF)
   int casualties = 0;      // lost in all, after new_casualties
@@ -235,6 +238,11 @@ struct UnitMemory {
   bool ran_this_turn = false;
   bool ran_last_turn = false;
   bool retreated_from_melee = false;  // as last answered
+  // Seed 003: "When a unit moves a charge move it must move at normal speed
+  // on the following turn": a charge answered (not declined) this turn, and
+  // so the pace limit of the next (combat.charge.next_turn_pace).
+  bool charged_this_turn = false;
+  bool charged_last_turn = false;
   Morale morale = Morale::steady;
   int acted_in_turn = 0;    // the last turn it was activated (0: never)
   int last_activation = 0;  // that activation's event number

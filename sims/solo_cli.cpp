@@ -127,6 +127,8 @@ std::string memory_summary(const Session& s, std::size_t unit) {
   if (m.gallop_streak > 0)
     out += ", galloped " + std::to_string(m.gallop_streak) + (m.gallop_streak == 1 ? " turn" : " turns") + " in a row";
   if (m.ran_last_turn) out += "; ran from the enemy last turn";
+  if (m.charged_this_turn) out += "; charged this turn (normal speed next turn, seed 003)";
+  if (m.charged_last_turn) out += "; charged last turn (normal speed this turn, seed 003)";
   if (m.ran_this_turn) out += "; running from the enemy this turn";
   if (m.retreated_from_melee) out += "; retreating from melee when last asked";
   if (m.morale != Morale::steady) out += "; " + std::string(morale_name(m.morale));
@@ -321,6 +323,7 @@ Json activation_json(const Session& s, const Activation& a) {
                 {"pace", pace_name(a.pace_before)},
                 {"gallop_streak", a.gallop_streak_before},
                 {"ran_last_turn", a.ran_last_turn},
+                {"charged_last_turn", a.charged_last_turn ? Json(*a.charged_last_turn) : Json(nullptr)},
                 {"in_cover", a.in_cover},
                 {"enemy_in_range", a.enemy_in_range},
                 {"enemy_flank_rear", a.enemy_flank_rear},
@@ -430,6 +433,8 @@ Json status_json(const Session& s, const std::optional<SessionRules>& rules) {
     uj["gallop_streak"] = m.gallop_streak;
     uj["ran_last_turn"] = m.ran_last_turn;
     uj["ran_this_turn"] = m.ran_this_turn;
+    uj["charged_this_turn"] = m.charged_this_turn;
+    uj["charged_last_turn"] = m.charged_last_turn;
     uj["retreated_from_melee"] = m.retreated_from_melee;
     uj["morale"] = morale_name(m.morale);
     uj["acted_in_turn"] = m.acted_in_turn;

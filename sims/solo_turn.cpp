@@ -207,6 +207,14 @@ Activation decide_activation(const Ruleset& r, const Session& s, std::size_t uni
   us.pace = m.pace;
   us.gallop_streak = m.gallop_streak;
   Decision d = decide(r, rf.total, die.roll, us);
+  // Seed 003: "When a unit moves a charge move it must move at normal speed
+  // on the following turn" (the limit is combat.charge.next_turn_pace), as
+  // the gallop limit is kept: the session remembers the charge.
+  const Pace after_charge = r.combat.charge.next_turn_pace;
+  if (m.charged_last_turn && d.pace > after_charge) {
+    d.pace = after_charge;
+    d.adjust = PaceAdjust::after_charge;
+  }
 
   Activation a;
   a.hero = spec.hero;
@@ -214,6 +222,7 @@ Activation decide_activation(const Ruleset& r, const Session& s, std::size_t uni
   a.pace_before = m.pace;
   a.gallop_streak_before = m.gallop_streak;
   a.ran_last_turn = m.ran_last_turn;
+  a.charged_last_turn = m.charged_last_turn;
   a.in_cover = sit.in_cover;
   a.enemy_in_range = sit.enemy_in_range;
   a.enemy_flank_rear = sit.enemy_flank_rear;

@@ -1,6 +1,8 @@
 #pragma once
 // Shared helpers for the Catch2 tests: test data paths, loading a ruleset
-// and catching its LoadError, running the built `vedette` as a user would.
+// and catching its LoadError, running the built `vedette` as a user would
+// (run_vedette, start_vedette: every test that runs the binary uses these).
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,6 +12,7 @@
 #include <fcntl.h>
 #include <fstream>
 #include <initializer_list>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -63,10 +66,23 @@ class TempDir {
   std::string path_;
 };
 
+// ------------------------------------------------ running the built vedette
+// Every test that runs the `vedette` binary goes through start_vedette (or
+// run_vedette on top of it): one place that builds argv (no shell: each
+// argument is passed as is), wires the standard streams, and waits.
+
 struct RunResult {
-  int status = -1;  // exit status, or -1 if killed by a signal
+  int status = -1;  // exit status, or minus the signal that killed it (-9: SIGKILL)
   std::string out;
   std::string err;
+};
+
+struct RunOptions {
+  std::string cwd;                    // the folder to run in ("" = the test's own)
+  std::optional<std::string> input;   // standard input; none = /dev/null
+  bool merge_stderr = false;          // stderr into `out`, as 2>&1 (`err` stays empty)
+  bool as_nobody = false;             // as the user nobody when the tests run as root
+  struct ::rusage* usage = nullptr;   // if given, the child's resource use (ru_maxrss: peak RSS in KB)
 };
 
 inline std::string read_all(int fd) {
@@ -81,47 +97,93 @@ inline std::string read_all(int fd) {
   return s;
 }
 
-// Runs the built `vedette` with these arguments (no shell: each argument is
-// passed as is), capturing stdout and stderr separately and the exit status.
-// stderr goes to a temporary file so a full pipe cannot deadlock.
-inline RunResult run_vedette(const std::vector<std::string>& args) {
-  RunResult r;
-  int out_pipe[2];
-  if (::pipe(out_pipe) != 0) throw std::runtime_error("pipe failed");
-  char err_name[] = "/tmp/vedette_stderr_XXXXXX";
-  int err_fd = ::mkstemp(err_name);
-  if (err_fd < 0) throw std::runtime_error("mkstemp failed");
-  ::unlink(err_name);
+// An unlinked temporary file, open for reading and writing (-1 on failure).
+inline int scratch_fd() {
+  char name[] = "/tmp/vedette_test_io_XXXXXX";
+  int fd = ::mkstemp(name);
+  if (fd >= 0) ::unlink(name);
+  return fd;
+}
 
+// Starts `vedette ARGS...` without waiting: standard input, output and
+// error from/to these descriptors (-1: /dev/null), in folder `cwd` ("" =
+// here). Returns the child's pid (the caller waits for it).
+inline pid_t start_vedette(const std::vector<std::string>& args, const std::string& cwd = "", int in = -1, int out = -1,
+                           int err = -1, bool as_nobody = false) {
   std::vector<std::string> argv_s{VEDETTE_EXE};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
-
   pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
-    ::dup2(out_pipe[1], 1);
-    ::dup2(err_fd, 2);
-    ::close(out_pipe[0]);
-    ::close(out_pipe[1]);
-    ::close(err_fd);
-    int devnull = ::open("/dev/null", O_RDONLY);
-    if (devnull >= 0) ::dup2(devnull, 0);
+    const int null_fd = ::open("/dev/null", O_RDWR);
+    if (null_fd < 0 || (!cwd.empty() && ::chdir(cwd.c_str()) != 0)) ::_exit(127);
+    ::dup2(in >= 0 ? in : null_fd, 0);
+    ::dup2(out >= 0 ? out : null_fd, 1);
+    ::dup2(err >= 0 ? err : null_fd, 2);
+    if (as_nobody && ::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(126);
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }
-  ::close(out_pipe[1]);
-  r.out = read_all(out_pipe[0]);
-  ::close(out_pipe[0]);
+  return pid;
+}
+
+// Waits for a child: its exit status, or minus the signal that killed it
+// (a vedette that handles SIGINT exits with status 130: that is not -2).
+inline int wait_vedette(pid_t pid, struct ::rusage* usage = nullptr) {
   int st = 0;
-  while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  ::lseek(err_fd, 0, SEEK_SET);
-  r.err = read_all(err_fd);
-  ::close(err_fd);
+  struct ::rusage ru {};
+  while (::wait4(pid, &st, 0, &ru) < 0 && errno == EINTR) {}
+  if (usage) *usage = ru;
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
+}
+
+// Runs the built `vedette` with these arguments, capturing stdout and
+// stderr separately (to temporary files: a full pipe cannot deadlock) and
+// the exit status.
+inline RunResult run_vedette(const std::vector<std::string>& args, const RunOptions& o) {
+  const int out = scratch_fd();
+  const int err = o.merge_stderr ? out : scratch_fd();
+  int in = -1;
+  if (out < 0 || err < 0) throw std::runtime_error("cannot make a temporary file");
+  if (o.input) {
+    in = scratch_fd();
+    if (in < 0 || ::write(in, o.input->data(), o.input->size()) != static_cast<ssize_t>(o.input->size()))
+      throw std::runtime_error("cannot write the input file");
+    ::lseek(in, 0, SEEK_SET);
+  }
+  RunResult r;
+  try {
+    r.status = wait_vedette(start_vedette(args, o.cwd, in, out, err, o.as_nobody), o.usage);
+  } catch (...) {
+    ::close(out);
+    if (err != out) ::close(err);
+    if (in >= 0) ::close(in);
+    throw;
+  }
+  ::lseek(out, 0, SEEK_SET);
+  r.out = read_all(out);
+  ::close(out);
+  if (err != out) {
+    ::lseek(err, 0, SEEK_SET);
+    r.err = read_all(err);
+    ::close(err);
+  }
+  if (in >= 0) ::close(in);
   return r;
+}
+
+inline RunResult run_vedette(const std::vector<std::string>& args) { return run_vedette(args, RunOptions{}); }
+
+// A command line written as one string ("odds --rf 4 --turns 3"), split at
+// spaces (no quoting: no shell is involved).
+inline std::vector<std::string> words(const std::string& line) {
+  std::vector<std::string> w;
+  std::istringstream in(line);
+  for (std::string x; in >> x;) w.push_back(x);
+  return w;
 }
 
 }  // namespace vtest

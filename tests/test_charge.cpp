@@ -19,6 +19,7 @@
 #include "engine/charge.hpp"
 #include "engine/doc.hpp"
 #include "engine/ruleset.hpp"
+#include "helpers.hpp"
 
 using namespace vedette;
 
@@ -156,16 +157,10 @@ struct Run {
 // Runs the built `vedette` as a user would. stderr joins stdout unless
 // `stdout_only`.
 Run run_vedette(const std::string& args, bool stdout_only = false) {
-  std::string cmd = std::string(VEDETTE_EXE) + " " + args + (stdout_only ? " 2>/dev/null" : " 2>&1");
-  Run r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int st = ::pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  vtest::RunOptions o;
+  o.merge_stderr = !stdout_only;
+  vtest::RunResult r = vtest::run_vedette(vtest::words(args), o);
+  return {r.status, r.out};
 }
 
 nlohmann::json vedette_json(const std::string& args) {

@@ -383,7 +383,7 @@ TEST_CASE("commands: check a good file exits 0", "[commands][check]") {
   RunResult r = run_vedette({"check", path});
   CHECK(r.status == 0);
   CHECK(r.err.empty());
-  CHECK(r.out == path + ": ok (ruleset 'seed-002-cavalry', 5 bands, 7 modifiers)\n");
+  CHECK(r.out == path + ": ok (ruleset 'seed-002-cavalry', 5 bands, 7 modifiers; an overlay on builtin:default)\n");
   RunResult all = run_vedette({"check", data("good/minimal_inches.yaml"), data("good/delete_hero.yaml"),
                                std::string(VEDETTE_SOURCE_DIR) + "/tables/default.yaml"});
   CHECK(all.status == 0);

@@ -33,30 +33,9 @@ std::string slurp(const fs::path& p) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-pid_t start(const std::vector<std::string>& args, const fs::path& cwd) {
-  std::vector<std::string> argv_s{VEDETTE_EXE};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : argv_s) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    int devnull = ::open("/dev/null", O_RDWR);
-    ::dup2(devnull, 0);
-    ::dup2(devnull, 1);
-    ::dup2(devnull, 2);
-    if (::chdir(cwd.c_str()) != 0) ::_exit(127);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  return pid;
-}
+pid_t start(const std::vector<std::string>& args, const fs::path& cwd) { return vtest::start_vedette(args, cwd.string()); }
 
-int wait_status(pid_t pid) {
-  int st = 0;
-  while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
-}
+int wait_status(pid_t pid) { return vtest::wait_vedette(pid); }
 
 int run(const std::vector<std::string>& args, const fs::path& cwd) { return wait_status(start(args, cwd)); }
 

@@ -33,32 +33,19 @@ struct Background {
   explicit Background(const std::vector<std::string>& args, const std::string& err_path) : err_file(err_path) {
     int p[2];
     REQUIRE(::pipe(p) == 0);
-    std::vector<std::string> argv_s{VEDETTE_EXE};
-    argv_s.insert(argv_s.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : argv_s) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid = ::fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {
-      ::dup2(p[1], 1);
-      int e = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-      ::dup2(e, 2);
-      ::close(p[0]);
-      ::close(p[1]);
-      ::execv(argv[0], argv.data());
-      ::_exit(127);
-    }
+    int e = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    REQUIRE(e >= 0);
+    ::fcntl(p[0], F_SETFD, FD_CLOEXEC);  // the child keeps only its end
+    pid = vtest::start_vedette(args, "", -1, p[1], e);
     ::close(p[1]);
+    ::close(e);
     out_fd = p[0];
   }
   // Reads stdout to the end and waits: {status or -signal, stdout}.
   std::pair<int, std::string> finish() {
     std::string out = vtest::read_all(out_fd);
     ::close(out_fd);
-    int st = 0;
-    while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
-    return {WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st), out};
+    return {vtest::wait_vedette(pid), out};
   }
 };
 

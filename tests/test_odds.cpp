@@ -8,6 +8,7 @@
 #include "engine/odds.hpp"
 #include "engine/risk_factor.hpp"
 #include "engine/ruleset.hpp"
+#include "helpers.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -64,15 +65,10 @@ struct Run {
 };
 
 Run run_vedette(const std::string& args) {
-  const std::string cmd = std::string(VEDETTE_EXE) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  std::array<char, 4096> buf{};
-  std::size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  const int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+  vtest::RunOptions o;
+  o.merge_stderr = true;  // as 2>&1
+  vtest::RunResult r = vtest::run_vedette(vtest::words(args), o);
+  return {r.status, r.out};
 }
 
 }  // namespace
