@@ -117,7 +117,8 @@ TEST_CASE("scenario: every shipped scenario loads and is recognised as one", "[s
     CHECK(s->sides.size() == 2);
     CHECK_FALSE(s->units.empty());
     CHECK_FALSE(s->victory.empty());
-    CHECK(s->table);
+    CHECK(s->board);
+    CHECK((s->table != nullptr) != (s->hex != nullptr));  // a table or a hex board (issue 8)
   }
   CHECK_FALSE(is_scenario_file(std::string(VEDETTE_SOURCE_DIR) + "/tables/default.yaml"));
 }
