@@ -219,13 +219,20 @@ void Engagement::block_shooting() {
       adjacent_enemy = b_.units_[j].active() && b_.enemies(i, j) && b_.adjacent(i, j);
     if (adjacent_enemy) continue;
     if (arm == Arm::artillery) {
-      bool keep = false;
-      for (const Contact& c : contacts_) {
+      // The melees to come this turn: the charges' contacts, and its side's
+      // infantry adjacent to an enemy (block_infantry_attacks).
+      auto supports = [&](std::size_t att, std::size_t def) {
         UnitIndex art = k_no_unit;
-        if (b_.units_[static_cast<std::size_t>(c.attacker)].side == u.side &&
-            b_.combined_arms_dice(static_cast<std::size_t>(c.attacker), static_cast<std::size_t>(c.defender), &art) > 0 &&
-            art == static_cast<UnitIndex>(i))
-          keep = true;
+        return b_.units_[att].side == u.side && b_.combined_arms_dice(att, def, &art) > 0 && art == static_cast<UnitIndex>(i);
+      };
+      bool keep = false;
+      for (const Contact& c : contacts_)
+        keep = keep || supports(static_cast<std::size_t>(c.attacker), static_cast<std::size_t>(c.defender));
+      for (std::size_t k = 0; k < b_.units_.size() && !keep; ++k) {
+        const Unit& f = b_.units_[k];
+        if (f.side != u.side || !f.active() || f.engaged || f.order != Order::good || b_.arm_of(k) != Arm::infantry) continue;
+        for (std::size_t j = 0; j < b_.units_.size() && !keep; ++j)
+          keep = b_.units_[j].active() && b_.enemies(k, j) && b_.adjacent(k, j) && supports(k, j);
       }
       if (keep) {
         if (rec_) {
