@@ -43,10 +43,11 @@ void Engagement::block_start() {
   pending_flags_.assign(b_.units_.size(), 0);
 }
 
-// Hex by hex along the hex line toward `dest`, a hex per hex size of
-// allowance. Stops before an impassable hex, the board edge or a hex holding
-// a unit; in a hex that halts movement; and (choice) on entering a hex
-// adjacent to an enemy (contact). Facing is free on a hex board.
+// The board's own move (HexBoard::move_toward: hex by hex along the hex
+// line, a hex per hex size of allowance, stopping before an impassable hex
+// or the edge, in a hex that halts movement), then cut short before a hex
+// holding a unit and (choice) on entering a hex adjacent to an enemy
+// (contact). Facing is free on a hex board.
 double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
   const HexBoard& hb = *b_.hex();
   Unit& u = b_.units_[i];
@@ -58,7 +59,7 @@ double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
   if (dl > (n + 1) * s) dest = u.pos + d * ((n + 1) * s / dl);  // a far point: only as far as the move goes
   u.facing = bearing_deg(u.pos, dest);
   const Hex from = hb.hex_of(u.pos);
-  const Hex goal = hb.hex_of(dest);
+  const Hex goal = hb.hex_of(hb.move_toward(u.pos, dest, allowance));
   if (goal == from) return 0;
   const auto path = hb.line(from, goal);
   Hex cur = from;
