@@ -434,7 +434,10 @@ void Engagement::move_unit(std::size_t i, const Command& c) {
       break;
     case Move::form_square:
       p = Pace::halt;
-      if (!u.cavalry() && !u.in_square() && can_form_square(r_.charge, b_.defender_class(i))) {
+      if (blocks_) {
+        if (rec_) what = block_formation(i, true);
+        else block_formation(i, true);
+      } else if (!u.cavalry() && !u.in_square() && can_form_square(r_.charge, b_.defender_class(i))) {
         u.formation = Formation::square;
         ++out_.sides[u.side].squares_formed;
         if (rec_) what = "forms square";
@@ -444,6 +447,11 @@ void Engagement::move_unit(std::size_t i, const Command& c) {
       break;
     case Move::leave_square:
       p = Pace::halt;
+      if (blocks_) {
+        if (rec_) what = block_formation(i, false);
+        else block_formation(i, false);
+        break;
+      }
       if (u.in_square()) u.formation = Formation::line;
       if (rec_) what = "forms line";
       break;

@@ -133,6 +133,7 @@ class Engagement {
   void block_melee(const Contact& c);
   void block_infantry_attacks();
   void block_morale();
+  std::string block_formation(std::size_t i, bool square);  // a bot's form_square / leave_square order
   void block_hits(std::size_t i, int hits, const char* phase);
   bool block_retreat(std::size_t i, int hexes, const char* why);
   std::string hex_str(std::size_t i) const;

@@ -507,6 +507,36 @@ void Engagement::block_melee(const Contact& c) {
     ++sa.charges_repulsed;
 }
 
+// A bot's order to form square or to come out of it, over block units: by
+// seed 004's rules (the ruleset switch, may_form_square with the hand, a card
+// to the square track; out only with no enemy cavalry adjacent, the card
+// back). Returns the account's words.
+std::string Engagement::block_formation(std::size_t i, bool square) {
+  Unit& u = b_.units_[i];
+  const HexBoard& hb = *b_.hex();
+  if (b_.arm_of(i) != Arm::infantry) return "holds";
+  if (square) {
+    if (u.in_square() || !r_.charge.infantry_square.enabled) return "holds";
+    const SquareRefusal why =
+        may_form_square(*blocks_, static_cast<int>(b_.hands_[u.side].hand.size()), hb.terrain(hb.hex_of(u.pos)), false, false);
+    if (why != SquareRefusal::none) return "holds: may not form square, " + std::string(k_square_refusal_names[static_cast<std::size_t>(why)]) + " (seed 004)";
+    u.formation = Formation::square;
+    ++out_.sides[u.side].squares_formed;
+    square_card_[i] = place_square_card(b_.hands_[u.side], decisions_);
+    return "forms square (seed 004: a random command card to the square track)";
+  }
+  if (!u.in_square()) return "holds";
+  for (std::size_t j = 0; j < b_.units_.size(); ++j)
+    if (b_.units_[j].active() && b_.units_[j].cavalry() && b_.enemies(i, j) && b_.adjacent(i, j))
+      return "stays in square: enemy cavalry is adjacent (seed 004)";
+  u.formation = Formation::line;
+  if (square_card_[i] >= 0) {
+    return_square_card(b_.hands_[u.side], square_card_[i]);
+    square_card_[i] = -1;
+  }
+  return "comes out of square; its command card returns to the hand (seed 004)";
+}
+
 // Seed 004: a square comes out of square (the owner's choice: as soon as it
 // may) only with no enemy cavalry adjacent; its command card goes back to the
 // hand. Block units have no rout or rally: they are eliminated block by block.

@@ -333,7 +333,6 @@ TEST_CASE("engine, seed 004 combined arms: ordered artillery in range with a cle
                                 std::string(c.battery) + "}\n" + c.extra);
     const ScenarioPtr s = load_scenario_file(f);
     const Players p = make_players(*s);
-    const HexBoard& hb = *s->hex;
     const int range = hex_distance(s->units[2].hex.value(), s->units[0].hex.value());
     for (std::uint64_t seed = 1; seed <= 20; ++seed) {
       Engagement g(*s, p.bots(), seed);
@@ -361,7 +360,6 @@ TEST_CASE("engine, seed 004 combined arms: ordered artillery in range with a cle
       } else {
         CHECK(added == 0);
       }
-      (void)hb;
     }
   }
 }
@@ -404,6 +402,49 @@ TEST_CASE("engine, seed 004: block losses, eliminations and counters add up over
     else CHECK(combined[0] == 0);
     (void)retires;
   }
+}
+
+TEST_CASE("engine, seed 004 squares and the hand: not with two or fewer cards, a card per square on the track, back when it ends",
+          "[hex][engagement][seed004]") {
+  vtest::TempDir dir;
+  const std::string t = table_with(dir, "always", "never");
+  // square_when_charged also orders squares itself (Move::form_square):
+  // over blocks these follow seed 004's rules too.
+  const std::string f = dir.write("hand.yaml", "scenario: hand\nruleset: " + k_squares + "\nblocks: " + t +
+                                                   "\nboard: {type: hex, cols: 13, rows: 9, size: 10cm}\n"
+                                                   "sides:\n  cavalry: {edge: top, bot: reaction_table}\n"
+                                                   "  infantry: {edge: bottom, bot: square_when_charged, command_cards: 3}\n"
+                                                   "units:\n"
+                                                   "  - {name: Cuirassiers, side: cavalry, profile: heavy_cavalry, figures: 4, hex: [6, 5], pace: walk}\n"
+                                                   "  - {name: Lancers, side: cavalry, profile: lancers, figures: 4, hex: [4, 5], pace: walk}\n"
+                                                   "  - {name: Hussars, side: cavalry, profile: light_cavalry, figures: 3, hex: [8, 5], pace: walk}\n"
+                                                   "  - {name: 1st Foot, side: infantry, profile: heavy_foot, figures: 4, hex: [4, 2]}\n"
+                                                   "  - {name: 2nd Foot, side: infantry, profile: heavy_foot, figures: 4, hex: [6, 2]}\n"
+                                                   "  - {name: 3rd Foot, side: infantry, profile: heavy_foot, figures: 4, hex: [8, 2]}\n"
+                                                   "turns: 8\nvictory:\n  - {winner: infantry, when: {side_losses: cavalry, at_least: 100}}\n");
+  const ScenarioPtr s = load_scenario_file(f);
+  const Players p = make_players(*s);
+  int squares = 0, refused = 0;
+  for (std::uint64_t seed = 1; seed <= 80; ++seed) {
+    Engagement g(*s, p.bots(), seed);
+    EventLog log;
+    g.attach(&log);
+    while (g.play_turn()) {
+      const Battle& b = g.battle();
+      const CommandHand& h = b.hand(1);
+      std::size_t in_square = 0;
+      for (const auto& u : b.units()) in_square += u.active() && u.in_square();
+      INFO("seed " << seed << " turn " << b.turn());
+      CHECK(h.hand.size() + h.square_track.size() == 3);  // every card in the hand or under a square
+      CHECK(h.square_track.size() == in_square);
+      CHECK(in_square <= 1);  // seed 004: with 2 cards left, no square may form
+    }
+    squares += g.outcome().sides[1].squares_formed;
+    for (const auto& e : log.events)
+      refused += e.text.find("two or fewer command cards in hand") != std::string::npos;
+  }
+  CHECK(squares > 10);
+  CHECK(refused > 0);
 }
 
 // ------------------------------------------------------------- commands
