@@ -435,8 +435,7 @@ void Engagement::move_unit(std::size_t i, const Command& c) {
     case Move::form_square:
       p = Pace::halt;
       if (blocks_) {
-        if (rec_) what = block_formation(i, true);
-        else block_formation(i, true);
+        what = block_formation(i, true);  // seed 004 (engine/engagement_blocks.cpp)
       } else if (!u.cavalry() && !u.in_square() && can_form_square(r_.charge, b_.defender_class(i))) {
         u.formation = Formation::square;
         ++out_.sides[u.side].squares_formed;
@@ -448,8 +447,7 @@ void Engagement::move_unit(std::size_t i, const Command& c) {
     case Move::leave_square:
       p = Pace::halt;
       if (blocks_) {
-        if (rec_) what = block_formation(i, false);
-        else block_formation(i, false);
+        what = block_formation(i, false);
         break;
       }
       if (u.in_square()) u.formation = Formation::line;
@@ -575,8 +573,7 @@ bool Engagement::initiation(std::size_t i, bool declared) {
 }
 
 void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) {
-  if (blocks_) {
-    (void)declared;  // seed 004 has no initiation check
+  if (blocks_) {  // seed 004 block units: no initiation check (engine/engagement_blocks.cpp)
     block_charge(i, t, pace);
     return;
   }
