@@ -438,6 +438,7 @@ void Engagement::block_melee(const Contact& c) {
         e.with("symbols", symbols_str(rr.rolled)).with("hits", static_cast<long long>(rr.hits));
         emit(std::move(e));
       }
+      const Hex vacated = hb.hex_of(D.pos);
       block_hits(d, before - cav.blocks, "melee");
       if (D.active() && !rr.path.empty()) {
         D.pos = hb.centre(cav.hex);
@@ -449,6 +450,17 @@ void Engagement::block_melee(const Contact& c) {
                    " and may not battle back";
           e.with("hexes", static_cast<long long>(rr.path.size()));
           emit(std::move(e));
+        }
+      }
+      if (hb.hex_of(D.pos) != vacated || !D.active()) {
+        // Seed 004: the infantry may take ground (a switch); a square may not.
+        if (r.infantry_takes_ground && may_take_ground(b_.block_of(a))) {
+          A.pos = hb.centre(vacated);
+          if (rec_) {
+            Event e = event("melee", "take_ground", a);
+            e.text = name(a) + " takes ground into " + hex_str(a) + " (seed 004)";
+            emit(std::move(e));
+          }
         }
       }
       return;

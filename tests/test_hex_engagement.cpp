@@ -275,6 +275,39 @@ TEST_CASE("engine, seed 004 retire and reform: the cavalry retires 2 hexes, each
   CHECK(hits > 0);
 }
 
+TEST_CASE("engine, seed 004 retire and reform: the infantry may take ground (a switch), a square may not", "[hex][engagement][seed004]") {
+  vtest::TempDir dir;
+  std::string t = slurp(table_with(dir, "never", "always"));
+  const std::string from = "infantry_takes_ground: false";
+  REQUIRE(t.find(from) != std::string::npos);
+  const std::string keep = dir.write("keep.yaml", t);
+  const std::string take = dir.write("take.yaml", t.replace(t.find(from), from.size(), "infantry_takes_ground: true"));
+  for (const bool takes : {false, true}) {
+    for (const bool square : {false, true}) {
+      INFO("takes ground " << takes << ", in square " << square);
+      const auto f = scenario(dir, std::string("tg") + (takes ? "1" : "0") + (square ? "1" : "0"), takes ? take : keep,
+                              square ? k_squares : "builtin:default", "hold_and_shoot",
+                              std::string("  - {name: Hussars, side: cavalry, profile: light_cavalry, figures: 3, hex: [6, 3]}\n"
+                                          "  - {name: Foot, side: infantry, profile: heavy_foot, figures: 4, hex: [6, 2]") +
+                                  (square ? ", formation: square" : "") + "}\n");
+      const ScenarioPtr s = load_scenario_file(f);
+      const Players p = make_players(*s);
+      int retired = 0;
+      for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        Engagement g(*s, p.bots(), seed);
+        EventLog log;
+        g.attach(&log);
+        g.play_turn();
+        if (g.outcome().sides[0].retire_and_reform == 0) continue;
+        ++retired;
+        const Hex foot = s->hex->hex_of(g.battle().unit(1).pos);
+        CHECK(foot == HexBoard::from_offset(6, (takes && !square) ? 3 : 2));
+      }
+      CHECK(retired > 5);
+    }
+  }
+}
+
 TEST_CASE("engine, seed 004 retire and reform: refused on the own edge, the melee is fought and the cavalry battles back",
           "[hex][engagement][seed004]") {
   vtest::TempDir dir;
