@@ -45,8 +45,10 @@ void InfantryBot::orders(const Battle& b, std::uint8_t side, Dice&, std::span<Co
   }
 }
 
-bool InfantryBot::form_square(const Battle& b, std::size_t unit, std::size_t) const {
-  return !b.unit(unit).cavalry() && (style_ == Style::square_when_charged || o_.form_square);
+bool InfantryBot::form_square(const Battle& b, std::size_t unit, std::size_t charger) const {
+  const bool wants = !b.unit(unit).cavalry() && (style_ == Style::square_when_charged || o_.form_square);
+  if (b.blocks()) return wants && blocks_form_square(b, unit, charger);  // seed 004's policy
+  return wants;
 }
 
 }  // namespace vedette

@@ -13,6 +13,7 @@
 //    cavalry could reach it with a charge next turn.
 // Any cavalry on such a side holds and faces the nearest enemy. None of
 // these ever declares or makes a charge.
+#include "bots/seed004_policy.hpp"
 #include "engine/policy.hpp"
 #include "engine/scenario.hpp"
 
@@ -25,7 +26,9 @@ class InfantryBot final : public Bot {
   std::string_view name() const override;
   void orders(const Battle& b, std::uint8_t side, Dice& dice, std::span<Command> out) const override;
   bool form_square(const Battle& b, std::size_t unit, std::size_t charger) const override;
-  bool retire_and_reform(const Battle&, std::size_t, std::size_t) const override { return o_.retire_and_reform; }
+  bool retire_and_reform(const Battle& b, std::size_t unit, std::size_t attacker) const override {
+    return o_.retire_and_reform && (!b.blocks() || blocks_retire_and_reform(b, unit, attacker));  // seed 004's policy on blocks
+  }
 
  private:
   Style style_;

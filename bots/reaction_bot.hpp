@@ -6,6 +6,7 @@
 // "(Charge?)" into a charge declaration). It never changes the state.
 #include "engine/actions_table.hpp"
 #include "engine/dice.hpp"
+#include "bots/seed004_policy.hpp"
 #include "engine/policy.hpp"
 #include "engine/risk_factor.hpp"
 #include "engine/scenario.hpp"
@@ -53,8 +54,12 @@ class ReactionTableBot final : public Bot {
   explicit ReactionTableBot(BotOptions o) : o_(o) {}
   std::string_view name() const override { return "reaction_table"; }
   void orders(const Battle& b, std::uint8_t side, Dice& dice, std::span<Command> out) const override;
-  bool form_square(const Battle&, std::size_t, std::size_t) const override { return o_.form_square; }
-  bool retire_and_reform(const Battle&, std::size_t, std::size_t) const override { return o_.retire_and_reform; }
+  bool form_square(const Battle& b, std::size_t unit, std::size_t charger) const override {
+    return o_.form_square && (!b.blocks() || blocks_form_square(b, unit, charger));  // seed 004's policy on blocks
+  }
+  bool retire_and_reform(const Battle& b, std::size_t unit, std::size_t attacker) const override {
+    return o_.retire_and_reform && (!b.blocks() || blocks_retire_and_reform(b, unit, attacker));  // seed 004's policy on blocks
+  }
   // Only when this turn's cell says "(Charge?)" (seed 002) and the option is on.
   bool opportunity_charge(const Battle& b, std::size_t unit, std::size_t mover, const Command& own) const override;
   // Options read: form_square (its foot, if any), retire_and_reform,

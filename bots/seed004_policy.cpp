@@ -68,4 +68,32 @@ bool choose_retire_and_reform(const Seed004Rules& r, ChoicePolicy p, const Retir
   return false;
 }
 
+bool blocks_form_square(const Battle& b, std::size_t infantry, std::size_t cavalry) {
+  const Seed004Rules& r = *b.blocks();
+  const HexBoard& hb = *b.hex();
+  const Hex ih = hb.hex_of(b.unit(infantry).pos), ch = hb.hex_of(b.unit(cavalry).pos);
+  SquareQuestion q;
+  q.cavalry_blocks = b.unit(cavalry).figures;
+  q.artillery_dice = b.combined_arms_dice(cavalry, infantry);
+  q.infantry_blocks = b.unit(infantry).figures;
+  q.cards_in_hand = static_cast<int>(b.hand(b.unit(infantry).side).hand.size());
+  q.terrain = &hb.terrain(ih);
+  q.cavalry_terrain_reduction = hb.terrain(ch).cover;
+  q.square_terrain_reduction = hb.terrain(ih).cover;
+  return choose_form_square(r, r.form_square_policy, q);
+}
+
+bool blocks_retire_and_reform(const Battle& b, std::size_t cavalry, std::size_t infantry) {
+  const Seed004Rules& r = *b.blocks();
+  const HexBoard& hb = *b.hex();
+  const BlockUnit cav = b.block_of(cavalry);
+  RetireQuestion q;
+  q.infantry_dice = unit_dice(r, b.block_of(infantry), 1, hb.terrain(cav.hex).cover);
+  q.artillery_dice = b.combined_arms_dice(infantry, cavalry);
+  q.cavalry_blocks = cav.blocks;
+  q.allowed = may_retire_and_reform(r, hb, cav, Arm::infantry, b.scenario().sides[cav.side].edge, b.occupied(), false) ==
+              RetireRefusal::none;
+  return choose_retire_and_reform(r, r.retire_policy, q);
+}
+
 }  // namespace vedette

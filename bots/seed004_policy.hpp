@@ -16,6 +16,7 @@
 //    it off first).
 // The expectations are exact per die (engine/seed004.hpp p_hit) and ignore
 // leaders and cards other than the square's.
+#include "engine/battle.hpp"
 #include "engine/seed004.hpp"
 
 namespace vedette {
@@ -43,5 +44,16 @@ struct RetireQuestion {
 double expected_loss_retiring(const Seed004Rules& r, const RetireQuestion& q);
 double expected_net_loss_staying(const Seed004Rules& r, const RetireQuestion& q);
 bool choose_retire_and_reform(const Seed004Rules& r, ChoicePolicy p, const RetireQuestion& q);
+
+// In an engagement over block units (the scenario names `blocks:`): the
+// questions built from the battle -- the blocks, the hexes' terrain, the
+// hand, the combined-arms dice the engine would add (Battle::
+// combined_arms_dice) -- and answered by the table's policy
+// (policy.form_square / policy.retire_and_reform). The engine asks only when
+// seed 004 allows the choice. Every bot answers through these when
+// b.blocks() is set and its own option (form_square, retire_and_reform)
+// is on.
+bool blocks_form_square(const Battle& b, std::size_t infantry, std::size_t cavalry);
+bool blocks_retire_and_reform(const Battle& b, std::size_t cavalry, std::size_t infantry);
 
 }  // namespace vedette

@@ -14,6 +14,7 @@
 //    to charge next turn.
 // It makes opportunity charges on the same terms and retires and reforms
 // when infantry attacks it (option retire_and_reform).
+#include "bots/seed004_policy.hpp"
 #include "engine/policy.hpp"
 #include "engine/scenario.hpp"
 
@@ -24,8 +25,12 @@ class ThinkingCavalryBot final : public Bot {
   explicit ThinkingCavalryBot(BotOptions o) : o_(o) {}
   std::string_view name() const override { return "thinking_cavalry"; }
   void orders(const Battle& b, std::uint8_t side, Dice& dice, std::span<Command> out) const override;
-  bool form_square(const Battle&, std::size_t, std::size_t) const override { return o_.form_square; }
-  bool retire_and_reform(const Battle&, std::size_t, std::size_t) const override { return o_.retire_and_reform; }
+  bool form_square(const Battle& b, std::size_t unit, std::size_t charger) const override {
+    return o_.form_square && (!b.blocks() || blocks_form_square(b, unit, charger));  // seed 004's policy on blocks
+  }
+  bool retire_and_reform(const Battle& b, std::size_t unit, std::size_t attacker) const override {
+    return o_.retire_and_reform && (!b.blocks() || blocks_retire_and_reform(b, unit, attacker));  // seed 004's policy on blocks
+  }
   bool opportunity_charge(const Battle& b, std::size_t unit, std::size_t mover, const Command& own) const override;
 
   // How much it likes charging `target` now (0: it would not), at `pace`.

@@ -6,7 +6,7 @@
 
 namespace vedette {
 
-Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_(s.table.get()) {
+Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_(s.board ? s.board.get() : static_cast<const Board*>(s.table.get())), hex_(s.hex.get()) {
   units_.reserve(s.units.size());
   for (const UnitSpec& spec : s.units) {
     Unit u;
@@ -27,16 +27,24 @@ Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_
   }
   initial_ = units_;
   memo_.resize(units_.size() * units_.size());
+  sight_units_.reserve(units_.size());
+  if (s.blocks && s.hex) blocks_ = s.blocks.get();
+  fired_.assign(units_.size(), 0);
+  occupied_.reserve(units_.size());
+  block_units_.reserve(units_.size());
 }
 
 // Copy-assigning units of the same names reuses the strings' memory.
 void Battle::reset() {
   units_ = initial_;
   turn_ = 0;
+  std::fill(fired_.begin(), fired_.end(), std::uint8_t{0});
 }
 
 Footprint Battle::footprint(std::size_t i) const {
   const Unit& u = units_[i];
+  // A hex board: a unit fills its hex (adjacent units are in contact).
+  if (hex_) return Footprint{u.pos, u.facing, hex_->hex_size(), hex_->hex_size()};
   const auto& f = rules_->combat.formations;
   const Base& base = u.on_horse() ? f.cavalry_base : f.infantry_base;
   const int n = std::max(u.figures, 1);
@@ -72,6 +80,7 @@ void set_bits(std::uint64_t (&k)[4], Point a, Point b) {
 
 Length Battle::depth(std::size_t i) const {
   // As footprint(i), computing only the depth.
+  if (hex_) return hex_->hex_size();
   const Unit& u = units_[i];
   const auto& f = rules_->combat.formations;
   const Base& base = u.on_horse() ? f.cavalry_base : f.infantry_base;
@@ -104,7 +113,16 @@ Length Battle::gap_miss(std::size_t a, std::size_t b) const {
 bool Battle::sees_miss(std::size_t a, std::size_t b) const {
   const Point pa = units_[a].pos, pb = units_[b].pos;
   PairMemo& m = memo_[a * units_.size() + b];
-  m.sees = board_->line_of_sight(pa, pb);
+  if (board_->units_block_sight()) {
+    // A hex board: units in between block the view (seed 004's line of sight).
+    sight_units_.clear();
+    for (std::size_t k = 0; k < units_.size(); ++k)
+      if (k != a && k != b && units_[k].active()) sight_units_.push_back(units_[k].pos);
+    // Not memoised: the answer depends on the other units' places too.
+    return board_->line_of_sight_past(pa, pb, sight_units_);
+  } else {
+    m.sees = board_->line_of_sight(pa, pb);
+  }
   set_bits(m.sees_pos, pa, pb);
   m.sees_valid = true;
   return m.sees;
@@ -225,6 +243,18 @@ Situation Battle::situation(std::size_t i) const {
 Point Battle::home_point(std::size_t i) const {
   const Unit& u = units_[i];
   const Edge e = scenario_->sides[u.side].edge;
+  if (hex_) {
+    // The hex on the own edge straight back (same column, or same row).
+    const Hex h = hex_->hex_of(u.pos);
+    const int col = HexBoard::col_of(h);
+    switch (e) {
+      case Edge::bottom: return hex_->centre(HexBoard::from_offset(col, 0));
+      case Edge::top: return hex_->centre(HexBoard::from_offset(col, hex_->rows() - 1));
+      case Edge::left: return hex_->centre(HexBoard::from_offset(0, h.r));
+      case Edge::right: return hex_->centre(HexBoard::from_offset(hex_->cols() - 1, h.r));
+    }
+    return u.pos;
+  }
   const auto& t = *scenario_->table;
   const double w = t.width().as_cm(), d = t.depth().as_cm();
   switch (e) {
@@ -237,6 +267,7 @@ Point Battle::home_point(std::size_t i) const {
 }
 
 bool Battle::at_edge(std::size_t i, Edge e) const {
+  if (hex_) return hex_->edge_distance(hex_->hex_of(units_[i].pos), e) == 0;
   const auto& t = *scenario_->table;
   const double w = t.width().as_cm(), d = t.depth().as_cm();
   const Footprint f = footprint(i);

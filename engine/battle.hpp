@@ -14,6 +14,7 @@
 #include "engine/geometry.hpp"
 #include "engine/ruleset.hpp"
 #include "engine/scenario.hpp"
+#include "engine/seed004.hpp"
 #include "engine/unit.hpp"
 
 namespace vedette {
@@ -38,6 +39,8 @@ class Battle {
   const Scenario& scenario() const { return *scenario_; }
   const Ruleset& rules() const { return *rules_; }
   const Board& board() const { return *board_; }
+  // The hex board, when the scenario plays on one (else null).
+  const HexBoard* hex() const { return hex_; }
   const std::vector<Unit>& units() const { return units_; }
   const Unit& unit(std::size_t i) const { return units_[i]; }
   int turn() const { return turn_; }
@@ -91,14 +94,35 @@ class Battle {
   // Has the unit reached this edge (its footprint touches it)?
   bool at_edge(std::size_t i, Edge e) const;
 
+  // Seed 004 block units (engine/battle_blocks.cpp), when the scenario names
+  // `blocks:` on a hex board: the table, each unit as a block unit (blocks =
+  // figures), its arm, adjacency, the hexes units stand on, each side's
+  // command cards, and the combined-arms dice an ordered artillery unit would
+  // add to a melee (the first artillery unit of the side that may, seed 004).
+  const Seed004Rules* blocks() const { return blocks_; }
+  Arm arm_of(std::size_t i) const;
+  BlockUnit block_of(std::size_t i) const;
+  bool adjacent(std::size_t a, std::size_t b) const;
+  const std::vector<Hex>& occupied() const;  // every active unit's hex
+  const CommandHand& hand(std::uint8_t side) const { return hands_[side]; }
+  bool fired(std::size_t i) const { return fired_[i] != 0; }
+  int combined_arms_dice(std::size_t attacker, std::size_t target, UnitIndex* artillery = nullptr) const;
+
  private:
   friend class Engagement;
   const Scenario* scenario_;
   const Ruleset* rules_;
   const Board* board_;
+  const HexBoard* hex_ = nullptr;
   std::vector<Unit> units_;
+  mutable std::vector<Point> sight_units_;  // sees_miss on a board where units block sight
   std::vector<Unit> initial_;  // as the scenario sets them up
   int turn_ = 0;
+  const Seed004Rules* blocks_ = nullptr;
+  std::array<CommandHand, 2> hands_;
+  std::vector<std::uint8_t> fired_;       // per unit, this turn: an artillery unit that fired is not ordered for combined arms
+  mutable std::vector<Hex> occupied_;
+  mutable std::vector<BlockUnit> block_units_;
 
   // Memo of gap() and sees() for each ordered pair of units, keyed by the
   // exact bits of what they are computed from (both positions; for the gap

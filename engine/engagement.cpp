@@ -96,6 +96,7 @@ Engagement::Engagement(const Scenario& s, std::array<const Bot*, 2> bots, std::u
   std::size_t longest = turn_limit_reason_.size();
   for (const VictoryCondition& v : s.victory) longest = std::max(longest, v.text.size());
   out_.reason.reserve(longest);
+  if (s.blocks && s.hex) blocks_ = s.blocks.get();  // seed 004 block units
   start(seed, index);
 }
 
@@ -130,6 +131,7 @@ void Engagement::start(std::uint64_t seed, std::uint64_t index) {
   shooting_ = Dice(rng_shooting_);
   melee_ = Dice(rng_melee_);
   morale_ = Dice(rng_morale_);
+  if (blocks_) block_start();
   for (const Unit& u : b_.units_) {
     SideOutcome& so = out_.sides[u.side];
     ++so.units;
@@ -365,7 +367,7 @@ void Engagement::move_unit(std::size_t i, const Command& c) {
   const bool target_ok = c.target != k_no_unit && static_cast<std::size_t>(c.target) < b_.units_.size() &&
                          b_.units_[static_cast<std::size_t>(c.target)].active();
   const auto t = static_cast<std::size_t>(target_ok ? c.target : 0);
-  const Length a = b_.allowance(i, p);
+  Length a = b_.allowance(i, p);
   const bool free_about = r_.combat.movement.about_face_free;
   double moved = 0;
   std::string what;  // for the account only: built when a recorder listens
@@ -381,6 +383,7 @@ void Engagement::move_unit(std::size_t i, const Command& c) {
     case Move::toward:
       if (!target_ok) {
         p = Pace::halt;
+        a = Length();  // it does not move: no allowance (the event says so)
         if (rec_) what = "holds (no target)";
         break;
       }
@@ -399,6 +402,7 @@ void Engagement::move_unit(std::size_t i, const Command& c) {
       const UnitIndex from = target_ok ? c.target : b_.nearest_enemy(i, false);
       if (from == k_no_unit) {
         p = Pace::halt;
+        a = Length();
         if (rec_) what = "holds (no enemy)";
         break;
       }
@@ -430,7 +434,9 @@ void Engagement::move_unit(std::size_t i, const Command& c) {
       break;
     case Move::form_square:
       p = Pace::halt;
-      if (!u.cavalry() && !u.in_square() && can_form_square(r_.charge, b_.defender_class(i))) {
+      if (blocks_) {
+        what = block_formation(i, true);  // seed 004 (engine/engagement_blocks.cpp)
+      } else if (!u.cavalry() && !u.in_square() && can_form_square(r_.charge, b_.defender_class(i))) {
         u.formation = Formation::square;
         ++out_.sides[u.side].squares_formed;
         if (rec_) what = "forms square";
@@ -440,6 +446,10 @@ void Engagement::move_unit(std::size_t i, const Command& c) {
       break;
     case Move::leave_square:
       p = Pace::halt;
+      if (blocks_) {
+        what = block_formation(i, false);
+        break;
+      }
       if (u.in_square()) u.formation = Formation::line;
       if (rec_) what = "forms line";
       break;
@@ -471,7 +481,7 @@ void Engagement::move_unit(std::size_t i, const Command& c) {
     e.text = name(i) + " " + what;
     if (moved > 0) e.text += ": " + std::string(pace_name(p)) + " " + len(Length::cm(moved)) + " of " + len(a);
     if (c.face_target && target_ok) e.text += ", facing " + name(t);
-    e.text += " (now at " + len(Length::cm(u.pos.x)) + ", " + len(Length::cm(u.pos.y)) + ")";
+    e.text += b_.hex() ? " (now on " + hex_str(i) + ")" : " (now at " + len(Length::cm(u.pos.x)) + ", " + len(Length::cm(u.pos.y)) + ")";
     e.with("move", std::string(move_name(m)))
         .with("pace", std::string(pace_name(p)))
         .with("distance_cm", moved)
@@ -488,6 +498,7 @@ double Engagement::go(std::size_t i, Point dest, Pace pace, Length allowance, bo
   const Point from = u.pos;
   const double budget = allowance.as_cm();
   if (!(budget > 0) || dest == from) return 0;
+  if (b_.hex()) return hex_go(i, dest, allowance);  // hex by hex (engine/engagement_blocks.cpp)
   const double want = bearing_deg(from, dest);
   double turn = 0;
   if (u.on_horse() && !free_turn) {
@@ -562,6 +573,10 @@ bool Engagement::initiation(std::size_t i, bool declared) {
 }
 
 void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) {
+  if (blocks_) {  // seed 004 block units: no initiation check (engine/engagement_blocks.cpp)
+    block_charge(i, t, pace);
+    return;
+  }
   Unit& u = b_.units_[i];
   SideOutcome& so = out_.sides[u.side];
   if (u.order != Order::good || u.in_square()) {
@@ -859,6 +874,10 @@ void Engagement::follow_through(std::size_t i, double bearing, Length balance) {
 // ----------------------------------------------------------- 4. shooting
 
 void Engagement::step_shooting() {
+  if (blocks_) {
+    block_shooting();
+    return;
+  }
   std::fill(pending_hits_.begin(), pending_hits_.end(), 0);
   std::vector<int> faces;
   for (std::size_t i = 0; i < b_.units_.size(); ++i) {
@@ -980,12 +999,17 @@ void Engagement::apply_hits(std::size_t i, int hits, Dice& dice, const char* pha
 
 void Engagement::step_melee() {
   for (const Contact& c : contacts_) melee(c);
+  if (blocks_) block_infantry_attacks();
   for (Unit& u : b_.units_) u.engaged = false;
 }
 
 void Engagement::melee(const Contact& c) {
   const auto a = static_cast<std::size_t>(c.attacker);
   const auto d = static_cast<std::size_t>(c.defender);
+  if (blocks_) {
+    block_melee(c);
+    return;
+  }
   Unit& A = b_.units_[a];
   Unit& D = b_.units_[d];
   if (!A.active() || !D.active() || b_.gap(a, d) > r_.combat.movement.stand_off) {
@@ -1151,6 +1175,10 @@ void Engagement::melee(const Contact& c) {
 // ------------------------------------------------------------- 6. morale
 
 void Engagement::step_morale() {
+  if (blocks_) {
+    block_morale();
+    return;
+  }
   for (std::size_t i = 0; i < b_.units_.size(); ++i) {
     Unit& u = b_.units_[i];
     if (!u.active() || u.order == Order::routed) continue;

@@ -17,6 +17,7 @@
 #include "engine/policy.hpp"
 #include "engine/record.hpp"
 #include "engine/scenario.hpp"
+#include "engine/seed004.hpp"
 
 namespace vedette {
 
@@ -122,8 +123,27 @@ class Engagement {
   std::string len(Length l) const;
   std::string name(std::size_t i) const { return b_.units_[i].name; }
 
+  // Seed 004 block units on a hex board (engine/engagement_blocks.cpp): the
+  // scenario names `blocks:`, and these replace the figure rules' charge,
+  // shooting, melee and morale (dispatched at the top of each).
+  void block_start();
+  double hex_go(std::size_t i, Point dest, Length allowance);
+  void block_charge(std::size_t i, std::size_t target, Pace pace);
+  void block_shooting();
+  void block_melee(const Contact& c);
+  void block_infantry_attacks();
+  void block_morale();
+  std::string block_formation(std::size_t i, bool square);  // a bot's form_square / leave_square order
+  void block_hits(std::size_t i, int hits, const char* phase);
+  bool block_retreat(std::size_t i, int hexes, const char* why);
+  std::string hex_str(std::size_t i) const;
+
   Battle b_;
   const Ruleset& r_;
+  const Seed004Rules* blocks_ = nullptr;  // seed 004 block units (else null)
+  std::vector<int> square_card_;          // per unit: the card under its square (-1: none)
+  std::vector<int> pending_flags_;        // per unit: flags from this turn's ranged combat
+
   std::array<const Bot*, 2> bots_;
   Rng rng_decisions_, rng_movement_, rng_shooting_, rng_melee_, rng_morale_;
   Dice decisions_, movement_, shooting_, melee_, morale_;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "engine/doc.hpp"
+#include "engine/seed004.hpp"
 
 namespace vedette {
 
@@ -81,6 +82,103 @@ struct ScenarioBuilder {
   Scenario& s;
   std::span<const std::string> bots;
   std::shared_ptr<Tabletop> tab{};  // being built; published as s.table
+  std::shared_ptr<HexBoard> hexb{};  // a hex board being built; published as s.hex
+
+  // ----- hex boards and seed 004 block units (issue 8)
+
+  // `blocks: PATH`: the seed 004 table (a path relative to the scenario).
+  void blocks(const Doc& n, const std::string& path) {
+    auto v = read_string(n, d, "blocks (the seed 004 table, e.g. ../../tables/seed004.yaml)");
+    if (!v) return;
+    std::string p = *v;
+    if (!fs::path(p).is_absolute()) p = (fs::path(path).parent_path() / p).lexically_normal().string();
+    try {
+      s.blocks = load_seed004(p);
+    } catch (const LoadError& e) {
+      d.error(n.where, "the seed 004 table '" + *v + "' does not load:");
+      for (const auto& x : e.diagnostics()) d.error(x.where, x.message);
+    }
+  }
+
+  std::optional<Hex> hex_at(const Doc& n, const std::string& what) {
+    if (!n.is_sequence() || n.items.size() != 2) {
+      d.error(n.where, "expected a hex [col, row] of two whole numbers for " + what + ", found " +
+                           (n.is_sequence() ? "a list of " + std::to_string(n.items.size()) : std::string(n.kind_name())));
+      return std::nullopt;
+    }
+    auto c = read_int(n.items[0], d, what + " col", 0, 999);
+    auto r = read_int(n.items[1], d, what + " row", 0, 999);
+    if (!c || !r) return std::nullopt;
+    const Hex h = HexBoard::from_offset(static_cast<int>(*c), static_cast<int>(*r));
+    if (hexb && !hexb->on_board(h)) {
+      d.error(n.where, what + " at hex [" + std::to_string(*c) + ", " + std::to_string(*r) + "] is off the " +
+                           std::to_string(hexb->cols()) + " x " + std::to_string(hexb->rows()) +
+                           " board (cols 0 to " + std::to_string(hexb->cols() - 1) + ", rows 0 to " +
+                           std::to_string(hexb->rows() - 1) + ")");
+      return std::nullopt;
+    }
+    return h;
+  }
+
+  // board: {type: hex, cols, rows, size, terrain: {NAME: [[col, row], ...]}}
+  void hex_board(const Doc& n) {
+    MapReader m(n, d, "board");
+    if (!m.ok()) return;
+    if (auto x = m.required("type")) read_choice(*x, d, "board type", {"hex"});
+    std::optional<long long> cols, rows;
+    std::optional<Length> size;
+    if (auto x = m.required("cols")) cols = read_int(*x, d, "board cols", 1, 200);
+    if (auto x = m.required("rows")) rows = read_int(*x, d, "board rows", 1, 200);
+    const Doc* sd = m.required("size");
+    if (sd) size = read_length(*sd, d, "board size (a hex, centre to centre)");
+    const Doc* terrain = m.optional("terrain");
+    m.finish();
+    if (sd && size && !(size->as_cm() > 0)) {
+      d.error(sd->where, "the hex size must be more than zero");
+      return;
+    }
+    if (!cols || !rows || !size) return;
+    hexb = std::make_shared<HexBoard>(static_cast<int>(*cols), static_cast<int>(*rows), *size);
+    if (!terrain) return;
+    if (!s.blocks) {
+      d.error(terrain->where, "hex terrain names the seed 004 table's terrain kinds: add `blocks: PATH` (e.g. ../../tables/seed004.yaml)");
+      return;
+    }
+    if (!terrain->is_map()) {
+      d.error(terrain->where, std::string("expected a map of terrain names to lists of hexes, found ") + terrain->kind_name());
+      return;
+    }
+    std::vector<std::string> names;
+    for (const auto& t : s.blocks->terrain) names.push_back(t.name);
+    std::vector<std::size_t> index(names.size(), 0);
+    std::vector<std::pair<Hex, std::string>> seen;
+    for (const auto& e : terrain->entries) {
+      Doc key;
+      key.kind = Doc::Kind::scalar;
+      key.scalar = e.key;
+      key.where = e.key_where;
+      auto k = read_choice(key, d, "hex terrain (a terrain of the seed 004 table)", names);
+      if (!k) continue;
+      if (index[*k] == 0 && s.blocks->terrain[*k].name != "open") index[*k] = hexb->add_terrain(s.blocks->terrain[*k]);
+      if (!e.value.is_sequence()) {
+        d.error(e.value.where, "expected a list of hexes [[col, row], ...] for terrain '" + e.key + "', found " + e.value.kind_name());
+        continue;
+      }
+      for (const Doc& it : e.value.items) {
+        auto h = hex_at(it, "terrain '" + e.key + "'");
+        if (!h) continue;
+        bool dup = false;
+        for (const auto& [oh, on] : seen)
+          if (oh == *h) {
+            d.error(it.where, "hex [" + std::to_string(HexBoard::col_of(*h)) + ", " + std::to_string(h->r) + "] is already " + on);
+            dup = true;
+          }
+        if (dup) continue;
+        seen.emplace_back(*h, e.key);
+        hexb->set_terrain(*h, index[*k]);
+      }
+    }
+  }
 
   std::optional<Point> point(const Doc& n, const std::string& what) {
     if (!n.is_sequence() || n.items.size() != 2) {
@@ -259,6 +357,10 @@ struct ScenarioBuilder {
         if (auto i = read_choice(*x, d, "bot", names)) side.bot = names[*i];
       }
       if (auto x = m.optional("options")) options(*x, what, side.options);
+      if (auto x = m.optional("command_cards")) {
+        if (!s.blocks) d.error(x->where, what + ": command cards are for seed 004 block units (the scenario needs `blocks:`)");
+        else side.command_cards = static_cast<int>(read_int(*x, d, "command_cards", 0, 20).value_or(5));
+      }
       m.finish();
       s.sides.push_back(std::move(side));
     }
@@ -310,11 +412,37 @@ struct ScenarioBuilder {
         }
       }
       if (auto x = m.required("figures")) spec.figures = static_cast<int>(read_int(*x, d, what + " figures", 1, 1000).value_or(1));
-      const Doc* pos = m.required("position");
+      const Doc* pos = nullptr;
       std::optional<Point> p;
-      if (pos) p = point(*pos, what + " position");
-      if (p) spec.position = *p;
-      if (auto x = m.required("facing")) spec.facing = read_number(*x, d, what + " facing (degrees, 0 = up the table)", -360, 360).value_or(0);
+      const Doc* hexd = hexb ? m.required("hex") : m.optional("hex");
+      if (hexb) {
+        if (const Doc* x = m.optional("position")) d.error(x->where, what + ": on a hex board a unit stands on `hex: [col, row]`, not `position:`");
+        if (hexd) spec.hex = hex_at(*hexd, what);
+        if (spec.hex) {
+          spec.position = hexb->centre(*spec.hex);
+          if (hexb->terrain(*spec.hex).impassable)
+            d.error(hexd->where, what + " stands on impassable terrain (" + hexb->terrain(*spec.hex).name + ")");
+          for (const auto& other : s.units)
+            if (other.hex && *other.hex == *spec.hex)
+              d.error(hexd->where, what + " stands on the hex of unit '" + other.name + "': one unit per hex");
+        }
+        if (auto x = m.optional("facing")) spec.facing = read_number(*x, d, what + " facing (degrees, 0 = up the table)", -360, 360).value_or(0);
+        else if (spec.side < s.sides.size()) spec.facing = s.sides[spec.side].edge == Edge::top ? 180 : s.sides[spec.side].edge == Edge::left ? 90 : s.sides[spec.side].edge == Edge::right ? 270 : 0;
+      } else {
+        if (hexd) d.error(hexd->where, what + ": `hex:` needs a hex board (`board: {type: hex, ...}`); on a table use `position:`");
+        pos = m.required("position");
+        if (pos) p = point(*pos, what + " position");
+        if (p) spec.position = *p;
+        if (auto x = m.required("facing")) spec.facing = read_number(*x, d, what + " facing (degrees, 0 = up the table)", -360, 360).value_or(0);
+      }
+      const Doc* art = m.optional("artillery");
+      if (art) {
+        if (!s.blocks) d.error(art->where, what + ": artillery units are seed 004 block units (the scenario needs `blocks:`)");
+        else if (auto k = read_choice(*art, d, "artillery", {"foot", "horse"})) {
+          spec.artillery = true;
+          spec.horse_artillery = *k == 1;
+        }
+      }
       if (auto x = m.optional("formation"))
         if (auto k = read_choice(*x, d, "formation", names_of(k_formation_names))) spec.formation = static_cast<Formation>(*k);
       if (auto x = m.optional("hero")) spec.hero = read_bool(*x, d, what + " hero").value_or(false);
@@ -337,6 +465,7 @@ struct ScenarioBuilder {
           d.error(pace->where, what + ": " + s.rules->unit_types[pr.unit_type].name + " may never gallop (seed 002)");
         if (spec.formation == Formation::square && pr.kind == UnitKind::cavalry)
           d.error(m.optional("formation")->where, what + ": only infantry forms square");
+        if (art && pr.kind == UnitKind::cavalry) d.error(art->where, what + ": an artillery unit takes a foot profile, not '" + pr.id + "'");
       }
       if (p && s.table) {
         if (!s.table->on_board(*p))
@@ -462,8 +591,22 @@ struct ScenarioBuilder {
       for (const auto& x : e.diagnostics()) d.error(x.where, x.message);
       return;
     }
-    if (auto x = top.required("table")) table(*x);
-    if (auto x = top.optional("terrain")) terrain(*x, tab.get());
+    const Doc* bd = top.optional("board");
+    if (auto x = top.optional("blocks")) blocks(*x, path);
+    if (bd) {
+      hex_board(*bd);
+      if (auto x = top.optional("table")) d.error(x->where, "a scenario has a `table:` or a hex `board:`, not both");
+      if (auto x = top.optional("terrain")) d.error(x->where, "on a hex board, terrain is given per hex under `board: {terrain: ...}`");
+      if (hexb) {
+        s.hex = hexb;
+        s.board = hexb;
+      }
+    } else {
+      if (auto x = top.required("table")) table(*x);
+      if (auto x = top.optional("terrain")) terrain(*x, tab.get());
+      if (tab) s.board = tab;
+      if (s.blocks) d.error(top.optional("blocks")->where, "seed 004 block units need a hex board (`board: {type: hex, ...}`)");
+    }
     if (auto x = top.required("sides")) sides(*x);
     if (auto x = top.required("units")) units(*x);
     if (auto x = top.required("turns")) s.turns = static_cast<int>(read_int(*x, d, "turns", 1, 1000).value_or(12));

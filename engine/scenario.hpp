@@ -13,7 +13,9 @@
 #include <vector>
 
 #include "engine/diagnostics.hpp"
+#include "engine/hexboard.hpp"
 #include "engine/ruleset.hpp"
+#include "engine/seed004.hpp"
 #include "engine/tabletop.hpp"
 #include "engine/unit.hpp"
 
@@ -34,6 +36,7 @@ struct SideSpec {
   Edge edge = Edge::bottom;  // its own table edge: retire and rout toward it
   std::string bot;
   BotOptions options;
+  int command_cards = -1;    // seed 004 block units: its hand (-1: the table's engagement.command_cards)
   Location where;
 };
 
@@ -49,6 +52,9 @@ struct UnitSpec {
   bool raw = false;
   bool mounted = true;      // cavalry only
   Pace pace = Pace::halt;   // cavalry on horse: the pace it moved at last (its first turn's facts)
+  std::optional<Hex> hex;   // hex boards: its hex (position is the hex's centre)
+  bool artillery = false;   // seed 004 block units: an artillery unit (`artillery: foot|horse`)
+  bool horse_artillery = false;
   Location where;
 };
 
@@ -68,7 +74,15 @@ struct Scenario {
   std::string description;
   std::string file;
   RulesetPtr rules;
-  std::shared_ptr<const Tabletop> table;
+  std::shared_ptr<const Tabletop> table;   // the tabletop (null on a hex board)
+  // What Battle plays on: the tabletop, or the hex board (`board: {type:
+  // hex, ...}`, issue 8), then also in `hex`.
+  std::shared_ptr<const Board> board;
+  std::shared_ptr<const HexBoard> hex;
+  // Seed 004's block units and symbol dice (`blocks: tables/seed004.yaml`,
+  // hex boards only): the engagement resolves combat by them
+  // (engine/engagement_blocks.cpp). Null: the figure rules.
+  Seed004Ptr blocks;
   std::vector<SideSpec> sides;  // exactly two
   std::vector<UnitSpec> units;
   int turns = 12;

@@ -160,6 +160,16 @@ Seed004Ptr read_seed004(const Doc& root, Diagnostics& d) {
       r->card_value_blocks = read_number(*y, d, "card_value_blocks", 0, 100).value_or(0.25);
     pm.finish();
   }
+  if (auto x = m.optional("engagement")) {
+    MapReader em(*x, d, "engagement");
+    if (auto y = em.optional("infantry_range"))
+      r->infantry_range = static_cast<int>(read_int(*y, d, "engagement.infantry_range", 0, 20).value_or(2));
+    if (auto y = em.optional("command_cards"))
+      r->command_cards = static_cast<int>(read_int(*y, d, "engagement.command_cards", 0, 20).value_or(5));
+    if (auto y = em.optional("infantry_takes_ground"))
+      r->infantry_takes_ground = read_bool(*y, d, "engagement.infantry_takes_ground").value_or(false);
+    em.finish();
+  }
   m.finish();
   for (const auto& n : r->square_forbidden_terrain)
     if (!r->find_terrain(n)) {

@@ -58,6 +58,10 @@ struct Seed004Rules {
   ChoicePolicy form_square_policy = ChoicePolicy::by_expected_losses;
   ChoicePolicy retire_policy = ChoicePolicy::by_expected_losses;
   double card_value_blocks = 0.25;
+  // The engagement engine's numbers for block units (`engagement:`, optional).
+  int infantry_range = 2;   // infantry's ranged combat, in hexes
+  int command_cards = 5;    // each side's hand when the scenario does not say
+  bool infantry_takes_ground = false;  // after a retire and reform, the infantry moves into the vacated hex
 
   bool hits(CombatKind c, Symbol s, Arm target) const {
     return (hit_table[static_cast<std::size_t>(c)][static_cast<std::size_t>(s)] >> static_cast<int>(target)) & 1u;

@@ -24,9 +24,10 @@ namespace vedette::bench {
 
 // The shipped scenarios the signature plays, in this order (sims/scenarios/).
 // A new shipped scenario is added here, which changes the signature.
-inline constexpr std::array<std::string_view, 6> k_signature_files{
-    "flank_attack.yaml",       "mounted_infantry_raid.yaml", "open_field_charge.yaml",
-    "open_field_thinking.yaml", "square_test.yaml",          "wood_edge.yaml"};
+inline constexpr std::array<std::string_view, 10> k_signature_files{
+    "flank_attack.yaml",      "hex_cavalry_alone.yaml",     "hex_horse_artillery.yaml", "hex_line_no_squares.yaml",
+    "hex_line_squares.yaml",  "mounted_infantry_raid.yaml", "open_field_charge.yaml",   "open_field_thinking.yaml",
+    "square_test.yaml",       "wood_edge.yaml"};
 inline constexpr std::uint64_t k_signature_seed = 1815;
 inline constexpr std::uint64_t k_signature_engagements = 200;  // indices 0..199 of each scenario
 

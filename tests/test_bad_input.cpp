@@ -175,6 +175,13 @@ const std::vector<BadFile> k_files{
     {"scenario_polygon_too_many_points.yaml", "6:16", "terrain area 'Huge lake': a polygon of 1001 points; at most 1000"},
     {"scenario_ruleset_cycle.yaml", "2:10", "the ruleset 'circular_a.yaml' does not load:"},
     {"scenario_length_negative.yaml", "2:30", "expected a length of zero or more for table depth, found '-80cm'"},
+    // hex boards and seed 004 block units (issue 8)
+    {"scenario_hex_off_board.yaml", "8:77", "unit 'Hussars' at hex [13, 5] is off the 13 x 9 board (cols 0 to 12, rows 0 to 8)"},
+    {"scenario_hex_two_units.yaml", "9:72", "unit 'Foot' stands on the hex of unit 'Hussars': one unit per hex"},
+    {"scenario_hex_unknown_terrain.yaml", "8:13", "unknown hex terrain (a terrain of the seed 004 table) 'wood', did you mean 'woods'?"},
+    {"scenario_hex_impassable.yaml", "13:77", "unit 'Hussars' stands on impassable terrain (river)"},
+    {"scenario_hex_position.yaml", "8:5", "missing key 'hex' in unit 1"},
+    {"scenario_blocks_on_table.yaml", "2:9", "seed 004 block units need a hex board (`board: {type: hex, ...}`)"},
     // solo sessions
     {"session_syntax_error.yaml", "12:3", "YAML syntax error: illegal block entry"},
     {"session_wrong_type.yaml", "7:7", "expected a whole number from 0 to 18446744073709551615 for seed, found 'forty-two'"},

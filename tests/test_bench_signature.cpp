@@ -21,7 +21,7 @@ using namespace vedette;
 namespace {
 
 // Recorded by `vedette bench --signature`.
-constexpr const char* k_signature = "fnv1a64:227f351c61c68d05";
+constexpr const char* k_signature = "fnv1a64:0b41211f9fcb41f9";
 
 const std::string k_dir = std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios";
 

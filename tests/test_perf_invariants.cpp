@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "bots/registry.hpp"
 #include "engine/dice.hpp"
@@ -34,7 +35,15 @@ class GeometryCheck final : public Recorder {
         const Point pi = b.unit(i).pos, pj = b.unit(j).pos;
         const double g = b.board().distance(pi, pj).as_cm() - b.footprint(i).depth.as_cm() / 2.0 - b.footprint(j).depth.as_cm() / 2.0;
         CHECK(b.gap(i, j).as_cm() == std::max(0.0, g));
-        CHECK(b.sees(i, j) == b.board().line_of_sight(pi, pj));
+        if (b.board().units_block_sight()) {
+          // A hex board: the other active units stand in the way (issue 8).
+          std::vector<Point> others;
+          for (std::size_t k = 0; k < b.units().size(); ++k)
+            if (k != i && k != j && b.unit(k).active()) others.push_back(b.unit(k).pos);
+          CHECK(b.sees(i, j) == b.board().line_of_sight_past(pi, pj, others));
+        } else {
+          CHECK(b.sees(i, j) == b.board().line_of_sight(pi, pj));
+        }
         ++checked;
       }
     }

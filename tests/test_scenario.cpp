@@ -55,6 +55,13 @@ struct BadScenario {
 };
 
 const std::vector<BadScenario> k_bad_scenarios{
+    // hex boards and seed 004 block units (issue 8)
+    {"scenario_hex_off_board.yaml", "8:77: unit 'Hussars' at hex [13, 5] is off the 13 x 9 board (cols 0 to 12, rows 0 to 8)\n"},
+    {"scenario_hex_two_units.yaml", "9:72: unit 'Foot' stands on the hex of unit 'Hussars': one unit per hex\n"},
+    {"scenario_hex_unknown_terrain.yaml", "8:13: unknown hex terrain (a terrain of the seed 004 table) 'wood', did you mean 'woods'? (expected one of: open, woods, town, hill, river, marsh)\n"},
+    {"scenario_hex_impassable.yaml", "13:77: unit 'Hussars' stands on impassable terrain (river)\n"},
+    {"scenario_hex_position.yaml", "8:5: missing key 'hex' in unit 1\n8:82: unit 'Hussars': on a hex board a unit stands on `hex: [col, row]`, not `position:`\n"},
+    {"scenario_blocks_on_table.yaml", "2:9: seed 004 block units need a hex board (`board: {type: hex, ...}`)\n"},
     {"scenario_unit_off_table.yaml", "7:83: unit 'Hussars' at (130cm, 60cm) is off the 120cm x 80cm table\n"},
     {"scenario_unknown_profile.yaml",
      "8:43: unknown profile 'hevy_foot', did you mean 'heavy_foot'? (expected one of: light_cavalry, lancers, medium_cavalry, "
@@ -117,7 +124,8 @@ TEST_CASE("scenario: every shipped scenario loads and is recognised as one", "[s
     CHECK(s->sides.size() == 2);
     CHECK_FALSE(s->units.empty());
     CHECK_FALSE(s->victory.empty());
-    CHECK(s->table);
+    CHECK(s->board);
+    CHECK((s->table != nullptr) != (s->hex != nullptr));  // a table or a hex board (issue 8)
   }
   CHECK_FALSE(is_scenario_file(std::string(VEDETTE_SOURCE_DIR) + "/tables/default.yaml"));
 }

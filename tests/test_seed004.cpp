@@ -11,6 +11,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -415,4 +417,40 @@ TEST_CASE("seed004 policy: always, never, by expected losses") {
   CHECK(choose_retire_and_reform(r, ChoicePolicy::always, rq));
   rq.allowed = false;
   CHECK_FALSE(choose_retire_and_reform(r, ChoicePolicy::always, rq));
+}
+
+TEST_CASE("seed004: the engagement section (infantry range, command cards) loads, is optional and checked") {
+  const auto& r = rules();
+  CHECK(r.infantry_range == 2);
+  CHECK(r.command_cards == 5);
+  {
+    // Without the section: the defaults.
+    std::string text;
+    {
+      std::ifstream f(std::string(VEDETTE_SOURCE_DIR) + "/tables/seed004.yaml");
+      std::stringstream ss;
+      ss << f.rdbuf();
+      text = ss.str();
+    }
+    const auto at = text.find("\nengagement:");
+    REQUIRE(at != std::string::npos);
+    const Doc d = parse_yaml(text.substr(0, at + 1), "no-engagement.yaml");
+    Diagnostics diags;
+    const auto t = read_seed004(d, diags);
+    CHECK_NOTHROW(diags.throw_if_any());
+    CHECK(t->infantry_range == 2);
+    CHECK(t->command_cards == 5);
+    // A bad value is located.
+    const Doc bad = parse_yaml(text.substr(0, at + 1) + "engagement: {infantry_range: 30}\n", "bad-engagement.yaml");
+    Diagnostics bd;
+    (void)read_seed004(bad, bd);
+    try {
+      bd.throw_if_any();
+      FAIL("accepted infantry_range 30");
+    } catch (const LoadError& e) {
+      REQUIRE_FALSE(e.diagnostics().empty());
+      CHECK(e.diagnostics()[0].where.file == "bad-engagement.yaml");
+      CHECK(e.diagnostics()[0].message.find("engagement.infantry_range") != std::string::npos);
+    }
+  }
 }

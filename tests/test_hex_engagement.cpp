@@ -1,0 +1,535 @@
+// Issue 8: hex scenarios and the engagement over seed 004 block units
+// (engine/engagement_blocks.cpp), played by the same Engagement, Battle,
+// bots and harness. Each rule test cites seed 004
+// (seeds/004_c27512f9ffc61979.txt); the dice come from the engagement's own
+// streams, so the tests play many seeds and check every occurrence against
+// the live battle, and require that the rule did occur.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "bots/registry.hpp"
+#include "engine/engagement.hpp"
+#include "helpers.hpp"
+
+using namespace vedette;
+
+namespace {
+
+const std::string k_src = VEDETTE_SOURCE_DIR;
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// tables/seed004.yaml with the bots' policies set (always, never, ...).
+std::string table_with(const vtest::TempDir& dir, const std::string& square, const std::string& retire) {
+  std::string t = slurp(k_src + "/tables/seed004.yaml");
+  auto set = [&](const std::string& key, const std::string& v) {
+    const std::string from = "  " + key + ": by_expected_losses";
+    const auto at = t.find(from);
+    REQUIRE(at != std::string::npos);
+    t.replace(at, from.size(), "  " + key + ": " + v);
+  };
+  set("form_square", square);
+  set("retire_and_reform", retire);
+  return dir.write("seed004-" + square + "-" + retire + ".yaml", t);
+}
+
+// A small hex scenario: `units` are YAML flow maps, one per line.
+std::string scenario(const vtest::TempDir& dir, const std::string& name, const std::string& table, const std::string& ruleset,
+                     const std::string& cavalry_bot, const std::string& units, const std::string& terrain = "") {
+  std::string y = "scenario: " + name + "\nruleset: " + ruleset + "\nblocks: " + table +
+                  "\nboard:\n  type: hex\n  cols: 13\n  rows: 9\n  size: 10cm\n" + (terrain.empty() ? "" : "  terrain: " + terrain + "\n") +
+                  "sides:\n  cavalry:\n    edge: top\n    bot: " + cavalry_bot +
+                  "\n  infantry:\n    edge: bottom\n    bot: hold_and_shoot\n    options: {form_square: true}\n"
+                  "units:\n" + units + "turns: 6\nvictory:\n  - {winner: infantry, when: {side_losses: cavalry, at_least: 100}}\n"
+                  "  - {winner: cavalry, when: {side_losses: infantry, at_least: 100}}\n";
+  return dir.write(name + ".yaml", y);
+}
+
+const std::string k_squares = k_src + "/sims/scenarios/rules/squares.yaml";
+
+struct Seen {
+  const Event* e;
+  Hex hex;           // the event's unit's hex when it was recorded
+  bool in_square;    // ... and whether it was in square
+  int blocks;        // ... and its blocks
+};
+
+// Keeps every event with the state of its unit as it was recorded.
+class Watch final : public Recorder {
+ public:
+  explicit Watch(const Engagement& g) : g_(g) {}
+  void record(Event e) override {
+    events.push_back(std::make_unique<Event>(std::move(e)));
+    const Event& ev = *events.back();
+    Seen s{&ev, {}, false, 0};
+    const Battle& b = g_.battle();
+    for (const auto& u : b.units())
+      if (u.name == ev.unit) {
+        s.hex = b.hex()->hex_of(u.pos);
+        s.in_square = u.in_square();
+        s.blocks = u.figures;
+      }
+    seen.push_back(s);
+  }
+  std::vector<std::unique_ptr<Event>> events;
+  std::vector<Seen> seen;
+
+ private:
+  const Engagement& g_;
+};
+
+long long num(const Event& e, const std::string& key) {
+  for (const auto& [k, v] : e.data)
+    if (k == key) return std::get<long long>(v);
+  FAIL("no " << key << " in " << e.text);
+  return 0;
+}
+
+bool flag(const Event& e, const std::string& key) {
+  for (const auto& [k, v] : e.data)
+    if (k == key) return std::get<bool>(v);
+  FAIL("no " << key << " in " << e.text);
+  return false;
+}
+
+std::string str(const Event& e, const std::string& key) {
+  for (const auto& [k, v] : e.data)
+    if (k == key) return std::get<std::string>(v);
+  FAIL("no " << key << " in " << e.text);
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("hex scenario: the board, its terrain, units on hexes, home and edges (issue 8)", "[hex][scenario]") {
+  const ScenarioPtr s = load_scenario_file(k_src + "/sims/scenarios/hex_line_squares.yaml");
+  REQUIRE(s->hex);
+  REQUIRE(s->blocks);
+  CHECK_FALSE(s->table);
+  CHECK(s->board.get() == s->hex.get());
+  const HexBoard& hb = *s->hex;
+  CHECK(hb.cols() == 13);
+  CHECK(hb.rows() == 9);
+  CHECK(hb.hex_size() == Length::cm(10));
+  CHECK(hb.terrain(HexBoard::from_offset(1, 3)).name == "woods");
+  CHECK(hb.terrain(HexBoard::from_offset(9, 1)).name == "town");
+  CHECK(hb.terrain(HexBoard::from_offset(0, 6)).impassable);
+  CHECK(hb.terrain(HexBoard::from_offset(5, 5)).name == "open");
+  const Battle b(*s);
+  REQUIRE(b.hex());
+  // Units stand on their hexes' centres; a unit fills its hex.
+  CHECK(b.unit(0).pos == hb.centre(HexBoard::from_offset(6, 5)));
+  CHECK(b.depth(0) == Length::cm(10));
+  // Home: the hex on the own edge straight back; at the edge by edge_distance.
+  CHECK(hb.hex_of(b.home_point(0)) == HexBoard::from_offset(6, 8));  // cavalry: top edge
+  CHECK(hb.hex_of(b.home_point(3)) == HexBoard::from_offset(4, 0));  // infantry: bottom edge
+  CHECK_FALSE(b.at_edge(0, Edge::top));
+  // Gap front to front: 0 when adjacent, a hex size per hex between.
+  CHECK(b.gap(0, 4) == Length::cm(20));  // Cuirassiers [6,5] to 2nd Foot [6,2]: 3 hexes
+  CHECK(b.arm_of(0) == Arm::cavalry);
+  CHECK(b.arm_of(3) == Arm::infantry);
+  CHECK(b.hand(1).hand.empty());  // the engagement deals the cards
+}
+
+TEST_CASE("hex scenario: sight is blocked by a unit in between (seed 004 line of sight)", "[hex][scenario]") {
+  vtest::TempDir dir;
+  const std::string t = table_with(dir, "always", "always");
+  const auto f = scenario(dir, "sight", t, "builtin:default", "hold_and_shoot",
+                          "  - {name: Hussars, side: cavalry, profile: light_cavalry, figures: 3, hex: [6, 6]}\n"
+                          "  - {name: Foot, side: infantry, profile: heavy_foot, figures: 4, hex: [6, 2]}\n"
+                          "  - {name: Guard, side: infantry, profile: heavy_foot, figures: 4, hex: [6, 4]}\n");
+  const ScenarioPtr s = load_scenario_file(f);
+  const Battle b(*s);
+  CHECK_FALSE(b.sees(0, 1));  // Guard stands between
+  CHECK(b.sees(0, 2));
+  CHECK(b.sees(1, 2));
+}
+
+TEST_CASE("engine, seed 004 infantry square: formed when charged, the square battles first, the cavalry then attacks with at most 1 die",
+          "[hex][engagement][seed004]") {
+  vtest::TempDir dir;
+  const std::string t = table_with(dir, "always", "never");
+  const auto f = scenario(dir, "square", t, k_squares, "reaction_table",
+                          "  - {name: Cuirassiers, side: cavalry, profile: heavy_cavalry, figures: 4, hex: [6, 5], pace: walk}\n"
+                          "  - {name: Foot, side: infantry, profile: heavy_foot, figures: 4, hex: [6, 2]}\n");
+  const ScenarioPtr s = load_scenario_file(f);
+  const Players p = make_players(*s);
+  int squares = 0, attacks = 0, bounces = 0;
+  for (std::uint64_t seed = 1; seed <= 150; ++seed) {
+    Engagement g(*s, p.bots(), seed);
+    Watch w(g);
+    g.attach(&w);
+    g.run();
+    int square_events = 0;
+    for (std::size_t k = 0; k < w.seen.size(); ++k) {
+      const Event& e = *w.seen[k].e;
+      INFO("seed " << seed << ": " << e.text);
+      if (e.kind == "square") {
+        ++square_events;
+        CHECK(w.seen[k].in_square);
+        // The charge that brought it: the cavalry was adjacent.
+        CHECK(std::string(e.text).find("Cuirassiers") != std::string::npos);
+      }
+      if (e.kind == "square_first") {
+        CHECK(w.seen[k].in_square);
+        CHECK(num(e, "dice") <= 1);  // seed 004: at most 1 die in square
+        if (flag(e, "bounce")) ++bounces;
+      }
+      if (e.kind == "melee" && k > 0 && e.unit == "Cuirassiers" && w.seen[k - 1].e->kind != "casualties" &&
+          std::string(e.text).find("the square") != std::string::npos) {
+        ++attacks;
+        CHECK(num(e, "dice") <= 1);  // seed 004: cavalry against a square, at most 1 die
+        CHECK(num(e, "artillery_dice") == 0);
+      }
+      // Never a full-dice cavalry melee against the battalion in this run:
+      // every charge meets a square (policy always, 5 cards).
+      if (e.kind == "melee" && e.unit == "Cuirassiers") CHECK(std::string(e.text).find("the square") != std::string::npos);
+    }
+    CHECK(g.outcome().sides[1].squares_formed == square_events);
+    squares += square_events;
+  }
+  CHECK(squares > 10);
+  CHECK(attacks > 5);
+  CHECK(bounces > 0);
+}
+
+TEST_CASE("engine, seed 004: with squares off (the ruleset switch) the battalion takes the cavalry's full dice", "[hex][engagement][seed004]") {
+  vtest::TempDir dir;
+  const std::string t = table_with(dir, "always", "never");
+  const auto f = scenario(dir, "nosquare", t, "builtin:default", "reaction_table",
+                          "  - {name: Cuirassiers, side: cavalry, profile: heavy_cavalry, figures: 4, hex: [6, 5], pace: walk}\n"
+                          "  - {name: Foot, side: infantry, profile: heavy_foot, figures: 4, hex: [6, 2]}\n");
+  const ScenarioPtr s = load_scenario_file(f);
+  const Players p = make_players(*s);
+  int melees = 0;
+  for (std::uint64_t seed = 1; seed <= 100; ++seed) {
+    Engagement g(*s, p.bots(), seed);
+    Watch w(g);
+    g.attach(&w);
+    g.run();
+    CHECK(g.outcome().sides[1].squares_formed == 0);
+    for (const Seen& x : w.seen) {
+      INFO("seed " << seed << ": " << x.e->text);
+      CHECK(x.e->kind != "square");
+      if (x.e->kind == "melee" && x.e->unit == "Cuirassiers") {
+        ++melees;
+        CHECK(num(*x.e, "dice") == x.blocks);  // a die per block, open ground (seed 004)
+      }
+    }
+  }
+  CHECK(melees > 10);
+}
+
+TEST_CASE("engine, seed 004 retire and reform: the cavalry retires 2 hexes, each closer to its own edge, and does not battle back",
+          "[hex][engagement][seed004]") {
+  vtest::TempDir dir;
+  const std::string t = table_with(dir, "never", "always");
+  // The cavalry holds (hold_and_shoot) beside the battalion: the battalion
+  // melees it, and the cavalry is asked before the dice.
+  const auto f = scenario(dir, "retire", t, "builtin:default", "hold_and_shoot",
+                          "  - {name: Hussars, side: cavalry, profile: light_cavalry, figures: 3, hex: [6, 3]}\n"
+                          "  - {name: Foot, side: infantry, profile: heavy_foot, figures: 4, hex: [6, 2]}\n");
+  const ScenarioPtr s = load_scenario_file(f);
+  const Players p = make_players(*s);
+  const HexBoard& hb = *s->hex;
+  int retired = 0, hits = 0;
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    Engagement g(*s, p.bots(), seed);
+    Watch w(g);
+    g.attach(&w);
+    g.play_turn();
+    std::optional<Hex> before;
+    for (std::size_t k = 0; k < w.seen.size(); ++k) {
+      const Event& e = *w.seen[k].e;
+      INFO("seed " << seed << ": " << e.text);
+      if (e.kind == "retire_and_reform") {
+        before = w.seen[k].hex;
+        CHECK(*before == HexBoard::from_offset(6, 3));
+        // Only cavalry symbols hit (seed 004): the hits equal the cavalry faces rolled.
+        const std::string sym = str(e, "symbols");
+        long long cav = 0;
+        for (std::size_t at = sym.find("cavalry"); at != std::string::npos; at = sym.find("cavalry", at + 1)) ++cav;
+        CHECK(num(e, "hits") == cav);
+        hits += static_cast<int>(cav);
+      }
+      if (e.kind == "retire") {
+        REQUIRE(before);
+        ++retired;
+        const Hex after = w.seen[k].hex;
+        CHECK(hex_distance(*before, after) == 2);
+        CHECK(hb.edge_distance(*before, Edge::top) - hb.edge_distance(after, Edge::top) == 2);
+      }
+      CHECK(e.kind != "battle_back");  // seed 004: no battle back after retiring
+    }
+    CHECK(g.outcome().sides[0].retire_and_reform == 1);
+  }
+  CHECK(retired > 30);
+  CHECK(hits > 0);
+}
+
+TEST_CASE("engine, seed 004 retire and reform: the infantry may take ground (a switch), a square may not", "[hex][engagement][seed004]") {
+  vtest::TempDir dir;
+  std::string t = slurp(table_with(dir, "never", "always"));
+  const std::string from = "infantry_takes_ground: false";
+  REQUIRE(t.find(from) != std::string::npos);
+  const std::string keep = dir.write("keep.yaml", t);
+  const std::string take = dir.write("take.yaml", t.replace(t.find(from), from.size(), "infantry_takes_ground: true"));
+  for (const bool takes : {false, true}) {
+    for (const bool square : {false, true}) {
+      INFO("takes ground " << takes << ", in square " << square);
+      const auto f = scenario(dir, std::string("tg") + (takes ? "1" : "0") + (square ? "1" : "0"), takes ? take : keep,
+                              square ? k_squares : "builtin:default", "hold_and_shoot",
+                              std::string("  - {name: Hussars, side: cavalry, profile: light_cavalry, figures: 3, hex: [6, 3]}\n"
+                                          "  - {name: Foot, side: infantry, profile: heavy_foot, figures: 4, hex: [6, 2]") +
+                                  (square ? ", formation: square" : "") + "}\n");
+      const ScenarioPtr s = load_scenario_file(f);
+      const Players p = make_players(*s);
+      int retired = 0;
+      for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        Engagement g(*s, p.bots(), seed);
+        EventLog log;
+        g.attach(&log);
+        g.play_turn();
+        if (g.outcome().sides[0].retire_and_reform == 0) continue;
+        ++retired;
+        const Hex foot = s->hex->hex_of(g.battle().unit(1).pos);
+        CHECK(foot == HexBoard::from_offset(6, (takes && !square) ? 3 : 2));
+      }
+      CHECK(retired > 5);
+    }
+  }
+}
+
+TEST_CASE("engine, seed 004 retire and reform: refused on the own edge, the melee is fought and the cavalry battles back",
+          "[hex][engagement][seed004]") {
+  vtest::TempDir dir;
+  const std::string t = table_with(dir, "never", "always");
+  const auto f = scenario(dir, "noretire", t, "builtin:default", "hold_and_shoot",
+                          "  - {name: Hussars, side: cavalry, profile: light_cavalry, figures: 3, hex: [6, 8]}\n"
+                          "  - {name: Foot, side: infantry, profile: heavy_foot, figures: 4, hex: [6, 7]}\n");
+  const ScenarioPtr s = load_scenario_file(f);
+  const Players p = make_players(*s);
+  int refused = 0, battle_backs = 0;
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    Engagement g(*s, p.bots(), seed);
+    Watch w(g);
+    g.attach(&w);
+    g.play_turn();
+    for (const Seen& x : w.seen) {
+      INFO("seed " << seed << ": " << x.e->text);
+      CHECK(x.e->kind != "retire_and_reform");
+      if (x.e->kind == "no_retire") {
+        ++refused;
+        CHECK(x.e->text.find("no 2-hex retreat toward the own edge") != std::string::npos);
+      }
+      if (x.e->kind == "battle_back") ++battle_backs;
+    }
+    CHECK(g.outcome().sides[0].retire_and_reform == 0);
+  }
+  CHECK(refused == 30);
+  CHECK(battle_backs > 0);
+}
+
+TEST_CASE("engine, seed 004 combined arms: ordered artillery in range with a clear line of sight adds its dice, else none",
+          "[hex][engagement][seed004]") {
+  vtest::TempDir dir;
+  const std::string t = table_with(dir, "never", "never");
+  const Seed004Ptr rules = load_seed004(t);
+  // The battalion melees the hussars beside it; its foot battery stands
+  // 3 hexes from the hussars (in range, clear), or 7 (out of range: foot
+  // artillery reaches 6), or 3 with a unit in the way.
+  struct Case {
+    const char* name;
+    const char* battery;
+    const char* extra;
+    bool combines;
+  };
+  const std::vector<Case> cases{
+      {"in_range", "[9, 4]", "", true},
+      {"out_of_range", "[12, 0]", "", false},
+      {"blocked", "[6, 0]", "", false},  // the battalion itself stands between
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    const auto f = scenario(dir, c.name, t, "builtin:default", "hold_and_shoot",
+                            "  - {name: Hussars, side: cavalry, profile: light_cavalry, figures: 3, hex: [6, 3]}\n"
+                            "  - {name: Foot, side: infantry, profile: heavy_foot, figures: 4, hex: [6, 2]}\n"
+                            "  - {name: Battery, side: infantry, profile: heavy_foot, artillery: foot, figures: 3, hex: " +
+                                std::string(c.battery) + "}\n" + c.extra);
+    const ScenarioPtr s = load_scenario_file(f);
+    const Players p = make_players(*s);
+    const int range = hex_distance(s->units[2].hex.value(), s->units[0].hex.value());
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+      Engagement g(*s, p.bots(), seed);
+      Watch w(g);
+      g.attach(&w);
+      g.play_turn();
+      long long added = 0;
+      bool melee = false, fired = false;
+      for (const Seen& x : w.seen) {
+        INFO("seed " << seed << ": " << x.e->text);
+        if (x.e->kind == "combined_arms") added = num(*x.e, "dice");
+        if (x.e->kind == "shoot" && x.e->unit == "Battery") fired = true;
+        if (x.e->kind == "melee" && x.e->unit == "Foot") {
+          melee = true;
+          CHECK(num(*x.e, "artillery_dice") == added);
+          CHECK(num(*x.e, "dice") == 4);
+        }
+      }
+      CHECK(melee);
+      if (c.combines) {
+        // Seed 004: the artillery's dice by range (the table), declared with the melee; it holds its fire for it.
+        CHECK(added == rules->foot_artillery_dice[static_cast<std::size_t>(range - 1)]);
+        CHECK(added > 0);
+        CHECK_FALSE(fired);
+      } else {
+        CHECK(added == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("engine, seed 004: block losses, eliminations and counters add up over the shipped hex scenarios", "[hex][engagement]") {
+  for (const char* file : {"hex_line_squares.yaml", "hex_line_no_squares.yaml", "hex_horse_artillery.yaml", "hex_cavalry_alone.yaml"}) {
+    INFO(file);
+    const ScenarioPtr s = load_scenario_file(k_src + "/sims/scenarios/" + file);
+    const Players p = make_players(*s);
+    std::array<int, 2> squares{}, retires{}, combined{};
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      Engagement g(*s, p.bots(), seed);
+      EventLog log;
+      g.attach(&log);
+      g.run();
+      const Battle& b = g.battle();
+      std::array<int, 2> lost{};
+      for (const auto& u : b.units()) {
+        CHECK(u.figures >= 0);
+        CHECK((u.figures == 0) == u.off_table);
+        lost[u.side] += u.lost();
+        // One unit per hex, always on the board.
+        CHECK(b.board().on_board(u.pos));
+      }
+      for (std::size_t i = 0; i < b.units().size(); ++i)
+        for (std::size_t j = i + 1; j < b.units().size(); ++j)
+          if (b.unit(i).active() && b.unit(j).active()) CHECK(b.hex()->hex_of(b.unit(i).pos) != b.hex()->hex_of(b.unit(j).pos));
+      for (std::size_t k = 0; k < 2; ++k) {
+        CHECK(g.outcome().sides[k].figures_lost == lost[k]);
+        squares[k] += g.outcome().sides[k].squares_formed;
+        retires[k] += g.outcome().sides[k].retire_and_reform;
+      }
+      for (const auto& e : log.events) combined[0] += e.kind == "combined_arms";
+    }
+    const std::string f = file;
+    if (f == "hex_line_no_squares.yaml") CHECK(squares[1] == 0);
+    else CHECK(squares[1] > 0);
+    CHECK(squares[0] == 0);
+    if (f == "hex_horse_artillery.yaml") CHECK(combined[0] > 0);
+    else CHECK(combined[0] == 0);
+    (void)retires;
+  }
+}
+
+TEST_CASE("engine, seed 004 squares and the hand: not with two or fewer cards, a card per square on the track, back when it ends",
+          "[hex][engagement][seed004]") {
+  vtest::TempDir dir;
+  const std::string t = table_with(dir, "always", "never");
+  // square_when_charged also orders squares itself (Move::form_square):
+  // over blocks these follow seed 004's rules too.
+  const std::string f = dir.write("hand.yaml", "scenario: hand\nruleset: " + k_squares + "\nblocks: " + t +
+                                                   "\nboard: {type: hex, cols: 13, rows: 9, size: 10cm}\n"
+                                                   "sides:\n  cavalry: {edge: top, bot: reaction_table}\n"
+                                                   "  infantry: {edge: bottom, bot: square_when_charged, command_cards: 3}\n"
+                                                   "units:\n"
+                                                   "  - {name: Cuirassiers, side: cavalry, profile: heavy_cavalry, figures: 4, hex: [6, 5], pace: walk}\n"
+                                                   "  - {name: Lancers, side: cavalry, profile: lancers, figures: 4, hex: [4, 5], pace: walk}\n"
+                                                   "  - {name: Hussars, side: cavalry, profile: light_cavalry, figures: 3, hex: [8, 5], pace: walk}\n"
+                                                   "  - {name: 1st Foot, side: infantry, profile: heavy_foot, figures: 4, hex: [4, 2]}\n"
+                                                   "  - {name: 2nd Foot, side: infantry, profile: heavy_foot, figures: 4, hex: [6, 2]}\n"
+                                                   "  - {name: 3rd Foot, side: infantry, profile: heavy_foot, figures: 4, hex: [8, 2]}\n"
+                                                   "turns: 8\nvictory:\n  - {winner: infantry, when: {side_losses: cavalry, at_least: 100}}\n");
+  const ScenarioPtr s = load_scenario_file(f);
+  const Players p = make_players(*s);
+  int squares = 0, refused = 0;
+  for (std::uint64_t seed = 1; seed <= 80; ++seed) {
+    Engagement g(*s, p.bots(), seed);
+    EventLog log;
+    g.attach(&log);
+    while (g.play_turn()) {
+      const Battle& b = g.battle();
+      const CommandHand& h = b.hand(1);
+      std::size_t in_square = 0;
+      for (const auto& u : b.units()) in_square += u.active() && u.in_square();
+      INFO("seed " << seed << " turn " << b.turn());
+      CHECK(h.hand.size() + h.square_track.size() == 3);  // every card in the hand or under a square
+      CHECK(h.square_track.size() == in_square);
+      CHECK(in_square <= 1);  // seed 004: with 2 cards left, no square may form
+    }
+    squares += g.outcome().sides[1].squares_formed;
+    for (const auto& e : log.events)
+      refused += e.text.find("two or fewer command cards in hand") != std::string::npos;
+  }
+  CHECK(squares > 10);
+  CHECK(refused > 0);
+}
+
+// ------------------------------------------------------------- commands
+
+TEST_CASE("commands: vedette play, sim, compare and sweep run a hex scenario", "[hex][commands]") {
+  const std::string sc = k_src + "/sims/scenarios/hex_line_squares.yaml";
+  const auto play = vtest::run_vedette({"play", sc, "--seed", "2"});
+  REQUIRE(play.status == 0);
+  CHECK_THAT(play.out, Catch::Contains("(now on hex ["));
+  CHECK_THAT(play.out, Catch::Contains("Outcome:"));
+  const auto play_json = vtest::run_vedette({"play", sc, "--seed", "2", "--json"});
+  REQUIRE(play_json.status == 0);
+  CHECK_NOTHROW(nlohmann::json::parse(play_json.out));
+
+  const auto sim = vtest::run_vedette({"sim", sc, "-n", "400", "--seed", "1", "--json"});
+  REQUIRE(sim.status == 0);
+  const auto j = nlohmann::json::parse(sim.out);
+  CHECK(j.dump().find("squares") != std::string::npos);
+
+  const auto cmp = vtest::run_vedette({"compare", k_src + "/sims/scenarios/hex_line_no_squares.yaml", "--baseline", k_src + "/tables/default.yaml",
+                                       "--variant", k_squares, "-n", "2000", "--seed", "1", "--json"});
+  REQUIRE(cmp.status == 0);
+  const auto c = nlohmann::json::parse(cmp.out);
+  std::map<std::string, nlohmann::json> by_id;
+  for (const auto& fig : c["figures"]) by_id[fig["id"]] = fig;
+  REQUIRE(by_id.count("infantry_squares_formed"));
+  CHECK(by_id["infantry_squares_formed"]["baseline"]["mean"] == 0.0);
+  CHECK(by_id["infantry_squares_formed"]["variant"]["mean"].get<double>() > 0.0);
+
+  const auto sweep = vtest::run_vedette({"sweep", sc, "--set", "charge.infantry_square.enabled=false,true", "-n", "300", "--seed", "1"});
+  REQUIRE(sweep.status == 0);
+  CHECK_THAT(sweep.out, Catch::Contains("| false |"));
+  CHECK_THAT(sweep.out, Catch::Contains("| true |"));
+}
+
+TEST_CASE("commands: vedette sim on a hex scenario gives the same results on 1 and 2 threads", "[hex][commands][lab]") {
+  for (const char* file : {"hex_line_squares.yaml", "hex_horse_artillery.yaml"}) {
+    INFO(file);
+    const std::string sc = k_src + "/sims/scenarios/" + file;
+    const auto one = vtest::run_vedette({"sim", sc, "-n", "3000", "--seed", "7", "--threads", "1", "--json"});
+    const auto two = vtest::run_vedette({"sim", sc, "-n", "3000", "--seed", "7", "--threads", "2", "--json"});
+    REQUIRE(one.status == 0);
+    REQUIRE(two.status == 0);
+    auto a = nlohmann::json::parse(one.out);
+    auto b = nlohmann::json::parse(two.out);
+    // Everything but the run's own timing and thread count.
+    for (auto* x : {&a, &b}) {
+      x->erase("threads");
+      x->erase("seconds");
+      x->erase("elapsed_seconds");
+      x->erase("engagements_per_second");
+    }
+    CHECK(a == b);
+  }
+}
