@@ -142,10 +142,17 @@ int run_play(const PlayOptions& o, Io& io) {
   for (const auto& sd : s.sides) os << "Side " << sd.name << ": " << sd.bot << ", home edge " << edge_name(sd.edge) << "\n";
   for (const UnitSpec& u : s.units) {
     const Profile& p = s.rules->profiles[u.profile];
-    os << "  " << u.name << " (" << s.sides[u.side].name << "): " << p.name << ", " << u.figures << " figures, "
-       << formation_name(u.formation) << (u.hero ? ", hero" : "") << (u.raw ? ", raw" : "") << ", at ("
-       << format_length_prose(Length::cm(u.position.x), s.rules->units) << ", " << format_length_prose(Length::cm(u.position.y), s.rules->units)
-       << ") facing " << format_number(u.facing) << "\n";
+    os << "  " << u.name << " (" << s.sides[u.side].name << "): " << p.name;
+    if (u.artillery) os << (u.horse_artillery ? ", horse artillery" : ", foot artillery");
+    os << ", " << u.figures << (s.blocks ? " blocks, " : " figures, ") << formation_name(u.formation) << (u.hero ? ", hero" : "")
+       << (u.raw ? ", raw" : "");
+    if (u.hex) {
+      os << ", on hex [" << HexBoard::col_of(*u.hex) << ", " << u.hex->r << "]";
+    } else {
+      os << ", at (" << format_length_prose(Length::cm(u.position.x), s.rules->units) << ", "
+         << format_length_prose(Length::cm(u.position.y), s.rules->units) << ")";
+    }
+    os << " facing " << format_number(u.facing) << "\n";
   }
   std::string phase;
   for (const Event& e : log.events) {
