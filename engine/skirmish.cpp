@@ -148,15 +148,19 @@ bool SkirmishGame::attended(std::size_t h) const {
   if (!horse.in_play() || horse.ridden()) return true;
   const std::uint8_t side = figs_[static_cast<std::size_t>(horse.owner)].side;
   const double reach = rules().holder_reach.as_cm();
+  // Holders in figure order each take up to five of the side's loose horses
+  // within reach, in horse order, that no holder before took.
+  std::vector<char> taken(horses_.size(), 0);
   for (std::size_t k = 0; k < figs_.size(); ++k) {
     const SkFigure& f = figs_[k];
     if (f.side != side || !f.holder || !is_foot(f)) continue;
     int held = 0;
     for (std::size_t j = 0; j < horses_.size() && held < rules().horses_per_holder; ++j) {
       const SkHorse& o = horses_[j];
-      if (!o.in_play() || o.ridden() || figs_[static_cast<std::size_t>(o.owner)].side != side) continue;
+      if (taken[j] || !o.in_play() || o.ridden() || figs_[static_cast<std::size_t>(o.owner)].side != side) continue;
       if (dist_cm(o.pos, f.pos) > reach) continue;
       if (j == h) return true;
+      taken[j] = 1;
       ++held;
     }
   }
@@ -571,6 +575,23 @@ void SkirmishGame::move(std::size_t f, Point dest, Roller& dice) {
   const Point start = x.pos;
   const double allowance = move_allowance_cm(f);
   Point end = path_end(f, start, dest, allowance);
+  bool climbs = false;
+  if (!x.mounted() && euclid_cm(start, end) < rules().contact.as_cm() && euclid_cm(start, dest) > 1e-9) {
+    // Seed 001's "obstacles that require infantry one action to cross": a
+    // man at such a wall (within contact of it) spends the action crossing;
+    // he ends half a contact beyond it.
+    const Point dv = direction(bearing_deg(start, dest));
+    const double probe = rules().contact.as_cm();
+    if (std::isinf(s_->foot->movement_cost(start, start + dv * probe).as_cm())) {
+      double lo = 0, hi = probe;
+      for (int k = 0; k < 40; ++k) {
+        const double mid = (lo + hi) / 2;
+        (std::isinf(s_->foot->movement_cost(start, start + dv * mid).as_cm()) ? hi : lo) = mid;
+      }
+      end = s_->foot->clamp(start + dv * (hi + probe / 2));
+      climbs = true;
+    }
+  }
   const double intended = euclid_cm(start, end);
   if (intended <= 1e-9) {
     place(f, start, x.facing, 0);
@@ -580,6 +601,10 @@ void SkirmishGame::move(std::size_t f, Point dest, Roller& dice) {
   if (!opportunity_fire(f, intended, dice)) return;
   const double dir = bearing_deg(start, end);
   place(f, end, dir, intended);
+  if (climbs) {
+    emit("move", "climb", f, name(f) + " climbs the wall: the whole action");
+    return;
+  }
   emit("move", "move", f, name(f) + (x.mounted() ? " rides " : " moves ") + in(intended) + " (allowance " + in(allowance) + ")" + (building_at(end) >= 0 ? " into " + s_->buildings[static_cast<std::size_t>(building_at(end))].name : ""));
 }
 
@@ -658,10 +683,10 @@ void SkirmishGame::charge(std::size_t f, std::size_t target, Roller& dice) {
     emit("charge", "short", f, name(f) + " ends " + in(euclid_cm(end, figs_[target].pos)) + " from " + name(target) + ": no contact");
     return;
   }
-  close_combat(f, dice);
+  close_combat(f, dice, start);
 }
 
-void SkirmishGame::close_combat(std::size_t f, Roller& dice) {
+void SkirmishGame::close_combat(std::size_t f, Roller& dice, std::optional<Point> from) {
   const SkirmishRules& r = rules();
   SkFigure& x = figs_[f];
   if (!x.mounted() || !x.active()) return;
@@ -680,7 +705,7 @@ void SkirmishGame::close_combat(std::size_t f, Roller& dice) {
     if (!x.active() || !x.mounted()) break;
     SkFigure& e = figs_[j];
     if (!e.active()) continue;
-    if (cover_of(j, x.pos) == 0) {
+    if (cover_of(j, from ? *from : x.pos) == 0) {
       // In the open: a skill check (+5 prone), failing: the C column, no modifiers.
       const int bonus = e.prone ? r.prone_skill_bonus : 0;
       if (!skill_check(j, bonus, dice, e.prone ? "ridden down, prone" : "ridden down in the open")) {

@@ -241,7 +241,9 @@ class SkirmishGame {
   bool skill_check(std::size_t f, int modifier, Roller& dice, const char* why);
   void charge(std::size_t f, std::size_t target, Roller& dice);
   void fear_of_charge(std::size_t charger, Point from, Point to, Roller& dice);
-  void close_combat(std::size_t rider, Roller& dice);
+  // `from`: where the rider came from (cover is judged from there: a man
+  // behind a wall the rider has just jumped is still behind his wall).
+  void close_combat(std::size_t rider, Roller& dice, std::optional<Point> from = std::nullopt);
   void he_burst(Point at, Roller& dice);
   Wound roll_column(std::string_view column, int modifier, Roller& dice, const char* why);
   // Test set-up: place and change figures and horses directly.

@@ -1,5 +1,6 @@
 // The loader of skirmish scenarios (first key `skirmish`; engine/skirmish.hpp).
 #include <filesystem>
+#include <limits>
 
 #include "engine/diagnostics.hpp"
 #include "engine/doc.hpp"
@@ -35,7 +36,7 @@ void build_tables(SkirmishScenario& s, const Tabletop& terrain, const std::vecto
     // Seed 001: what costs infantry an action costs cavalry 1in.
     Obstacle f = ob, h = ob;
     if (action) {
-      f.crossing_cost = s.sk->foot_move;
+      f.crossing_cost = Length::cm(std::numeric_limits<double>::infinity());  // crossed as a whole action (SkirmishGame::move)
       h.crossing_cost = s.sk->obstacle_penalty;
     }
     foot->add_obstacle(std::move(f));

@@ -5,6 +5,7 @@
 #include "bots/registry.hpp"
 #include "engine/diagnostics.hpp"
 #include "engine/scenario.hpp"
+#include "engine/skirmish.hpp"
 #include "engine/doc.hpp"
 #include "sims/cli.hpp"
 #include "sims/session.hpp"
@@ -59,6 +60,15 @@ int run_check(const CheckOptions& o, Io& io) {
         if (!o.json)
           io.out << f << ": ok (scenario '" << s->name << "', ruleset '" << s->rules->name << "', " << s->units.size() << " units, "
                  << s->turns << " turns)\n";
+      } else if (is_skirmish_file(f)) {
+        // Seed 001's skirmish scenario (first key `skirmish`, engine/skirmish.hpp).
+        SkirmishScenarioPtr s = load_skirmish_scenario(f);
+        entry["ok"] = true;
+        entry["kind"] = "skirmish scenario";
+        entry["name"] = s->name;
+        if (!o.json)
+          io.out << f << ": ok (skirmish scenario '" << s->name << "', ruleset '" << s->rules->name << "', " << s->figures.size()
+                 << " figures, " << s->turns << " turns)\n";
       } else {
         RulesetPtr r = load_ruleset(f);
         entry["ok"] = true;
