@@ -861,3 +861,25 @@ TEST_CASE("skirmish: over many games of the village patrol every seed 001 rule c
   CHECK(sum.caught_in_open > 0);
   CHECK(sum.contact_checks_failed > 0);
 }
+
+TEST_CASE("skirmish: seed 001, mounted targets - over many real dice two hits in three land on the horse (D6 1-4)") {
+  // Statistical: fixed seeds, 4 standard errors around the exact 4/6.
+  Table t;
+  int horse = 0, rider = 0;
+  for (std::uint64_t i = 0; i < 6000; ++i) {
+    t.g.reset(20261121, i);
+    t.log.events.clear();
+    t.put(F1, P(2, 5));  // 3in: the rifle's 9 at -1 hits on 1-10
+    Rng rng = make_stream(20261121, i, Subsystem::shooting);
+    Dice dice(rng);
+    DiceRoller roller(dice);
+    t.g.fire(F1, R1, roller);
+    horse += t.said("the horse is hit") ? 1 : 0;
+    rider += t.said("the rider is hit") ? 1 : 0;
+  }
+  const double n = horse + rider;
+  REQUIRE(n > 2000);
+  const double p = 4.0 / 6.0;
+  const double se = std::sqrt(p * (1 - p) / n);
+  CHECK(std::abs(horse / n - p) < 4 * se);
+}

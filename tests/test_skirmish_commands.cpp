@@ -120,3 +120,12 @@ TEST_CASE("skirmish commands: bad skirmish files are refused with exit 2, locate
     CHECK_FALSE(std::filesystem::exists(out));
   }
 }
+
+TEST_CASE("skirmish commands: vedette sweep plays the village patrol over a seed 001 setting") {
+  auto r = run_vedette({"sweep", patrol(), "--set", "skirmish.close_combat.rider_modifier=-4,0", "-n", "300", "--seed", "1", "--threads", "2"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("`skirmish.close_combat.rider_modifier` over 2 values") != std::string::npos);
+  CHECK(r.out.find("| -4 | 300 |") != std::string::npos);
+  CHECK(r.out.find("| 0 | 300 |") != std::string::npos);
+}
