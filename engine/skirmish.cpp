@@ -485,7 +485,7 @@ void SkirmishGame::he_burst(Point at, Roller&) {
 }
 
 // Enemies waiting on opportunity fire shoot at a figure about to move.
-bool SkirmishGame::opportunity_fire(std::size_t mover, double intended_cm, Roller& dice) {
+bool SkirmishGame::opportunity_fire(std::size_t mover, double intended_cm, double dir, Roller& dice) {
   for (std::size_t j = 0; j < figs_.size(); ++j) {
     SkFigure& e = figs_[j];
     if (!e.op_fire || !e.active() || e.side == figs_[mover].side || !figs_[mover].active()) continue;
@@ -497,7 +497,8 @@ bool SkirmishGame::opportunity_fire(std::size_t mover, double intended_cm, Rolle
     const bool was_mounted = figs_[mover].mounted();
     if (was_mounted) {
       SkHorse& h = horses_[static_cast<std::size_t>(figs_[mover].horse)];
-      h.moved_cm = intended_cm;  // a horse hit now is a moving horse
+      h.moved_cm = intended_cm;  // a horse hit now is a moving horse, along its intended line
+      h.move_dir = dir;
     }
     fire(j, mover, dice, intended_cm);
     if (!figs_[mover].active() || (was_mounted && !figs_[mover].mounted())) return false;
@@ -598,8 +599,8 @@ void SkirmishGame::move(std::size_t f, Point dest, Roller& dice) {
     emit("move", "move", f, name(f) + " cannot move that way");
     return;
   }
-  if (!opportunity_fire(f, intended, dice)) return;
   const double dir = bearing_deg(start, end);
+  if (!opportunity_fire(f, intended, dir, dice)) return;
   place(f, end, dir, intended);
   if (climbs) {
     emit("move", "climb", f, name(f) + " climbs the wall: the whole action");
@@ -669,7 +670,7 @@ void SkirmishGame::charge(std::size_t f, std::size_t target, Roller& dice) {
   // Seed 001: a move of 6in or more into close combat is a charge.
   const bool is_charge = reaches && planned >= r.charge_min.as_cm() - 1e-9;
   emit("charge", "charge", f, name(f) + (is_charge ? " charges " : " rides at ") + name(target) + " (" + in(planned) + (reaches ? ", into contact" : ", short") + ")");
-  if (!opportunity_fire(f, planned, dice)) return;
+  if (!opportunity_fire(f, planned, bearing_deg(start, end), dice)) return;
   if (is_charge) {
     ++out_.sides[x.side].charges;
     fear_of_charge(f, start, end, dice);

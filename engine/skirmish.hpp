@@ -257,7 +257,8 @@ class SkirmishGame {
   // Moves f (mounted or on foot) toward dest; returns where it stops.
   Point path_end(std::size_t f, Point from, Point dest, double allowance_cm) const;
   void place(std::size_t f, Point p, double dir, double moved);
-  bool opportunity_fire(std::size_t mover, double intended_cm, Roller& dice);
+  // `dir`: the bearing of the intended move (a horse killed now spills along it).
+  bool opportunity_fire(std::size_t mover, double intended_cm, double dir, Roller& dice);
   void unhorse(std::size_t rider);
   void mark_out(std::size_t f);
   bool check_victory();

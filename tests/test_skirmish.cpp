@@ -883,3 +883,19 @@ TEST_CASE("skirmish: seed 001, mounted targets - over many real dice two hits in
   const double se = std::sqrt(p * (1 - p) / n);
   CHECK(std::abs(horse / n - p) < 4 * se);
 }
+
+TEST_CASE("skirmish: seed 001, mounted targets - a horse killed by opportunity fire spills its rider along the move it was making") {
+  Table t;
+  t.put(F1, P(2, 19));
+  Script none;
+  t.act(F1, SkAction::Kind::op_fire, none);
+  // R1 sets off east 8in: F1 fires first (17in: rifle 7; 1 - 1 + 2 = 2: a hit), D6 1: the horse,
+  // C column 5: heavy, mortal. The horse was moving (intended 8in): D4 2 onward, east; the fall: E column 20.
+  Script dice({1, 1, 5, 2, 20});
+  t.act(R1, SkAction::Kind::move, dice, -1, P(20, 2));
+  CHECK(dice.used_up());
+  CHECK_FALSE(t.g.horses()[0].alive);
+  CHECK_FALSE(t.g.figures()[R1].mounted());
+  CHECK(in_of(t.g.figures()[R1].pos.x) == Approx(4));
+  CHECK(in_of(t.g.figures()[R1].pos.y) == Approx(2));
+}
