@@ -448,6 +448,7 @@ struct Builder {
     if (auto x = top.optional("profiles")) read_profiles(*x, d, r);
     if (auto x = top.optional("combat")) read_combat(*x, d, r);
     if (auto x = top.required("charge")) load_charge_rules(*x, d, r.charge);
+    if (auto x = top.optional("skirmish")) r.skirmish = read_skirmish_rules(*x, d);  // seed 001
     top.finish();
   }
 };

@@ -13,6 +13,7 @@
 #include "engine/charge.hpp"
 #include "engine/facts.hpp"
 #include "engine/length.hpp"
+#include "engine/skirmish_rules.hpp"
 
 namespace vedette {
 
@@ -119,6 +120,8 @@ class Ruleset {
   std::vector<Profile> profiles;
   CombatRules combat;
   ChargeRules charge;  // seed 003's cavalry charge (`charge:`)
+  // Seed 001's man-to-man skirmish rules (`skirmish:`, engine/skirmish_rules.hpp).
+  std::optional<SkirmishRules> skirmish;
 
   const Band& band_for(int rf) const;
   const Behaviour& behaviour(BehaviourIndex i) const { return behaviours[i]; }

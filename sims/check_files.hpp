@@ -11,11 +11,13 @@
 namespace vedette::cli {
 
 // The formats Vedette reads from YAML.
-enum class TableKind { ruleset, scenario, session, seed004, asl };
-// "ruleset", "scenario", "session", "seed004", "asl_cavalry": the JSON `kind`.
+enum class TableKind { ruleset, scenario, skirmish, session, seed004, asl };
+// "ruleset", "scenario", "skirmish scenario", "session", "seed004",
+// "asl_cavalry": the JSON `kind`.
 std::string_view table_kind_name(TableKind k);
 
-// What a file is, from its keys: `scenario:` (sims/scenarios), `format:
+// What a file is, from its keys: `scenario:` (sims/scenarios), `skirmish:`
+// (seed 001's skirmish scenarios, engine/skirmish.hpp), `format:
 // vedette-session` (a solo game), `seed004:` (tables/seed004.yaml), the ASL
 // module's sections (`movement:`, `mounting:`, ...; tables/asl_cavalry.yaml),
 // or, for an overlay, what its `extends:` chain ends in; anything else is a

@@ -14,6 +14,7 @@
 #include "engine/doc.hpp"
 #include "engine/scenario.hpp"
 #include "engine/seed004.hpp"
+#include "engine/skirmish.hpp"
 #include "sims/cli.hpp"
 #include "sims/session.hpp"
 
@@ -53,6 +54,9 @@ std::optional<TableKind> kind_of_base(const std::string& base, const std::string
 std::optional<TableKind> kind_of_doc(const Doc& d, const std::string& path, int depth) {
   if (!d.is_map()) return std::nullopt;
   if (d.find("scenario")) return TableKind::scenario;
+  // A skirmish scenario's first key is `skirmish` (a skirmish ruleset holds a
+  // `skirmish:` section too, later).
+  if (!d.entries.empty() && d.entries.front().key == "skirmish") return TableKind::skirmish;
   if (const Doc* f = d.find("format"); f && f->is_scalar() && f->scalar == solo::k_format) return TableKind::session;
   if (d.find("seed004")) return TableKind::seed004;
   if (const Doc* e = d.find("extends"); e && e->is_scalar())
@@ -87,6 +91,13 @@ std::string check_one(const std::string& f, TableKind kind, Json& entry) {
       entry["name"] = s->name;
       o << "scenario '" << s->name << "', ruleset '" << s->rules->name << "', " << s->units.size() << " units, " << s->turns
         << " turns";
+      break;
+    }
+    case TableKind::skirmish: {
+      SkirmishScenarioPtr s = load_skirmish_scenario(f);
+      entry["name"] = s->name;
+      o << "skirmish scenario '" << s->name << "', ruleset '" << s->rules->name << "', " << s->figures.size() << " figures, "
+        << s->turns << " turns";
       break;
     }
     case TableKind::seed004: {
@@ -124,6 +135,7 @@ std::string_view table_kind_name(TableKind k) {
   switch (k) {
     case TableKind::ruleset: return "ruleset";
     case TableKind::scenario: return "scenario";
+    case TableKind::skirmish: return "skirmish scenario";
     case TableKind::session: return "session";
     case TableKind::seed004: return "seed004";
     case TableKind::asl: return "asl_cavalry";

@@ -6,6 +6,8 @@
 #include "bots/registry.hpp"
 #include "engine/engagement.hpp"
 #include "sims/cli.hpp"
+#include "engine/skirmish.hpp"
+#include "sims/skirmish_cli.hpp"
 
 namespace vedette::cli {
 
@@ -97,6 +99,8 @@ void print_outcome(std::ostream& out, const Scenario& s, const Outcome& o) {
 }
 
 int run_play(const PlayOptions& o, Io& io) {
+  if (is_skirmish_file(o.scenario))  // seed 001's figure-by-figure game (sims/skirmish_cli.hpp)
+    return play_skirmish(o.scenario, o.ruleset, o.seed ? *o.seed : fresh_seed(), o.index, o.json, io);
   ScenarioPtr sp = load_scenario_file(o.scenario, o.ruleset);
   const Scenario& s = *sp;
   const std::uint64_t seed = o.seed ? *o.seed : fresh_seed();

@@ -9,7 +9,9 @@
 #include "engine/builtin_tables.hpp"
 #include "engine/content_hash.hpp"
 #include "engine/doc.hpp"
+#include "sims/skirmish_cli.hpp"
 #include "sims/toy_engagement.hpp"
+#include "engine/skirmish.hpp"
 
 namespace vedette::lab {
 
@@ -40,6 +42,7 @@ void OutcomeRow::reset() {
 std::unique_ptr<LabScenario> open_lab_scenario(const std::string& path) {
   Doc root = parse_yaml_file(path);
   if (is_synthetic(root)) return load_synthetic(root, path);
+  if (is_skirmish(root)) return open_skirmish_scenario(path);  // seed 001 (sims/skirmish_cli.hpp)
   return open_engine_scenario(path);
 }
 
