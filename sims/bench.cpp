@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bots/registry.hpp"
+#include "bots/skirmish_bots.hpp"
 #include "engine/content_hash.hpp"
 #include "engine/dice.hpp"
 #include "engine/engagement.hpp"
@@ -65,6 +66,18 @@ std::uint64_t hash_outcome(const Outcome& o, std::uint64_t dice_rolled, std::uin
   return h;
 }
 
+std::uint64_t hash_skirmish_outcome(const SkOutcome& o, std::uint64_t h) {
+  h = mix(h, o.winner ? *o.winner : 255U);
+  h = mix_int(h, o.turns);
+  for (const SkSideOutcome& s : o.sides) {
+    for (int v : {s.figures, s.figures_out, s.light_wounds, s.shots, s.hits, s.horses_lost, s.horses_bolted, s.riders_spilled,
+                  s.light_wound_falls, s.mounts, s.dismounts, s.riding_double_moves, s.charges, s.fear_checks, s.fear_failed,
+                  s.caught_in_open, s.close_combats, s.contact_checks_failed, s.final_charges})
+      h = mix_int(h, v);
+  }
+  return h;
+}
+
 Signature signature(const std::string& dir) {
   Signature sig;
   sig.hash = k_fnv1a64_basis;
@@ -77,6 +90,16 @@ Signature signature(const std::string& dir) {
       const Outcome& o = game.run();
       sig.hash = hash_outcome(o, game.dice_rolled(), sig.hash);
       sig.dice += game.dice_rolled();
+      ++sig.engagements;
+    }
+  }
+  for (std::string_view file : k_signature_skirmish_files) {
+    const SkirmishScenarioPtr s = load_skirmish_scenario(dir + "/" + std::string(file));
+    const SkirmishPlayers players = make_skirmish_players(*s);
+    SkirmishGame game(*s, players.bots(), k_signature_seed, 0);
+    for (std::uint64_t i = 0; i < k_signature_engagements; ++i) {
+      game.reset(k_signature_seed, i);
+      sig.hash = hash_skirmish_outcome(game.run(), sig.hash);
       ++sig.engagements;
     }
   }

@@ -19,6 +19,7 @@
 
 #include "engine/record.hpp"
 #include "engine/scenario.hpp"
+#include "engine/skirmish.hpp"
 
 namespace vedette::bench {
 
@@ -28,6 +29,10 @@ inline constexpr std::array<std::string_view, 10> k_signature_files{
     "flank_attack.yaml",      "hex_cavalry_alone.yaml",     "hex_horse_artillery.yaml", "hex_line_no_squares.yaml",
     "hex_line_squares.yaml",  "mounted_infantry_raid.yaml", "open_field_charge.yaml",   "open_field_thinking.yaml",
     "square_test.yaml",       "wood_edge.yaml"};
+// Seed 001's skirmish scenarios (sims/scenarios/skirmish/), played by their
+// own game loop (engine/skirmish.hpp) and hashed after the unit scenarios.
+inline constexpr std::array<std::string_view, 1> k_signature_skirmish_files{"skirmish/village_patrol.yaml"};
+inline constexpr std::size_t k_signature_scenarios = k_signature_files.size() + k_signature_skirmish_files.size();
 inline constexpr std::uint64_t k_signature_seed = 1815;
 inline constexpr std::uint64_t k_signature_engagements = 200;  // indices 0..199 of each scenario
 
@@ -42,11 +47,13 @@ std::string shipped_scenarios_dir();
 // and the Actions Table choices, each as 8 little-endian bytes. The reason's
 // wording is left out: rewording it is not a change of behaviour.
 std::uint64_t hash_outcome(const Outcome& o, std::uint64_t dice_rolled, std::uint64_t h);
+// The same for a skirmish game: the winner, turns and every per-side counter.
+std::uint64_t hash_skirmish_outcome(const SkOutcome& o, std::uint64_t h);
 
 struct Signature {
   std::uint64_t hash = 0;
-  std::uint64_t engagements = 0;
-  std::uint64_t dice = 0;  // rolled by all of them
+  std::uint64_t engagements = 0;  // skirmish games included
+  std::uint64_t dice = 0;  // rolled by the unit scenarios' engagements
 };
 // Plays the fixed list from `dir`. Throws LoadError for a bad scenario file.
 Signature signature(const std::string& dir);

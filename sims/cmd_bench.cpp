@@ -110,7 +110,7 @@ int run_bench(const BenchOptions& o, Io& io) {
      << std::llround(many.per_second()) << " engagements per second); " << fixed(cpu_scaling, 2)
      << "x with the cores free (CPU per engagement " << fixed(cpu_ns / 1000, 2) << " us on 1, "
      << fixed(many.cpu_ns_per_engagement() / 1000, 2) << " us on " << all << ")\n";
-  os << "Signature: " << fnv1a64_text(sig.hash) << " (" << sig.engagements << " engagements of " << bench::k_signature_files.size()
+  os << "Signature: " << fnv1a64_text(sig.hash) << " (" << sig.engagements << " engagements of " << bench::k_signature_scenarios
      << " scenarios, seed " << bench::k_signature_seed << ")\n";
   return 0;
 }

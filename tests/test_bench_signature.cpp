@@ -21,17 +21,20 @@ using namespace vedette;
 namespace {
 
 // Recorded by `vedette bench --signature`.
-constexpr const char* k_signature = "fnv1a64:0b41211f9fcb41f9";
+constexpr const char* k_signature = "fnv1a64:cd5362f9be071a5b";
 
 const std::string k_dir = std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios";
 
-std::set<std::string> shipped_files() {
+// The .yaml files of `sub` (a folder under sims/scenarios, "" for itself),
+// named as the signature lists them ("skirmish/village_patrol.yaml").
+std::set<std::string> shipped_files(const std::string& sub = "") {
   std::set<std::string> files;
-  DIR* d = ::opendir(k_dir.c_str());
+  const std::string prefix = sub.empty() ? "" : sub + "/";
+  DIR* d = ::opendir((k_dir + "/" + sub).c_str());
   if (!d) return files;
   while (auto* e = ::readdir(d)) {
     std::string n = e->d_name;
-    if (n.size() > 5 && n.compare(n.size() - 5, 5, ".yaml") == 0) files.insert(n);
+    if (n.size() > 5 && n.compare(n.size() - 5, 5, ".yaml") == 0) files.insert(prefix + n);
   }
   ::closedir(d);
   return files;
@@ -41,7 +44,7 @@ std::set<std::string> shipped_files() {
 
 TEST_CASE("bench: the signature of the fixed scenarios and seeds", "[bench]") {
   const bench::Signature sig = bench::signature(k_dir);
-  CHECK(sig.engagements == bench::k_signature_files.size() * bench::k_signature_engagements);
+  CHECK(sig.engagements == bench::k_signature_scenarios * bench::k_signature_engagements);
   CHECK(sig.dice > sig.engagements);
   REQUIRE(fnv1a64_text(sig.hash) == k_signature);
 }
@@ -50,6 +53,9 @@ TEST_CASE("bench: the signature plays every shipped scenario", "[bench]") {
   const std::set<std::string> listed(bench::k_signature_files.begin(), bench::k_signature_files.end());
   REQUIRE(listed.size() == bench::k_signature_files.size());
   REQUIRE(shipped_files() == listed);
+  const std::set<std::string> skirmish(bench::k_signature_skirmish_files.begin(), bench::k_signature_skirmish_files.end());
+  REQUIRE(skirmish.size() == bench::k_signature_skirmish_files.size());
+  REQUIRE(shipped_files("skirmish") == skirmish);
 }
 
 TEST_CASE("bench: a reset engagement plays exactly as a new one", "[bench][engagement]") {
