@@ -71,8 +71,11 @@ Schema engine_schema(const Scenario& s) {
     for (const auto& u : s.units)
       if (u.side == k) figures += u.figures;
     const std::string id = metric_id(s.sides[k].name), name = capitalised(s.sides[k].name);
-    for (const auto& c : k_counters)
-      sc.metrics.push_back({id + "_" + c.id, name + ": " + c.label, c.kind, c.kind == MetricKind::losses ? figures : -1});
+    for (const auto& c : k_counters) {
+      // Seed 004's units are blocks: the same counter, its own word (the id stays, for CSV and JSON readers).
+      const std::string label = s.blocks && std::string_view(c.id) == "figures_lost" ? std::string("blocks lost") : std::string(c.label);
+      sc.metrics.push_back({id + "_" + c.id, name + ": " + label, c.kind, c.kind == MetricKind::losses ? figures : -1});
+    }
   }
   for (const auto& b : r.bands) {
     sc.band_ids.push_back(b.id);
@@ -91,8 +94,10 @@ Schema engine_schema(const Scenario& s) {
     };
     sc.funnels.push_back({metric_id(s.sides[k].name) + "_charges",
                           capitalised(s.sides[k].name) + " charges",
+                          // Launched is not a part of declared: it also counts
+                          // opportunity charges and counter-charges, never declared.
                           {{"declared", "declared", at("charges_declared"), -1},
-                           {"launched", "launched", at("charges_launched"), 0},
+                           {"launched", "launched, declared or not", at("charges_launched"), -1},
                            {"short", "fell short (shaken)", at("charges_short"), 1},
                            {"stood", "the defender stood", at("charges_stood"), 1},
                            {"broke", "broke the defender", at("charges_broke"), 1},

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -95,6 +96,18 @@ TEST_CASE("lab engine: every shipped scenario gives the same summary on 1, 2 and
       const std::string json = slurp(out + "/summary.json");
       if (first.empty()) first = json;
       else CHECK(json == first);
+    }
+    // A funnel's stage is a part of its parent stage: never more than it
+    // (else its "share of the stage before" is no proportion at all).
+    const auto summary = nlohmann::json::parse(first);
+    for (const auto& f : summary["funnels"]) {
+      std::map<std::string, long long> total;
+      for (const auto& st : f["stages"]) total[st["id"].get<std::string>()] = st["total"].get<long long>();
+      for (const auto& st : f["stages"]) {
+        if (st["parent"].is_null()) continue;
+        INFO(e.path() << ": funnel " << f["id"] << ", stage " << st["id"] << " of " << st["parent"]);
+        CHECK(st["total"].get<long long>() <= total[st["parent"].get<std::string>()]);
+      }
     }
   }
   CHECK(scenarios >= 5);
