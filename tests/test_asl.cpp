@@ -10,12 +10,15 @@
 #include <vector>
 
 #include "engine/asl_cavalry.hpp"
+#include "cli_checks.hpp"
 #include "helpers.hpp"
 
 using namespace vedette::asl;
 using nlohmann::json;
 using vtest::run_vedette;
 using vtest::RunResult;
+using vtest::run_bad;
+using vtest::run_json;
 
 namespace {
 
@@ -44,23 +47,6 @@ Planner plan(bool mounted, const std::vector<std::string>& steps, PlanStart star
 }
 
 StepResult try_step(Planner& p, const std::string& text) { return p.apply(step(text)); }
-
-json run_json(const std::vector<std::string>& args) {
-  RunResult r = run_vedette(args);
-  INFO("stdout: " << r.out << "\nstderr: " << r.err);
-  REQUIRE(r.status == 0);
-  CHECK(r.err.empty());
-  return json::parse(r.out);
-}
-
-RunResult run_bad(const std::vector<std::string>& args) {
-  RunResult r = run_vedette(args);
-  INFO("stdout: " << r.out << "\nstderr: " << r.err);
-  CHECK(r.status == 2);
-  CHECK_FALSE(r.err.empty());
-  CHECK(r.out.empty());
-  return r;
-}
 
 }  // namespace
 

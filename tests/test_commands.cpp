@@ -8,35 +8,19 @@
 #include <string>
 #include <vector>
 
+#include "cli_checks.hpp"
 #include "helpers.hpp"
 
 using nlohmann::json;
 using vtest::data;
 using vtest::run_vedette;
 using vtest::RunResult;
+using vtest::run_bad;
+using vtest::run_json;
 
 namespace {
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
-// Runs and requires success; returns the parsed JSON of stdout.
-json run_json(const std::vector<std::string>& args) {
-  RunResult r = run_vedette(args);
-  INFO("stdout: " << r.out << "\nstderr: " << r.err);
-  REQUIRE(r.status == 0);
-  CHECK(r.err.empty());
-  return json::parse(r.out);
-}
-
-// Runs and requires exit status 2 with a message on stderr and nothing on stdout.
-RunResult run_bad(const std::vector<std::string>& args) {
-  RunResult r = run_vedette(args);
-  INFO("stdout: " << r.out << "\nstderr: " << r.err);
-  CHECK(r.status == 2);
-  CHECK_FALSE(r.err.empty());
-  CHECK(r.out.empty());
-  return r;
-}
 
 std::vector<std::pair<std::string, int>> breakdown(const json& j) {
   std::vector<std::pair<std::string, int>> v;
