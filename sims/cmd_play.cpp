@@ -6,6 +6,7 @@
 #include "bots/registry.hpp"
 #include "engine/engagement.hpp"
 #include "sims/cli.hpp"
+#include "sims/play_json.hpp"
 #include "engine/skirmish.hpp"
 #include "sims/skirmish_cli.hpp"
 
@@ -120,18 +121,7 @@ int run_play(const PlayOptions& o, Io& io) {
     j["index"] = o.index;
     j["sides"] = Json::array();
     for (const auto& sd : s.sides) j["sides"].push_back({{"name", sd.name}, {"bot", sd.bot}, {"edge", std::string(edge_name(sd.edge))}});
-    Json ev = Json::array();
-    for (const Event& e : log.events) {
-      Json x;
-      x["turn"] = e.turn;
-      x["phase"] = e.phase;
-      x["kind"] = e.kind;
-      if (!e.unit.empty()) x["unit"] = e.unit;
-      x["text"] = e.text;
-      for (const auto& [k, v] : e.data) x[k] = value_json(v);
-      ev.push_back(std::move(x));
-    }
-    j["events"] = std::move(ev);
+    j["events"] = events_json(log.events, "unit");
     j["outcome"] = outcome_json(s, out);
     print_json(io.out, j);
     return 0;
@@ -188,6 +178,21 @@ void add_play(CLI::App& app, Runner& run) {
   c->add_option("--ruleset", o->ruleset, "Ruleset YAML file instead of the scenario's");
   c->add_flag("--json", o->json, "Print the events and the outcome as JSON");
   c->callback([o, &run] { run = [o](Io& io) { return run_play(*o, io); }; });
+}
+
+Json events_json(const std::vector<Event>& events, const char* who) {
+  Json ev = Json::array();
+  for (const Event& e : events) {
+    Json x;
+    x["turn"] = e.turn;
+    x["phase"] = e.phase;
+    x["kind"] = e.kind;
+    if (!e.unit.empty()) x[who] = e.unit;
+    x["text"] = e.text;
+    for (const auto& [k, v] : e.data) x[k] = value_json(v);
+    ev.push_back(std::move(x));
+  }
+  return ev;
 }
 
 }  // namespace vedette::cli

@@ -13,6 +13,7 @@
 #include "bots/skirmish_bots.hpp"
 #include "engine/diagnostics.hpp"
 #include "engine/skirmish.hpp"
+#include "sims/play_json.hpp"
 
 namespace vedette::lab {
 
@@ -173,17 +174,7 @@ int play_skirmish(const std::string& path, const std::string& ruleset, std::uint
     j["ruleset"] = s.rules->name;
     j["seed"] = seed;
     j["index"] = index;
-    Json ev = Json::array();
-    for (const Event& e : log.events) {
-      Json x;
-      x["turn"] = e.turn;
-      x["phase"] = e.phase;
-      x["kind"] = e.kind;
-      if (!e.unit.empty()) x["figure"] = e.unit;
-      x["text"] = e.text;
-      ev.push_back(std::move(x));
-    }
-    j["events"] = std::move(ev);
+    j["events"] = events_json(log.events, "figure");
     Json o;
     o["winner"] = out.winner ? Json(s.sides[*out.winner].name) : Json(nullptr);
     o["reason"] = out.reason;
