@@ -28,6 +28,10 @@ Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_
   initial_ = units_;
   memo_.resize(units_.size() * units_.size());
   sight_units_.reserve(units_.size());
+  units_block_sight_ = board_->units_block_sight();
+  world_key_.assign(units_.size() * 3, 2);  // 2: never a unit's on-table flag, so the first query fills it
+  world_hex_.assign(units_.size(), Hex{});
+  sight_hexes_.reserve(units_.size());
   if (s.blocks && s.hex) blocks_ = s.blocks.get();
   fired_.assign(units_.size(), 0);
   occupied_.reserve(units_.size());
@@ -113,17 +117,46 @@ Length Battle::gap_miss(std::size_t a, std::size_t b) const {
 bool Battle::sees_miss(std::size_t a, std::size_t b) const {
   const Point pa = units_[a].pos, pb = units_[b].pos;
   PairMemo& m = memo_[a * units_.size() + b];
-  if (board_->units_block_sight()) {
-    // A hex board: units in between block the view (seed 004's line of sight).
+  m.sees = board_->line_of_sight(pa, pb);
+  set_bits(m.sees_pos, pa, pb);
+  m.sees_valid = true;
+  return m.sees;
+}
+
+bool Battle::sees_in_world(std::size_t a, std::size_t b) const {
+  // Has any unit moved, left or come back since the epoch began?
+  bool same = world_epoch_ != 0;
+  for (std::size_t k = 0; k < units_.size(); ++k) {
+    const Unit& u = units_[k];
+    const std::uint64_t x = std::bit_cast<std::uint64_t>(u.pos.x), y = std::bit_cast<std::uint64_t>(u.pos.y);
+    const std::uint64_t on = u.active() ? 1 : 0;
+    std::uint64_t* key = &world_key_[3 * k];
+    if (key[0] != x || key[1] != y || key[2] != on) {
+      same = false;
+      key[0] = x;
+      key[1] = y;
+      key[2] = on;
+      if (hex_) world_hex_[k] = hex_->hex_of(u.pos);
+    }
+  }
+  if (!same) ++world_epoch_;
+  PairMemo& m = memo_[a * units_.size() + b];
+  if (m.sees_valid && m.sees_world == world_epoch_) return m.sees;
+  // Units in between block the view (seed 004's line of sight); the two
+  // ends' own hexes never do.
+  const Point pa = units_[a].pos, pb = units_[b].pos;
+  if (hex_) {
+    sight_hexes_.clear();
+    for (std::size_t k = 0; k < units_.size(); ++k)
+      if (k != a && k != b && units_[k].active()) sight_hexes_.push_back(world_hex_[k]);
+    m.sees = hex_->line_of_sight_hex(world_hex_[a], world_hex_[b], sight_hexes_);
+  } else {
     sight_units_.clear();
     for (std::size_t k = 0; k < units_.size(); ++k)
       if (k != a && k != b && units_[k].active()) sight_units_.push_back(units_[k].pos);
-    // Not memoised: the answer depends on the other units' places too.
-    return board_->line_of_sight_past(pa, pb, sight_units_);
-  } else {
-    m.sees = board_->line_of_sight(pa, pb);
+    m.sees = board_->line_of_sight_past(pa, pb, sight_units_);
   }
-  set_bits(m.sees_pos, pa, pb);
+  m.sees_world = world_epoch_;
   m.sees_valid = true;
   return m.sees;
 }

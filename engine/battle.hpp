@@ -138,8 +138,21 @@ class Battle {
     bool sees_valid = false;
     bool sees = false;
     std::uint64_t sees_pos[4]{};
+    std::uint64_t sees_world = 0;  // boards where units block sight: the world_ epoch it was computed in
   };
   mutable std::vector<PairMemo> memo_;
+  // On a board where units block sight (hexes), sees(a, b) depends on every
+  // unit's place, so its memo is keyed by the whole world: the bits of each
+  // unit's position and whether it is on the table (world_key_). A query
+  // that finds the world changed starts a new epoch; a pair's answer is
+  // valid in the epoch it was computed in. The answer is a function of the
+  // world alone, so results are bit for bit unchanged.
+  mutable std::vector<std::uint64_t> world_key_;
+  mutable std::uint64_t world_epoch_ = 0;
+  mutable std::vector<Hex> world_hex_;    // each unit's hex, kept with world_key_
+  mutable std::vector<Hex> sight_hexes_;  // sees_miss: the other active units' hexes
+  bool units_block_sight_ = false;
+  bool sees_in_world(std::size_t a, std::size_t b) const;
   // What a unit's depth (footprint) depends on besides the ruleset.
   static std::uint32_t depth_key(const Unit& u) {
     return static_cast<std::uint32_t>(u.figures) << 8 | static_cast<std::uint32_t>(u.formation) << 1 | (u.on_horse() ? 1U : 0U);
@@ -165,6 +178,7 @@ inline Length Battle::gap(std::size_t a, std::size_t b) const {
 }
 
 inline bool Battle::sees(std::size_t a, std::size_t b) const {
+  if (units_block_sight_) return sees_in_world(a, b);
   const PairMemo& m = memo_[a * units_.size() + b];
   if (m.sees_valid && same_bits(m.sees_pos, units_[a].pos, units_[b].pos)) return m.sees;
   return sees_miss(a, b);

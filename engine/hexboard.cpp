@@ -21,8 +21,8 @@ int floor_div2(int r) { return r >= 0 ? r / 2 : -((1 - r) / 2); }
 // Rounds fractional cube coordinates to the hex containing them.
 Hex cube_round(double q, double r) {
   const double s = -q - r;
-  double rq = std::round(q), rr = std::round(r);
-  const double rs = std::round(s);
+  double rq = round_half_away(q), rr = round_half_away(r);
+  const double rs = round_half_away(s);
   const double dq = std::abs(rq - q), dr = std::abs(rr - r), ds = std::abs(rs - s);
   if (dq > dr && dq > ds) rq = -rr - rs;
   else if (dr > ds) rr = -rq - rs;

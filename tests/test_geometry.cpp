@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <vector>
@@ -438,4 +439,23 @@ TEST_CASE("geometry: bad terrain is rejected", "[geometry]") {
   CHECK_THROWS_AS(t.set_obstacle_cover_reach(Length::cm(-1)), std::invalid_argument);
   CHECK(t.areas().empty());
   CHECK(t.add_area({"ok", Circle{{5, 5}, 1}, 0, 1.0, false}) == 0);
+}
+
+TEST_CASE("round_half_away is std::round: halves away from zero, large and odd values passed through", "[geometry][hex]") {
+  // Hex rounding (engine/hexboard.cpp, cube_round) depends on it.
+  std::vector<double> xs{0.0, 0.49999999999999994, 0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 2.4999999999999996, -2.4999999999999996,
+                         1e-300, -1e-300, 0x1p52 - 0.5, -(0x1p52 - 0.5), 0x1p52, 0x1p53 + 2, 1e300, -1e300, inf, -inf};
+  for (int k = -4000; k <= 4000; ++k) xs.push_back(k * 0.125 + (k % 7) * 1e-9);
+  std::uint64_t state = 88172645463325252ULL;  // xorshift: arbitrary doubles in +-1e6
+  for (int k = 0; k < 20000; ++k) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    xs.push_back((static_cast<double>(state >> 11) / 0x1p53 - 0.5) * 2e6);
+  }
+  for (double x : xs) {
+    INFO("x = " << x);
+    CHECK(round_half_away(x) == std::round(x));
+  }
+  CHECK(std::isnan(round_half_away(std::numeric_limits<double>::quiet_NaN())));
 }

@@ -1,7 +1,8 @@
 // What the optimisations of issue 6 rely on, checked against the plain
 // computations they replace: the shared prefix of an engagement's streams,
 // Battle::depth against the footprint, and the memoised gap and line of
-// sight against the board's own answers at every step of real engagements.
+// sight (per pair on the tabletop, per world on hexes, where every unit can
+// block) against the board's own answers at every step of real engagements.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
