@@ -149,7 +149,14 @@ bool Battle::sees_in_world(std::size_t a, std::size_t b) const {
     sight_hexes_.clear();
     for (std::size_t k = 0; k < units_.size(); ++k)
       if (k != a && k != b && units_[k].active()) sight_hexes_.push_back(world_hex_[k]);
-    m.sees = hex_->line_of_sight_hex(world_hex_[a], world_hex_[b], sight_hexes_);
+    const Hex ha = world_hex_[a], hb = world_hex_[b];
+    if (!m.path_valid || !(m.path_a == ha) || !(m.path_b == hb)) {
+      hex_->sight_path(ha, hb, m.path);
+      m.path_a = ha;
+      m.path_b = hb;
+      m.path_valid = true;
+    }
+    m.sees = hex_->line_of_sight_along(ha, hb, m.path, sight_hexes_);
   } else {
     sight_units_.clear();
     for (std::size_t k = 0; k < units_.size(); ++k)

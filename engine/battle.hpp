@@ -139,6 +139,11 @@ class Battle {
     bool sees = false;
     std::uint64_t sees_pos[4]{};
     std::uint64_t sees_world = 0;  // boards where units block sight: the world_ epoch it was computed in
+    // Hex boards: the sight line's steps between the two units' hexes,
+    // kept while neither moves to another hex.
+    Hex path_a, path_b;
+    bool path_valid = false;
+    std::vector<SightStep> path;
   };
   mutable std::vector<PairMemo> memo_;
   // On a board where units block sight (hexes), sees(a, b) depends on every

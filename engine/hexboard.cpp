@@ -150,30 +150,52 @@ int HexBoard::edge_distance(Hex h, Edge e) const {
 
 namespace {
 
-// Line of sight between hex centres: every hex strictly between must be
-// clear; where the line runs along a hexside (the two nudged lines fall in
-// different hexes) it is blocked only when both sides block.
+// Is one step of a sight line blocked? Where the line runs along a hexside
+// (the two nudged lines fall in different hexes) only when both sides
+// block; the two end hexes never block.
+template <class Blocks>
+bool step_blocked(Hex a, Hex b, SightStep st, Blocks&& blocks) {
+  const bool b1 = !(st.h1 == a) && !(st.h1 == b) && blocks(st.h1);
+  const bool b2 = !(st.h2 == a) && !(st.h2 == b) && blocks(st.h2);
+  return st.h1 == st.h2 ? b1 : (b1 && b2);
+}
+
+SightStep sight_step(Hex a, Hex b, int i, int n) {
+  const double t = static_cast<double>(i) / n;
+  return {lerp_hex(a, b, t, 1.0), lerp_hex(a, b, t, -1.0)};
+}
+
+// Line of sight between hex centres: every step strictly between must be
+// clear.
 template <class Blocks>
 bool sight(Hex a, Hex b, Blocks&& blocks) {
   const int n = hex_distance(a, b);
-  for (int i = 1; i < n; ++i) {
-    const double t = static_cast<double>(i) / n;
-    const Hex h1 = lerp_hex(a, b, t, 1.0);
-    const Hex h2 = lerp_hex(a, b, t, -1.0);
-    const bool b1 = !(h1 == a) && !(h1 == b) && blocks(h1);
-    const bool b2 = !(h2 == a) && !(h2 == b) && blocks(h2);
-    if (h1 == h2 ? b1 : (b1 && b2)) return false;
-  }
+  for (int i = 1; i < n; ++i)
+    if (step_blocked(a, b, sight_step(a, b, i, n), blocks)) return false;
   return true;
 }
 
 }  // namespace
 
+bool HexBoard::blocks_sight(Hex h, std::span<const Hex> units) const {
+  if (terrain(h).blocks_sight) return true;
+  return std::find(units.begin(), units.end(), h) != units.end();
+}
+
 bool HexBoard::line_of_sight_hex(Hex a, Hex b, std::span<const Hex> units) const {
-  return sight(a, b, [&](Hex h) {
-    if (terrain(h).blocks_sight) return true;
-    return std::find(units.begin(), units.end(), h) != units.end();
-  });
+  return sight(a, b, [&](Hex h) { return blocks_sight(h, units); });
+}
+
+void HexBoard::sight_path(Hex a, Hex b, std::vector<SightStep>& out) const {
+  out.clear();
+  const int n = hex_distance(a, b);
+  for (int i = 1; i < n; ++i) out.push_back(sight_step(a, b, i, n));
+}
+
+bool HexBoard::line_of_sight_along(Hex a, Hex b, std::span<const SightStep> path, std::span<const Hex> units) const {
+  for (const SightStep& st : path)
+    if (step_blocked(a, b, st, [&](Hex h) { return blocks_sight(h, units); })) return false;
+  return true;
 }
 
 Length HexBoard::distance(Point a, Point b) const { return Length::cm(s_ * hex_distance(hex_of(a), hex_of(b))); }

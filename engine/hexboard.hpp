@@ -78,6 +78,14 @@ HexDir nearest_dir(double facing_deg);
 std::optional<HexDir> dir_between(Hex a, Hex b);
 int hex_distance(Hex a, Hex b);
 
+// One step of a line of sight between two hex centres: the hexes of the
+// line nudged to either side (the same hex unless the line runs along a
+// hexside there).
+struct SightStep {
+  Hex h1;
+  Hex h2;
+};
+
 struct HexTerrain {
   std::string name = "open";
   bool impassable = false;
@@ -127,6 +135,13 @@ class HexBoard final : public Board {
   // Line of sight with units in the way: `units` are the centres of every unit
   // that could stand in between (the two ends' own hexes are ignored).
   bool line_of_sight_hex(Hex a, Hex b, std::span<const Hex> units) const;
+  // The same in two parts, for callers that ask again after units move: the
+  // steps strictly between a and b (they depend on a and b alone), and the
+  // answer along them.
+  void sight_path(Hex a, Hex b, std::vector<SightStep>& out) const;
+  bool line_of_sight_along(Hex a, Hex b, std::span<const SightStep> path, std::span<const Hex> units) const;
+  // Does this hex block sight (terrain, or one of these units' hexes)?
+  bool blocks_sight(Hex h, std::span<const Hex> units) const;
 
   // Board
   bool on_board(Point p) const override { return on_board(hex_of(p)); }

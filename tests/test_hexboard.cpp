@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -141,6 +142,31 @@ TEST_CASE("hex: a sight line along a hexside is blocked only when both sides blo
   const Hex both[] = {Hex{1, 0}, Hex{0, 1}};
   CHECK(open.line_of_sight_hex(a, z, one));
   CHECK_FALSE(open.line_of_sight_hex(a, z, both));
+}
+
+TEST_CASE("hex: sight along a kept path (sight_path, line_of_sight_along) is line_of_sight_hex, pair by pair") {
+  // Battle keeps each pair's path while neither unit changes hex (issue 6);
+  // the answer must not change. Every pair of hexes, with woods and units.
+  HexBoard b = board();
+  const auto wood = b.add_terrain({.name = "wood", .blocks_sight = true});
+  b.set_terrain(at(2, 2), wood);
+  b.set_terrain(at(1, 3), wood);
+  const Hex units[] = {at(3, 1), at(1, 1), at(4, 3), Hex{1, 0}, Hex{0, 1}};
+  std::vector<SightStep> path;
+  int blocked = 0, clear = 0;
+  for (int c1 = 0; c1 < b.cols(); ++c1)
+    for (int r1 = 0; r1 < b.rows(); ++r1)
+      for (int c2 = 0; c2 < b.cols(); ++c2)
+        for (int r2 = 0; r2 < b.rows(); ++r2) {
+          const Hex a = at(c1, r1), z = at(c2, r2);
+          b.sight_path(a, z, path);
+          CHECK(path.size() == static_cast<std::size_t>(std::max(0, hex_distance(a, z) - 1)));
+          const bool along = b.line_of_sight_along(a, z, path, units);
+          CHECK(along == b.line_of_sight_hex(a, z, units));
+          (along ? clear : blocked) += 1;
+        }
+  CHECK(blocked > 0);
+  CHECK(clear > 0);
 }
 
 TEST_CASE("hex: moves go hex by hex: impassable stops before, halting terrain stops in") {
