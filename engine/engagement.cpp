@@ -664,7 +664,44 @@ void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
   }
 
   double moved = 0;
-  if (counter) {
+  if (b_.hex()) {
+    // Figure units on a hex board (no `blocks:`): contact is adjacency and
+    // moves go hex by hex (hex_go), ending on hex centres. A counter-charge
+    // meets halfway: the charger takes the larger half of the hexes
+    // between them (choice: the seed measures halfway on the table).
+    const HexBoard& hb = *b_.hex();
+    const double s = hb.hex_size().as_cm();
+    const int between = std::max(0, hex_distance(hb.hex_of(u.pos), hb.hex_of(target.pos)) - 1);
+    const int mine = counter ? (between + 1) / 2 : between;
+    moved = b_.adjacent(i, t) ? 0.0 : hex_go(i, target.pos, Length::cm(mine * s));
+    if (counter) {
+      const double tmoved = b_.adjacent(i, t) ? 0.0 : hex_go(t, u.pos, Length::cm((between - mine) * s));
+      moved_cm_[t] += tmoved;
+      if (rec_) {
+        Event e = event("movement", "meet_halfway", t);
+        e.text = name(t) + " counter-charges: the two meet halfway (seed 003); " + name(i) + " moves " + len(Length::cm(moved)) + ", " +
+                 name(t) + " " + len(Length::cm(tmoved));
+        e.with("distance_cm", tmoved).with("allowance_cm", tp.max_range.as_cm());
+        emit(std::move(e));
+      }
+    }
+    if (b_.adjacent(i, t)) {
+      u.facing = bearing_deg(u.pos, target.pos);
+      if (counter) target.facing = bearing_deg(target.pos, u.pos);
+    } else {
+      // A unit or the ground in the way: it stops short.
+      moved_cm_[i] += moved;
+      ++so.charges_short;
+      if (rec_) {
+        Event e = event("movement", "charge_blocked", i);
+        e.text = name(i) + " is stopped after " + len(Length::cm(moved)) + " by a unit or the ground in the way, short of " + name(t);
+        e.with("distance_cm", moved).with("allowance_cm", p.max_range.as_cm());
+        emit(std::move(e));
+      }
+      set_order(i, Order::shaken, "movement", "its charge fell short (seed 003)");
+      return;
+    }
+  } else if (counter) {
     // Each covers half the gap between their fronts.
     const Point dir = unit_vector(u.pos, target.pos);
     const double half = p.distance.as_cm() / 2.0;

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -434,6 +435,78 @@ TEST_CASE("engine, seed 004: block losses, eliminations and counters add up over
     if (f == "hex_horse_artillery.yaml") CHECK(combined[0] > 0);
     else CHECK(combined[0] == 0);
     (void)retires;
+  }
+}
+
+TEST_CASE("engine, a hex board without blocks: the figure rules (seeds 002 and 003) play hex by hex", "[hex][engagement]") {
+  // A scenario may put figure units on a hex board and leave out `blocks:`:
+  // then the charge, shooting, melee and morale are the tabletop's (figures,
+  // horse or rider hits, charge morale), distances and moves are in hexes,
+  // contact is adjacency, and units in between block sight (issue 8).
+  vtest::TempDir dir;
+  const std::string head = "ruleset: builtin:default\nboard: {type: hex, cols: 13, rows: 9, size: 10cm}\n";
+  auto tail = [](const std::string& a, const std::string& b) {
+    return "turns: 10\nvictory:\n  - {winner: " + b + ", when: {side_losses: " + a + ", at_least: 50}}\n  - {winner: " + a +
+           ", when: {side_losses: " + b + ", at_least: 50}}\nat_turn_limit: draw\n";
+  };
+  // Horse against foot, and horse against horse (counter-charges).
+  const std::string foot = dir.write(
+      "horse-and-foot.yaml",
+      "scenario: horse-and-foot\n" + head + "sides:\n  cavalry: {edge: top, bot: reaction_table}\n  infantry: {edge: bottom, bot: hold_and_shoot}\n"
+      "units:\n"
+      "  - {name: Cuirassiers, side: cavalry, profile: heavy_cavalry, figures: 12, hex: [6, 5], pace: walk}\n"
+      "  - {name: Hussars, side: cavalry, profile: light_cavalry, figures: 9, hex: [8, 5], pace: walk}\n"
+      "  - {name: 1st Foot, side: infantry, profile: heavy_foot, figures: 12, hex: [4, 2]}\n"
+      "  - {name: 2nd Foot, side: infantry, profile: heavy_foot, figures: 12, hex: [6, 2]}\n" + tail("cavalry", "infantry"));
+  const std::string horse = dir.write(
+      "horse-and-horse.yaml",
+      "scenario: horse-and-horse\n" + head + "sides:\n  red: {edge: top, bot: reaction_table}\n  blue: {edge: bottom, bot: reaction_table}\n"
+      "units:\n"
+      "  - {name: Cuirassiers, side: red, profile: heavy_cavalry, figures: 12, hex: [6, 6], pace: walk}\n"
+      "  - {name: Dragoons, side: blue, profile: heavy_cavalry, figures: 12, hex: [6, 1], pace: walk}\n" + tail("red", "blue"));
+  std::map<std::string, int> kinds;
+  int horse_or_rider = 0;
+  for (const std::string& f : {foot, horse}) {
+    const ScenarioPtr s = load_scenario_file(f);
+    REQUIRE(s->hex);
+    REQUIRE_FALSE(s->blocks);
+    const Players p = make_players(*s);
+    for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+      Engagement g(*s, p.bots(), seed);
+      EventLog log;
+      g.attach(&log);
+      g.run();
+      const Battle& b = g.battle();
+      CHECK(b.blocks() == nullptr);
+      for (const auto& e : log.events) {
+        ++kinds[e.kind];
+        if (e.kind == "shoot") CHECK(num(e, "band") >= 1);  // a weapon band: figure shooting, not seed 004's dice
+      }
+      for (const auto& u : b.units()) {
+        if (!u.active()) continue;
+        INFO(f << ", seed " << seed << ": " << u.name << " at " << u.pos.x << ", " << u.pos.y);
+        CHECK(b.board().on_board(u.pos));
+        CHECK(u.pos == b.hex()->snap(u.pos));  // every move, charges included, ends on a hex centre
+      }
+      for (std::size_t k = 0; k < 2; ++k) {
+        const SideOutcome& so = g.outcome().sides[k];
+        horse_or_rider += so.horses_lost + so.riders_lost;
+        CHECK(so.squares_formed == 0);
+        CHECK(so.retire_and_reform == 0);
+      }
+    }
+  }
+  // Seed 003's charges, counter-charges and morale, and seed 002's hits on
+  // horse or rider happened ...
+  CHECK(kinds["contact"] > 0);
+  CHECK(kinds["charge_morale"] > 0);
+  CHECK(kinds["meet_halfway"] > 0);
+  CHECK(kinds["shoot"] > 0);
+  CHECK(horse_or_rider > 0);
+  // ... and none of seed 004's block rules did.
+  for (const char* k : {"attack", "battle_back", "combined_arms", "square", "retire_and_reform", "leaves_square"}) {
+    INFO(k);
+    CHECK(kinds[k] == 0);
   }
 }
 
