@@ -5,27 +5,21 @@
 // open); pooled rates (hits per shot, fear checks failed).
 #include "sims/skirmish_cli.hpp"
 
-#include <algorithm>
-#include <cctype>
-#include <iterator>
+#include <array>
 #include <ostream>
+#include <string_view>
 
 #include "bots/skirmish_bots.hpp"
 #include "engine/diagnostics.hpp"
 #include "engine/skirmish.hpp"
+#include "sims/lab_adapter.hpp"
 #include "sims/play_json.hpp"
 
 namespace vedette::lab {
 
 namespace {
 
-struct Counter {
-  const char* id;
-  const char* label;
-  int SkSideOutcome::*field;
-  MetricKind kind;
-};
-constexpr Counter k_counters[] = {
+constexpr Counter<SkSideOutcome> k_counters[] = {
     {"figures_out", "figures out of action", &SkSideOutcome::figures_out, MetricKind::losses},
     {"light_wounds", "light wounds", &SkSideOutcome::light_wounds, MetricKind::count},
     {"shots", "shots fired", &SkSideOutcome::shots, MetricKind::count},
@@ -45,66 +39,34 @@ constexpr Counter k_counters[] = {
     {"contact_checks_failed", "ridden-down skill checks failed", &SkSideOutcome::contact_checks_failed, MetricKind::count},
     {"final_charges", "final charges of dying horses", &SkSideOutcome::final_charges, MetricKind::count},
 };
-constexpr std::size_t k_per_side = std::size(k_counters);
-
-std::string metric_id(const std::string& side) {
-  std::string s = side;
-  std::replace_if(s.begin(), s.end(), [](char c) { return !(std::isalnum(static_cast<unsigned char>(c)) || c == '_'); }, '_');
-  return s;
-}
-
-std::string capitalised(std::string s) {
-  if (!s.empty()) s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
-  return s;
-}
-
 Schema skirmish_schema(const SkirmishScenario& s) {
   Schema sc;
   sc.title = s.name;
-  for (const auto& side : s.sides) {
-    sc.outcome_ids.push_back(side.name);
-    sc.outcome_labels.push_back(capitalised(side.name) + (side.name.size() > 1 && side.name.back() == 's' ? " win" : " wins"));
-  }
-  sc.outcome_ids.push_back("draw");
-  sc.outcome_labels.push_back("Draw");
-  sc.metrics.push_back({"turns", "Turns", MetricKind::turns, s.turns});
+  add_outcomes_and_turns(sc, s.sides, s.turns);
+  std::array<int, 2> figures{};
+  for (const auto& f : s.figures) ++figures[f.side];
+  add_side_counters(sc, s.sides, figures, k_counters, [](const Counter<SkSideOutcome>& c) { return c.label; });
   for (std::size_t k = 0; k < 2; ++k) {
-    int figures = 0;
-    for (const auto& f : s.figures)
-      if (f.side == k) ++figures;
-    const std::string id = metric_id(s.sides[k].name), name = capitalised(s.sides[k].name);
-    for (const auto& c : k_counters)
-      sc.metrics.push_back({id + "_" + c.id, name + ": " + c.label, c.kind, c.kind == MetricKind::losses ? figures : -1});
-  }
-  auto at = [&](std::size_t k, std::string_view id) {
-    for (std::size_t i = 0; i < k_per_side; ++i)
-      if (k_counters[i].id == id) return 1 + k * k_per_side + i;
-    return std::size_t{1};
-  };
-  for (std::size_t k = 0; k < 2; ++k) {
+    auto at = [&](std::string_view id) { return counter_metric(k_counters, k, id); };
     const std::string id = metric_id(s.sides[k].name), name = capitalised(s.sides[k].name);
     sc.funnels.push_back({id + "_fear_of_charge",
                           name + ": fear of charge (seed 001)",
-                          {{"checks", "checks taken", at(k, "fear_checks"), -1},
-                           {"failed", "failed", at(k, "fear_failed"), 0},
-                           {"caught", "caught in the open", at(k, "caught_in_open"), 1}}});
-    sc.rates.push_back({id + "_hit_rate", name + ": hits per shot", at(k, "hits"), at(k, "shots")});
-    sc.rates.push_back({id + "_fear_failed_rate", name + ": fear of charge checks failed", at(k, "fear_failed"), at(k, "fear_checks")});
+                          {{"checks", "checks taken", at("fear_checks"), -1},
+                           {"failed", "failed", at("fear_failed"), 0},
+                           {"caught", "caught in the open", at("caught_in_open"), 1}}});
+    sc.rates.push_back({id + "_hit_rate", name + ": hits per shot", at("hits"), at("shots")});
+    sc.rates.push_back({id + "_fear_failed_rate", name + ": fear of charge checks failed", at("fear_failed"), at("fear_checks")});
   }
   return sc;
 }
 
+// One per thread: one game, reset for each (seed, index).
 class SkirmishPlayer final : public Player {
  public:
   explicit SkirmishPlayer(const SkirmishScenario& s) : players_(make_skirmish_players(s)), g_(s, players_.bots(), 0, 0) {}
   void play(std::uint64_t seed, std::uint64_t index, OutcomeRow& row) override {
     g_.reset(seed, index);
-    const SkOutcome& o = g_.run();
-    row.outcome = o.winner ? *o.winner : 2;
-    std::int64_t* m = row.metrics.data();
-    m[0] = o.turns;
-    for (std::size_t k = 0; k < 2; ++k)
-      for (std::size_t i = 0; i < k_per_side; ++i) m[1 + k * k_per_side + i] = o.sides[k].*(k_counters[i].field);
+    fill_row(g_.run(), k_counters, row);
   }
 
  private:
@@ -112,36 +74,7 @@ class SkirmishPlayer final : public Player {
   SkirmishGame g_;
 };
 
-class SkirmishModel final : public Model {
- public:
-  explicit SkirmishModel(SkirmishScenarioPtr s) : s_(std::move(s)), schema_(skirmish_schema(*s_)) {}
-  const Schema& schema() const override { return schema_; }
-  std::unique_ptr<Player> player() const override { return std::make_unique<SkirmishPlayer>(*s_); }
-
- private:
-  SkirmishScenarioPtr s_;
-  Schema schema_;
-};
-
-class SkirmishLab final : public LabScenario {
- public:
-  explicit SkirmishLab(SkirmishScenarioPtr s) : s_(std::move(s)) {
-    ruleset_path_ = s_->rules->sources.empty() ? "builtin:default" : s_->rules->sources.back();
-  }
-  const std::string& name() const override { return s_->name; }
-  const std::string& description() const override { return s_->description; }
-  const std::string& file() const override { return s_->file; }
-  const std::string& ruleset_path() const override { return ruleset_path_; }
-  RulesetPtr rules() const override { return s_->rules; }
-  std::unique_ptr<Model> model(RulesetPtr rules) const override {
-    if (!rules || rules == s_->rules) return std::make_unique<SkirmishModel>(s_);
-    return std::make_unique<SkirmishModel>(with_rules(*s_, rules));
-  }
-
- private:
-  SkirmishScenarioPtr s_;
-  std::string ruleset_path_;
-};
+using SkirmishLab = GameLab<SkirmishScenarioPtr, SkirmishPlayer, skirmish_schema, with_rules>;
 
 }  // namespace
 
