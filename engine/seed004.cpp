@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "engine/builtin_tables.hpp"
 #include "engine/diagnostics.hpp"
 #include "engine/doc.hpp"
 
@@ -180,7 +181,14 @@ Seed004Ptr read_seed004(const Doc& root, Diagnostics& d) {
 }
 
 Seed004Ptr load_seed004(const std::string& path) {
-  const Doc root = parse_yaml_file(path);
+  Doc root;
+  if (path.rfind("builtin:", 0) == 0) {
+    const auto text = builtin_table(std::string_view(path).substr(8));
+    if (!text || path != "builtin:seed004") throw LoadError({path, 0, 0}, "no built-in seed 004 table of that name (built in: builtin:seed004)");
+    root = parse_yaml(*text, path);
+  } else {
+    root = parse_yaml_file(path);
+  }
   Diagnostics d;
   auto r = read_seed004(root, d);
   d.throw_if_any();

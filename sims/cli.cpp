@@ -60,6 +60,7 @@ int run(const std::vector<std::string>& args, Io& io) {
   add_play(app, runner);
   add_odds(app, runner);
   add_asl(app, runner);
+  add_blocks(app, runner);
   add_sim(app, runner);
   add_compare(app, runner);
   add_sweep(app, runner);
@@ -74,6 +75,18 @@ int run(const std::vector<std::string>& args, Io& io) {
       io.err << "vedette: unknown command '" << args[0] << "'" << did_you_mean(args[0], names) << " (commands:";
       for (const auto& n : names) io.err << " " << n;
       io.err << ")\nRun 'vedette --help' for usage.\n";
+      return 2;
+    }
+    // The same one level down (vedette solo, asl, blocks).
+    const CLI::App* cmd = app.get_subcommand(args[0]);
+    std::vector<std::string> subs;
+    for (const auto* sub : cmd->get_subcommands({})) subs.push_back(sub->get_name());
+    if (!subs.empty() && args.size() > 1 && !args[1].empty() && args[1][0] != '-' &&
+        std::find(subs.begin(), subs.end(), args[1]) == subs.end()) {
+      io.err << "vedette: unknown " << args[0] << " command '" << args[1] << "'" << did_you_mean(args[1], subs) << " (" << args[0]
+             << " commands:";
+      for (const auto& n : subs) io.err << " " << n;
+      io.err << ")\nRun 'vedette " << args[0] << " --help' for usage.\n";
       return 2;
     }
   }

@@ -37,6 +37,7 @@ void add_solo(CLI::App& app, Runner& run);    // sims/cmd_solo.cpp
 void add_play(CLI::App& app, Runner& run);    // sims/cmd_play.cpp
 void add_odds(CLI::App& app, Runner& run);    // sims/cmd_odds.cpp
 void add_asl(CLI::App& app, Runner& run);     // sims/cmd_asl.cpp
+void add_blocks(CLI::App& app, Runner& run);  // sims/cmd_blocks.cpp
 void add_sim(CLI::App& app, Runner& run);     // sims/cmd_sim.cpp
 void add_compare(CLI::App& app, Runner& run); // sims/cmd_compare.cpp
 void add_sweep(CLI::App& app, Runner& run);   // sims/cmd_sweep.cpp

@@ -349,6 +349,9 @@ TEST_CASE("bad input: absurd and malformed command lines are refused with exit 2
   const std::vector<Case> cases{
       {{"frobnicate"}, "unknown command 'frobnicate' (commands:"},
       {{"tabel"}, "unknown command 'tabel', did you mean 'table'?"},
+      {{"solo", "nwe", "game"}, "unknown solo command 'nwe', did you mean 'new'? (solo commands: new play"},
+      {{"blocks", "square"}, "unknown blocks command 'square' (blocks commands: retire)"},
+      {{"blocks", "retire", "--cavalry-blocks", "1000", "--infantry-dice", "4"}, "--cavalry-blocks"},
       {{"check"}, "files is required"},
       {{"odds", "--rf", "1", "--turns", "0"}, "--turns: expected a number of turns from 1 to 1000, got 0"},
       {{"odds", "--rf", "1", "--turns", "1000000"}, "--turns: expected a number of turns from 1 to 1000, got 1000000"},
