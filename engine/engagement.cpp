@@ -664,6 +664,18 @@ void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
   }
 
   double moved = 0;
+  // Seed 003's counter-charge: the two met halfway, the charger having moved
+  // `moved` and the target `tmoved`.
+  auto met_halfway = [&](double tmoved) {
+    moved_cm_[t] += tmoved;
+    if (rec_) {
+      Event e = event("movement", "meet_halfway", t);
+      e.text = name(t) + " counter-charges: the two meet halfway (seed 003); " + name(i) + " moves " + len(Length::cm(moved)) + ", " +
+               name(t) + " " + len(Length::cm(tmoved));
+      e.with("distance_cm", tmoved).with("allowance_cm", tp.max_range.as_cm());
+      emit(std::move(e));
+    }
+  };
   if (b_.hex()) {
     // Figure units on a hex board (no `blocks:`): contact is adjacency and
     // moves go hex by hex (hex_go), ending on hex centres. A counter-charge
@@ -674,17 +686,7 @@ void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
     const int between = std::max(0, hex_distance(hb.hex_of(u.pos), hb.hex_of(target.pos)) - 1);
     const int mine = counter ? (between + 1) / 2 : between;
     moved = b_.adjacent(i, t) ? 0.0 : hex_go(i, target.pos, Length::cm(mine * s));
-    if (counter) {
-      const double tmoved = b_.adjacent(i, t) ? 0.0 : hex_go(t, u.pos, Length::cm((between - mine) * s));
-      moved_cm_[t] += tmoved;
-      if (rec_) {
-        Event e = event("movement", "meet_halfway", t);
-        e.text = name(t) + " counter-charges: the two meet halfway (seed 003); " + name(i) + " moves " + len(Length::cm(moved)) + ", " +
-                 name(t) + " " + len(Length::cm(tmoved));
-        e.with("distance_cm", tmoved).with("allowance_cm", tp.max_range.as_cm());
-        emit(std::move(e));
-      }
-    }
+    if (counter) met_halfway(b_.adjacent(i, t) ? 0.0 : hex_go(t, u.pos, Length::cm((between - mine) * s)));
     if (b_.adjacent(i, t)) {
       u.facing = bearing_deg(u.pos, target.pos);
       if (counter) target.facing = bearing_deg(target.pos, u.pos);
@@ -713,14 +715,7 @@ void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
     target.pos = pt;
     u.facing = bearing_deg(pi, pt);
     target.facing = bearing_deg(pt, pi);
-    moved_cm_[t] += tmoved;
-    if (rec_) {
-      Event e = event("movement", "meet_halfway", t);
-      e.text = name(t) + " counter-charges: the two meet halfway (seed 003); " + name(i) + " moves " + len(Length::cm(moved)) + ", " +
-               name(t) + " " + len(Length::cm(tmoved));
-      e.with("distance_cm", tmoved).with("allowance_cm", tp.max_range.as_cm());
-      emit(std::move(e));
-    }
+    met_halfway(tmoved);
   } else {
     const Point from = u.pos;
     const Point contact = from + unit_vector(from, target.pos) * p.distance.as_cm();  // its front meets the target's

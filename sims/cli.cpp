@@ -23,6 +23,12 @@ const CLI::Validator& unsigned_number() {
   return v;
 }
 
+std::string dashed(std::string_view id) {
+  std::string s(id);
+  std::replace(s.begin(), s.end(), '_', '-');
+  return s;
+}
+
 RulesetPtr ruleset_from(const std::string& path) {
   return path.empty() ? default_ruleset() : load_ruleset(path);
 }

@@ -8,6 +8,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/ruleset.hpp"
@@ -57,6 +58,8 @@ const CLI::Validator& unsigned_number();
 
 // Shared helpers.
 RulesetPtr ruleset_from(const std::string& path);  // "" = the built-in default
+// An id as flags and JSON spell it: by_expected_losses -> by-expected-losses.
+std::string dashed(std::string_view id);
 // A fresh seed from the operating system's entropy, for rolls the user did
 // not seed; commands print it so any roll can be replayed.
 std::uint64_t fresh_seed();

@@ -84,14 +84,6 @@ Json elimination_json(const Elimination& e) {
   return j;
 }
 
-// by_expected_losses -> by-expected-losses, as flags spell it.
-std::string dashed(std::string_view id) {
-  std::string s(id);
-  for (char& c : s)
-    if (c == '_') c = '-';
-  return s;
-}
-
 ChoicePolicy policy_or_throw(const std::string& text) {
   for (std::size_t k = 0; k < k_choice_policy_names.size(); ++k)
     if (k_choice_policy_names[k] == text || dashed(k_choice_policy_names[k]) == text) return static_cast<ChoicePolicy>(k);

@@ -176,12 +176,6 @@ std::string number_text(double v) {
   return buf;
 }
 
-std::string dashed(std::string_view s) {
-  std::string o(s);
-  std::replace(o.begin(), o.end(), '_', '-');
-  return o;
-}
-
 std::string charge_dice_text(const Session& s, const ChargeRecord& c) {
   if (c.dice_source == DiceSource::player) return "your roll";
   std::string t = "roll #" + std::to_string(*c.roll_index) + " of seed " + std::to_string(s.header().seed);
