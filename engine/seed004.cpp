@@ -231,15 +231,17 @@ Fraction p_symbols(const Seed004Rules& r, std::uint8_t bits) {
   return Fraction(n, static_cast<std::int64_t>(r.faces.size()));
 }
 
-Fraction p_hit(const Seed004Rules& r, Arm target, CombatKind c, bool sabres) {
+std::uint8_t hit_symbols(const Seed004Rules& r, Arm target, CombatKind c, bool sabres) {
   std::uint8_t bits = 0;
   for (std::size_t s = 0; s < k_symbol_names.size(); ++s) {
     const auto x = static_cast<Symbol>(s);
     if (x == Symbol::sabre && (c != CombatKind::melee || !sabres)) continue;
     if (r.hits(c, x, target)) bits = static_cast<std::uint8_t>(bits | bit(x));
   }
-  return p_symbols(r, bits);
+  return bits;
 }
+
+Fraction p_hit(const Seed004Rules& r, Arm target, CombatKind c, bool sabres) { return p_symbols(r, hit_symbols(r, target, c, sabres)); }
 
 Fraction p_retire_hit(const Seed004Rules& r) { return p_symbols(r, r.retire_hits_on); }
 

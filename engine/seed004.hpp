@@ -106,6 +106,8 @@ struct Score {
 Score score(const Seed004Rules& r, std::span<const Symbol> rolled, Arm target, CombatKind c, bool sabres);
 // Seed 004, Retire and Reform: only these symbols hit; flags are ignored.
 Score score_retiring(const Seed004Rules& r, std::span<const Symbol> rolled);
+// The symbols that hit a unit of arm `target` (bit per Symbol), as score() counts them.
+std::uint8_t hit_symbols(const Seed004Rules& r, Arm target, CombatKind c, bool sabres);
 // The chance one die hits / shows a flag (exact).
 Fraction p_hit(const Seed004Rules& r, Arm target, CombatKind c, bool sabres);
 Fraction p_retire_hit(const Seed004Rules& r);

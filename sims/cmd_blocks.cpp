@@ -52,17 +52,6 @@ std::string symbols_text(std::uint8_t bits) {
   return s.empty() ? "none" : s;
 }
 
-// The symbols that hit cavalry in melee from infantry (sabres if infantry hits on them).
-std::uint8_t melee_hits_on_cavalry(const Seed004Rules& r) {
-  std::uint8_t bits = 0;
-  for (std::size_t k = 0; k < k_symbol_names.size(); ++k) {
-    const auto s = static_cast<Symbol>(k);
-    if (s == Symbol::sabre && !r.sabres(Arm::infantry)) continue;
-    if (r.hits(CombatKind::melee, s, Arm::cavalry)) bits = static_cast<std::uint8_t>(bits | (1u << k));
-  }
-  return bits;
-}
-
 // The chance of losing the whole unit: `dice` dice, each hitting with `p`,
 // at least `blocks` hits. Exact when the fraction fits.
 struct Elimination {
@@ -108,7 +97,8 @@ int run_retire(const RetireOptions& o, Io& io) {
   q.allowed = refusal == RetireRefusal::none;
   const int dice = o.infantry_dice + o.artillery_dice;
   const Fraction p_retire = p_retire_hit(r);
-  const Fraction p_stay = p_hit(r, Arm::cavalry, CombatKind::melee, r.sabres(Arm::infantry));
+  const std::uint8_t stay_hits = hit_symbols(r, Arm::cavalry, CombatKind::melee, r.sabres(Arm::infantry));
+  const Fraction p_stay = p_symbols(r, stay_hits);
   const Fraction p_flag = p_symbols(r, static_cast<std::uint8_t>(1u << static_cast<unsigned>(Symbol::flag)));
   const double lost_retiring = expected_loss_retiring(r, q);
   const double lost_staying = dice * p_stay.value();
@@ -130,7 +120,7 @@ int run_retire(const RetireOptions& o, Io& io) {
     Json ret = {{"hits_on", symbols_text(r.retire_hits_on)}, {"p_hit", p_retire.str()}, {"expected_blocks_lost", lost_retiring}};
     ret.update(elimination_json(dead_retiring));
     j["retire"] = std::move(ret);
-    Json stay = {{"hits_on", symbols_text(melee_hits_on_cavalry(r))},
+    Json stay = {{"hits_on", symbols_text(stay_hits)},
                  {"p_hit", p_stay.str()},
                  {"p_flag", p_flag.str()},
                  {"expected_blocks_lost", lost_staying},
@@ -156,7 +146,7 @@ int run_retire(const RetireOptions& o, Io& io) {
   if (q.allowed)
     out << "If it retires: " << dice << " dice, each hits on " << symbols_text(r.retire_hits_on) << " only (" << p_retire.str()
         << "); expected blocks lost " << num3(lost_retiring) << ", eliminated " << dead_retiring.text() << "; it does not battle back\n";
-  out << (q.allowed ? "If it stays:   " : "It stays: ") << dice << " dice, each hits on " << symbols_text(melee_hits_on_cavalry(r)) << " ("
+  out << (q.allowed ? "If it stays:   " : "It stays: ") << dice << " dice, each hits on " << symbols_text(stay_hits) << " ("
       << p_stay.str() << "), a flag (" << p_flag.str() << ") drives it back; expected blocks lost " << num3(lost_staying) << ", eliminated "
       << dead_staying.text();
   if (!o.battling_back) out << "; less what it takes back battling back: expected net loss " << num3(net_staying);
