@@ -6,8 +6,8 @@
 #include <string_view>
 
 #include "bots/registry.hpp"
-#include "engine/scenario.hpp"
-#include "sims/bench.hpp"
+#include "engine/engagement/scenario.hpp"
+#include "sims/lab/bench.hpp"
 
 namespace vbench {
 

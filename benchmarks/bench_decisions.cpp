@@ -1,15 +1,15 @@
 // Risk-factor + Actions Table decisions per second: facts in, RF total,
-// one D6, the table's cell with the gallop limits (engine/risk_factor.hpp,
-// engine/actions_table.hpp), as the reaction-table bot makes them; and the
+// one D6, the table's cell with the gallop limits (engine/decision/risk_factor.hpp,
+// engine/decision/actions_table.hpp), as the reaction-table bot makes them; and the
 // same starting from the battlefield (Battle::facts: sight, range, cover).
 #include <benchmark/benchmark.h>
 
 #include <vector>
 
 #include "bench_common.hpp"
-#include "engine/actions_table.hpp"
-#include "engine/battle.hpp"
-#include "engine/risk_factor.hpp"
+#include "engine/decision/actions_table.hpp"
+#include "engine/engagement/battle.hpp"
+#include "engine/decision/risk_factor.hpp"
 
 namespace {
 

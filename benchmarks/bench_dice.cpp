@@ -1,9 +1,9 @@
 // The ceiling: D6 per second with the engine and mapping Vedette uses
-// (taus88, multiply-shift with rejection: engine/dice.hpp), and the cost of
+// (taus88, multiply-shift with rejection: engine/core/dice.hpp), and the cost of
 // seeding a stream per (seed, index, subsystem).
 #include <benchmark/benchmark.h>
 
-#include "engine/dice.hpp"
+#include "engine/core/dice.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "bench_common.hpp"
-#include "engine/engagement.hpp"
+#include "engine/engagement/engagement.hpp"
 
 namespace {
 

@@ -10,7 +10,7 @@
 
 #include "bench_common.hpp"
 #include "bots/skirmish_bots.hpp"
-#include "engine/skirmish.hpp"
+#include "engine/modules/skirmish/skirmish.hpp"
 
 namespace {
 

@@ -1,14 +1,14 @@
-// Statistics accumulation per engagement (sims/stats.hpp: Tally::add, exact
+// Statistics accumulation per engagement (sims/lab/stats.hpp: Tally::add, exact
 // integer sums with Eigen), and the lab's whole per-engagement cost: the
-// engine playing into an OutcomeRow, then the tally (sims/engine_model.cpp).
+// engine playing into an OutcomeRow, then the tally (sims/lab/engine_model.cpp).
 #include <benchmark/benchmark.h>
 
 #include <memory>
 #include <vector>
 
 #include "bench_common.hpp"
-#include "sims/lab_model.hpp"
-#include "sims/stats.hpp"
+#include "sims/lab/lab_model.hpp"
+#include "sims/lab/stats.hpp"
 
 namespace {
 

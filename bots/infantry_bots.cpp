@@ -1,6 +1,6 @@
 #include "bots/infantry_bots.hpp"
 
-#include "engine/engagement.hpp"
+#include "engine/engagement/engagement.hpp"
 
 namespace vedette {
 

@@ -14,8 +14,8 @@
 // Any cavalry on such a side holds and faces the nearest enemy. None of
 // these ever declares or makes a charge.
 #include "bots/seed004_policy.hpp"
-#include "engine/policy.hpp"
-#include "engine/scenario.hpp"
+#include "engine/engagement/policy.hpp"
+#include "engine/engagement/scenario.hpp"
 
 namespace vedette {
 

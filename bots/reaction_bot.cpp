@@ -1,6 +1,6 @@
 #include "bots/reaction_bot.hpp"
 
-#include "engine/engagement.hpp"
+#include "engine/engagement/engagement.hpp"
 
 namespace vedette {
 

@@ -4,12 +4,12 @@
 // one D6 on the dice it is given and reads the Actions Table, then turns the
 // decision into a command (move toward / away / to cover / halt, facing,
 // "(Charge?)" into a charge declaration). It never changes the state.
-#include "engine/actions_table.hpp"
-#include "engine/dice.hpp"
+#include "engine/decision/actions_table.hpp"
+#include "engine/core/dice.hpp"
 #include "bots/seed004_policy.hpp"
-#include "engine/policy.hpp"
-#include "engine/risk_factor.hpp"
-#include "engine/scenario.hpp"
+#include "engine/engagement/policy.hpp"
+#include "engine/decision/risk_factor.hpp"
+#include "engine/engagement/scenario.hpp"
 
 namespace vedette {
 

@@ -10,8 +10,8 @@
 #include <span>
 #include <string>
 
-#include "engine/policy.hpp"
-#include "engine/scenario.hpp"
+#include "engine/engagement/policy.hpp"
+#include "engine/engagement/scenario.hpp"
 
 namespace vedette {
 

@@ -14,10 +14,10 @@
 //    staying: blocks lost to the full melee less the blocks it expects to
 //    take back battling back (its dice hitting infantry, when no flag drives
 //    it off first).
-// The expectations are exact per die (engine/seed004.hpp p_hit) and ignore
+// The expectations are exact per die (engine/modules/blocks/seed004.hpp p_hit) and ignore
 // leaders and cards other than the square's.
-#include "engine/battle.hpp"
-#include "engine/seed004.hpp"
+#include "engine/engagement/battle.hpp"
+#include "engine/modules/blocks/seed004.hpp"
 
 namespace vedette {
 

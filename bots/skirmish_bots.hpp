@@ -1,5 +1,5 @@
 #pragma once
-// The skirmish bots (seed 001, engine/skirmish.hpp), one action at a time:
+// The skirmish bots (seed 001, engine/modules/skirmish/skirmish.hpp), one action at a time:
 //   skirmish_patrol  the automated cavalry patrol. By figure `role`:
 //                    charger: rides at the nearest infantryman it sees and
 //                    charges him when he is within one move; dismount: rides
@@ -15,7 +15,7 @@
 #include <memory>
 #include <string>
 
-#include "engine/skirmish.hpp"
+#include "engine/modules/skirmish/skirmish.hpp"
 
 namespace vedette {
 

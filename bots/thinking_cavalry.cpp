@@ -1,6 +1,6 @@
 #include "bots/thinking_cavalry.hpp"
 
-#include "engine/engagement.hpp"
+#include "engine/engagement/engagement.hpp"
 
 namespace vedette {
 

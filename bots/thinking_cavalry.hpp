@@ -15,8 +15,8 @@
 // It makes opportunity charges on the same terms and retires and reforms
 // when infantry attacks it (option retire_and_reform).
 #include "bots/seed004_policy.hpp"
-#include "engine/policy.hpp"
-#include "engine/scenario.hpp"
+#include "engine/engagement/policy.hpp"
+#include "engine/engagement/scenario.hpp"
 
 namespace vedette {
 

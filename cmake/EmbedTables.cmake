@@ -1,6 +1,6 @@
 # Writes OUT: a C++ file holding each tables/NAME.yaml as a string, looked up
 # by vedette::builtin_table(NAME). Run at build time by engine/CMakeLists.txt.
-set(body "#include \"engine/builtin_tables.hpp\"\n#include <string_view>\nnamespace vedette {\nnamespace {\n")
+set(body "#include \"engine/core/builtin_tables.hpp\"\n#include <string_view>\nnamespace vedette {\nnamespace {\n")
 set(lookup "")
 foreach(name IN LISTS NAMES)
   file(READ ${DIR}/${name}.yaml text)

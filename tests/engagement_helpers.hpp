@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/engagement.hpp"
-#include "engine/scenario.hpp"
+#include "engine/engagement/engagement.hpp"
+#include "engine/engagement/scenario.hpp"
 
 namespace vtest {
 

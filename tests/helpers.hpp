@@ -3,6 +3,7 @@
 // and catching its LoadError, running the built `vedette` as a user would
 // (run_vedette, start_vedette: every test that runs the binary uses these).
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/diagnostics.hpp"
-#include "engine/ruleset.hpp"
+#include "engine/core/diagnostics.hpp"
+#include "engine/decision/ruleset.hpp"
 
 namespace vtest {
 
@@ -105,12 +106,32 @@ inline int scratch_fd() {
   return fd;
 }
 
+// The binary as the user nobody can run it. The build folder may sit where
+// nobody cannot reach (a checkout under /root, mode 700), so the child that
+// drops to nobody runs a copy in a world-readable temporary folder, made
+// once per test process and removed at its exit. Empty if no copy can be made.
+inline const std::string& exe_for_nobody() {
+  static const std::string path = [] {
+    static TempDir dir;  // lives until the process exits, then removes the copy
+    const std::string copy = dir.path() + "/vedette";
+    std::ifstream src(VEDETTE_EXE, std::ios::binary);
+    std::ofstream dst(copy, std::ios::binary);
+    dst << src.rdbuf();
+    dst.close();
+    if (!src || !dst || ::chmod(dir.path().c_str(), 0755) != 0 || ::chmod(copy.c_str(), 0755) != 0) return std::string();
+    return copy;
+  }();
+  return path;
+}
+
 // Starts `vedette ARGS...` without waiting: standard input, output and
 // error from/to these descriptors (-1: /dev/null), in folder `cwd` ("" =
 // here). Returns the child's pid (the caller waits for it).
 inline pid_t start_vedette(const std::vector<std::string>& args, const std::string& cwd = "", int in = -1, int out = -1,
                            int err = -1, bool as_nobody = false) {
-  std::vector<std::string> argv_s{VEDETTE_EXE};
+  const bool drop = as_nobody && ::geteuid() == 0;
+  std::vector<std::string> argv_s{drop ? exe_for_nobody() : std::string(VEDETTE_EXE)};
+  if (argv_s[0].empty()) throw std::runtime_error("cannot copy vedette where the user nobody can run it");
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
@@ -123,7 +144,7 @@ inline pid_t start_vedette(const std::vector<std::string>& args, const std::stri
     ::dup2(in >= 0 ? in : null_fd, 0);
     ::dup2(out >= 0 ? out : null_fd, 1);
     ::dup2(err >= 0 ? err : null_fd, 2);
-    if (as_nobody && ::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(126);
+    if (drop && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(126);
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }

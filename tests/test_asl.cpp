@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/asl_cavalry.hpp"
+#include "engine/modules/asl/asl_cavalry.hpp"
 #include "cli_checks.hpp"
 #include "helpers.hpp"
 

@@ -4,8 +4,8 @@
 // hexes (13.6). `vedette solo new --module asl` switches it on.
 #include <catch2/catch.hpp>
 
-#include "engine/actions_table.hpp"
-#include "engine/asl_phrasing.hpp"
+#include "engine/decision/actions_table.hpp"
+#include "engine/modules/asl/asl_phrasing.hpp"
 #include "solo_test_util.hpp"
 
 using namespace solo_test;

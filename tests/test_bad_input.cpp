@@ -84,6 +84,10 @@ struct Folder {
   fs::path dir{tmp.path()};
   Folder() {
     fs::copy_file(vtest::data("sessions/game.vedette.yaml"), dir / "keep.vedette.yaml");
+    // The checkpoint's scenario, here: the user nobody may not reach the
+    // checkout's tests/data (a clone under /root, mode 700).
+    fs::copy_file(vtest::data("lab/dice.yaml"), dir / "dice.yaml");
+    ::chmod((dir / "dice.yaml").c_str(), 0644);
     ::chmod(dir.c_str(), 0755);  // (for the run as nobody)
   }
 };
@@ -97,7 +101,7 @@ std::vector<std::string> command_for(Format f, const std::string& path) {
     case Format::scenario: return {"play", path, "--seed", "1"};
     case Format::session: return {"solo", "activate", path, "Lancers", "--roll", "3", "--accept-ruleset-change"};
     case Format::checkpoint:
-      return {"sim", vtest::data("lab/dice.yaml"), "-n", "600", "--seed", "1", "--threads", "1", "--resume", path, "--out", "report"};
+      return {"sim", "dice.yaml", "-n", "600", "--seed", "1", "--threads", "1", "--resume", path, "--out", "report"};
     case Format::asl: return {"asl", "plan", "--rules", path, "--start", "mounted", "move:1"};
     case Format::seed004: return {"check", path};  // no command reads seed 004's tables from a file yet
   }

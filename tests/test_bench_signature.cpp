@@ -1,4 +1,4 @@
-// The bench signature (sims/bench.hpp, STYLE.md after Stockfish's bench): one
+// The bench signature (sims/lab/bench.hpp, STYLE.md after Stockfish's bench): one
 // checksum of the outcomes of every shipped scenario at fixed seeds. An
 // optimisation must leave it unchanged. A commit that changes what an
 // engagement does says so in its message and records the new value here.
@@ -11,10 +11,10 @@
 #include <string>
 
 #include "bots/registry.hpp"
-#include "engine/content_hash.hpp"
-#include "engine/engagement.hpp"
+#include "engine/core/content_hash.hpp"
+#include "engine/engagement/engagement.hpp"
 #include "helpers.hpp"
-#include "sims/bench.hpp"
+#include "sims/lab/bench.hpp"
 
 using namespace vedette;
 

@@ -13,9 +13,9 @@
 
 #include "bots/seed004_policy.hpp"
 #include "cli_checks.hpp"
-#include "engine/dice.hpp"
-#include "engine/fraction.hpp"
-#include "engine/seed004.hpp"
+#include "engine/core/dice.hpp"
+#include "engine/core/fraction.hpp"
+#include "engine/modules/blocks/seed004.hpp"
 
 using namespace vedette;
 using vtest::run_bad;

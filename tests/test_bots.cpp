@@ -10,7 +10,7 @@
 #include "bots/reaction_bot.hpp"
 #include "bots/registry.hpp"
 #include "bots/thinking_cavalry.hpp"
-#include "engine/engagement.hpp"
+#include "engine/engagement/engagement.hpp"
 #include "engagement_helpers.hpp"
 #include "helpers.hpp"
 

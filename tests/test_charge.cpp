@@ -16,9 +16,9 @@
 #include <sstream>
 #include <string>
 
-#include "engine/charge.hpp"
-#include "engine/doc.hpp"
-#include "engine/ruleset.hpp"
+#include "engine/decision/charge.hpp"
+#include "engine/core/doc.hpp"
+#include "engine/decision/ruleset.hpp"
 #include "helpers.hpp"
 
 using namespace vedette;

@@ -1,7 +1,7 @@
 // Nothing is lost when vedette is killed. Every file it writes (reports,
 // engagements.csv, checkpoints, solo sessions) goes to a temporary file in
 // the same folder, is fsynced and renamed over the target, and the folder
-// fsynced (sims/atomic_file.hpp, sims/atomic_stream.hpp). Here `vedette
+// fsynced (sims/io/atomic_file.hpp, sims/io/atomic_stream.hpp). Here `vedette
 // sim` is killed with SIGKILL at random moments of a run that writes all of
 // them, many times: each file is then either its old complete version or
 // its new complete version, and a checkpoint left behind always resumes to

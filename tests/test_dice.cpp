@@ -1,5 +1,5 @@
 // Dice: golden values, fairness, stream derivation (DESIGN.md "Dice streams";
-// engine/dice.hpp).
+// engine/core/dice.hpp).
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -8,7 +8,7 @@
 #include <set>
 #include <vector>
 
-#include "engine/dice.hpp"
+#include "engine/core/dice.hpp"
 
 using namespace vedette;
 

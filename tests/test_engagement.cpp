@@ -1,4 +1,4 @@
-// The engagement engine (engine/engagement.hpp): a golden test per seed rule,
+// The engagement engine (engine/engagement/engagement.hpp): a golden test per seed rule,
 // each citing its seed, on small battles built in code with scripted bots.
 #include <catch2/catch.hpp>
 
@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/combat.hpp"
-#include "engine/engagement.hpp"
+#include "engine/engagement/combat.hpp"
+#include "engine/engagement/engagement.hpp"
 #include "engagement_helpers.hpp"
 #include "helpers.hpp"
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "bots/registry.hpp"
-#include "engine/engagement.hpp"
+#include "engine/engagement/engagement.hpp"
 #include "engagement_helpers.hpp"
 #include "helpers.hpp"
 

@@ -1,11 +1,11 @@
 // Engagement data in tables/default.yaml: profiles, weapons, combat numbers
-// (engine/battle_rules.hpp), and their located loader errors.
+// (engine/decision/battle_rules.hpp), and their located loader errors.
 #include <catch2/catch.hpp>
 
 #include <string>
 
-#include "engine/diagnostics.hpp"
-#include "engine/ruleset.hpp"
+#include "engine/core/diagnostics.hpp"
+#include "engine/decision/ruleset.hpp"
 
 using namespace vedette;
 

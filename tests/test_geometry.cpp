@@ -1,8 +1,8 @@
 // Battlefield geometry (issue 4): every query with hand-computed cases.
-// Conventions (engine/geometry.hpp): cm, x across, y up the table, facing 0 =
+// Conventions (engine/board/geometry.hpp): cm, x across, y up the table, facing 0 =
 // +y, clockwise positive.
-#include "engine/geometry.hpp"
-#include "engine/tabletop.hpp"
+#include "engine/board/geometry.hpp"
+#include "engine/board/tabletop.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -442,7 +442,7 @@ TEST_CASE("geometry: bad terrain is rejected", "[geometry]") {
 }
 
 TEST_CASE("round_half_away is std::round: halves away from zero, large and odd values passed through", "[geometry][hex]") {
-  // Hex rounding (engine/hexboard.cpp, cube_round) depends on it.
+  // Hex rounding (engine/board/hexboard.cpp, cube_round) depends on it.
   std::vector<double> xs{0.0, 0.49999999999999994, 0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 2.4999999999999996, -2.4999999999999996,
                          1e-300, -1e-300, 0x1p52 - 0.5, -(0x1p52 - 0.5), 0x1p52, 0x1p53 + 2, 1e300, -1e300, inf, -inf};
   for (int k = -4000; k <= 4000; ++k) xs.push_back(k * 0.125 + (k % 7) * 1e-9);

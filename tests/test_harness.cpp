@@ -5,10 +5,10 @@
 
 #include <csignal>
 
-#include "engine/dice.hpp"
-#include "sims/checkpoint.hpp"
-#include "sims/harness.hpp"
-#include "sims/report.hpp"
+#include "engine/core/dice.hpp"
+#include "sims/lab/checkpoint.hpp"
+#include "sims/lab/harness.hpp"
+#include "sims/report/report.hpp"
 #include "helpers.hpp"
 
 using namespace vedette;

@@ -1,5 +1,5 @@
 // Issue 8: hex scenarios and the engagement over seed 004 block units
-// (engine/engagement_blocks.cpp), played by the same Engagement, Battle,
+// (engine/engagement/engagement_blocks.cpp), played by the same Engagement, Battle,
 // bots and harness. Each rule test cites seed 004
 // (seeds/004_c27512f9ffc61979.txt); the dice come from the engagement's own
 // streams, so the tests play many seeds and check every occurrence against
@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "bots/registry.hpp"
-#include "engine/engagement.hpp"
+#include "engine/engagement/engagement.hpp"
 #include "helpers.hpp"
 
 using namespace vedette;

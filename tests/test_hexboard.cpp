@@ -1,8 +1,8 @@
 // The hex board (issue 8): axial coordinates, distances, neighbours and
 // hexsides, line of sight hex centre to hex centre, terrain, edges and moves,
-// every case computed by hand. Layout: engine/hexboard.hpp (pointy-topped
+// every case computed by hand. Layout: engine/board/hexboard.hpp (pointy-topped
 // hexes, row 0 at the bottom edge, odd rows shifted half a hex right).
-#include "engine/hexboard.hpp"
+#include "engine/board/hexboard.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// The lab on the engagement engine's scenarios (sims/engine_model.cpp):
+// The lab on the engagement engine's scenarios (sims/lab/engine_model.cpp):
 // sim's engagement i is play's engagement i; thread-count identity on every
 // shipped scenario; decisions per RF band against the table's exact odds;
 // the README's worked example (with and without infantry squares).
@@ -10,10 +10,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "engine/actions_table.hpp"
+#include "engine/decision/actions_table.hpp"
 #include "helpers.hpp"
-#include "sims/harness.hpp"
-#include "sims/report.hpp"
+#include "sims/lab/harness.hpp"
+#include "sims/report/report.hpp"
 
 namespace fs = std::filesystem;
 using vtest::run_vedette;

@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/actions_table.hpp"
-#include "engine/doc.hpp"
-#include "engine/risk_factor.hpp"
-#include "engine/ruleset.hpp"
+#include "engine/decision/actions_table.hpp"
+#include "engine/core/doc.hpp"
+#include "engine/decision/risk_factor.hpp"
+#include "engine/decision/ruleset.hpp"
 #include "helpers.hpp"
 
 using namespace vedette;
@@ -101,7 +101,7 @@ const std::vector<BadCase> k_bad{
     {"several_problems.yaml", 3, 8, "unknown units 'furlongs'", 5},
     {"several_problems_2.yaml", 3, 8, "unknown units 'furlongs'", 3},
     {"standalone_missing_sections.yaml", 2, 1, "missing key 'behaviours' in the ruleset", 10},
-    // the engagement sections (engine/battle_rules.cpp; more in test_engagement_rules.cpp)
+    // the engagement sections (engine/decision/battle_rules.cpp; more in test_engagement_rules.cpp)
     {"ruleset_profile_errors.yaml", 3, 21, "unknown weight 'enormous' (expected one of: light, medium, heavy)", 4},
     {"ruleset_weapon_errors.yaml", 7, 14, "weapon 'bow' band 2: range bands must get longer", 2},
     // absurd values and hostile YAML (issue 7)

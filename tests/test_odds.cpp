@@ -1,13 +1,13 @@
 // Multi-turn odds (issue 5, `vedette odds`): the decision process of seed 002's
-// Actions Table as a Markov chain (engine/odds.hpp). Exact values are worked
+// Actions Table as a Markov chain (engine/decision/odds.hpp). Exact values are worked
 // by hand from seed 002 (shared/seeds/002_e1f7b4d99669ef59.txt, "Actions
 // Table" and "Cavalry supplement"); the Eigen solver is checked against the
 // exact one, and both against a simulation of the same process with Dice.
-#include "engine/actions_table.hpp"
-#include "engine/dice.hpp"
-#include "engine/odds.hpp"
-#include "engine/risk_factor.hpp"
-#include "engine/ruleset.hpp"
+#include "engine/decision/actions_table.hpp"
+#include "engine/core/dice.hpp"
+#include "engine/decision/odds.hpp"
+#include "engine/decision/risk_factor.hpp"
+#include "engine/decision/ruleset.hpp"
 #include "helpers.hpp"
 
 #include <catch2/catch.hpp>

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "bots/registry.hpp"
-#include "engine/dice.hpp"
-#include "engine/engagement.hpp"
-#include "sims/bench.hpp"
+#include "engine/core/dice.hpp"
+#include "engine/engagement/engagement.hpp"
+#include "sims/lab/bench.hpp"
 
 using namespace vedette;
 

@@ -8,8 +8,8 @@
 #include <regex>
 
 #include "helpers.hpp"
-#include "sims/report.hpp"
-#include "sims/svg.hpp"
+#include "sims/report/report.hpp"
+#include "sims/report/svg.hpp"
 
 namespace fs = std::filesystem;
 using vtest::run_vedette;

@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "engine/risk_factor.hpp"
-#include "engine/ruleset.hpp"
+#include "engine/decision/risk_factor.hpp"
+#include "engine/decision/ruleset.hpp"
 #include "helpers.hpp"
 
 using namespace vedette;

@@ -1,4 +1,4 @@
-// Scenario files (engine/scenario.hpp): the shipped scenarios load and check;
+// Scenario files (engine/engagement/scenario.hpp): the shipped scenarios load and check;
 // malformed ones (tests/data/bad/scenario_*.yaml) each give located messages.
 #include <catch2/catch.hpp>
 
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "bots/registry.hpp"
-#include "engine/scenario.hpp"
+#include "engine/engagement/scenario.hpp"
 #include "helpers.hpp"
 
 using namespace vedette;

@@ -2,11 +2,11 @@
 // dice as data, retreats toward the own edge, Retire and Reform (the seed's
 // A/B/C/D example as a golden test), Infantry Square, Combined Arms, and the
 // bots' policy for the two choices. Rules from tables/seed004.yaml.
-#include "engine/seed004.hpp"
+#include "engine/modules/blocks/seed004.hpp"
 
 #include "bots/seed004_policy.hpp"
-#include "engine/dice.hpp"
-#include "engine/doc.hpp"
+#include "engine/core/dice.hpp"
+#include "engine/core/doc.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "bots/skirmish_bots.hpp"
-#include "engine/diagnostics.hpp"
-#include "engine/skirmish.hpp"
+#include "engine/core/diagnostics.hpp"
+#include "engine/modules/skirmish/skirmish.hpp"
 #include "helpers.hpp"
 
 using namespace vedette;

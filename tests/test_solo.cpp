@@ -5,7 +5,7 @@
 // back / redo forward over the append-only history.
 #include <catch2/catch.hpp>
 
-#include "sims/session.hpp"
+#include "sims/solo/session.hpp"
 #include "solo_test_util.hpp"
 
 using namespace solo_test;

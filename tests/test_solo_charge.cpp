@@ -1,12 +1,12 @@
 // The "(Charge?)" step of a solo game: seed 002's Actions Table offers a
-// charge, seed 003's charge (engine/charge.hpp) resolves it
+// charge, seed 003's charge (engine/decision/charge.hpp) resolves it
 // (shared/seeds/003_c05595434dc6dc28.txt): range, minimum distance and the
 // defender's exact chance to stand shown before the 2D6, the outcome
 // recorded in the history, a charge that falls short leaving the unit
 // shaken in its memory.
 #include <catch2/catch.hpp>
 
-#include "sims/session.hpp"
+#include "sims/solo/session.hpp"
 #include "solo_test_util.hpp"
 
 using namespace solo_test;

@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-#include "sims/session.hpp"
+#include "sims/solo/session.hpp"
 #include "solo_test_util.hpp"
 
 using namespace solo_test;

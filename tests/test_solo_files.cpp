@@ -13,12 +13,12 @@
 #include <regex>
 #include <thread>
 
-#include "engine/content_hash.hpp"
-#include "engine/diagnostics.hpp"
-#include "engine/ruleset.hpp"
-#include "sims/atomic_file.hpp"
-#include "sims/session.hpp"
-#include "sims/solo_turn.hpp"
+#include "engine/core/content_hash.hpp"
+#include "engine/core/diagnostics.hpp"
+#include "engine/decision/ruleset.hpp"
+#include "sims/io/atomic_file.hpp"
+#include "sims/solo/session.hpp"
+#include "sims/solo/solo_turn.hpp"
 #include "solo_test_util.hpp"
 
 using namespace solo_test;

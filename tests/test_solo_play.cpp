@@ -12,7 +12,7 @@
 #include <cerrno>
 #include <chrono>
 
-#include "sims/session.hpp"
+#include "sims/solo/session.hpp"
 #include "solo_test_util.hpp"
 
 using namespace solo_test;

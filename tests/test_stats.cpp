@@ -1,13 +1,13 @@
-// Statistics of the balance lab (sims/stats.hpp): intervals against published
+// Statistics of the balance lab (sims/lab/stats.hpp): intervals against published
 // values, exact sums, merging by addition, checkpoint serialisation.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 
-#include "engine/dice.hpp"
-#include "sims/harness.hpp"
-#include "sims/stats.hpp"
-#include "sims/toy_engagement.hpp"
+#include "engine/core/dice.hpp"
+#include "sims/lab/harness.hpp"
+#include "sims/lab/stats.hpp"
+#include "sims/lab/toy_engagement.hpp"
 
 using namespace vedette::lab;
 

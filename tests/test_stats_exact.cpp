@@ -1,17 +1,17 @@
 // The harness's estimates against exact values, within 4 standard errors,
 // with fixed seeds (the OpenMC way). The synthetic engagements
-// (sims/toy_engagement.hpp) are sums of dice, so every reference value here
+// (sims/lab/toy_engagement.hpp) are sums of dice, so every reference value here
 // is computed independently, by enumerating the dice or from the ruleset's
 // own exact odds (band_odds, p_stand, p_square_bounce).
 #include <catch2/catch.hpp>
 
 #include <cmath>
 
-#include "engine/actions_table.hpp"
-#include "engine/charge.hpp"
-#include "engine/ruleset.hpp"
-#include "sims/harness.hpp"
-#include "sims/report.hpp"
+#include "engine/decision/actions_table.hpp"
+#include "engine/decision/charge.hpp"
+#include "engine/decision/ruleset.hpp"
+#include "sims/lab/harness.hpp"
+#include "sims/report/report.hpp"
 
 using namespace vedette;
 using namespace vedette::lab;

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/actions_table.hpp"
-#include "engine/ruleset.hpp"
+#include "engine/decision/actions_table.hpp"
+#include "engine/decision/ruleset.hpp"
 #include "helpers.hpp"
 
 using namespace vedette;

@@ -28,15 +28,15 @@
 #include <nlohmann/json.hpp>
 
 #include "bots/registry.hpp"
-#include "engine/asl_cavalry.hpp"
-#include "engine/diagnostics.hpp"
-#include "engine/ruleset.hpp"
-#include "engine/scenario.hpp"
-#include "engine/seed004.hpp"
-#include "sims/checkpoint.hpp"
-#include "sims/lab_model.hpp"
-#include "sims/cli.hpp"
-#include "sims/session.hpp"
+#include "engine/modules/asl/asl_cavalry.hpp"
+#include "engine/core/diagnostics.hpp"
+#include "engine/decision/ruleset.hpp"
+#include "engine/engagement/scenario.hpp"
+#include "engine/modules/blocks/seed004.hpp"
+#include "sims/lab/checkpoint.hpp"
+#include "sims/lab/lab_model.hpp"
+#include "sims/cli/cli.hpp"
+#include "sims/solo/session.hpp"
 
 namespace vfuzz {
 

@@ -13,10 +13,10 @@
 #include <string>
 
 #include "bots/registry.hpp"
-#include "engine/engagement.hpp"
-#include "sims/bench.hpp"
-#include "sims/lab_model.hpp"
-#include "sims/stats.hpp"
+#include "engine/engagement/engagement.hpp"
+#include "sims/lab/bench.hpp"
+#include "sims/lab/lab_model.hpp"
+#include "sims/lab/stats.hpp"
 
 namespace {
 
@@ -80,7 +80,7 @@ TEST_CASE("alloc: engagements allocate nothing once warmed up", "[alloc][engagem
   const std::string dir = std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios";
   for (std::string_view file : bench::k_signature_files) {
     const ScenarioPtr s = load_scenario_file(dir + "/" + std::string(file));
-    // Seed 004 block units (issue 8) are exempt: engine/seed004.hpp's rules
+    // Seed 004 block units (issue 8) are exempt: engine/modules/blocks/seed004.hpp's rules
     // return their dice, paths and retreats as vectors.
     if (s->blocks) continue;
     const Players players = make_players(*s);

@@ -1,0 +1,99 @@
+#pragma once
+// Doc: a YAML document as a small tree whose every node remembers where it
+// was written (file, line, column). yaml-cpp parses; this tree adds what the
+// loader needs and yaml-cpp lacks: duplicate-key detection, overlay merging
+// (`extends:`), located type errors and path edits (`--set a.b.c=V`).
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/core/diagnostics.hpp"
+#include "engine/core/length.hpp"
+
+namespace vedette {
+
+struct DocEntry;
+
+struct Doc {
+  enum class Kind { null, scalar, sequence, map };
+  Kind kind = Kind::null;
+  Location where;
+  std::string scalar;             // Kind::scalar: the text as written
+  bool quoted = false;            // written in quotes: always a string
+  std::vector<Doc> items;         // Kind::sequence
+  std::vector<DocEntry> entries;  // Kind::map, in file order, keys unique
+
+  bool is_null() const { return kind == Kind::null; }
+  bool is_scalar() const { return kind == Kind::scalar; }
+  bool is_sequence() const { return kind == Kind::sequence; }
+  bool is_map() const { return kind == Kind::map; }
+  const Doc* find(std::string_view key) const;
+  Doc* find(std::string_view key);
+  // "a map", "a list", "a value", "nothing": for messages.
+  const char* kind_name() const;
+};
+
+struct DocEntry {
+  std::string key;
+  Location key_where;
+  Doc value;
+};
+
+// Limits on what a hand-edited file may hold (README: "Limits").
+inline constexpr std::size_t k_max_file_bytes = 4u << 20;  // 4 MiB
+inline constexpr int k_max_depth = 32;
+inline constexpr std::size_t k_max_nodes = 200000;
+
+// Parses YAML text; `file` names it in messages. Throws LoadError on syntax
+// errors, duplicate keys, excessive depth or size, or non-string keys.
+Doc parse_yaml(std::string_view text, const std::string& file);
+// Reads and parses a file: a missing file, a folder, or an unreadable file
+// is a LoadError naming it.
+Doc parse_yaml_file(const std::string& path);
+
+// Overlay merge (tables/README.md): maps merge key by key, recursively; a
+// null value deletes the key; a map with integer keys 1..N applied to a list
+// replaces those (1-based) items; anything else replaces the base value.
+Doc merge_overlay(const Doc& base, const Doc& overlay);
+
+// Sets the node at a dotted path ("modifiers.hero.value", "bands.rf1.cells.6")
+// to a scalar value, for sweeps. Returns false if the path does not exist.
+bool set_path(Doc& root, std::string_view path, const std::string& value);
+
+// Typed reading with located errors. Each returns nullopt after recording an
+// error that says what was expected.
+class MapReader {
+ public:
+  MapReader(const Doc& node, Diagnostics& diags, std::string what);
+  bool ok() const { return ok_; }
+  const Doc* optional(std::string_view key);
+  const Doc* required(std::string_view key);
+  // Reports every key not asked for, with the nearest known one suggested.
+  void finish();
+  const Doc& node() const { return *node_; }
+
+ private:
+  const Doc* node_;
+  Diagnostics* diags_;
+  std::string what_;
+  std::vector<std::string> known_;
+  bool ok_;
+};
+
+std::optional<long long> read_int(const Doc& n, Diagnostics& d, const std::string& what, long long min, long long max);
+std::optional<double> read_number(const Doc& n, Diagnostics& d, const std::string& what, double min, double max);
+std::optional<bool> read_bool(const Doc& n, Diagnostics& d, const std::string& what);
+std::optional<std::string> read_string(const Doc& n, Diagnostics& d, const std::string& what);
+std::optional<Length> read_length(const Doc& n, Diagnostics& d, const std::string& what);
+// One of `names`; the index of the match.
+std::optional<std::size_t> read_choice(const Doc& n, Diagnostics& d, const std::string& what,
+                                       const std::vector<std::string>& names);
+
+// Strict integer text: optional sign, digits, nothing else.
+std::optional<long long> parse_int(std::string_view s);
+// Strict finite decimal text.
+std::optional<double> parse_number(std::string_view s);
+
+}  // namespace vedette

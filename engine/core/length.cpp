@@ -1,0 +1,58 @@
+#include "engine/core/length.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace vedette {
+
+const char* unit_name(LengthUnit u) {
+  switch (u) {
+    case LengthUnit::cm: return "cm";
+    case LengthUnit::in: return "in";
+    case LengthUnit::mm: return "mm";
+  }
+  return "cm";
+}
+
+std::optional<LengthUnit> parse_length_unit(std::string_view s) {
+  if (s == "cm") return LengthUnit::cm;
+  if (s == "in" || s == "\"") return LengthUnit::in;
+  if (s == "mm") return LengthUnit::mm;
+  return std::nullopt;
+}
+
+std::optional<Length> parse_length(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  size_t i = 0;
+  while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.' || s[i] == '-' || s[i] == '+')) ++i;
+  if (i == 0) return std::nullopt;
+  std::string_view num = s.substr(0, i);
+  if (num.front() == '+') num.remove_prefix(1);
+  std::string_view unit = s.substr(i);
+  while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);
+  double v = 0;
+  auto [p, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
+  if (ec != std::errc() || p != num.data() + num.size() || !std::isfinite(v)) return std::nullopt;
+  auto u = parse_length_unit(unit);
+  if (!u) return std::nullopt;
+  return Length::of(v, *u);
+}
+
+std::string format_length(Length l, LengthUnit u) { return format_number(l.as(u)) + unit_name(u); }
+std::string format_length_prose(Length l, LengthUnit u) { return format_number(l.as(u)) + " " + unit_name(u); }
+
+std::string format_number(double v) {
+  char buf[64];
+  double r = std::round(v * 100.0) / 100.0;  // lengths on a table: 0.01 is plenty
+  if (r == 0.0) r = 0.0;                       // no "-0"
+  std::snprintf(buf, sizeof buf, "%.2f", r);
+  std::string s(buf);
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s;
+}
+
+}  // namespace vedette

@@ -1,0 +1,110 @@
+#include "engine/decision/actions_table.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace vedette {
+
+Decision decide(const Ruleset& r, int rf, int roll, const UnitState& s) {
+  Decision d;
+  d.band = &r.band_for(rf);
+  d.roll = roll;
+  const auto& row = (s.at_halt() && d.band->at_halt) ? *d.band->at_halt : d.band->cells;
+  d.behaviour = &r.behaviour(row[static_cast<std::size_t>(roll - 1)]);
+  d.table_pace = d.behaviour->pace == PaceSpec::current ? s.pace : static_cast<Pace>(d.behaviour->pace);
+  d.pace = d.table_pace;
+  if (d.pace == Pace::gallop && s.type && !s.type->can_gallop) {
+    d.pace = r.switches.no_gallop_pace;
+    d.adjust = PaceAdjust::no_gallop;
+  }
+  if (s.gallop_streak >= r.supplement.gallop_max_turns && d.pace > r.supplement.after_gallop_limit) {
+    d.pace = r.supplement.after_gallop_limit;
+    d.adjust = PaceAdjust::forced_walk;
+  }
+  return d;
+}
+
+UnitState after(const UnitState& s, const Decision& d) {
+  UnitState n = s;
+  n.pace = d.pace;
+  n.gallop_streak = d.pace == Pace::gallop ? s.gallop_streak + 1 : 0;
+  return n;
+}
+
+std::vector<std::pair<const Behaviour*, Fraction>> band_odds(const Ruleset& r, const Band& b, bool at_halt) {
+  const auto& row = (at_halt && b.at_halt) ? *b.at_halt : b.cells;
+  std::vector<std::pair<const Behaviour*, Fraction>> out;
+  for (BehaviourIndex i : row) {
+    const Behaviour* beh = &r.behaviour(i);
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.first == beh; });
+    if (it == out.end()) out.emplace_back(beh, Fraction(1, 6));
+    else it->second = it->second + Fraction(1, 6);
+  }
+  return out;
+}
+
+std::string pace_distance(const Ruleset& r, Pace p) {
+  const auto& range = r.pace_range(p);
+  return format_number(range.min.as(r.units)) + "-" + format_length_prose(range.max, r.units);
+}
+
+static std::string capitalised(std::string_view s) {
+  std::string out(s);
+  if (!out.empty()) out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
+  return out;
+}
+
+std::string instruction(const Ruleset& r, const Decision& d) {
+  const Behaviour& b = *d.behaviour;
+  std::string pace = capitalised(pace_name(d.pace));
+  std::string dist = d.pace == Pace::halt ? "" : " " + pace_distance(r, d.pace);
+  std::string enemy = b.target == Target::nearest_visible_enemy ? "the nearest visible enemy" : "the nearest enemy";
+  std::string s;
+  switch (b.direction) {
+    case Direction::keep:
+      if (d.pace == Pace::halt) s = "Stay at halt";
+      else s = "Carry on as before: " + std::string(pace_name(d.pace)) + dist + " on the same course";
+      if (b.faces_enemy) s += ", turning to face " + enemy;
+      break;
+    case Direction::toward:
+      s = d.pace == Pace::halt ? "Stay at halt facing " + enemy : pace + dist + " directly toward " + enemy;
+      break;
+    case Direction::away:
+      s = d.pace == Pace::halt ? "Stay at halt" : pace + dist + " directly away from " + enemy;
+      s += b.faces_enemy ? ", then face it" : ", backs to the enemy";
+      break;
+    case Direction::to_cover:
+      if (d.pace == Pace::halt) {
+        s = "Stay at halt";
+      } else {
+        s = pace + " into the nearest accessible cover within one move (up to " + format_length_prose(r.pace_range(d.pace).max, r.units) +
+            "); if there is none, " + std::string(pace_name(d.pace)) + dist + " directly away from all enemies";
+      }
+      break;
+    case Direction::hold:
+      s = "Halt in position";
+      if (b.faces_enemy) s += ", facing " + enemy;
+      break;
+  }
+  s += ".";
+  if (b.charge_possible) s += " Charge? If an enemy is within charge range, the unit may charge it.";
+  return s;
+}
+
+std::string adjustment_note(const Ruleset& r, const Decision& d, const UnitState& s) {
+  switch (d.adjust) {
+    case PaceAdjust::none: return {};
+    case PaceAdjust::no_gallop:
+      return std::string(s.type ? s.type->name : "This unit") + " may never gallop: " + std::string(pace_name(d.pace)) +
+             " instead (switches.no_gallop_pace).";
+    case PaceAdjust::forced_walk:
+      return "Galloped " + std::to_string(s.gallop_streak) + " turns in a row (the limit is " +
+             std::to_string(r.supplement.gallop_max_turns) + "): only " + std::string(pace_name(d.pace)) + " this turn.";
+    case PaceAdjust::after_charge:
+      return "Charged last turn: it moves at normal speed this turn, " + std::string(pace_name(d.pace)) +
+             " at most (seed 003; combat.charge.next_turn_pace).";
+  }
+  return {};
+}
+
+}  // namespace vedette

@@ -1,0 +1,393 @@
+// Seed 003's cavalry charge: loading `charge:` and applying it.
+#include "engine/decision/charge.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "engine/core/diagnostics.hpp"
+#include "engine/core/doc.hpp"
+
+namespace vedette {
+
+namespace {
+
+// Lengths are doubles in cm; 12in x 1.5 and "18in" may differ in the last
+// bit. A thousandth of a millimetre is far below anything measured on a table.
+constexpr double k_length_eps_cm = 1e-4;
+constexpr double k_angle_eps_deg = 1e-9;
+
+template <std::size_t N>
+std::vector<std::string> names_of(const std::array<std::string_view, N>& a) {
+  return {a.begin(), a.end()};
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+struct Loader {
+  Diagnostics& d;
+  ChargeRules& r;
+
+  void number(MapReader& m, const char* key, const std::string& path, double min, double max, double& out) {
+    if (auto x = m.required(key))
+      if (auto v = read_number(*x, d, path + "." + key, min, max)) out = *v;
+  }
+  void integer(MapReader& m, const char* key, const std::string& path, int min, int max, int& out) {
+    if (auto x = m.required(key))
+      if (auto v = read_int(*x, d, path + "." + key, min, max)) out = static_cast<int>(*v);
+  }
+  void boolean(MapReader& m, const char* key, const std::string& path, bool& out) {
+    if (auto x = m.required(key))
+      if (auto v = read_bool(*x, d, path + "." + key)) out = *v;
+  }
+  void length(MapReader& m, const char* key, const std::string& path, Length& out) {
+    if (auto x = m.required(key))
+      if (auto v = read_length(*x, d, path + "." + key)) out = *v;
+  }
+
+  // A list of whole numbers from lo to hi, each at most once.
+  FaceSet faces(const Doc& n, const std::string& what, int lo, int hi) {
+    if (!n.is_sequence()) {
+      d.error(n.where, "expected a list of whole numbers from " + std::to_string(lo) + " to " + std::to_string(hi) + " for " +
+                           what + " (e.g. [12], or [] for none), found " + n.kind_name());
+      return 0;
+    }
+    FaceSet s = 0;
+    for (const auto& item : n.items) {
+      auto v = read_int(item, d, what, lo, hi);
+      if (!v) continue;
+      const int f = static_cast<int>(*v);
+      if (has_face(s, f)) d.error(item.where, std::to_string(f) + " is given twice in " + what);
+      s |= FaceSet{1} << f;
+    }
+    return s;
+  }
+
+  void range(const Doc& n) {
+    const std::string p = "charge.range";
+    MapReader m(n, d, p);
+    number(m, "factor", p, 1, 10, r.range_factor);
+    number(m, "min_distance_fraction", p, 0, 1, r.min_distance_fraction);
+    length(m, "min_distance_cap", p, r.min_distance_cap);
+    number(m, "arc_degrees", p, 0, 180, r.arc_degrees);
+    number(m, "max_curve_degrees", p, 0, 180, r.max_curve_degrees);
+    length(m, "preliminary_manoeuvre", p, r.preliminary_manoeuvre);
+    m.finish();
+  }
+
+  void out_of_reach(const Doc& n) {
+    const std::string p = "charge.out_of_reach";
+    MapReader m(n, d, p);
+    number(m, "move_factor", p, 0, 10, r.out_of_reach_move_factor);
+    boolean(m, "shaken", p, r.out_of_reach_shaken);
+    m.finish();
+  }
+
+  void declaring(const Doc& n) {
+    const std::string p = "charge.declaring";
+    MapReader m(n, d, p);
+    integer(m, "initiative_modifier", p, -20, 20, r.declare_initiative_modifier);
+    integer(m, "opportunity_undeclared_modifier", p, -20, 20, r.opportunity_undeclared_modifier);
+    m.finish();
+  }
+
+  void row(const Doc& n, DefenderClass c) {
+    const std::string p = "charge.morale.table." + std::string(k_defender_class_names[static_cast<std::size_t>(c)]);
+    DefenderRow& out = r.table[static_cast<std::size_t>(c)];
+    MapReader m(n, d, p);
+    if (auto x = m.required("text"))
+      if (auto v = read_string(*x, d, p + ".text")) out.text = *v;
+    if (auto x = m.required("kind"))
+      if (auto i = read_choice(*x, d, "kind for " + p + " (Foot or Horse)", names_of(k_defender_kind_names)))
+        out.kind = static_cast<DefenderKind>(*i);
+    if (const Doc* x = m.required("need")) {
+      const std::string what = p + ".need";
+      if (!x->is_sequence()) {
+        d.error(x->where, "expected a list of 3 numbers for " + what + " (the 2D6 score to stand against light, medium and heavy cavalry), found " +
+                              x->kind_name());
+      } else if (x->items.size() != out.need.size()) {
+        d.error(x->where, "expected exactly 3 numbers in " + what + " (the 2D6 score to stand against light, medium and heavy cavalry), found " +
+                              std::to_string(x->items.size()));
+      } else {
+        for (std::size_t i = 0; i < out.need.size(); ++i)
+          if (auto v = read_int(x->items[i], d, what + " (vs " + std::string(k_attacker_weight_names[i]) + " cavalry)", 2, 12))
+            out.need[i] = static_cast<int>(*v);
+      }
+    }
+    m.finish();
+  }
+
+  void table(const Doc& n) {
+    const std::string p = "charge.morale.table";
+    if (!n.is_map()) {
+      d.error(n.where, "expected a map of defender classes for " + p + " (class: {text, kind, need: [light, medium, heavy]}), found " +
+                           n.kind_name());
+      return;
+    }
+    const auto names = names_of(k_defender_class_names);
+    std::array<bool, 7> seen{};
+    for (const auto& e : n.entries) {
+      std::size_t i = 0;
+      while (i < names.size() && names[i] != e.key) ++i;
+      if (i == names.size()) {
+        d.error(e.key_where, "unknown defender class '" + e.key + "' in " + p + did_you_mean(e.key, names) +
+                                 " (seed 003's rows are: " + join(names) + ")");
+        continue;
+      }
+      seen[i] = true;
+      row(e.value, static_cast<DefenderClass>(i));
+    }
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (!seen[i])
+        d.error(n.where, "missing defender class '" + names[i] + "' in " + p + " (every row of seed 003's table is needed)");
+  }
+
+  void morale(const Doc& n) {
+    const std::string p = "charge.morale";
+    MapReader m(n, d, p);
+    if (auto x = m.required("table")) table(*x);
+    integer(m, "flank", p, -12, 12, r.flank_modifier);
+    integer(m, "rear", p, -12, 12, r.rear_modifier);
+    if (auto x = m.required("both_charging")) {
+      MapReader b(*x, d, p + ".both_charging");
+      integer(b, "foot", p + ".both_charging", -12, 12, r.both_charging_modifier[0]);
+      integer(b, "horse", p + ".both_charging", -12, 12, r.both_charging_modifier[1]);
+      b.finish();
+    }
+    boolean(m, "pikes_facing_stand", p, r.pikes_facing_stand);
+    // Switches: optional, the seed's reading when absent.
+    if (auto x = m.optional("natural_stand")) r.natural_stand = faces(*x, p + ".natural_stand", 2, 12);
+    const Doc* nat_fail = m.optional("natural_fail");
+    if (nat_fail) r.natural_fail = faces(*nat_fail, p + ".natural_fail", 2, 12);
+    if (auto x = m.optional("check_inside_min_distance"))
+      if (auto v = read_bool(*x, d, p + ".check_inside_min_distance")) r.check_inside_min_distance = *v;
+    if (auto x = m.required("failure")) {
+      const std::string q = p + ".failure";
+      MapReader f(*x, d, q);
+      number(f, "retreat_moves", q, 0, 10, r.failure_retreat_moves);
+      boolean(f, "backs_to_enemy", q, r.failure_backs_to_enemy);
+      boolean(f, "must_rally", q, r.failure_must_rally);
+      f.finish();
+    }
+    m.finish();
+    if (FaceSet both = r.natural_stand & r.natural_fail) {
+      for (int t = 2; t <= 12; ++t)
+        if (has_face(both, t))
+          d.error(nat_fail->where,
+                  "a natural " + std::to_string(t) + " cannot both always stand (natural_stand) and always fail (natural_fail)");
+    }
+  }
+
+  void fear_of_charge(const Doc& n) {
+    const std::string p = "charge.fear_of_charge";
+    auto& f = r.fear_of_charge;
+    MapReader m(n, d, p);
+    boolean(m, "enabled", p, f.enabled);
+    length(m, "charge_min_move", p, f.charge_min_move);
+    length(m, "range", p, f.range);
+    integer(m, "exempt_cover", p, -50, 50, f.exempt_cover);
+    length(m, "flee_distance", p, f.flee_distance);
+    if (auto x = m.required("gut_check")) {
+      const std::string q = p + ".gut_check";
+      MapReader g(*x, d, q);
+      if (auto y = g.required("dice"))
+        if (auto i = read_choice(*y, d, q + ".dice", {"D6", "2D6"})) f.dice = static_cast<int>(*i) + 1;
+      if (auto y = g.required("pass"))
+        if (auto i = read_choice(*y, d, q + ".pass", {"at_least", "at_most"})) f.pass_at_most = *i == 1;
+      const Doc* t = g.required("target");
+      g.finish();
+      if (t && f.dice > 0)
+        if (auto v = read_int(*t, d, q + ".target (on " + (f.dice == 1 ? std::string("D6") : std::string("2D6")) + ")", f.dice, 6 * f.dice))
+          f.target = static_cast<int>(*v);
+    }
+    m.finish();
+  }
+
+  void infantry_square(const Doc& n) {
+    const std::string p = "charge.infantry_square";
+    auto& s = r.infantry_square;
+    MapReader m(n, d, p);
+    boolean(m, "enabled", p, s.enabled);
+    integer(m, "die", p, 2, 20, s.die);
+    const Doc* bounce = m.required("bounce_on");
+    integer(m, "max_battle_dice", p, 0, 20, s.max_battle_dice);
+    number(m, "bounce_back_moves", p, 0, 10, s.bounce_back_moves);
+    m.finish();
+    if (bounce && s.die > 0) s.bounce_on = faces(*bounce, p + ".bounce_on (faces of a D" + std::to_string(s.die) + ")", 1, s.die);
+  }
+
+  void load(const Doc& n) {
+    MapReader m(n, d, "charge");
+    if (!m.ok()) return;
+    if (auto x = m.required("range")) range(*x);
+    if (auto x = m.required("out_of_reach")) out_of_reach(*x);
+    if (auto x = m.required("declaring")) declaring(*x);
+    if (auto x = m.required("morale")) morale(*x);
+    if (auto x = m.optional("fear_of_charge")) fear_of_charge(*x);
+    if (auto x = m.optional("infantry_square")) infantry_square(*x);
+    m.finish();
+  }
+};
+
+}  // namespace
+
+void load_charge_rules(const Doc& node, Diagnostics& d, ChargeRules& out) { Loader{d, out}.load(node); }
+
+// ------------------------------------------------------------- geometry
+
+ChargeGeometry charge_geometry(const ChargeRules& r, Length move, Length distance, double bearing_deg) {
+  ChargeGeometry g;
+  g.max_range = move * r.range_factor;
+  const Length half = move * r.min_distance_fraction;
+  g.min_distance = half < r.min_distance_cap ? half : r.min_distance_cap;
+
+  // Exactly at the maximum is in range ("could charge a target as far as 18"
+  // away"); exactly at the minimum is inside it ("cannot charge a target
+  // that is 3" or less away").
+  g.in_range = distance.as_cm() <= g.max_range.as_cm() + k_length_eps_cm;
+  double b = std::remainder(bearing_deg, 360.0);  // -180..180
+  g.in_arc = std::fabs(b) <= r.arc_degrees + k_angle_eps_deg;
+  g.reaches = g.in_range && g.in_arc;
+  g.charge_bonus = g.reaches && distance.as_cm() > g.min_distance.as_cm() + k_length_eps_cm;
+  g.morale_check = g.reaches && (g.charge_bonus || r.check_inside_min_distance);
+  g.out_of_reach = !g.reaches;
+  if (g.out_of_reach) {
+    g.forced_move = move * r.out_of_reach_move_factor;
+    g.shaken = r.out_of_reach_shaken;
+  }
+  return g;
+}
+
+// ---------------------------------------------------------------- morale
+
+MoraleTarget morale_target(const ChargeRules& r, const MoraleSituation& s) {
+  MoraleTarget t;
+  const DefenderRow& row = r.row(s.defender);
+  t.table = row.need[static_cast<std::size_t>(s.attacker)];
+  if (s.pikes_facing && r.pikes_facing_stand) t.automatic = true;
+  if (s.side == ChargedOn::flank) t.flank_rear = r.flank_modifier;
+  if (s.side == ChargedOn::rear) t.flank_rear = r.rear_modifier;
+  if (s.both_charging) t.both_charging = r.both_charging_modifier[static_cast<std::size_t>(row.kind)];
+  t.modifier = t.flank_rear + t.both_charging;
+  // The seed's modifiers change the DICE SCORE: the unit stands when
+  // 2D6 + modifier >= table, that is when the natural 2D6 >= table - modifier.
+  // So "deduct 1 from the dice score" (flank, -1) makes the dice need one
+  // MORE (8+ becomes 9+), and "adding 1 to the dice score" (both charging,
+  // Foot) makes them need one less (8+ becomes 7+).
+  t.target = t.table - t.modifier;
+  return t;
+}
+
+bool stands_on(const ChargeRules& r, const MoraleTarget& t, int total) {
+  if (t.automatic) return true;
+  if (has_face(r.natural_stand, total)) return true;
+  if (has_face(r.natural_fail, total)) return false;
+  return total >= t.target;
+}
+
+std::array<MoraleOutcome, 11> morale_outcomes(const ChargeRules& r, const MoraleTarget& t) {
+  std::array<MoraleOutcome, 11> out{};
+  for (int total = 2; total <= 12; ++total) {
+    auto& o = out[static_cast<std::size_t>(total - 2)];
+    o.total = total;
+    o.ways = 6 - std::abs(total - 7);  // 1, 2, ..., 6, ..., 2, 1
+    o.stands = stands_on(r, t, total);
+  }
+  return out;
+}
+
+int stand_ways(const ChargeRules& r, const MoraleTarget& t) {
+  int ways = 0;
+  for (const auto& o : morale_outcomes(r, t))
+    if (o.stands) ways += o.ways;
+  return ways;
+}
+
+Fraction p_stand(const ChargeRules& r, const MoraleTarget& t) { return Fraction(stand_ways(r, t), 36); }
+
+MoraleResult resolve_morale(const ChargeRules& r, const MoraleTarget& t, int die1, int die2) {
+  if (die1 < 1 || die1 > 6 || die2 < 1 || die2 > 6)
+    throw std::out_of_range("resolve_morale: each die must be 1 to 6, got " + std::to_string(die1) + " and " + std::to_string(die2));
+  MoraleResult m;
+  m.dice = {die1, die2};
+  m.total = die1 + die2;
+  m.stands = stands_on(r, t, m.total);
+  return m;
+}
+
+MoraleResult resolve_morale(const ChargeRules& r, const MoraleTarget& t, Dice& dice) {
+  if (t.automatic) {
+    MoraleResult m;
+    m.automatic = true;
+    m.stands = true;
+    return m;
+  }
+  const int a = dice.d6();
+  const int b = dice.d6();
+  return resolve_morale(r, t, a, b);
+}
+
+Length morale_retreat(const ChargeRules& r, Length defender_move) { return defender_move * r.failure_retreat_moves; }
+
+// ------------------------------------------- optional: Fear of Charge (001)
+
+bool fear_of_charge_applies(const ChargeRules& r, Length cavalry_move, Length infantry_distance, int infantry_cover) {
+  const auto& f = r.fear_of_charge;
+  if (!f.enabled) return false;
+  // "six or more inches" is a charge; "within four inches" checks; "+5 cover"
+  // (or better) is exempt.
+  return cavalry_move.as_cm() + k_length_eps_cm >= f.charge_min_move.as_cm() &&
+         infantry_distance.as_cm() <= f.range.as_cm() + k_length_eps_cm && infantry_cover < f.exempt_cover;
+}
+
+bool gut_check_passes(const ChargeRules& r, int total) {
+  const auto& f = r.fear_of_charge;
+  return f.pass_at_most ? total <= f.target : total >= f.target;
+}
+
+Fraction p_gut_check_pass(const ChargeRules& r) {
+  const auto& f = r.fear_of_charge;
+  int ways = 0, all = 0;
+  if (f.dice == 1) {
+    for (int a = 1; a <= 6; ++a, ++all) ways += gut_check_passes(r, a);
+  } else {
+    for (int a = 1; a <= 6; ++a)
+      for (int b = 1; b <= 6; ++b, ++all) ways += gut_check_passes(r, a + b);
+  }
+  return Fraction(ways, all);
+}
+
+GutCheck resolve_gut_check(const ChargeRules& r, Dice& dice) {
+  GutCheck g;
+  for (int i = 0; i < r.fear_of_charge.dice; ++i) g.total += dice.d6();
+  g.passes = gut_check_passes(r, g.total);
+  return g;
+}
+
+// ------------------------------------------ optional: Infantry Square (004)
+
+bool can_form_square(const ChargeRules& r, DefenderClass c) {
+  return r.infantry_square.enabled && r.kind(c) == DefenderKind::foot;
+}
+
+bool square_bounces(const ChargeRules& r, int face) { return has_face(r.infantry_square.bounce_on, face); }
+
+Fraction p_square_bounce(const ChargeRules& r) {
+  const auto& s = r.infantry_square;
+  int ways = 0;
+  for (int f = 1; f <= s.die; ++f) ways += square_bounces(r, f);
+  return Fraction(ways, s.die > 0 ? s.die : 1);
+}
+
+SquareRoll resolve_square(const ChargeRules& r, Dice& dice) {
+  SquareRoll s;
+  s.face = dice.d(r.infantry_square.die);
+  s.bounce = square_bounces(r, s.face);
+  return s;
+}
+
+}  // namespace vedette

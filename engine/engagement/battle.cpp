@@ -1,0 +1,326 @@
+#include "engine/engagement/battle.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace vedette {
+
+Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_(s.board ? s.board.get() : static_cast<const Board*>(s.table.get())), hex_(s.hex.get()) {
+  units_.reserve(s.units.size());
+  for (const UnitSpec& spec : s.units) {
+    Unit u;
+    u.name = spec.name;
+    u.side = spec.side;
+    u.profile = &rules_->profiles[spec.profile];
+    if (u.profile->kind == UnitKind::cavalry) u.type = &rules_->unit_types[u.profile->unit_type];
+    u.hero = spec.hero;
+    u.raw = spec.raw;
+    u.figures_start = spec.figures;
+    u.figures = spec.figures;
+    u.pos = spec.position;
+    u.facing = spec.facing;
+    u.formation = spec.formation;
+    u.mounted = u.profile->kind == UnitKind::cavalry && spec.mounted;
+    u.pace = u.mounted ? spec.pace : Pace::halt;
+    units_.push_back(std::move(u));
+  }
+  initial_ = units_;
+  memo_.resize(units_.size() * units_.size());
+  sight_units_.reserve(units_.size());
+  units_block_sight_ = board_->units_block_sight();
+  world_key_.assign(units_.size() * 3, 2);  // 2: never a unit's on-table flag, so the first query fills it
+  world_hex_.assign(units_.size(), Hex{});
+  sight_hexes_.reserve(units_.size());
+  if (s.blocks && s.hex) blocks_ = s.blocks.get();
+  fired_.assign(units_.size(), 0);
+  occupied_.reserve(units_.size());
+  block_units_.reserve(units_.size());
+}
+
+// Copy-assigning units of the same names reuses the strings' memory.
+void Battle::reset() {
+  units_ = initial_;
+  turn_ = 0;
+  std::fill(fired_.begin(), fired_.end(), std::uint8_t{0});
+}
+
+Footprint Battle::footprint(std::size_t i) const {
+  const Unit& u = units_[i];
+  // A hex board: a unit fills its hex (adjacent units are in contact).
+  if (hex_) return Footprint{u.pos, u.facing, hex_->hex_size(), hex_->hex_size()};
+  const auto& f = rules_->combat.formations;
+  const Base& base = u.on_horse() ? f.cavalry_base : f.infantry_base;
+  const int n = std::max(u.figures, 1);
+  int files = 1, ranks = 1;
+  switch (u.formation) {
+    case Formation::line:
+      ranks = std::min(f.line_ranks, n);
+      files = (n + ranks - 1) / ranks;
+      break;
+    case Formation::column:
+      files = std::min(f.column_files, n);
+      ranks = (n + files - 1) / files;
+      break;
+    case Formation::square: {
+      // Figures on four faces, two deep at most: a hollow square.
+      const int side = std::max(1, (n + 3) / 4);
+      return Footprint{u.pos, u.facing, base.frontage * static_cast<double>(side), base.frontage * static_cast<double>(side)};
+    }
+  }
+  return Footprint{u.pos, u.facing, base.frontage * static_cast<double>(files), base.depth * static_cast<double>(ranks)};
+}
+
+namespace {
+
+void set_bits(std::uint64_t (&k)[4], Point a, Point b) {
+  k[0] = std::bit_cast<std::uint64_t>(a.x);
+  k[1] = std::bit_cast<std::uint64_t>(a.y);
+  k[2] = std::bit_cast<std::uint64_t>(b.x);
+  k[3] = std::bit_cast<std::uint64_t>(b.y);
+}
+
+}  // namespace
+
+Length Battle::depth(std::size_t i) const {
+  // As footprint(i), computing only the depth.
+  if (hex_) return hex_->hex_size();
+  const Unit& u = units_[i];
+  const auto& f = rules_->combat.formations;
+  const Base& base = u.on_horse() ? f.cavalry_base : f.infantry_base;
+  const int n = std::max(u.figures, 1);
+  switch (u.formation) {
+    case Formation::line: return base.depth * static_cast<double>(std::min(f.line_ranks, n));
+    case Formation::column: {
+      const int files = std::min(f.column_files, n);
+      return base.depth * static_cast<double>((n + files - 1) / files);
+    }
+    case Formation::square: return base.frontage * static_cast<double>(std::max(1, (n + 3) / 4));
+  }
+  return base.depth;
+}
+
+Length Battle::gap_miss(std::size_t a, std::size_t b) const {
+  const Unit& ua = units_[a];
+  const Unit& ub = units_[b];
+  PairMemo& m = memo_[a * units_.size() + b];
+  const std::uint64_t keys = static_cast<std::uint64_t>(depth_key(ua)) << 32 | depth_key(ub);
+  const double d = board_->distance(ua.pos, ub.pos).as_cm();
+  const double g = d - depth(a).as_cm() / 2.0 - depth(b).as_cm() / 2.0;
+  m.gap = Length::cm(std::max(0.0, g));
+  m.depth_keys = keys;
+  set_bits(m.gap_pos, ua.pos, ub.pos);
+  m.gap_valid = true;
+  return m.gap;
+}
+
+bool Battle::sees_miss(std::size_t a, std::size_t b) const {
+  const Point pa = units_[a].pos, pb = units_[b].pos;
+  PairMemo& m = memo_[a * units_.size() + b];
+  m.sees = board_->line_of_sight(pa, pb);
+  set_bits(m.sees_pos, pa, pb);
+  m.sees_valid = true;
+  return m.sees;
+}
+
+bool Battle::sees_in_world(std::size_t a, std::size_t b) const {
+  // Has any unit moved, left or come back since the epoch began?
+  bool same = world_epoch_ != 0;
+  for (std::size_t k = 0; k < units_.size(); ++k) {
+    const Unit& u = units_[k];
+    const std::uint64_t x = std::bit_cast<std::uint64_t>(u.pos.x), y = std::bit_cast<std::uint64_t>(u.pos.y);
+    const std::uint64_t on = u.active() ? 1 : 0;
+    std::uint64_t* key = &world_key_[3 * k];
+    if (key[0] != x || key[1] != y || key[2] != on) {
+      same = false;
+      key[0] = x;
+      key[1] = y;
+      key[2] = on;
+      if (hex_) world_hex_[k] = hex_->hex_of(u.pos);
+    }
+  }
+  if (!same) ++world_epoch_;
+  PairMemo& m = memo_[a * units_.size() + b];
+  if (m.sees_valid && m.sees_world == world_epoch_) return m.sees;
+  // Units in between block the view (seed 004's line of sight); the two
+  // ends' own hexes never do.
+  const Point pa = units_[a].pos, pb = units_[b].pos;
+  if (hex_) {
+    sight_hexes_.clear();
+    for (std::size_t k = 0; k < units_.size(); ++k)
+      if (k != a && k != b && units_[k].active()) sight_hexes_.push_back(world_hex_[k]);
+    const Hex ha = world_hex_[a], hb = world_hex_[b];
+    if (!m.path_valid || !(m.path_a == ha) || !(m.path_b == hb)) {
+      hex_->sight_path(ha, hb, m.path);
+      m.path_a = ha;
+      m.path_b = hb;
+      m.path_valid = true;
+    }
+    m.sees = hex_->line_of_sight_along(ha, hb, m.path, sight_hexes_);
+  } else {
+    sight_units_.clear();
+    for (std::size_t k = 0; k < units_.size(); ++k)
+      if (k != a && k != b && units_[k].active()) sight_units_.push_back(units_[k].pos);
+    m.sees = board_->line_of_sight_past(pa, pb, sight_units_);
+  }
+  m.sees_world = world_epoch_;
+  m.sees_valid = true;
+  return m.sees;
+}
+
+UnitIndex Battle::nearest_enemy(std::size_t i, bool visible_only) const {
+  UnitIndex best = k_no_unit;
+  Length best_gap;
+  for (std::size_t j = 0; j < units_.size(); ++j) {
+    if (!units_[j].active() || !enemies(i, j)) continue;
+    const Length g = gap(i, j);
+    if (best != k_no_unit && !(g < best_gap)) continue;
+    if (visible_only && !sees(i, j)) continue;
+    best = static_cast<UnitIndex>(j);
+    best_gap = g;
+  }
+  return best;
+}
+
+Aspect Battle::aspect_of(std::size_t target, std::size_t attacker) const {
+  const Unit& t = units_[target];
+  if (t.in_square()) return Aspect::front;
+  return board_->aspect(t.pos, t.facing, units_[attacker].pos, k_front_half_deg, k_rear_half_deg);
+}
+
+DefenderClass Battle::defender_class(std::size_t i) const {
+  const Unit& u = units_[i];
+  if (u.on_horse()) return static_cast<DefenderClass>(static_cast<std::size_t>(DefenderClass::light_horse) + static_cast<std::size_t>(u.profile->weight));
+  switch (u.profile->foot) {
+    case FootClass::peasants: return DefenderClass::peasants;
+    case FootClass::light_foot: return DefenderClass::light_foot;
+    case FootClass::heavy_foot: return DefenderClass::heavy_foot;
+    case FootClass::elite_foot: return DefenderClass::elite_foot;
+  }
+  return DefenderClass::heavy_foot;
+}
+
+AttackerWeight Battle::attacker_weight(std::size_t i) const {
+  switch (units_[i].profile->weight) {
+    case Weight::light: return AttackerWeight::light;
+    case Weight::medium: return AttackerWeight::medium;
+    case Weight::heavy: return AttackerWeight::heavy;
+  }
+  return AttackerWeight::medium;
+}
+
+ChargedOn Battle::charged_on(std::size_t target, std::size_t attacker) const {
+  switch (aspect_of(target, attacker)) {
+    case Aspect::front: return ChargedOn::front;
+    case Aspect::flank: return ChargedOn::flank;
+    case Aspect::rear: return ChargedOn::rear;
+  }
+  return ChargedOn::front;
+}
+
+Length Battle::allowance(std::size_t i, Pace p) const {
+  const Unit& u = units_[i];
+  if (p == Pace::halt || u.in_square()) return Length();
+  if (u.on_horse()) return rules_->pace_range(p).max;
+  return u.profile->move;
+}
+
+Pace Battle::pace_limit(std::size_t i, Pace wanted) const {
+  const Unit& u = units_[i];
+  if (!u.on_horse()) return wanted == Pace::halt ? Pace::halt : Pace::walk;
+  Pace p = wanted;
+  if (p == Pace::gallop && u.type && !u.type->can_gallop) p = rules_->switches.no_gallop_pace;  // seed 002
+  if (u.gallop_streak >= rules_->supplement.gallop_max_turns && p > rules_->supplement.after_gallop_limit)
+    p = rules_->supplement.after_gallop_limit;  // seed 002: gallop at most 2 turns in a row
+  if (u.charged_last_turn && p > rules_->combat.charge.next_turn_pace) p = rules_->combat.charge.next_turn_pace;  // seed 003
+  return p;
+}
+
+Length Battle::charge_allowance(std::size_t i, Pace p) const {
+  const Unit& u = units_[i];
+  if (!u.on_horse()) return u.profile->move;
+  if (rules_->combat.charge.allowance == CombatRules::Allowance::walk || p < Pace::walk) return rules_->pace_range(Pace::walk).max;
+  return rules_->pace_range(p).max;
+}
+
+Length Battle::reach(std::size_t i) const {
+  const Unit& u = units_[i];
+  if (!u.profile->weapon || !u.active()) return Length();
+  if (u.on_horse() && u.type && !u.type->shoots_mounted) return Length();  // seed 002: mounted infantry
+  const Weapon& w = rules_->weapons[*u.profile->weapon];
+  return w.reach(u.on_horse() ? rules_->supplement.mounted_range_band_shift : 0);
+}
+
+Situation Battle::situation(std::size_t i) const {
+  const Unit& u = units_[i];
+  Situation s;
+  s.hero = u.hero;
+  s.raw = u.raw;
+  s.pace = u.on_horse() ? u.pace : Pace::halt;
+  s.casualties_hundredths = casualty_hundredths(u.lost(), u.figures_start);
+  s.ran_last_turn = u.ran_last_turn;
+  s.retreated_from_melee = u.retreated_from_melee;
+  const UnitIndex viewer = nearest_enemy(i, true);
+  s.in_cover = board_->entirely_in_cover(footprint(i), viewer == k_no_unit ? std::nullopt : std::optional<Point>(units_[viewer].pos));
+  const WeaponsRange wr = rules_->switches.weapons_range;
+  const Length mine = reach(i);
+  for (std::size_t j = 0; j < units_.size(); ++j) {
+    if (!units_[j].active() || !enemies(i, j) || !sees(i, j)) continue;
+    s.enemy_in_sight = true;
+    const Length g = gap(i, j);
+    const Length theirs = reach(j);
+    const bool theirs_reach = g <= theirs && theirs.as_cm() > 0;
+    const bool mine_reach = g <= mine && mine.as_cm() > 0;
+    if ((wr == WeaponsRange::enemy && theirs_reach) || (wr == WeaponsRange::unit && mine_reach) ||
+        (wr == WeaponsRange::either && (theirs_reach || mine_reach)))
+      s.enemy_in_range = true;
+    if (board_->aspect(u.pos, u.facing, units_[j].pos, k_front_half_deg, k_rear_half_deg) != Aspect::front)
+      s.enemy_flank_rear = true;
+  }
+  return s;
+}
+
+Point Battle::home_point(std::size_t i) const {
+  const Unit& u = units_[i];
+  const Edge e = scenario_->sides[u.side].edge;
+  if (hex_) {
+    // The hex on the own edge straight back (same column, or same row).
+    const Hex h = hex_->hex_of(u.pos);
+    const int col = HexBoard::col_of(h);
+    switch (e) {
+      case Edge::bottom: return hex_->centre(HexBoard::from_offset(col, 0));
+      case Edge::top: return hex_->centre(HexBoard::from_offset(col, hex_->rows() - 1));
+      case Edge::left: return hex_->centre(HexBoard::from_offset(0, h.r));
+      case Edge::right: return hex_->centre(HexBoard::from_offset(hex_->cols() - 1, h.r));
+    }
+    return u.pos;
+  }
+  const auto& t = *scenario_->table;
+  const double w = t.width().as_cm(), d = t.depth().as_cm();
+  switch (e) {
+    case Edge::bottom: return {u.pos.x, -d};
+    case Edge::top: return {u.pos.x, 2 * d};
+    case Edge::left: return {-w, u.pos.y};
+    case Edge::right: return {2 * w, u.pos.y};
+  }
+  return u.pos;
+}
+
+bool Battle::at_edge(std::size_t i, Edge e) const {
+  if (hex_) return hex_->edge_distance(hex_->hex_of(units_[i].pos), e) == 0;
+  const auto& t = *scenario_->table;
+  const double w = t.width().as_cm(), d = t.depth().as_cm();
+  const Footprint f = footprint(i);
+  constexpr double tol = 1e-6;
+  for (const Point& c : corners(f)) {
+    switch (e) {
+      case Edge::bottom: if (c.y <= tol) return true; break;
+      case Edge::top: if (c.y >= d - tol) return true; break;
+      case Edge::left: if (c.x <= tol) return true; break;
+      case Edge::right: if (c.x >= w - tol) return true; break;
+    }
+  }
+  return false;
+}
+
+}  // namespace vedette

@@ -1,0 +1,192 @@
+#pragma once
+// Battle: the state of one engagement in progress (the units on a board
+// under a ruleset) and the questions rules and bots ask of it: footprints,
+// distances front to front, who sees whom, the nearest enemy, weapon reach,
+// movement allowances, and a unit's seed 002 risk-factor facts computed from
+// the battlefield. Bots get a `const Battle&`; only engine/engagement/engagement.cpp
+// changes it.
+#include <bit>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "engine/core/facts.hpp"
+#include "engine/board/geometry.hpp"
+#include "engine/decision/ruleset.hpp"
+#include "engine/engagement/scenario.hpp"
+#include "engine/modules/blocks/seed004.hpp"
+#include "engine/board/unit.hpp"
+
+namespace vedette {
+
+// Units are indexed by their place in the scenario's list.
+using UnitIndex = std::int16_t;
+inline constexpr UnitIndex k_no_unit = -1;
+
+// Aspect half-angles used for "enemy to flank or rear" (seed 002) and for
+// charges on the flank or rear (seed 003): front within 45 degrees of the
+// facing, rear within 45 degrees of the back, flank between. Choice: the
+// seeds do not draw the arcs; 45 is seed 003's charge arc.
+inline constexpr double k_front_half_deg = 45.0;
+inline constexpr double k_rear_half_deg = 45.0;
+
+class Battle {
+ public:
+  explicit Battle(const Scenario& s);  // under the scenario's ruleset
+  // Back to the scenario's starting positions, turn 0 (no allocation).
+  void reset();
+
+  const Scenario& scenario() const { return *scenario_; }
+  const Ruleset& rules() const { return *rules_; }
+  const Board& board() const { return *board_; }
+  // The hex board, when the scenario plays on one (else null).
+  const HexBoard* hex() const { return hex_; }
+  const std::vector<Unit>& units() const { return units_; }
+  const Unit& unit(std::size_t i) const { return units_[i]; }
+  int turn() const { return turn_; }
+
+  // The unit's rectangle: figures in its formation (combat.formations).
+  Footprint footprint(std::size_t i) const;
+  // footprint(i).depth alone (the same value, without the frontage).
+  Length depth(std::size_t i) const;
+  // Front to front: centre to centre less half of each unit's depth, at
+  // least 0. The distance every rule measures between two units.
+  Length gap(std::size_t a, std::size_t b) const;
+  // Line of sight between the two units' centres.
+  bool sees(std::size_t a, std::size_t b) const;
+  bool enemies(std::size_t a, std::size_t b) const { return units_[a].side != units_[b].side; }
+  // Nearest active enemy by gap (ties: lowest index); visible ones only if
+  // asked. k_no_unit if none.
+  UnitIndex nearest_enemy(std::size_t i, bool visible_only) const;
+  // Where `attacker` stands relative to `target`'s facing (a square has no
+  // flank or rear).
+  Aspect aspect_of(std::size_t target, std::size_t attacker) const;
+
+  // How far the unit may move at this pace: cavalry on horse by the paces
+  // (their top), others their move (0 at halt).
+  Length allowance(std::size_t i, Pace p) const;
+  // The fastest pace it may take this turn: seed 002's gallop limit and
+  // mounted infantry's no-gallop, seed 003's normal speed after a charge.
+  Pace pace_limit(std::size_t i, Pace wanted) const;
+  // Seed 003's "movement allowance" for the charge range
+  // (combat.charge.allowance).
+  Length charge_allowance(std::size_t i, Pace p) const;
+
+  // Shooting: the weapon's reach for this unit as it stands (seed 002: one
+  // band further when mounted; mounted infantry never shoots mounted).
+  // 0 when it cannot shoot.
+  Length reach(std::size_t i) const;
+  bool can_shoot(std::size_t i) const { return reach(i).as_cm() > 0; }
+
+  // Seed 003's charge morale table: the unit's row when charged (foot class,
+  // or horse weight when on horse), its column when charging, and where a
+  // charge from `attacker` strikes `target`.
+  DefenderClass defender_class(std::size_t i) const;
+  AttackerWeight attacker_weight(std::size_t i) const;
+  ChargedOn charged_on(std::size_t target, std::size_t attacker) const;
+
+  // Seed 002 facts for the unit's risk factor, from the battlefield.
+  Situation situation(std::size_t i) const;
+  Facts facts(std::size_t i) const { return Facts(situation(i)); }
+
+  // A point well beyond the side's own edge, for moving toward it.
+  Point home_point(std::size_t i) const;
+  // Has the unit reached this edge (its footprint touches it)?
+  bool at_edge(std::size_t i, Edge e) const;
+
+  // Seed 004 block units (engine/engagement/battle_blocks.cpp), when the scenario names
+  // `blocks:` on a hex board: the table, each unit as a block unit (blocks =
+  // figures), its arm, adjacency, the hexes units stand on, each side's
+  // command cards, and the combined-arms dice an ordered artillery unit would
+  // add to a melee (the first artillery unit of the side that may, seed 004).
+  const Seed004Rules* blocks() const { return blocks_; }
+  Arm arm_of(std::size_t i) const;
+  BlockUnit block_of(std::size_t i) const;
+  bool adjacent(std::size_t a, std::size_t b) const;
+  const std::vector<Hex>& occupied() const;  // every active unit's hex
+  const CommandHand& hand(std::uint8_t side) const { return hands_[side]; }
+  bool fired(std::size_t i) const { return fired_[i] != 0; }
+  int combined_arms_dice(std::size_t attacker, std::size_t target, UnitIndex* artillery = nullptr) const;
+
+ private:
+  friend class Engagement;
+  const Scenario* scenario_;
+  const Ruleset* rules_;
+  const Board* board_;
+  const HexBoard* hex_ = nullptr;
+  std::vector<Unit> units_;
+  mutable std::vector<Point> sight_units_;  // sees_miss on a board where units block sight
+  std::vector<Unit> initial_;  // as the scenario sets them up
+  int turn_ = 0;
+  const Seed004Rules* blocks_ = nullptr;
+  std::array<CommandHand, 2> hands_;
+  std::vector<std::uint8_t> fired_;       // per unit, this turn: an artillery unit that fired is not ordered for combined arms
+  mutable std::vector<Hex> occupied_;
+  mutable std::vector<BlockUnit> block_units_;
+
+  // Memo of gap() and sees() for each ordered pair of units, keyed by the
+  // exact bits of what they are computed from (both positions; for the gap
+  // also what sets each depth: figures, formation, on horse). A hit returns
+  // the value the computation gave for those very inputs, so results are bit
+  // for bit unchanged; bots and rules ask the same questions many times a
+  // turn. Per battle (per engagement, per thread); valid across reset().
+  struct PairMemo {
+    std::uint64_t gap_pos[4]{};  // a.x, a.y, b.x, b.y
+    std::uint64_t depth_keys = 0;
+    Length gap;
+    bool gap_valid = false;
+    bool sees_valid = false;
+    bool sees = false;
+    std::uint64_t sees_pos[4]{};
+    std::uint64_t sees_world = 0;  // boards where units block sight: the world_ epoch it was computed in
+    // Hex boards: the sight line's steps between the two units' hexes,
+    // kept while neither moves to another hex.
+    Hex path_a, path_b;
+    bool path_valid = false;
+    std::vector<SightStep> path;
+  };
+  mutable std::vector<PairMemo> memo_;
+  // On a board where units block sight (hexes), sees(a, b) depends on every
+  // unit's place, so its memo is keyed by the whole world: the bits of each
+  // unit's position and whether it is on the table (world_key_). A query
+  // that finds the world changed starts a new epoch; a pair's answer is
+  // valid in the epoch it was computed in. The answer is a function of the
+  // world alone, so results are bit for bit unchanged.
+  mutable std::vector<std::uint64_t> world_key_;
+  mutable std::uint64_t world_epoch_ = 0;
+  mutable std::vector<Hex> world_hex_;    // each unit's hex, kept with world_key_
+  mutable std::vector<Hex> sight_hexes_;  // sees_miss: the other active units' hexes
+  bool units_block_sight_ = false;
+  bool sees_in_world(std::size_t a, std::size_t b) const;
+  // What a unit's depth (footprint) depends on besides the ruleset.
+  static std::uint32_t depth_key(const Unit& u) {
+    return static_cast<std::uint32_t>(u.figures) << 8 | static_cast<std::uint32_t>(u.formation) << 1 | (u.on_horse() ? 1U : 0U);
+  }
+  // Are these the bits of the two positions?
+  static bool same_bits(const std::uint64_t (&k)[4], Point a, Point b) {
+    return k[0] == std::bit_cast<std::uint64_t>(a.x) && k[1] == std::bit_cast<std::uint64_t>(a.y) &&
+           k[2] == std::bit_cast<std::uint64_t>(b.x) && k[3] == std::bit_cast<std::uint64_t>(b.y);
+  }
+  Length gap_miss(std::size_t a, std::size_t b) const;
+  bool sees_miss(std::size_t a, std::size_t b) const;
+};
+
+// The memo's hit paths, inline; the misses compute in battle.cpp.
+inline Length Battle::gap(std::size_t a, std::size_t b) const {
+  const Unit& ua = units_[a];
+  const Unit& ub = units_[b];
+  const PairMemo& m = memo_[a * units_.size() + b];
+  if (m.gap_valid && m.depth_keys == (static_cast<std::uint64_t>(depth_key(ua)) << 32 | depth_key(ub)) &&
+      same_bits(m.gap_pos, ua.pos, ub.pos))
+    return m.gap;
+  return gap_miss(a, b);
+}
+
+inline bool Battle::sees(std::size_t a, std::size_t b) const {
+  if (units_block_sight_) return sees_in_world(a, b);
+  const PairMemo& m = memo_[a * units_.size() + b];
+  if (m.sees_valid && same_bits(m.sees_pos, units_[a].pos, units_[b].pos)) return m.sees;
+  return sees_miss(a, b);
+}
+
+}  // namespace vedette

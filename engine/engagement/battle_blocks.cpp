@@ -1,0 +1,56 @@
+// Battle's questions about seed 004 block units on a hex board
+// (engine/engagement/battle.hpp, issue 8).
+#include "engine/engagement/battle.hpp"
+
+namespace vedette {
+
+Arm Battle::arm_of(std::size_t i) const {
+  if (units_[i].cavalry()) return Arm::cavalry;
+  return scenario_->units[i].artillery ? Arm::artillery : Arm::infantry;
+}
+
+BlockUnit Battle::block_of(std::size_t i) const {
+  const Unit& u = units_[i];
+  BlockUnit b;
+  b.arm = arm_of(i);
+  b.side = u.side;
+  b.blocks = u.active() ? u.figures : 0;
+  b.hex = hex_->hex_of(u.pos);
+  b.horse_artillery = scenario_->units[i].horse_artillery;
+  b.in_square = u.in_square();
+  b.ordered = fired_[i] == 0;
+  return b;
+}
+
+bool Battle::adjacent(std::size_t a, std::size_t b) const {
+  return hex_distance(hex_->hex_of(units_[a].pos), hex_->hex_of(units_[b].pos)) == 1;
+}
+
+const std::vector<Hex>& Battle::occupied() const {
+  occupied_.clear();
+  for (const Unit& u : units_)
+    if (u.active()) occupied_.push_back(hex_->hex_of(u.pos));
+  return occupied_;
+}
+
+int Battle::combined_arms_dice(std::size_t attacker, std::size_t target, UnitIndex* artillery) const {
+  if (artillery) *artillery = k_no_unit;
+  if (!blocks_ || !hex_) return 0;
+  const Seed004Rules& r = *blocks_;
+  block_units_.clear();
+  for (std::size_t k = 0; k < units_.size(); ++k) block_units_.push_back(block_of(k));
+  const BlockUnit& melee = block_units_[attacker];
+  const BlockUnit& tgt = block_units_[target];
+  if (melee.arm == Arm::artillery) return 0;
+  for (std::size_t k = 0; k < units_.size(); ++k) {
+    const BlockUnit& a = block_units_[k];
+    if (a.blocks == 0 || a.side != melee.side || a.arm != Arm::artillery) continue;
+    if (combined_arms(r, *hex_, a, melee, tgt, block_units_) != CombinedArmsRefusal::none) continue;
+    if (artillery) *artillery = static_cast<UnitIndex>(k);
+    // Seed 004: the artillery's dice by range, less the target hex's terrain.
+    return unit_dice(r, a, hex_distance(a.hex, tgt.hex), hex_->terrain(tgt.hex).cover);
+  }
+  return 0;
+}
+
+}  // namespace vedette

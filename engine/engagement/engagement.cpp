@@ -1,0 +1,1358 @@
+// The turn sequence of an engagement (docs/turn-sequence.md, step by step).
+#include "engine/engagement/engagement.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "engine/engagement/combat.hpp"
+#include "engine/decision/risk_factor.hpp"
+
+namespace vedette {
+
+namespace {
+
+constexpr double kFar = 1.0e5;     // cm: a destination beyond any table
+constexpr double kTouch = 1.0e-3;  // cm: units this close are in contact
+
+Point unit_vector(Point from, Point to) {
+  const Point d = to - from;
+  const double n = norm(d);
+  return n > 0 ? d * (1.0 / n) : direction(0.0);
+}
+
+std::string signed_str(long long v) { return (v > 0 ? "+" : "") + std::to_string(v); }
+
+std::string faces_str(const std::vector<int>& f) {
+  std::string s;
+  for (int x : f) s += (s.empty() ? "" : " ") + std::to_string(x);
+  return "[" + s + "]";
+}
+
+DiceFaces faces_data(const std::vector<int>& f) { return DiceFaces(f.begin(), f.end()); }
+
+}  // namespace
+
+// ------------------------------------------------------------ charge range
+
+ChargeProspect charge_prospect(const Battle& b, std::size_t i, std::size_t t, Pace pace) {
+  const ChargeRules& cr = b.rules().charge;
+  ChargeProspect p;
+  const Unit& u = b.unit(i);
+  const Unit& target = b.unit(t);
+  p.allowance = b.charge_allowance(i, pace);
+  p.distance = b.gap(i, t);
+  // Seed 003's preliminary manoeuvre: a turn about the centre whose outer
+  // flank moves at most charge.range.preliminary_manoeuvre.
+  const double rel = relative_bearing_deg(u.pos, u.facing, target.pos);
+  const double half_front = b.footprint(i).frontage.as_cm() / 2.0;
+  const double can = half_front > 0 ? cr.preliminary_manoeuvre.as_cm() / half_front * 180.0 / std::numbers::pi : 180.0;
+  p.turned_deg = std::min(std::abs(rel), can);
+  p.bearing_deg = rel >= 0 ? rel - p.turned_deg : rel + p.turned_deg;
+  if (p.allowance.as_cm() <= 0) return p;
+  p.geometry = charge_geometry(cr, p.allowance, p.distance, p.bearing_deg);
+  p.max_range = p.geometry.max_range;
+  p.min_distance = p.geometry.min_distance;
+  p.in_range = p.geometry.in_range;
+  p.in_arc = p.geometry.in_arc;
+  p.charge_bonus = p.geometry.charge_bonus;
+  p.forced_move = p.geometry.out_of_reach ? p.geometry.forced_move : p.allowance * cr.out_of_reach_move_factor;
+  p.shaken_if_short = cr.out_of_reach_shaken;
+  // Terrain (seed 003): the straight path to contact, paid out of the charge
+  // move; no climbing; the target not in special terrain.
+  const Point dir = unit_vector(u.pos, target.pos);
+  const Point contact = u.pos + dir * p.distance.as_cm();  // where its front meets the target's
+  p.uphill = b.board().moves_uphill(u.pos, contact);
+  const double into = b.board().distance(contact, target.pos).as_cm();
+  p.target_in_terrain = into > 0 && b.board().movement_cost(contact, target.pos).as_cm() > into * (1.0 + 1e-9);
+  p.path_affordable = b.board().movement_cost(u.pos, contact) <= p.max_range + Length::cm(1e-9);
+  p.reaches = p.geometry.reaches && !p.uphill && !p.target_in_terrain && p.path_affordable;
+  return p;
+}
+
+// ------------------------------------------------------------- engagement
+
+Engagement::Engagement(const Scenario& s, std::array<const Bot*, 2> bots, std::uint64_t seed, std::uint64_t index)
+    : b_(s),
+      r_(*s.rules),
+      bots_(bots),
+      decisions_(rng_decisions_),
+      movement_(rng_movement_),
+      shooting_(rng_shooting_),
+      melee_(rng_melee_),
+      morale_(rng_morale_) {
+  const std::size_t n = b_.units_.size();
+  commands_.resize(n);
+  pending_hits_.resize(n);
+  moved_cm_.resize(n);
+  moved_pace_.resize(n);
+  contacts_.reserve(n * 2);
+  out_.bands = r_.bands.size();
+  out_.behaviours = r_.behaviours.size();
+  out_.chosen.assign(out_.bands * out_.behaviours, 0);
+  // Every reason an engagement can end with, so that finishing allocates nothing.
+  turn_limit_reason_ = "the turn limit (" + std::to_string(s.turns) + ") is reached: " +
+                       (s.at_turn_limit ? s.sides[*s.at_turn_limit].name + " holds" : std::string("a draw"));
+  std::size_t longest = turn_limit_reason_.size();
+  for (const VictoryCondition& v : s.victory) longest = std::max(longest, v.text.size());
+  out_.reason.reserve(longest);
+  if (s.blocks && s.hex) blocks_ = s.blocks.get();  // seed 004 block units
+  start(seed, index);
+}
+
+void Engagement::reset(std::uint64_t seed, std::uint64_t index) {
+  b_.reset();
+  std::fill(commands_.begin(), commands_.end(), Command{});
+  std::fill(pending_hits_.begin(), pending_hits_.end(), 0);
+  std::fill(moved_cm_.begin(), moved_cm_.end(), 0.0);
+  std::fill(moved_pace_.begin(), moved_pace_.end(), Pace::halt);
+  contacts_.clear();
+  declared_ = {};
+  order_ = {0, 1};
+  last_first_ = 255;
+  out_.winner.reset();
+  out_.reason.clear();
+  out_.turns = 0;
+  out_.sides = {};
+  std::fill(out_.chosen.begin(), out_.chosen.end(), 0U);
+  finished_ = false;
+  start(seed, index);
+}
+
+void Engagement::start(std::uint64_t seed, std::uint64_t index) {
+  const std::uint64_t prefix = stream_prefix(seed, index);  // make_stream(seed, index, sub), shared part once
+  rng_decisions_ = make_stream_from(prefix, Subsystem::decisions);
+  rng_movement_ = make_stream_from(prefix, Subsystem::movement);
+  rng_shooting_ = make_stream_from(prefix, Subsystem::shooting);
+  rng_melee_ = make_stream_from(prefix, Subsystem::melee);
+  rng_morale_ = make_stream_from(prefix, Subsystem::morale);
+  decisions_ = Dice(rng_decisions_);
+  movement_ = Dice(rng_movement_);
+  shooting_ = Dice(rng_shooting_);
+  melee_ = Dice(rng_melee_);
+  morale_ = Dice(rng_morale_);
+  if (blocks_) block_start();
+  for (const Unit& u : b_.units_) {
+    SideOutcome& so = out_.sides[u.side];
+    ++so.units;
+    so.figures_start += u.figures_start;
+  }
+}
+
+const Outcome& Engagement::run() {
+  while (play_turn()) {
+  }
+  return out_;
+}
+
+bool Engagement::play_turn() {
+  if (finished_) return false;
+  ++b_.turn_;
+  out_.turns = b_.turn_;
+  if (rec_) {
+    Event e = event("turn", "turn", SIZE_MAX);
+    e.text = "Turn " + std::to_string(b_.turn_) + " of " + std::to_string(b_.scenario().turns);
+    emit(std::move(e));
+  }
+  step_orders();
+  step_initiative();
+  step_movement();
+  step_shooting();
+  step_melee();
+  step_morale();
+  step_end();
+  return !finished_;
+}
+
+// ------------------------------------------------------------- 1. orders
+
+void Engagement::step_orders() {
+  std::fill(commands_.begin(), commands_.end(), Command{});
+  declared_ = {0, 0};
+  for (std::uint8_t side = 0; side < 2; ++side) bots_[side]->orders(b_, side, decisions_, commands_);
+
+  for (std::size_t i = 0; i < b_.units_.size(); ++i) {
+    Unit& u = b_.units_[i];
+    if (!u.active()) continue;
+    Command& c = commands_[i];
+    if (rec_) {
+      Event e = event("orders", "sight", i);
+      std::string seen;
+      Terms data;
+      for (std::size_t j = 0; j < b_.units_.size(); ++j) {
+        if (!b_.units_[j].active() || !b_.enemies(i, j) || !b_.sees(i, j)) continue;
+        const Length g = b_.gap(i, j);
+        seen += (seen.empty() ? "" : ", ") + name(j) + " (" + len(g) + ")";
+        data.emplace_back(name(j), std::llround(g.as_cm() * 100));
+      }
+      e.text = name(i) + " sees " + (seen.empty() ? "no enemy" : seen);
+      e.with("seen_gap_hundredths_cm", std::move(data));
+      emit(std::move(e));
+    }
+    if (u.order == Order::routed) continue;
+    if (c.reacted && c.decision.band && c.decision.behaviour) {
+      const auto band = static_cast<std::size_t>(c.decision.band - r_.bands.data());
+      const auto beh = static_cast<std::size_t>(c.decision.behaviour - r_.behaviours.data());
+      if (band < out_.bands && beh < out_.behaviours) ++out_.chosen[band * out_.behaviours + beh];
+      if (rec_) {
+        const RiskFactor rf = compute_rf(r_, c.facts);
+        Event e = event("orders", "rf", i);
+        std::string terms;
+        Terms data;
+        for (const auto& t : rf.breakdown) {
+          terms += " " + signed_str(t.value) + " " + t.reason + ";";
+          data.emplace_back(t.modifier->id, t.value);
+        }
+        e.text = name(i) + " risk factor " + std::to_string(rf.total) + (terms.empty() ? " (no modifier applies)" : " =" + terms);
+        if (!terms.empty()) e.text.pop_back();
+        e.with("rf", static_cast<long long>(rf.total)).with("breakdown", std::move(data));
+        emit(std::move(e));
+        Event d = event("orders", "decision", i);
+        d.text = name(i) + " D6 " + std::to_string(c.decision.roll) + " on " + c.decision.band->label + ": " + c.decision.behaviour->text;
+        if (c.decision.adjust != PaceAdjust::none) {
+          UnitState s{u.type, u.pace, u.gallop_streak};
+          d.text += " [" + adjustment_note(r_, c.decision, s) + "]";
+        }
+        d.with("roll", static_cast<long long>(c.decision.roll))
+            .with("band", c.decision.band->id)
+            .with("behaviour", c.decision.behaviour->id)
+            .with("pace", std::string(pace_name(c.decision.pace)));
+        emit(std::move(d));
+      }
+    }
+    if (c.charge == k_no_unit) continue;
+    // Seed 003: declarations from turn 2, by units in good order, against a
+    // visible enemy.
+    const auto t = static_cast<std::size_t>(c.charge);
+    const char* refused = nullptr;
+    if (b_.turn_ == 1 && !r_.combat.charge.first_turn) refused = "no charges are declared on the first turn (seed 003)";
+    else if (u.order != Order::good) refused = "only a unit in good order may charge (seed 003)";
+    else if (u.in_square()) refused = "a unit in square may not move (seed 004)";
+    else if (t >= b_.units_.size() || !b_.units_[t].active() || !b_.enemies(i, t)) refused = "the target is not an enemy on the table";
+    else if (!b_.sees(i, t)) refused = "the target is not visible (seed 003)";
+    if (refused) {
+      if (rec_) {
+        Event e = event("orders", "declare_refused", i);
+        e.text = name(i) + " may not declare a charge: " + refused;
+        emit(std::move(e));
+      }
+      c.charge = k_no_unit;
+      continue;
+    }
+    u.charge_declared = true;
+    u.charge_target = c.charge;
+    ++declared_[u.side];
+    ++out_.sides[u.side].charges_declared;
+    if (rec_) {
+      Event e = event("orders", "declare", i);
+      e.text = name(i) + " declares a charge on " + name(t);
+      e.with("target", name(t));
+      emit(std::move(e));
+    }
+  }
+}
+
+// --------------------------------------------------------- 2. initiative
+
+void Engagement::step_initiative() {
+  std::array<int, 2> total{};
+  std::array<std::vector<int>, 2> faces;
+  for (std::size_t s = 0; s < 2; ++s) {
+    int roll = 0;
+    for (int k = 0; k < r_.combat.initiative.dice; ++k) {
+      const int f = decisions_.d6();
+      roll += f;
+      if (rec_) faces[s].push_back(f);
+    }
+    total[s] = roll + r_.charge.declare_initiative_modifier * declared_[s];  // seed 003
+  }
+  std::uint8_t first;
+  if (total[0] != total[1]) first = total[0] > total[1] ? 0 : 1;
+  else first = last_first_ == 255 ? 0 : static_cast<std::uint8_t>(1 - last_first_);  // tie: not last turn's
+  order_ = {first, static_cast<std::uint8_t>(1 - first)};
+  last_first_ = first;
+  if (rec_) {
+    Event e = event("initiative", "initiative", SIZE_MAX);
+    std::string t;
+    for (std::size_t s = 0; s < 2; ++s) {
+      t += (s ? "; " : "") + b_.scenario().sides[s].name + " " + faces_str(faces[s]);
+      if (declared_[s])
+        t += " " + signed_str(r_.charge.declare_initiative_modifier * declared_[s]) + " (" + std::to_string(declared_[s]) +
+             " charge" + (declared_[s] > 1 ? "s" : "") + " declared)";
+      t += " = " + std::to_string(total[s]);
+      e.with(b_.scenario().sides[s].name, static_cast<long long>(total[s]));
+    }
+    e.text = "Initiative: " + t + " -> " + b_.scenario().sides[first].name + " moves first" + (total[0] == total[1] ? " (tie)" : "");
+    e.with("first", b_.scenario().sides[first].name);
+    emit(std::move(e));
+  }
+}
+
+// ----------------------------------------------------------- 3. movement
+
+void Engagement::step_movement() {
+  std::fill(moved_cm_.begin(), moved_cm_.end(), 0.0);
+  std::fill(moved_pace_.begin(), moved_pace_.end(), Pace::halt);
+  contacts_.clear();
+  for (std::uint8_t side : order_)
+    for (std::size_t i = 0; i < b_.units_.size(); ++i)
+      if (b_.units_[i].side == side) activate(i);
+}
+
+void Engagement::activate(std::size_t i) {
+  Unit& u = b_.units_[i];
+  if (!u.active() || u.moved_this_turn) return;
+  u.moved_this_turn = true;
+  const Point pos0 = u.pos;
+  const double facing0 = u.facing;
+  if (u.order == Order::routed) {
+    const Pace p = u.on_horse() ? b_.pace_limit(i, Pace::gallop) : Pace::walk;
+    const Length a = b_.allowance(i, p);
+    const double moved = go(i, b_.home_point(i), p, a, true);
+    moved_cm_[i] += moved;
+    moved_pace_[i] = moved > 0 ? p : Pace::halt;
+    const Edge home = b_.scenario().sides[u.side].edge;
+    if (rec_) {
+      Event e = event("movement", "move", i);
+      e.text = name(i) + " (routed) flees " + len(Length::cm(moved)) + " toward its " + std::string(edge_name(home)) + " edge";
+      e.with("move", "rout").with("distance_cm", moved).with("allowance_cm", a.as_cm()).with("pace", std::string(pace_name(p)));
+      emit(std::move(e));
+    }
+    if (b_.at_edge(i, home)) {
+      u.off_table = true;
+      if (rec_) {
+        Event e = event("movement", "leaves", i);
+        e.text = name(i) + " leaves the table";
+        emit(std::move(e));
+      }
+    }
+    return;
+  }
+  if (u.engaged) {
+    if (rec_) {
+      Event e = event("movement", "struck", i);
+      e.text = name(i) + " is in contact and may not move (seed 003)";
+      emit(std::move(e));
+    }
+    return;
+  }
+  const Command& c = commands_[i];
+  if (u.charge_declared) {
+    Pace p = c.pace == Pace::halt ? Pace::walk : c.pace;
+    charge(i, static_cast<std::size_t>(u.charge_target), true, p);
+  } else {
+    move_unit(i, c);
+  }
+  if (u.active() && !u.engaged && (u.pos != pos0 || u.facing != facing0)) opportunity_charges(i);
+}
+
+void Engagement::move_unit(std::size_t i, const Command& c) {
+  Unit& u = b_.units_[i];
+  Pace p = c.pace;
+  if (!u.on_horse()) {
+    p = p == Pace::halt ? Pace::halt : Pace::walk;
+  } else {
+    p = b_.pace_limit(i, c.pace);
+    if (p != c.pace && rec_) {
+      Event e = event("movement", "pace_limit", i);
+      e.text = name(i) + " may not " + std::string(pace_name(c.pace)) + " this turn: " + std::string(pace_name(p)) + " instead" +
+               (u.charged_last_turn ? " (charged last turn, seed 003)"
+                : u.type && !u.type->can_gallop && c.pace == Pace::gallop ? " (never gallops, seed 002)"
+                                                                          : " (gallop limit, seed 002)");
+      emit(std::move(e));
+    }
+  }
+  Move m = c.move;
+  if (u.order == Order::retreating && m == Move::toward) m = Move::hold;  // must rally first
+  const bool target_ok = c.target != k_no_unit && static_cast<std::size_t>(c.target) < b_.units_.size() &&
+                         b_.units_[static_cast<std::size_t>(c.target)].active();
+  const auto t = static_cast<std::size_t>(target_ok ? c.target : 0);
+  Length a = b_.allowance(i, p);
+  const bool free_about = r_.combat.movement.about_face_free;
+  double moved = 0;
+  std::string what;  // for the account only: built when a recorder listens
+  switch (m) {
+    case Move::hold:
+      p = Pace::halt;
+      if (rec_) what = "holds";
+      break;
+    case Move::keep:
+      if (p != Pace::halt) moved = go(i, u.pos + direction(u.facing) * kFar, p, a, false);
+      if (rec_) what = p == Pace::halt ? "stays at halt" : "carries on";
+      break;
+    case Move::toward:
+      if (!target_ok) {
+        p = Pace::halt;
+        a = Length();  // it does not move: no allowance (the event says so)
+        if (rec_) what = "holds (no target)";
+        break;
+      }
+      {
+        const Length stop = std::max(c.stop_gap, r_.combat.movement.stand_off);
+        const Length g = b_.gap(i, t);
+        if (g > stop) {
+          const Point dir = unit_vector(u.pos, b_.units_[t].pos);
+          const double want = (g - stop).as_cm();
+          moved = go(i, u.pos + dir * want, p, a, false);
+        }
+        if (rec_) what = "advances toward " + name(t);
+      }
+      break;
+    case Move::away: {
+      const UnitIndex from = target_ok ? c.target : b_.nearest_enemy(i, false);
+      if (from == k_no_unit) {
+        p = Pace::halt;
+        a = Length();
+        if (rec_) what = "holds (no enemy)";
+        break;
+      }
+      moved = go(i, u.pos + unit_vector(b_.units_[static_cast<std::size_t>(from)].pos, u.pos) * kFar, p, a, free_about);
+      if (rec_) what = "moves away from " + name(static_cast<std::size_t>(from));
+      break;
+    }
+    case Move::to_cover: {
+      const auto cover = b_.board().nearest_cover(u.pos, a, 1);
+      if (cover) {
+        moved = go(i, *cover, p, a, false);
+        if (rec_) what = "moves into cover";
+      } else {
+        Point c0{0, 0};
+        int n = 0;
+        for (std::size_t j = 0; j < b_.units_.size(); ++j)
+          if (b_.units_[j].active() && b_.enemies(i, j)) {
+            c0 = c0 + b_.units_[j].pos;
+            ++n;
+          }
+        if (n > 0) moved = go(i, u.pos + unit_vector(c0 * (1.0 / n), u.pos) * kFar, p, a, free_about);
+        if (rec_) what = "finds no cover within its move and moves away from all enemies";
+      }
+      break;
+    }
+    case Move::home:
+      moved = go(i, b_.home_point(i), p, a, free_about);
+      if (rec_) what = "withdraws toward its own edge";
+      break;
+    case Move::form_square:
+      p = Pace::halt;
+      if (blocks_) {
+        what = block_formation(i, true);  // seed 004 (engine/engagement/engagement_blocks.cpp)
+      } else if (!u.cavalry() && !u.in_square() && can_form_square(r_.charge, b_.defender_class(i))) {
+        u.formation = Formation::square;
+        ++out_.sides[u.side].squares_formed;
+        if (rec_) what = "forms square";
+      } else {
+        if (rec_) what = "holds";
+      }
+      break;
+    case Move::leave_square:
+      p = Pace::halt;
+      if (blocks_) {
+        what = block_formation(i, false);
+        break;
+      }
+      if (u.in_square()) u.formation = Formation::line;
+      if (rec_) what = "forms line";
+      break;
+    case Move::dismount:
+      p = Pace::halt;
+      if (u.on_horse() && u.type && !u.type->shoots_mounted && u.profile->move.as_cm() > 0) {
+        u.mounted = false;
+        if (rec_) what = "dismounts (its whole move, seed 001)";
+      } else {
+        if (rec_) what = "holds";
+      }
+      break;
+    case Move::mount:
+      p = Pace::halt;
+      if (u.cavalry() && !u.mounted) {
+        u.mounted = true;
+        if (rec_) what = "mounts (its whole move, seed 001)";
+      } else {
+        if (rec_) what = "holds";
+      }
+      break;
+  }
+  if (c.face_target && target_ok) u.facing = bearing_deg(u.pos, b_.units_[t].pos);
+  moved_cm_[i] += moved;
+  moved_pace_[i] = moved > 0 ? p : Pace::halt;
+  u.ran_this_turn = c.running;
+  if (rec_) {
+    Event e = event("movement", "move", i);
+    e.text = name(i) + " " + what;
+    if (moved > 0) e.text += ": " + std::string(pace_name(p)) + " " + len(Length::cm(moved)) + " of " + len(a);
+    if (c.face_target && target_ok) e.text += ", facing " + name(t);
+    e.text += b_.hex() ? " (now on " + hex_str(i) + ")" : " (now at " + len(Length::cm(u.pos.x)) + ", " + len(Length::cm(u.pos.y)) + ")";
+    e.with("move", std::string(move_name(m)))
+        .with("pace", std::string(pace_name(p)))
+        .with("distance_cm", moved)
+        .with("allowance_cm", a.as_cm())
+        .with("x_cm", u.pos.x)
+        .with("y_cm", u.pos.y)
+        .with("facing", u.facing);
+    emit(std::move(e));
+  }
+}
+
+double Engagement::go(std::size_t i, Point dest, Pace pace, Length allowance, bool free_turn) {
+  Unit& u = b_.units_[i];
+  const Point from = u.pos;
+  const double budget = allowance.as_cm();
+  if (!(budget > 0) || dest == from) return 0;
+  if (b_.hex()) return hex_go(i, dest, allowance);  // hex by hex (engine/engagement/engagement_blocks.cpp)
+  const double want = bearing_deg(from, dest);
+  double turn = 0;
+  if (u.on_horse() && !free_turn) {
+    // Seed 002: 45 degrees per 1/4 move (per 1/2 at gallop).
+    const double delta = std::abs(wrap_deg(want - u.facing));
+    const double eff = r_.combat.movement.about_face_free ? std::min(delta, 180.0 - delta) : delta;
+    const auto& s = r_.supplement;
+    const double frac = pace == Pace::gallop ? s.turn_per_move_fraction_gallop : s.turn_per_move_fraction;
+    turn = s.turn_degrees > 0 ? eff / s.turn_degrees * frac * budget : (eff > 0 ? budget : 0);
+    if (turn >= budget) {
+      // Only part of the turn: no distance left to move.
+      const double can = s.turn_degrees / frac;
+      const double rel = wrap_deg(want - u.facing);
+      u.facing = wrap_deg(u.facing + std::clamp(rel, -can, can));
+      if (u.facing < 0) u.facing += 360.0;
+      return 0;
+    }
+  }
+  u.facing = want;
+  Point to = b_.board().move_toward(from, dest, Length::cm(budget - turn));
+  to = clip_enemies(i, from, to, k_no_unit);
+  const double moved = euclid_cm(from, to);
+  if (moved < 1e-6) return 0;  // blocked: it has only turned
+  u.pos = to;
+  return moved;
+}
+
+Point Engagement::clip_enemies(std::size_t i, Point from, Point to, UnitIndex ignore) const {
+  const Point d = to - from;
+  const double a = dot(d, d);
+  if (a == 0) return to;
+  double tmin = 1.0;
+  const double half_i = b_.depth(i).as_cm() / 2.0;
+  for (std::size_t j = 0; j < b_.units_.size(); ++j) {
+    if (j == i || static_cast<UnitIndex>(j) == ignore || !b_.units_[j].active() || !b_.enemies(i, j)) continue;
+    const Point q = b_.units_[j].pos;
+    const double rad = half_i + b_.depth(j).as_cm() / 2.0 + r_.combat.movement.stand_off.as_cm();
+    const Point f = from - q;
+    const double c = dot(f, f) - rad * rad;
+    if (c <= 0) {  // already that close: may not close further
+      if (dot(d, q - from) > 0) tmin = 0;
+      continue;
+    }
+    const double bq = 2 * dot(f, d);
+    const double disc = bq * bq - 4 * a * c;
+    if (disc < 0) continue;
+    const double t = (-bq - std::sqrt(disc)) / (2 * a);
+    if (t >= 0 && t < tmin) tmin = t;
+  }
+  return from + d * tmin;
+}
+
+Length Engagement::move_of(std::size_t i) const {
+  const Unit& u = b_.units_[i];
+  if (u.on_horse()) return r_.pace_range(Pace::walk).max;
+  return u.profile->move;
+}
+
+bool Engagement::initiation(std::size_t i, bool declared) {
+  const int extra = declared ? 0 : -r_.charge.opportunity_undeclared_modifier;  // seed 003: -2 to the check
+  const int need = initiation_need(r_, extra);
+  const int d1 = movement_.d6(), d2 = movement_.d6();
+  const bool pass = d1 + d2 >= need;
+  if (rec_) {
+    Event e = event("movement", "initiation", i);
+    e.text = name(i) + " charge initiation check: 2D6 " + faces_str({d1, d2}) + " = " + std::to_string(d1 + d2) + ", needs " +
+             std::to_string(need) + (declared ? "" : " (undeclared, seed 003 -2)") + ": " + (pass ? "passes" : "fails, no charge this turn");
+    e.with("dice", faces_data({d1, d2})).with("need", static_cast<long long>(need)).with("passed", pass);
+    emit(std::move(e));
+  }
+  return pass;
+}
+
+void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) {
+  if (blocks_) {  // seed 004 block units: no initiation check (engine/engagement/engagement_blocks.cpp)
+    block_charge(i, t, pace);
+    return;
+  }
+  Unit& u = b_.units_[i];
+  SideOutcome& so = out_.sides[u.side];
+  if (u.order != Order::good || u.in_square()) {
+    if (rec_) {
+      Event e = event("movement", "charge_refused", i);
+      e.text = name(i) + (u.in_square() ? " is in square and may not move (seed 004)" : " is no longer in good order and may not charge (seed 003)");
+      emit(std::move(e));
+    }
+    return;
+  }
+  pace = u.on_horse() ? b_.pace_limit(i, pace) : Pace::walk;
+  if (!initiation(i, declared)) return;
+  ++so.charges_launched;
+  u.charged_this_turn = true;
+  moved_pace_[i] = pace;
+  // Seed 003: if the declared target has gone, another enemy in range.
+  if (!b_.units_[t].active()) {
+    UnitIndex other = k_no_unit;
+    for (std::size_t j = 0; j < b_.units_.size() && other == k_no_unit; ++j)
+      if (b_.units_[j].active() && b_.enemies(i, j) && charge_prospect(b_, i, j, pace).reaches) other = static_cast<UnitIndex>(j);
+    if (other != k_no_unit) t = static_cast<std::size_t>(other);
+  }
+  Unit& target = b_.units_[t];
+  ChargeProspect p = charge_prospect(b_, i, t, pace);
+  // Seed 003: with every enemy out of reach it still moves toward the
+  // designated target, and is shaken.
+  if (!target.active()) p.reaches = false;
+  const Aspect side_on = b_.aspect_of(t, i);
+  const double bearing0 = bearing_deg(u.pos, target.pos);
+  if (rec_) {
+    Event e = event("movement", "charge", i);
+    e.text = name(i) + " charges " + name(t) + " at " + std::string(pace_name(pace)) + ": distance " + len(p.distance) + ", range " +
+             len(p.max_range) + " (" + format_number(b_.rules().charge.range_factor) + " x " + len(p.allowance) + "), minimum " +
+             len(p.min_distance) + ", " + (p.in_arc ? "in" : "outside") + " its " +
+             format_number(b_.rules().charge.arc_degrees) + "-degree arc" + (p.uphill ? ", uphill" : "") +
+             (p.target_in_terrain ? ", target in special terrain" : "") + (!p.path_affordable ? ", path too costly" : "") +
+             " -> " + (p.reaches ? (p.charge_bonus ? "reaches, with the charge bonus" : "reaches inside the minimum distance: no charge bonus")
+                                 : "out of reach");
+    e.with("target", name(t))
+        .with("distance_cm", p.distance.as_cm())
+        .with("range_cm", p.max_range.as_cm())
+        .with("min_distance_cm", p.min_distance.as_cm())
+        .with("in_arc", p.in_arc)
+        .with("reaches", p.reaches)
+        .with("bonus", p.charge_bonus)
+        .with("aspect", std::string(aspect_name(side_on)));
+    emit(std::move(e));
+  }
+
+  // Seed 003: the target may meet a charge with an opportunity charge of its
+  // own; the two meet halfway.
+  bool counter = false;
+  ChargeProspect tp;
+  if (p.reaches && !target.moved_this_turn && !target.engaged && target.order == Order::good && !target.in_square() &&
+      !(!target.cavalry() && u.on_horse()) && bots_[target.side]->opportunity_charge(b_, t, i, commands_[t])) {
+    Pace tpace = commands_[t].pace == Pace::halt ? Pace::walk : commands_[t].pace;
+    tpace = target.on_horse() ? b_.pace_limit(t, tpace) : Pace::walk;
+    tp = charge_prospect(b_, t, i, tpace);
+    if (tp.reaches) {
+      target.moved_this_turn = true;
+      const bool tdeclared = target.charge_declared && target.charge_target == static_cast<UnitIndex>(i);
+      if (initiation(t, tdeclared)) {
+        counter = true;
+        ++out_.sides[target.side].charges_launched;
+        target.charged_this_turn = true;
+        moved_pace_[t] = tpace;
+      }
+    }
+  }
+
+  if (!p.reaches) {
+    // Seed 003: it still moves its full charge range forward and is shaken.
+    const Point dest = u.pos + unit_vector(u.pos, target.pos) * kFar;
+    const double moved = go(i, dest, pace, p.forced_move, true);
+    moved_cm_[i] += moved;
+    ++so.charges_short;
+    if (rec_) {
+      Event e = event("movement", "charge_short", i);
+      e.text = name(i) + " falls short: moves " + len(Length::cm(moved)) + " forward";
+      e.with("distance_cm", moved).with("allowance_cm", p.forced_move.as_cm());
+      emit(std::move(e));
+    }
+    if (p.shaken_if_short) set_order(i, Order::shaken, "movement", "its charge fell short (seed 003)");
+    return;
+  }
+
+  double moved = 0;
+  // Seed 003's counter-charge: the two met halfway, the charger having moved
+  // `moved` and the target `tmoved`.
+  auto met_halfway = [&](double tmoved) {
+    moved_cm_[t] += tmoved;
+    if (rec_) {
+      Event e = event("movement", "meet_halfway", t);
+      e.text = name(t) + " counter-charges: the two meet halfway (seed 003); " + name(i) + " moves " + len(Length::cm(moved)) + ", " +
+               name(t) + " " + len(Length::cm(tmoved));
+      e.with("distance_cm", tmoved).with("allowance_cm", tp.max_range.as_cm());
+      emit(std::move(e));
+    }
+  };
+  if (b_.hex()) {
+    // Figure units on a hex board (no `blocks:`): contact is adjacency and
+    // moves go hex by hex (hex_go), ending on hex centres. A counter-charge
+    // meets halfway: the charger takes the larger half of the hexes
+    // between them (choice: the seed measures halfway on the table).
+    const HexBoard& hb = *b_.hex();
+    const double s = hb.hex_size().as_cm();
+    const int between = std::max(0, hex_distance(hb.hex_of(u.pos), hb.hex_of(target.pos)) - 1);
+    const int mine = counter ? (between + 1) / 2 : between;
+    moved = b_.adjacent(i, t) ? 0.0 : hex_go(i, target.pos, Length::cm(mine * s));
+    if (counter) met_halfway(b_.adjacent(i, t) ? 0.0 : hex_go(t, u.pos, Length::cm((between - mine) * s)));
+    if (b_.adjacent(i, t)) {
+      u.facing = bearing_deg(u.pos, target.pos);
+      if (counter) target.facing = bearing_deg(target.pos, u.pos);
+    } else {
+      // A unit or the ground in the way: it stops short.
+      moved_cm_[i] += moved;
+      ++so.charges_short;
+      if (rec_) {
+        Event e = event("movement", "charge_blocked", i);
+        e.text = name(i) + " is stopped after " + len(Length::cm(moved)) + " by a unit or the ground in the way, short of " + name(t);
+        e.with("distance_cm", moved).with("allowance_cm", p.max_range.as_cm());
+        emit(std::move(e));
+      }
+      set_order(i, Order::shaken, "movement", "its charge fell short (seed 003)");
+      return;
+    }
+  } else if (counter) {
+    // Each covers half the gap between their fronts.
+    const Point dir = unit_vector(u.pos, target.pos);
+    const double half = p.distance.as_cm() / 2.0;
+    const Point pi = u.pos + dir * half;
+    const Point pt = target.pos - dir * half;
+    moved = euclid_cm(u.pos, pi);
+    const double tmoved = euclid_cm(target.pos, pt);
+    u.pos = pi;
+    target.pos = pt;
+    u.facing = bearing_deg(pi, pt);
+    target.facing = bearing_deg(pt, pi);
+    met_halfway(tmoved);
+  } else {
+    const Point from = u.pos;
+    const Point contact = from + unit_vector(from, target.pos) * p.distance.as_cm();  // its front meets the target's
+    const Point to = clip_enemies(i, from, contact, static_cast<UnitIndex>(t));
+    u.facing = bearing_deg(from, target.pos);
+    u.pos = to;
+    moved = euclid_cm(from, to);
+    if (euclid_cm(to, contact) > kTouch) {
+      moved_cm_[i] += moved;
+      ++so.charges_short;
+      if (rec_) {
+        Event e = event("movement", "charge_blocked", i);
+        e.text = name(i) + " runs into another enemy unit after " + len(Length::cm(moved)) + " and stops short";
+        e.with("distance_cm", moved).with("allowance_cm", p.max_range.as_cm());
+        emit(std::move(e));
+      }
+      set_order(i, Order::shaken, "movement", "its charge fell short (seed 003)");
+      return;
+    }
+  }
+  moved_cm_[i] += moved;
+  if (rec_) {
+    Event e = event("movement", "contact", i);
+    e.text = name(i) + " moves " + len(Length::cm(moved)) + " into contact with " + name(t) + " (" + aspect_name(side_on) + ")";
+    e.with("distance_cm", moved).with("allowance_cm", p.max_range.as_cm()).with("bonus", p.charge_bonus);
+    emit(std::move(e));
+  }
+
+  // The defender's answers to charging horse, all from engine/decision/charge.hpp:
+  // seed 001's fear of charge and seed 004's square (optional rules), then
+  // seed 003's morale check.
+  const ChargeRules& cr = r_.charge;
+  const ChargedOn on = side_on == Aspect::front ? ChargedOn::front : side_on == Aspect::flank ? ChargedOn::flank : ChargedOn::rear;
+  if (u.on_horse() && !target.cavalry() && !counter) {
+    const int cover = b_.board().cover_of(b_.footprint(t), u.pos);
+    if (fear_of_charge_applies(cr, Length::cm(moved), Length(), cover)) {
+      const GutCheck g = resolve_gut_check(cr, morale_);
+      std::optional<Point> refuge;
+      if (!g.passes) refuge = b_.board().nearest_cover(target.pos, cr.fear_of_charge.flee_distance, cr.fear_of_charge.exempt_cover);
+      if (rec_) {
+        Event e = event("movement", "fear_of_charge", t);
+        e.text = name(t) + " fear of charge (seed 001): gut check " + std::to_string(g.total) + ", needs " +
+                 (cr.fear_of_charge.pass_at_most ? "at most " : "") + std::to_string(cr.fear_of_charge.target) + ": " +
+                 (g.passes ? "passes" : refuge ? "fails and flees into cover" : "fails, no cover within reach: caught in the open");
+        e.with("total", static_cast<long long>(g.total)).with("passed", g.passes);
+        emit(std::move(e));
+      }
+      if (refuge && *refuge != target.pos) {
+        target.pos = *refuge;
+        ++so.charges_broke;
+        if (rec_) {
+          Event e = event("movement", "charge_evaded", i);
+          e.text = name(i) + " finds no one to strike and halts";
+          emit(std::move(e));
+        }
+        return;
+      }
+    }
+    if (!target.in_square() && can_form_square(cr, b_.defender_class(t)) && bots_[target.side]->form_square(b_, t, i)) {
+      target.formation = Formation::square;
+      ++out_.sides[target.side].squares_formed;
+      if (rec_) {
+        Event e = event("movement", "square", t);
+        e.text = name(t) + " forms square to receive " + name(i) + " (seed 004)";
+        emit(std::move(e));
+      }
+    }
+  }
+  // Seed 003: "to withstand a charge by mounted men, the defending unit must
+  // check morale"; if both are charging, both check.
+  if (u.on_horse() && !target.in_square() && p.geometry.morale_check && !charge_morale(t, i, on, counter)) {
+    ++so.charges_broke;
+    retreat(t, i, morale_retreat(cr, move_of(t)), "fails its morale check");
+    if (!cr.failure_backs_to_enemy && target.active()) target.facing = bearing_deg(target.pos, u.pos);
+    set_order(t, cr.failure_must_rally ? Order::retreating : Order::shaken, "movement", "it failed its morale check against the charge (seed 003)");
+    follow_through(i, bearing0, Length::cm(std::max(0.0, p.max_range.as_cm() - moved)));  // victory before melee
+    return;
+  }
+  if (counter && target.on_horse() && tp.geometry.morale_check && !charge_morale(i, t, ChargedOn::front, true)) {
+    ++out_.sides[target.side].charges_broke;
+    retreat(i, t, morale_retreat(cr, move_of(i)), "fails its morale check");
+    if (!cr.failure_backs_to_enemy && u.active()) u.facing = bearing_deg(u.pos, target.pos);
+    set_order(i, cr.failure_must_rally ? Order::retreating : Order::shaken, "movement", "it failed its morale check against the charge (seed 003)");
+    return;
+  }
+  ++so.charges_stood;
+  u.engaged = true;
+  target.engaged = true;
+  Contact c;
+  c.attacker = static_cast<UnitIndex>(i);
+  c.defender = static_cast<UnitIndex>(t);
+  c.attacker_bonus = p.charge_bonus;
+  c.defender_bonus = counter && tp.charge_bonus;
+  c.charge = true;
+  c.bearing = bearing0;
+  c.balance = Length::cm(std::max(0.0, p.max_range.as_cm() - moved));
+  contacts_.push_back(c);
+}
+
+bool Engagement::charge_morale(std::size_t d, std::size_t a, ChargedOn on, bool both) {
+  const ChargeRules& cr = r_.charge;
+  const Unit& D = b_.units_[d];
+  MoraleSituation s;
+  s.defender = b_.defender_class(d);
+  s.attacker = b_.attacker_weight(a);
+  s.side = on;
+  s.both_charging = both;
+  s.pikes_facing = D.profile->pikes && !D.on_horse() && on == ChargedOn::front;
+  const MoraleTarget mt = morale_target(cr, s);
+  const MoraleResult m = resolve_morale(cr, mt, morale_);
+  if (rec_) {
+    Event e = event("movement", "charge_morale", d);
+    std::string why = std::string(k_defender_class_names[static_cast<std::size_t>(s.defender)]) + " charged by " +
+                      std::string(k_attacker_weight_names[static_cast<std::size_t>(s.attacker)]) + " horse: " + std::to_string(mt.table);
+    if (mt.flank_rear) why += ", " + std::string(on == ChargedOn::rear ? "rear " : "flank ") + signed_str(mt.flank_rear);
+    if (mt.both_charging) why += ", both charging " + signed_str(mt.both_charging);
+    if (mt.automatic) {
+      e.text = name(d) + " morale check (seed 003): pikes facing the enemy stand automatically";
+    } else {
+      e.text = name(d) + " morale check (seed 003, " + why + "): needs " + std::to_string(mt.target) + " on 2D6 (stands " +
+               p_stand(cr, mt).str() + "): " + faces_str({m.dice[0], m.dice[1]}) + " = " + std::to_string(m.total) + ", " +
+               (m.stands ? "stands" : "fails");
+    }
+    e.with("against", name(a))
+        .with("table", static_cast<long long>(mt.table))
+        .with("modifier", static_cast<long long>(mt.modifier))
+        .with("need", static_cast<long long>(mt.target))
+        .with("automatic", mt.automatic)
+        .with("dice", mt.automatic ? DiceFaces{} : DiceFaces{m.dice[0], m.dice[1]})
+        .with("stands", m.stands)
+        .with("p_stand", p_stand(cr, mt).str());
+    emit(std::move(e));
+  }
+  return m.stands;
+}
+
+void Engagement::opportunity_charges(std::size_t m) {
+  const Unit& mover = b_.units_[m];
+  for (std::size_t j = 0; j < b_.units_.size(); ++j) {
+    Unit& v = b_.units_[j];
+    if (!mover.active() || mover.engaged) return;
+    if (!v.active() || !b_.enemies(j, m) || v.moved_this_turn || v.engaged || v.order != Order::good || v.in_square()) continue;
+    if (!v.cavalry() && mover.on_horse()) continue;  // seed 003: infantry never opportunity-charges cavalry
+    if (!bots_[v.side]->opportunity_charge(b_, j, m, commands_[j])) continue;
+    Pace p = commands_[j].pace == Pace::halt ? Pace::walk : commands_[j].pace;
+    p = v.on_horse() ? b_.pace_limit(j, p) : Pace::walk;
+    if (!charge_prospect(b_, j, m, p).reaches) continue;
+    if (rec_) {
+      Event e = event("movement", "opportunity", j);
+      e.text = name(j) + " makes an opportunity charge on " + name(m) + " (seed 003)";
+      emit(std::move(e));
+    }
+    v.moved_this_turn = true;
+    charge(j, m, v.charge_declared && v.charge_target == static_cast<UnitIndex>(m), p);
+  }
+}
+
+void Engagement::retreat(std::size_t i, std::size_t from, Length distance, const char* why) {
+  Unit& u = b_.units_[i];
+  if (!u.active()) return;
+  const Point dest = u.pos + unit_vector(b_.units_[from].pos, u.pos) * kFar;
+  u.engaged = false;
+  const double moved = go(i, dest, Pace::walk, distance, true);
+  u.retreated_this_turn = true;
+  if (rec_) {
+    Event e = event("melee", "retreat", i);
+    e.text = name(i) + " " + why + ": falls back " + len(Length::cm(moved)) + " of " + len(distance);
+    e.with("distance_cm", moved).with("allowance_cm", distance.as_cm()).with("x_cm", u.pos.x).with("y_cm", u.pos.y);
+    emit(std::move(e));
+  }
+}
+
+void Engagement::follow_through(std::size_t i, double bearing, Length balance) {
+  Unit& u = b_.units_[i];
+  if (!r_.combat.melee.follow_through || !u.active() || !(balance.as_cm() > 0)) return;
+  const double facing = u.facing;
+  const double moved = go(i, u.pos + direction(bearing) * balance.as_cm(), Pace::walk, balance, true);
+  u.facing = facing;
+  moved_cm_[i] += moved;
+  if (rec_) {
+    Event e = event("melee", "follow_through", i);
+    e.text = name(i) + " follows through " + len(Length::cm(moved)) + " (the balance of its charge, seed 003)";
+    e.with("distance_cm", moved).with("allowance_cm", balance.as_cm());
+    emit(std::move(e));
+  }
+}
+
+// ----------------------------------------------------------- 4. shooting
+
+void Engagement::step_shooting() {
+  if (blocks_) {
+    block_shooting();
+    return;
+  }
+  std::fill(pending_hits_.begin(), pending_hits_.end(), 0);
+  std::vector<int> faces;
+  for (std::size_t i = 0; i < b_.units_.size(); ++i) {
+    const Unit& u = b_.units_[i];
+    if (!u.active() || u.engaged || u.charged_this_turn || u.order == Order::retreating || u.order == Order::routed) continue;
+    if (!b_.can_shoot(i)) continue;
+    // Seed 002: uncommanded units shoot only at the nearest enemy.
+    const UnitIndex tt = b_.nearest_enemy(i, true);
+    if (tt == k_no_unit) continue;
+    const auto t = static_cast<std::size_t>(tt);
+    const Length g = b_.gap(i, t);
+    if (g > b_.reach(i)) continue;
+    const Unit& target = b_.units_[t];
+    bool in_arc;
+    const char* arc_name;
+    if (u.in_square()) {
+      in_arc = true;
+      arc_name = "all round (square)";
+    } else if (u.on_horse() && moved_cm_[i] > 0) {
+      const double a = r_.supplement.moving_shoot_arc_degrees;
+      in_arc = b_.board().in_front_left_arc(u.pos, u.facing, target.pos, -a, a);
+      arc_name = "front and left (moving cavalry, seed 002)";
+    } else {
+      in_arc = b_.board().in_front_arc(u.pos, u.facing, target.pos, r_.combat.shooting.arc_half_degrees);
+      arc_name = "front";
+    }
+    if (!in_arc) {
+      if (rec_) {
+        Event e = event("shooting", "no_shot", i);
+        e.text = name(i) + " cannot shoot: its nearest enemy " + name(t) + " is outside its " + arc_name + " arc";
+        emit(std::move(e));
+      }
+      continue;
+    }
+    const Weapon& w = r_.weapons[*u.profile->weapon];
+    const int shift = u.on_horse() ? r_.supplement.mounted_range_band_shift : 0;
+    const auto band = w.band_at(g, shift);
+    if (!band) continue;
+    const int cover = b_.board().cover_of(b_.footprint(t), u.pos);
+    const int need = shooting_need(r_, w.bands[*band].hit, cover);
+    int n = dice_for(u.figures, r_.combat.shooting.figures_per_die);
+    if (u.in_square()) n = std::min(n, r_.charge.infantry_square.max_battle_dice);  // seed 004
+    faces.clear();
+    const int hits = need > 6 ? 0 : roll_hits(shooting_, n, need, rec_ ? &faces : nullptr);
+    pending_hits_[t] += hits;
+    out_.sides[u.side].shooting_hits += hits;
+    if (rec_) {
+      Event e = event("shooting", "shoot", i);
+      e.text = name(i) + " shoots " + w.name + " at " + name(t) + " (" + len(g) + ", band " + std::to_string(*band + 1) +
+               (shift ? " counting " + std::to_string(shift) + " further, mounted" : "") + "): " + std::to_string(n) +
+               " dice needing " + std::to_string(need) + (cover ? " (cover " + std::to_string(cover) + ")" : "") +
+               (need > 6 ? ": cannot hit" : " " + faces_str(faces) + " = " + std::to_string(hits) + " hit" + (hits == 1 ? "" : "s"));
+      e.with("target", name(t))
+          .with("gap_cm", g.as_cm())
+          .with("band", static_cast<long long>(*band + 1))
+          .with("need", static_cast<long long>(need))
+          .with("dice", faces_data(faces))
+          .with("hits", static_cast<long long>(hits));
+      emit(std::move(e));
+    }
+  }
+  for (std::size_t t = 0; t < b_.units_.size(); ++t)
+    if (pending_hits_[t] > 0) apply_hits(t, pending_hits_[t], shooting_, "shooting");
+}
+
+void Engagement::apply_hits(std::size_t i, int hits, Dice& dice, const char* phase) {
+  Unit& u = b_.units_[i];
+  SideOutcome& so = out_.sides[u.side];
+  int horses = 0, riders = 0, foot = 0;
+  std::vector<int> faces;
+  for (int k = 0; k < hits && u.figures > 0; ++k) {
+    if (u.on_horse()) {
+      int face = 0;
+      if (roll_hit_location(r_, dice, &face) == HitOn::horse) {
+        ++horses;
+        ++u.horses_lost;
+        ++u.dismounted_riders;
+      } else {
+        ++riders;
+        ++u.riders_lost;
+      }
+      if (rec_) faces.push_back(face);
+    } else {
+      ++foot;
+    }
+    --u.figures;
+    ++so.figures_lost;
+  }
+  so.horses_lost += horses;
+  so.riders_lost += riders;
+  so.dismounted_riders += horses;
+  if (rec_ && hits > 0) {
+    Event e = event(phase, "casualties", i);
+    e.text = name(i) + " loses " + std::to_string(horses + riders + foot) + " figure" + (horses + riders + foot == 1 ? "" : "s");
+    if (!faces.empty())
+      e.text += ": D6 " + faces_str(faces) + " -> " + std::to_string(horses) + " horse" + (horses == 1 ? "" : "s") + " (rider dismounted), " +
+                std::to_string(riders) + " rider" + (riders == 1 ? "" : "s") + " (seed 002: 1-4 horse, 5-6 rider)";
+    e.text += "; " + std::to_string(u.figures) + " left";
+    e.with("hits", static_cast<long long>(hits))
+        .with("horses", static_cast<long long>(horses))
+        .with("riders", static_cast<long long>(riders))
+        .with("figures_left", static_cast<long long>(u.figures))
+        .with("location_dice", faces_data(faces));
+    emit(std::move(e));
+  }
+  if (u.figures == 0 && !u.off_table) {
+    u.off_table = true;
+    u.engaged = false;
+    ++so.destroyed;
+    if (rec_) {
+      Event e = event(phase, "destroyed", i);
+      e.text = name(i) + " is destroyed";
+      emit(std::move(e));
+    }
+  }
+}
+
+// -------------------------------------------------------------- 5. melee
+
+void Engagement::step_melee() {
+  for (const Contact& c : contacts_) melee(c);
+  if (blocks_) block_infantry_attacks();
+  for (Unit& u : b_.units_) u.engaged = false;
+}
+
+void Engagement::melee(const Contact& c) {
+  const auto a = static_cast<std::size_t>(c.attacker);
+  const auto d = static_cast<std::size_t>(c.defender);
+  if (blocks_) {
+    block_melee(c);
+    return;
+  }
+  Unit& A = b_.units_[a];
+  Unit& D = b_.units_[d];
+  if (!A.active() || !D.active() || b_.gap(a, d) > r_.combat.movement.stand_off) {
+    if (rec_) {
+      Event e = event("melee", "no_melee", a);
+      e.text = "No melee between " + name(a) + " and " + name(d) + ": no longer in contact";
+      emit(std::move(e));
+    }
+    return;
+  }
+  SideOutcome& sa = out_.sides[A.side];
+  SideOutcome& sd = out_.sides[D.side];
+  std::vector<int> fa, fd;
+  std::vector<int>* pfa = rec_ ? &fa : nullptr;
+  std::vector<int>* pfd = rec_ ? &fd : nullptr;
+
+  // Seed 004: cavalry attacked by infantry may retire and reform.
+  if (D.on_horse() && !A.cavalry() && bots_[D.side]->retire_and_reform(b_, d, a)) {
+    const Length dist = r_.combat.hex * r_.combat.retire.hexes;
+    const Point home = b_.home_point(d);
+    const Point to = clip_enemies(d, D.pos, b_.board().move_toward(D.pos, home, dist), static_cast<UnitIndex>(a));
+    if (euclid_cm(D.pos, to) >= dist.as_cm() - 1e-6) {
+      const int n = dice_for(A.figures, r_.combat.melee.figures_per_die);
+      int hits = 0;
+      for (int k = 0; k < n; ++k) {
+        const int f = melee_.d6();
+        if (pfa) pfa->push_back(f);
+        hits += retire_hit(r_, f);
+      }
+      ++sd.retire_and_reform;
+      sa.melee_hits += hits;
+      if (rec_) {
+        Event e = event("melee", "retire_and_reform", d);
+        e.text = name(d) + " retires and reforms (seed 004): " + name(a) + " rolls " + std::to_string(n) + " dice hitting only on the cavalry face " +
+                 faces_str(fa) + " = " + std::to_string(hits) + " hit" + (hits == 1 ? "" : "s");
+        e.with("dice", faces_data(fa)).with("hits", static_cast<long long>(hits));
+        emit(std::move(e));
+      }
+      apply_hits(d, hits, melee_, "melee");
+      if (D.active()) {
+        const double moved = go(d, home, Pace::walk, dist, true);
+        D.facing = bearing_deg(D.pos, A.pos);
+        D.retreated_this_turn = true;
+        if (rec_) {
+          Event e = event("melee", "retire", d);
+          e.text = name(d) + " retires " + len(Length::cm(moved)) + " toward its own edge and faces " + name(a);
+          e.with("distance_cm", moved).with("allowance_cm", dist.as_cm());
+          emit(std::move(e));
+        }
+      }
+      return;
+    }
+    if (rec_) {
+      Event e = event("melee", "no_retire", d);
+      e.text = name(d) + " cannot retire the full " + len(dist) + " and must fight (seed 004)";
+      emit(std::move(e));
+    }
+  }
+
+  auto mod = [&](const Unit& u, bool bonus) {
+    if (!u.on_horse() || !u.type) return 0;
+    return u.type->melee + (bonus ? u.type->melee_charging : 0);  // seed 002
+  };
+  const int need_a = melee_need(r_, mod(A, c.attacker_bonus));
+  const int need_d = melee_need(r_, mod(D, c.defender_bonus));
+  int hits_a = 0, hits_d = 0;
+  const bool square = D.in_square() && A.on_horse();
+  if (square) {
+    // Seed 004: the square rolls first; a bounce sends the cavalry back.
+    const ChargeRules& cr = r_.charge;
+    const int n = std::min(dice_for(D.figures, r_.combat.melee.figures_per_die), cr.infantry_square.max_battle_dice);
+    bool bounce = false;
+    for (int k = 0; k < n; ++k) {
+      const SquareRoll sq = resolve_square(cr, melee_);
+      if (pfd) pfd->push_back(sq.face);
+      if (sq.bounce) bounce = true;
+      else hits_d += d6_meets(sq.face, need_d);
+    }
+    if (rec_) {
+      Event e = event("melee", "square_first", d);
+      e.text = name(d) + " in square rolls first: " + faces_str(fd) + (bounce ? " -> bounce (seed 004)" : " -> no bounce") + ", " +
+               std::to_string(hits_d) + " hit" + (hits_d == 1 ? "" : "s") + " (bounce " + p_square_bounce(cr).str() + " per die)";
+      e.with("dice", faces_data(fd)).with("bounce", bounce).with("hits", static_cast<long long>(hits_d));
+      emit(std::move(e));
+    }
+    sd.melee_hits += hits_d;
+    apply_hits(a, hits_d, melee_, "melee");
+    if (bounce) {
+      ++sa.charges_repulsed;
+      retreat(a, d, move_of(a) * cr.infantry_square.bounce_back_moves, "bounces off the square");
+      return;
+    }
+    if (!A.active()) return;
+    const int na = std::min(dice_for(A.figures, r_.combat.melee.figures_per_die), cr.infantry_square.max_battle_dice);
+    hits_a = roll_hits(melee_, na, need_a, pfa);
+    sa.melee_hits += hits_a;
+    if (rec_) {
+      Event e = event("melee", "melee", a);
+      e.text = name(a) + " fights the square with " + std::to_string(na) + " die needing " + std::to_string(need_a) + " " + faces_str(fa) +
+               " = " + std::to_string(hits_a) + " hit" + (hits_a == 1 ? "" : "s");
+      e.with("dice", faces_data(fa)).with("need", static_cast<long long>(need_a)).with("hits", static_cast<long long>(hits_a));
+      emit(std::move(e));
+    }
+    apply_hits(d, hits_a, melee_, "melee");
+    // Choice: cavalry cannot break into a square: it falls back whatever the
+    // result; a square that scored fewer hits is shaken.
+    ++sa.charges_repulsed;
+    if (D.active() && hits_a > hits_d) set_order(d, Order::shaken, "melee", "it lost the exchange");
+    retreat(a, d, r_.combat.melee.tie_fall_back, "cannot break into the square");
+    if (A.active()) A.facing = bearing_deg(A.pos, D.pos);
+    return;
+  }
+
+  const int na = dice_for(A.figures, r_.combat.melee.figures_per_die);
+  const int nd = dice_for(D.figures, r_.combat.melee.figures_per_die);
+  hits_a = roll_hits(melee_, na, need_a, pfa);
+  hits_d = roll_hits(melee_, nd, need_d, pfd);
+  sa.melee_hits += hits_a;
+  sd.melee_hits += hits_d;
+  if (rec_) {
+    Event e = event("melee", "melee", a);
+    auto side_text = [&](std::size_t u, int n, int need, bool bonus, const std::vector<int>& f, int h) {
+      const Unit& x = b_.units_[u];
+      std::string m;
+      if (x.on_horse() && x.type && x.type->melee) m += " " + signed_str(x.type->melee) + " " + x.type->name;
+      if (x.on_horse() && x.type && bonus && x.type->melee_charging) m += " " + signed_str(x.type->melee_charging) + " charging";
+      return name(u) + " " + std::to_string(n) + " dice needing " + std::to_string(need) + (m.empty() ? "" : " (" + m.substr(1) + ")") + " " +
+             faces_str(f) + " = " + std::to_string(h);
+    };
+    e.text = "Melee: " + side_text(a, na, need_a, c.attacker_bonus, fa, hits_a) + "; " + side_text(d, nd, need_d, c.defender_bonus, fd, hits_d);
+    e.with("defender", name(d))
+        .with("attacker_dice", faces_data(fa))
+        .with("defender_dice", faces_data(fd))
+        .with("attacker_need", static_cast<long long>(need_a))
+        .with("defender_need", static_cast<long long>(need_d))
+        .with("attacker_hits", static_cast<long long>(hits_a))
+        .with("defender_hits", static_cast<long long>(hits_d));
+    emit(std::move(e));
+  }
+  apply_hits(d, hits_a, melee_, "melee");
+  apply_hits(a, hits_d, melee_, "melee");
+  if (hits_a > hits_d) {
+    if (D.active()) {
+      retreat(d, a, move_of(d) * r_.combat.melee.loser_retreat_moves, "loses the melee");
+      set_order(d, Order::retreating, "melee", "it lost the melee and must rally");
+    }
+    if (c.charge) follow_through(a, c.bearing, c.balance);  // seed 003: victory in the first round
+  } else if (hits_d > hits_a) {
+    ++sa.charges_repulsed;
+    if (A.active()) {
+      retreat(a, d, move_of(a) * r_.combat.melee.loser_retreat_moves, "loses the melee");
+      set_order(a, Order::retreating, "melee", "it lost the melee and must rally");
+    }
+  } else {
+    ++sa.charges_repulsed;
+    if (A.active()) {
+      retreat(a, d, r_.combat.melee.tie_fall_back, "draws the melee and is repulsed");
+      A.facing = bearing_deg(A.pos, D.pos);
+    }
+  }
+}
+
+// ------------------------------------------------------------- 6. morale
+
+void Engagement::step_morale() {
+  if (blocks_) {
+    block_morale();
+    return;
+  }
+  for (std::size_t i = 0; i < b_.units_.size(); ++i) {
+    Unit& u = b_.units_[i];
+    if (!u.active() || u.order == Order::routed) continue;
+    if (u.lost() * 100 >= r_.combat.morale.rout_losses_pct * u.figures_start) {
+      ++out_.sides[u.side].routs;
+      std::string why;
+      if (rec_)
+        why = "it has lost " + std::to_string(u.lost()) + " of " + std::to_string(u.figures_start) + " figures (rout at " +
+              std::to_string(r_.combat.morale.rout_losses_pct) + "%)";
+      set_order(i, Order::routed, "morale", why);
+    }
+  }
+  for (std::size_t i = 0; i < b_.units_.size(); ++i) {
+    Unit& u = b_.units_[i];
+    if (!u.active() || (u.order != Order::shaken && u.order != Order::retreating)) continue;
+    bool clear = true;
+    for (std::size_t j = 0; j < b_.units_.size() && clear; ++j)
+      if (b_.units_[j].active() && b_.enemies(i, j) && b_.gap(i, j) < r_.combat.morale.rally_enemy_clear) clear = false;
+    if (!clear) {
+      if (rec_) {
+        Event e = event("morale", "no_rally", i);
+        e.text = name(i) + " cannot rally: an enemy is within " + len(r_.combat.morale.rally_enemy_clear);
+        emit(std::move(e));
+      }
+      continue;
+    }
+    const int d1 = morale_.d6(), d2 = morale_.d6();
+    const bool ok = d1 + d2 >= r_.combat.morale.rally_target;
+    if (rec_) {
+      Event e = event("morale", "rally", i);
+      e.text = name(i) + " (" + std::string(order_name(u.order)) + ") rally: 2D6 " + faces_str({d1, d2}) + " = " + std::to_string(d1 + d2) +
+               ", needs " + std::to_string(r_.combat.morale.rally_target) + ": " + (ok ? "rallies" : "fails");
+      e.with("dice", faces_data({d1, d2})).with("need", static_cast<long long>(r_.combat.morale.rally_target)).with("rallied", ok);
+      emit(std::move(e));
+    }
+    if (ok) u.order = Order::good;
+  }
+}
+
+void Engagement::set_order(std::size_t i, Order o, const char* phase, std::string_view why) {
+  Unit& u = b_.units_[i];
+  if (u.order == o || u.order == Order::routed) return;
+  u.order = o;
+  if (rec_) {
+    Event e = event(phase, "order", i);
+    e.text = name(i) + " is " + std::string(order_name(o)) + ": " + std::string(why);
+    e.with("order", std::string(order_name(o)));
+    emit(std::move(e));
+  }
+}
+
+// ------------------------------------------------------- 7. end of turn
+
+void Engagement::step_end() {
+  for (std::size_t i = 0; i < b_.units_.size(); ++i) {
+    Unit& u = b_.units_[i];
+    // Seed 002's gallop streak, through the Actions Table's own bookkeeping.
+    if (u.on_horse()) {
+      Decision d;
+      d.pace = moved_pace_[i];
+      const UnitState s = after(UnitState{u.type, u.pace, u.gallop_streak}, d);
+      u.pace = s.pace;
+      u.gallop_streak = s.gallop_streak;
+    } else {
+      u.pace = Pace::halt;
+      u.gallop_streak = 0;
+    }
+    u.ran_last_turn = u.ran_this_turn;
+    u.retreated_from_melee = u.retreated_this_turn;
+    u.charged_last_turn = u.charged_this_turn;
+    u.charge_declared = false;
+    u.charge_target = k_no_unit;
+    u.charged_this_turn = false;
+    u.moved_this_turn = false;
+    u.engaged = false;
+    u.ran_this_turn = false;
+    u.retreated_this_turn = false;
+  }
+  if (!check_victory() && b_.turn_ >= b_.scenario().turns) finish(b_.scenario().at_turn_limit, turn_limit_reason_);
+}
+
+bool Engagement::check_victory() {
+  const Scenario& s = b_.scenario();
+  for (const VictoryCondition& v : s.victory) {
+    bool met = false;
+    switch (v.kind) {
+      case VictoryCondition::Kind::side_losses: {
+        int start = 0, lost = 0;
+        for (const Unit& u : b_.units_) {
+          if (u.side != v.side) continue;
+          start += u.figures_start;
+          lost += u.lost() + ((u.order == Order::routed || u.off_table) ? u.figures : 0);
+        }
+        met = start > 0 && lost * 100 >= v.at_least_pct * start;
+        break;
+      }
+      case VictoryCondition::Kind::side_routed:
+        met = std::all_of(b_.units_.begin(), b_.units_.end(),
+                          [&](const Unit& u) { return u.side != v.side || !u.active() || u.order == Order::routed; });
+        break;
+      case VictoryCondition::Kind::reaches_edge:
+        for (std::size_t i = 0; i < b_.units_.size() && !met; ++i) {
+          const Unit& u = b_.units_[i];
+          if (v.unit ? i != *v.unit : u.side != v.side) continue;
+          met = u.active() && u.order != Order::routed && b_.at_edge(i, v.edge);
+        }
+        break;
+    }
+    if (met) {
+      finish(v.winner, v.text);
+      return true;
+    }
+  }
+  return false;
+}
+
+void Engagement::finish(std::optional<std::uint8_t> winner, std::string_view reason) {
+  finished_ = true;
+  out_.winner = winner;
+  out_.reason.assign(reason);  // within the capacity reserved at construction
+  if (rec_) {
+    Event e = event("end", "result", SIZE_MAX);
+    e.text = (winner ? b_.scenario().sides[*winner].name + " wins" : std::string("Draw")) + " after " + std::to_string(b_.turn_) + " turn" +
+             (b_.turn_ == 1 ? "" : "s") + ": " + out_.reason;
+    e.with("winner", winner ? b_.scenario().sides[*winner].name : std::string()).with("reason", out_.reason);
+    emit(std::move(e));
+  }
+}
+
+// ---------------------------------------------------------------- events
+
+Event Engagement::event(const char* phase, const char* kind, std::size_t unit) const {
+  Event e;
+  e.turn = b_.turn_;
+  e.phase = phase;
+  e.kind = kind;
+  if (unit < b_.units_.size()) e.unit = b_.units_[unit].name;
+  return e;
+}
+
+void Engagement::emit(Event e) { rec_->record(std::move(e)); }
+
+std::string Engagement::len(Length l) const { return format_length_prose(l, r_.units); }
+
+}  // namespace vedette

@@ -1,0 +1,165 @@
+#pragma once
+// Engagement: one game of a scenario, played turn by turn by the sequence in
+// docs/turn-sequence.md (orders and charge declarations, initiative,
+// movement with charges, shooting, melee, morale and rally, end of turn).
+// An engagement is (Scenario, seed, index): its dice come from
+// make_stream(seed, index, subsystem), one stream per subsystem, so an extra
+// roll in one subsystem never shifts another's. Events are built only when a
+// Recorder is attached; the Outcome is always kept.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/engagement/battle.hpp"
+#include "engine/core/dice.hpp"
+#include "engine/engagement/policy.hpp"
+#include "engine/core/record.hpp"
+#include "engine/engagement/scenario.hpp"
+#include "engine/modules/blocks/seed004.hpp"
+
+namespace vedette {
+
+// What a charge from `charger` on `target` would be now, at this pace: seed
+// 003's geometry (engine/decision/charge.hpp: range 1.5x the allowance, minimum
+// distance, 45-degree arc, after a free preliminary turn costing at most 3in
+// at the outer flank) plus its terrain rules (no charging uphill, not into
+// special terrain, terrain paid out of the charge move). Bots ask it before
+// declaring; the engine asks it again when the charge is made.
+struct ChargeProspect {
+  ChargeGeometry geometry;  // from charge_geometry()
+  Length allowance;     // seed 003's "movement allowance" (combat.charge.allowance)
+  Length distance;      // front to front
+  Length max_range;
+  Length min_distance;
+  double turned_deg = 0;   // the free preliminary turn toward the target
+  double bearing_deg = 0;  // target off the charger's facing after that turn
+  bool in_range = false;
+  bool in_arc = false;
+  bool uphill = false;          // seed 003: cannot move uphill and charge in the same turn
+  bool target_in_terrain = false;  // seed 003: the target may not be in special terrain
+  bool path_affordable = true;  // seed 003: terrain and obstacles paid out of the charge move
+  bool reaches = false;         // all of the above allow contact
+  bool charge_bonus = false;    // contact after more than the minimum distance
+  Length forced_move;           // out of reach: still moves this far forward
+  bool shaken_if_short = true;  // ...and becomes shaken
+};
+ChargeProspect charge_prospect(const Battle& b, std::size_t charger, std::size_t target, Pace pace);
+
+class Engagement {
+ public:
+  // bots[s] plays side s. The scenario and bots must outlive the engagement.
+  Engagement(const Scenario& s, std::array<const Bot*, 2> bots, std::uint64_t seed, std::uint64_t index = 0);
+  Engagement(const Engagement&) = delete;
+  Engagement& operator=(const Engagement&) = delete;
+
+  // Starts engagement (seed, index) of the same scenario afresh, exactly as
+  // a new Engagement would, reusing this one's memory: the Monte Carlo keeps
+  // one per thread and allocates nothing per engagement. The recorder stays.
+  void reset(std::uint64_t seed, std::uint64_t index);
+
+  // Events go to `r` (null: none).
+  void attach(Recorder* r) { rec_ = r; }
+
+  // Plays one turn; returns false once the engagement is over.
+  bool play_turn();
+  // Plays to the end and returns the outcome.
+  const Outcome& run();
+
+  bool finished() const { return finished_; }
+  const Battle& battle() const { return b_; }
+  const Outcome& outcome() const { return out_; }
+  // Dice rolled so far, all streams together (benchmarks: the dice floor).
+  std::uint64_t dice_rolled() const {
+    return decisions_.rolled() + movement_.rolled() + shooting_.rolled() + melee_.rolled() + morale_.rolled();
+  }
+
+ private:
+  struct Contact {
+    UnitIndex attacker = k_no_unit;
+    UnitIndex defender = k_no_unit;
+    bool attacker_bonus = false;  // charged from beyond the minimum distance
+    bool defender_bonus = false;  // counter-charged (both charging) with the bonus
+    bool charge = false;          // the attacker came in by a charge
+    double bearing = 0;           // the direction the charge was first indicated
+    Length balance;               // what is left of the charge move (follow-through)
+  };
+
+  // Seeds the streams and counts the sides (construction and reset).
+  void start(std::uint64_t seed, std::uint64_t index);
+
+  // Turn steps (docs/turn-sequence.md).
+  void step_orders();
+  void step_initiative();
+  void step_movement();
+  void step_shooting();
+  void step_melee();
+  void step_morale();
+  void step_end();
+
+  void activate(std::size_t i);
+  void move_unit(std::size_t i, const Command& c);
+  void charge(std::size_t i, std::size_t target, bool declared, Pace pace);
+  void opportunity_charges(std::size_t mover);
+  bool initiation(std::size_t i, bool declared);
+  bool charge_morale(std::size_t defender, std::size_t attacker, ChargedOn on, bool both_charging);
+  void melee(const Contact& c);
+  void retreat(std::size_t i, std::size_t from, Length distance, const char* why);
+  void follow_through(std::size_t i, double bearing, Length balance);
+
+  // Geometry helpers.
+  double go(std::size_t i, Point dest, Pace pace, Length allowance, bool free_turn);
+  Point clip_enemies(std::size_t i, Point from, Point to, UnitIndex ignore) const;
+  Length move_of(std::size_t i) const;
+
+  void apply_hits(std::size_t i, int hits, Dice& dice, const char* phase);
+  void set_order(std::size_t i, Order o, const char* phase, std::string_view why);
+  void finish(std::optional<std::uint8_t> winner, std::string_view reason);
+  bool check_victory();
+
+  Event event(const char* phase, const char* kind, std::size_t unit) const;
+  void emit(Event e);
+  std::string len(Length l) const;
+  std::string name(std::size_t i) const { return b_.units_[i].name; }
+
+  // Seed 004 block units on a hex board (engine/engagement/engagement_blocks.cpp): the
+  // scenario names `blocks:`, and these replace the figure rules' charge,
+  // shooting, melee and morale (dispatched at the top of each).
+  void block_start();
+  double hex_go(std::size_t i, Point dest, Length allowance);
+  void block_charge(std::size_t i, std::size_t target, Pace pace);
+  void block_shooting();
+  void block_melee(const Contact& c);
+  void block_infantry_attacks();
+  void block_morale();
+  std::string block_formation(std::size_t i, bool square);  // a bot's form_square / leave_square order
+  void block_hits(std::size_t i, int hits, const char* phase);
+  bool block_retreat(std::size_t i, int hexes, const char* why);
+  std::string hex_str(std::size_t i) const;
+
+  Battle b_;
+  const Ruleset& r_;
+  const Seed004Rules* blocks_ = nullptr;  // seed 004 block units (else null)
+  std::vector<int> square_card_;          // per unit: the card under its square (-1: none)
+  std::vector<int> pending_flags_;        // per unit: flags from this turn's ranged combat
+
+  std::array<const Bot*, 2> bots_;
+  Rng rng_decisions_, rng_movement_, rng_shooting_, rng_melee_, rng_morale_;
+  Dice decisions_, movement_, shooting_, melee_, morale_;
+  Recorder* rec_ = nullptr;
+
+  std::vector<Command> commands_;
+  std::vector<Contact> contacts_;
+  std::vector<int> pending_hits_;
+  std::vector<double> moved_cm_;  // voluntary movement this turn, per unit
+  std::vector<Pace> moved_pace_;  // the pace it moved at this turn (halt if it did not)
+  std::array<int, 2> declared_{};
+  std::array<std::uint8_t, 2> order_{0, 1};  // sides in the order they move this turn
+  std::uint8_t last_first_ = 255;
+  Outcome out_;
+  std::string turn_limit_reason_;
+  bool finished_ = false;
+};
+
+}  // namespace vedette

@@ -1,0 +1,583 @@
+// Seed 004 block units in the engagement engine (issue 8): the same turn
+// sequence (engine/engagement/engagement.cpp) on a hex board, its combat resolved by
+// seed 004's functions (engine/modules/blocks/seed004.hpp) instead of the figure rules.
+// engagement.cpp dispatches here at the top of charge, shooting, melee and
+// morale when the scenario names `blocks:` (and at the top of go() for any
+// hex board). The choices the seed does not make are listed in docs/hex.md
+// ("The engagement over block units") and beside the data in
+// tables/seed004.yaml.
+#include <algorithm>
+#include <cmath>
+
+#include "engine/engagement/engagement.hpp"
+
+namespace vedette {
+
+namespace {
+
+std::string symbols_str(std::span<const Symbol> s) {
+  std::string out;
+  for (Symbol x : s) out += (out.empty() ? "" : " ") + std::string(k_symbol_names[static_cast<std::size_t>(x)]);
+  return "[" + out + "]";
+}
+
+std::string plural(int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
+
+}  // namespace
+
+std::string Engagement::hex_str(std::size_t i) const {
+  const Hex h = b_.hex()->hex_of(b_.units_[i].pos);
+  return "hex [" + std::to_string(HexBoard::col_of(h)) + ", " + std::to_string(h.r) + "]";
+}
+
+void Engagement::block_start() {
+  const Scenario& s = b_.scenario();
+  for (std::size_t k = 0; k < 2; ++k) {
+    CommandHand& h = b_.hands_[k];
+    h.hand.clear();
+    h.square_track.clear();
+    const int n = s.sides[k].command_cards >= 0 ? s.sides[k].command_cards : blocks_->command_cards;
+    for (int c = 0; c < n; ++c) h.hand.push_back(c);
+  }
+  square_card_.assign(b_.units_.size(), -1);
+  pending_flags_.assign(b_.units_.size(), 0);
+}
+
+// The board's own move (HexBoard::move_toward: hex by hex along the hex
+// line, a hex per hex size of allowance, stopping before an impassable hex
+// or the edge, in a hex that halts movement), then cut short before a hex
+// holding a unit and (choice) on entering a hex adjacent to an enemy
+// (contact). Facing is free on a hex board.
+double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
+  const HexBoard& hb = *b_.hex();
+  Unit& u = b_.units_[i];
+  const double s = hb.hex_size().as_cm();
+  const int n = static_cast<int>(std::floor(allowance.as_cm() / s + 1e-9));
+  const Point d = dest - u.pos;
+  const double dl = norm(d);
+  if (n <= 0 || dl == 0) return 0;
+  if (dl > (n + 1) * s) dest = u.pos + d * ((n + 1) * s / dl);  // a far point: only as far as the move goes
+  u.facing = bearing_deg(u.pos, dest);
+  const Hex from = hb.hex_of(u.pos);
+  const Hex goal = hb.hex_of(hb.move_toward(u.pos, dest, allowance));
+  if (goal == from) return 0;
+  const auto path = hb.line(from, goal);
+  Hex cur = from;
+  int steps = 0;
+  for (std::size_t k = 1; k < path.size() && steps < n; ++k) {
+    const Hex h = path[k];
+    if (!hb.on_board(h) || hb.terrain(h).impassable) break;
+    bool taken = false, contact = false;
+    for (std::size_t j = 0; j < b_.units_.size(); ++j) {
+      if (j == i || !b_.units_[j].active()) continue;
+      const Hex o = hb.hex_of(b_.units_[j].pos);
+      if (o == h) taken = true;
+      else if (b_.enemies(i, j) && hex_distance(o, h) == 1) contact = true;
+    }
+    if (taken) break;
+    cur = h;
+    ++steps;
+    if (hb.terrain(h).halts_movement || contact) break;
+  }
+  if (steps == 0) return 0;
+  u.pos = hb.centre(cur);
+  return steps * s;
+}
+
+// A charge over block units: the Actions Table's "(Charge?)" and seed 003's
+// reach (charge_prospect, the bot's question) decide that it goes; seed 004
+// has no initiation or morale check, so it moves hex by hex up to its charge
+// range and, adjacent to the target, melees it.
+void Engagement::block_charge(std::size_t i, std::size_t t, Pace pace) {
+  Unit& u = b_.units_[i];
+  SideOutcome& so = out_.sides[u.side];
+  if (u.order != Order::good || u.in_square() || !b_.units_[t].active()) {
+    if (rec_) {
+      Event e = event("movement", "charge_refused", i);
+      e.text = name(i) + (u.in_square() ? " is in square and may not move (seed 004)" : " has no one to charge");
+      emit(std::move(e));
+    }
+    return;
+  }
+  pace = u.on_horse() ? b_.pace_limit(i, pace) : Pace::walk;
+  const ChargeProspect p = charge_prospect(b_, i, t, pace);
+  ++so.charges_launched;
+  u.charged_this_turn = true;
+  moved_pace_[i] = pace;
+  const HexBoard& hb = *b_.hex();
+  const int away = hex_distance(hb.hex_of(u.pos), hb.hex_of(b_.units_[t].pos));
+  const double moved = b_.adjacent(i, t) ? 0.0 : hex_go(i, b_.units_[t].pos, p.max_range);
+  moved_cm_[i] += moved;
+  const bool contact = b_.adjacent(i, t);
+  if (contact) u.facing = bearing_deg(u.pos, b_.units_[t].pos);
+  if (rec_) {
+    const int hexes = static_cast<int>(std::lround(moved / hb.hex_size().as_cm()));
+    Event e = event("movement", "charge", i);
+    e.text = name(i) + " charges " + name(t) + " at " + std::string(pace_name(pace)) + ": " + plural(away, "hex", "hexes") +
+             " away, a charge move of " + len(p.max_range) + "; moves " + plural(hexes, "hex", "hexes") + " to " + hex_str(i) +
+             (contact ? ", in contact" : ", and falls short");
+    e.with("target", name(t))
+        .with("hexes_away", static_cast<long long>(away))
+        .with("hexes_moved", static_cast<long long>(hexes))
+        .with("distance_cm", p.distance.as_cm())
+        .with("range_cm", p.max_range.as_cm())
+        .with("min_distance_cm", p.min_distance.as_cm())
+        .with("bonus", false)  // seed 004 has no charge bonus
+        .with("reaches", contact);
+    emit(std::move(e));
+  }
+  if (!contact) {
+    ++so.charges_short;
+    return;
+  }
+  ++so.charges_stood;
+  u.engaged = true;
+  b_.units_[t].engaged = true;
+  Contact c;
+  c.attacker = static_cast<UnitIndex>(i);
+  c.defender = static_cast<UnitIndex>(t);
+  c.charge = true;
+  c.bearing = u.facing;
+  contacts_.push_back(c);
+}
+
+void Engagement::block_hits(std::size_t i, int hits, const char* phase) {
+  Unit& u = b_.units_[i];
+  if (hits <= 0 || !u.active()) return;
+  SideOutcome& so = out_.sides[u.side];
+  const int n = std::min(hits, u.figures);
+  u.figures -= n;
+  so.figures_lost += n;
+  if (rec_) {
+    Event e = event(phase, "casualties", i);
+    e.text = name(i) + " loses " + plural(n, "block", "blocks") + "; " + std::to_string(u.figures) + " left";
+    e.with("hits", static_cast<long long>(n)).with("figures_left", static_cast<long long>(u.figures));
+    emit(std::move(e));
+  }
+  if (u.figures == 0) {
+    u.off_table = true;
+    u.engaged = false;
+    ++so.destroyed;
+    // Seed 004: when a square's last block is removed its card returns to the hand.
+    if (square_card_[i] >= 0) {
+      return_square_card(b_.hands_[u.side], square_card_[i]);
+      square_card_[i] = -1;
+    }
+    if (rec_) {
+      Event e = event(phase, "destroyed", i);
+      e.text = name(i) + " is eliminated";
+      emit(std::move(e));
+    }
+  }
+}
+
+// Seed 004: a retreat of `hexes` toward the own edge; a block lost per hex
+// it cannot complete (a square completes none). True if it moved.
+bool Engagement::block_retreat(std::size_t i, int hexes, const char* why) {
+  Unit& u = b_.units_[i];
+  if (!u.active() || hexes <= 0) return false;
+  const HexBoard& hb = *b_.hex();
+  const Edge own = b_.scenario().sides[u.side].edge;
+  const Retreat rt = vedette::retreat(hb, hb.hex_of(u.pos), own, hexes, !u.in_square(), b_.occupied());
+  if (!rt.path.empty()) {
+    u.pos = hb.centre(rt.path.back());
+    u.retreated_this_turn = true;
+    u.engaged = false;
+  }
+  if (rec_) {
+    Event e = event("melee", "retreat", i);
+    e.text = name(i) + " " + why + ": retreats " + std::to_string(rt.path.size()) + " of " + plural(hexes, "hex", "hexes") +
+             " toward its own edge to " + hex_str(i) +
+             (rt.blocks_lost > 0 ? ", losing a block for each hex it cannot take (seed 004)" : std::string(" (seed 004)"));
+    e.with("hexes", static_cast<long long>(rt.path.size())).with("blocks_lost", static_cast<long long>(rt.blocks_lost));
+    emit(std::move(e));
+  }
+  block_hits(i, rt.blocks_lost, "melee");
+  return !rt.path.empty();
+}
+
+// Ranged combat: infantry (a die per block, at most engagement.infantry_range
+// hexes) and artillery (dice by range); none with an enemy adjacent (seed
+// 004: a square "may engage in ranged combat when there are no enemy units in
+// an adjacent hex"; choice: every unit so). Artillery that may add its dice
+// to one of its side's melees this turn holds its fire for it (choice).
+// Hits and flags land after every unit has fired.
+void Engagement::block_shooting() {
+  const Seed004Rules& r = *blocks_;
+  const HexBoard& hb = *b_.hex();
+  std::fill(pending_hits_.begin(), pending_hits_.end(), 0);
+  std::fill(pending_flags_.begin(), pending_flags_.end(), 0);
+  std::fill(b_.fired_.begin(), b_.fired_.end(), std::uint8_t{0});
+  for (std::size_t i = 0; i < b_.units_.size(); ++i) {
+    const Unit& u = b_.units_[i];
+    if (!u.active() || u.engaged || u.charged_this_turn || u.order == Order::routed) continue;
+    const Arm arm = b_.arm_of(i);
+    const int range = arm == Arm::artillery ? artillery_range(r, b_.scenario().units[i].horse_artillery)
+                                            : arm == Arm::infantry ? r.infantry_range : 0;
+    if (range <= 0) continue;
+    bool adjacent_enemy = false;
+    for (std::size_t j = 0; j < b_.units_.size() && !adjacent_enemy; ++j)
+      adjacent_enemy = b_.units_[j].active() && b_.enemies(i, j) && b_.adjacent(i, j);
+    if (adjacent_enemy) continue;
+    if (arm == Arm::artillery) {
+      // The melees to come this turn: the charges' contacts, and its side's
+      // infantry adjacent to an enemy (block_infantry_attacks).
+      auto supports = [&](std::size_t att, std::size_t def) {
+        UnitIndex art = k_no_unit;
+        return b_.units_[att].side == u.side && b_.combined_arms_dice(att, def, &art) > 0 && art == static_cast<UnitIndex>(i);
+      };
+      bool keep = false;
+      for (const Contact& c : contacts_)
+        keep = keep || supports(static_cast<std::size_t>(c.attacker), static_cast<std::size_t>(c.defender));
+      for (std::size_t k = 0; k < b_.units_.size() && !keep; ++k) {
+        const Unit& f = b_.units_[k];
+        if (f.side != u.side || !f.active() || f.engaged || f.order != Order::good || b_.arm_of(k) != Arm::infantry) continue;
+        for (std::size_t j = 0; j < b_.units_.size() && !keep; ++j)
+          keep = b_.units_[j].active() && b_.enemies(k, j) && b_.adjacent(k, j) && supports(k, j);
+      }
+      if (keep) {
+        if (rec_) {
+          Event e = event("shooting", "hold_fire", i);
+          e.text = name(i) + " holds its fire for a combined-arms melee (seed 004)";
+          emit(std::move(e));
+        }
+        continue;
+      }
+    }
+    const UnitIndex tt = b_.nearest_enemy(i, true);
+    if (tt == k_no_unit) continue;
+    const auto t = static_cast<std::size_t>(tt);
+    const Hex th = hb.hex_of(b_.units_[t].pos);
+    const int dist = hex_distance(hb.hex_of(u.pos), th);
+    if (dist > range) continue;
+    const int n = unit_dice(r, b_.block_of(i), dist, hb.terrain(th).cover);
+    b_.fired_[i] = 1;
+    if (n <= 0) continue;
+    const auto rolled = roll_symbols(r, shooting_, n);
+    const Score sc = score(r, rolled, b_.arm_of(t), CombatKind::ranged, false);
+    pending_hits_[t] += sc.hits;
+    pending_flags_[t] += sc.flags;
+    out_.sides[u.side].shooting_hits += sc.hits;
+    if (rec_) {
+      Event e = event("shooting", "shoot", i);
+      e.text = name(i) + " fires at " + name(t) + " (" + plural(dist, "hex", "hexes") + "): " + plural(n, "die", "dice") + " " +
+               symbols_str(rolled) + " = " + plural(sc.hits, "hit", "hits") + ", " + plural(sc.flags, "flag", "flags") + " (seed 004 symbols)";
+      e.with("target", name(t))
+          .with("hexes", static_cast<long long>(dist))
+          .with("dice", static_cast<long long>(n))
+          .with("symbols", symbols_str(rolled))
+          .with("hits", static_cast<long long>(sc.hits))
+          .with("flags", static_cast<long long>(sc.flags));
+      emit(std::move(e));
+    }
+  }
+  for (std::size_t t = 0; t < b_.units_.size(); ++t) {
+    if (pending_hits_[t] > 0) block_hits(t, pending_hits_[t], "shooting");
+    if (pending_flags_[t] > 0 && b_.units_[t].active())
+      block_retreat(t, retreat_hexes(r, b_.arm_of(t), pending_flags_[t], 0), "is driven back by fire");
+  }
+}
+
+// Seed 004 (choice of when): infantry in good order with an enemy adjacent
+// after the charges' melees melees it, cavalry first, a square too (with its
+// single die). Cavalry only melees by charging (the Actions Table).
+void Engagement::block_infantry_attacks() {
+  for (std::size_t i = 0; i < b_.units_.size(); ++i) {
+    Unit& u = b_.units_[i];
+    if (!u.active() || u.engaged || u.order != Order::good || b_.arm_of(i) != Arm::infantry) continue;
+    UnitIndex target = k_no_unit;
+    for (std::size_t j = 0; j < b_.units_.size(); ++j) {
+      const Unit& v = b_.units_[j];
+      if (!v.active() || !b_.enemies(i, j) || !b_.adjacent(i, j)) continue;
+      if (v.cavalry()) {
+        target = static_cast<UnitIndex>(j);
+        break;
+      }
+      if (target == k_no_unit) target = static_cast<UnitIndex>(j);
+    }
+    if (target == k_no_unit) continue;
+    if (rec_) {
+      Event e = event("melee", "attack", i);
+      e.text = name(i) + " attacks the adjacent " + name(static_cast<std::size_t>(target)) + " in melee";
+      emit(std::move(e));
+    }
+    u.engaged = true;
+    b_.units_[static_cast<std::size_t>(target)].engaged = true;
+    Contact c;
+    c.attacker = static_cast<UnitIndex>(i);
+    c.defender = target;
+    block_melee(c);
+  }
+}
+
+void Engagement::block_melee(const Contact& c) {
+  const auto a = static_cast<std::size_t>(c.attacker);
+  const auto d = static_cast<std::size_t>(c.defender);
+  Unit& A = b_.units_[a];
+  Unit& D = b_.units_[d];
+  if (!A.active() || !D.active() || !b_.adjacent(a, d)) {
+    if (rec_) {
+      Event e = event("melee", "no_melee", a);
+      e.text = "No melee between " + name(a) + " and " + name(d) + ": no longer adjacent";
+      emit(std::move(e));
+    }
+    return;
+  }
+  const Seed004Rules& r = *blocks_;
+  const HexBoard& hb = *b_.hex();
+  SideOutcome& sa = out_.sides[A.side];
+  SideOutcome& sd = out_.sides[D.side];
+  const Arm arm_a = b_.arm_of(a), arm_d = b_.arm_of(d);
+  const Edge edge_a = b_.scenario().sides[A.side].edge, edge_d = b_.scenario().sides[D.side].edge;
+  // Seed 004, Combined Arms: an ordered artillery unit in range with a clear
+  // line of sight adds its dice (declared before any dice are rolled).
+  UnitIndex art = k_no_unit;
+  const int art_dice = b_.combined_arms_dice(a, d, &art);
+
+  // Seed 004, Infantry Square: the infantry's choice before a cavalry melee.
+  if (arm_a == Arm::cavalry && arm_d == Arm::infantry && !D.in_square() && r_.charge.infantry_square.enabled) {
+    const SquareRefusal why =
+        may_form_square(r, static_cast<int>(b_.hands_[D.side].hand.size()), hb.terrain(hb.hex_of(D.pos)), false, false);
+    if (why == SquareRefusal::none && bots_[D.side]->form_square(b_, d, a)) {
+      D.formation = Formation::square;
+      ++sd.squares_formed;
+      square_card_[d] = place_square_card(b_.hands_[D.side], melee_);
+      if (rec_) {
+        Event e = event("melee", "square", d);
+        e.text = name(d) + " forms square against " + name(a) + " (seed 004): a command card drawn at random goes to the square track, " +
+                 plural(static_cast<int>(b_.hands_[D.side].hand.size()), "card", "cards") + " left in hand";
+        e.with("cards_in_hand", static_cast<long long>(b_.hands_[D.side].hand.size()));
+        emit(std::move(e));
+      }
+    } else if (why != SquareRefusal::none && rec_) {
+      Event e = event("melee", "no_square", d);
+      e.text = name(d) + " may not form square: " + std::string(k_square_refusal_names[static_cast<std::size_t>(why)]) + " (seed 004)";
+      emit(std::move(e));
+    }
+  }
+  if (art != k_no_unit) {
+    b_.fired_[static_cast<std::size_t>(art)] = 1;
+    if (rec_) {
+      Event e = event("melee", "combined_arms", static_cast<std::size_t>(art));
+      e.text = name(static_cast<std::size_t>(art)) + " combines arms with " + name(a) + ": " + plural(art_dice, "die", "dice") + " at " +
+               plural(hex_distance(hb.hex_of(b_.units_[static_cast<std::size_t>(art)].pos), hb.hex_of(D.pos)), "hex", "hexes") +
+               ", clear line of sight (seed 004)";
+      e.with("dice", static_cast<long long>(art_dice)).with("with", name(a));
+      emit(std::move(e));
+    }
+  }
+
+  // Cavalry against a square: seed 004's sequence (resolve_cavalry_vs_square).
+  if (arm_a == Arm::cavalry && arm_d == Arm::infantry && D.in_square()) {
+    BlockUnit cav = b_.block_of(a), sq = b_.block_of(d);
+    const int cav_before = cav.blocks, sq_before = sq.blocks;
+    const SquareMelee m = resolve_cavalry_vs_square(r, hb, cav, edge_a, sq, edge_d, art_dice, b_.occupied(), melee_);
+    sd.melee_hits += m.cavalry_hits_taken;
+    if (rec_) {
+      Event e = event("melee", "square_first", d);
+      e.text = name(d) + " in square battles first with " + plural(m.square_dice, "die", "dice") + " " + symbols_str(m.square_rolled) + " = " +
+               plural(m.cavalry_hits_taken, "hit", "hits") +
+               (m.bounced ? ": a bounce flag, " + name(a) + " must retreat " + std::to_string(m.cavalry_retreat.path.size()) + " hex" +
+                                (m.cavalry_retreat.blocks_lost > 0 ? " and loses a block per hex it cannot take" : "")
+                          : std::string(": no bounce")) +
+               " (seed 004)";
+      e.with("dice", static_cast<long long>(m.square_dice))
+          .with("symbols", symbols_str(m.square_rolled))
+          .with("hits", static_cast<long long>(m.cavalry_hits_taken))
+          .with("bounce", m.bounced);
+      emit(std::move(e));
+    }
+    if (!m.cavalry_retreat.path.empty()) {
+      A.pos = hb.centre(cav.hex);
+      A.retreated_this_turn = true;
+    }
+    block_hits(a, cav_before - cav.blocks, "melee");
+    if (m.bounced) ++sa.charges_repulsed;
+    if (m.combined_arms_lost && rec_) {
+      Event e = event("melee", "combined_arms_lost", static_cast<std::size_t>(art));
+      e.text = name(static_cast<std::size_t>(art)) + "'s combined-arms dice are lost: the cavalry was repulsed first (seed 004)";
+      emit(std::move(e));
+    }
+    if (m.cavalry_attacks) {
+      sa.melee_hits += m.square_hits_taken;
+      if (rec_) {
+        Event e = event("melee", "melee", a);
+        e.text = name(a) + " attacks the square with " + plural(m.cavalry_dice, "die", "dice") +
+                 (m.artillery_dice > 0 ? " and " + plural(m.artillery_dice, "artillery die", "artillery dice") : std::string()) + " " +
+                 symbols_str(m.cavalry_rolled) + " = " + plural(m.square_hits_taken, "hit", "hits") +
+                 (m.square_retreat.blocks_lost > 0 ? "; the square cannot retreat and loses " + plural(m.square_retreat.blocks_lost, "block", "blocks")
+                                                   : std::string()) +
+                 " (seed 004: at most 1 die against a square)";
+        e.with("dice", static_cast<long long>(m.cavalry_dice))
+            .with("artillery_dice", static_cast<long long>(m.artillery_dice))
+            .with("symbols", symbols_str(m.cavalry_rolled))
+            .with("hits", static_cast<long long>(m.square_hits_taken));
+        emit(std::move(e));
+      }
+      block_hits(d, sq_before - sq.blocks, "melee");
+    }
+    return;
+  }
+
+  const int dice_a = unit_dice(r, b_.block_of(a), 1, hb.terrain(hb.hex_of(D.pos)).cover);
+  // Seed 004, Retire and Reform: cavalry attacked in melee by infantry may
+  // choose it before the dice.
+  if (arm_a == Arm::infantry && arm_d == Arm::cavalry) {
+    BlockUnit cav = b_.block_of(d);
+    const RetireRefusal why = may_retire_and_reform(r, hb, cav, Arm::infantry, edge_d, b_.occupied(), false);
+    if (why == RetireRefusal::none && bots_[D.side]->retire_and_reform(b_, d, a)) {
+      const int before = cav.blocks;
+      const RetireResult rr = resolve_retire_and_reform(r, hb, cav, dice_a, art_dice, edge_d, b_.occupied(), melee_);
+      ++sd.retire_and_reform;
+      sa.melee_hits += rr.hits;
+      if (rec_) {
+        Event e = event("melee", "retire_and_reform", d);
+        e.text = name(d) + " retires and reforms (seed 004): " + name(a) + " rolls " + plural(dice_a, "die", "dice") +
+                 (art_dice > 0 ? " and " + plural(art_dice, "artillery die", "artillery dice") : std::string()) +
+                 " hitting only on cavalry symbols " + symbols_str(rr.rolled) + " = " + plural(rr.hits, "hit", "hits");
+        e.with("symbols", symbols_str(rr.rolled)).with("hits", static_cast<long long>(rr.hits));
+        emit(std::move(e));
+      }
+      const Hex vacated = hb.hex_of(D.pos);
+      block_hits(d, before - cav.blocks, "melee");
+      if (D.active() && !rr.path.empty()) {
+        D.pos = hb.centre(cav.hex);
+        D.retreated_this_turn = true;
+        D.engaged = false;
+        if (rec_) {
+          Event e = event("melee", "retire", d);
+          e.text = name(d) + " retires " + plural(static_cast<int>(rr.path.size()), "hex", "hexes") + " toward its own edge to " + hex_str(d) +
+                   " and may not battle back";
+          e.with("hexes", static_cast<long long>(rr.path.size()));
+          emit(std::move(e));
+        }
+      }
+      if (hb.hex_of(D.pos) != vacated || !D.active()) {
+        // Seed 004: the infantry may take ground (a switch); a square may not.
+        if (r.infantry_takes_ground && may_take_ground(b_.block_of(a))) {
+          A.pos = hb.centre(vacated);
+          if (rec_) {
+            Event e = event("melee", "take_ground", a);
+            e.text = name(a) + " takes ground into " + hex_str(a) + " (seed 004)";
+            emit(std::move(e));
+          }
+        }
+      }
+      return;
+    }
+    if (why != RetireRefusal::none && rec_) {
+      Event e = event("melee", "no_retire", d);
+      e.text = name(d) + " may not retire and reform: " + std::string(k_retire_refusal_names[static_cast<std::size_t>(why)]) + " (seed 004)";
+      emit(std::move(e));
+    }
+  }
+
+  // An ordinary melee: the attacker's dice with any combined arms, then the
+  // defender battles back if it is still there -- against the melee unit,
+  // never the artillery (seed 004).
+  const auto rolled = roll_symbols(r, melee_, dice_a + art_dice);
+  const Score sc = score(r, rolled, arm_d, CombatKind::melee, r.sabres(arm_a));
+  sa.melee_hits += sc.hits;
+  if (rec_) {
+    Event e = event("melee", "melee", a);
+    e.text = name(a) + " melees " + name(d) + " with " + plural(dice_a, "die", "dice") +
+             (art_dice > 0 ? " and " + plural(art_dice, "artillery die", "artillery dice") : std::string()) + " " + symbols_str(rolled) + " = " +
+             plural(sc.hits, "hit", "hits") + ", " + plural(sc.flags, "flag", "flags");
+    e.with("defender", name(d))
+        .with("dice", static_cast<long long>(dice_a))
+        .with("artillery_dice", static_cast<long long>(art_dice))
+        .with("symbols", symbols_str(rolled))
+        .with("hits", static_cast<long long>(sc.hits))
+        .with("flags", static_cast<long long>(sc.flags));
+    emit(std::move(e));
+  }
+  block_hits(d, sc.hits, "melee");
+  bool driven_off = !D.active();
+  if (D.active() && sc.flags > 0) driven_off = block_retreat(d, retreat_hexes(r, arm_d, sc.flags, 0), "gives ground");
+  // (charges_broke stays 0 over blocks: it counts failed morale checks,
+  // which seed 004 does not have; charges_stood counts every charge melee.)
+  if (driven_off || !D.active()) return;
+  const std::size_t back = battle_back_target(a, art == k_no_unit ? std::nullopt : std::optional<std::size_t>(static_cast<std::size_t>(art)));
+  if (!b_.units_[back].active() || !b_.adjacent(d, back)) return;
+  const int dice_d = unit_dice(r, b_.block_of(d), 1, hb.terrain(hb.hex_of(b_.units_[back].pos)).cover);
+  const auto rolled_d = roll_symbols(r, melee_, dice_d);
+  const Score sb = score(r, rolled_d, b_.arm_of(back), CombatKind::melee, r.sabres(arm_d));
+  sd.melee_hits += sb.hits;
+  if (rec_) {
+    Event e = event("melee", "battle_back", d);
+    e.text = name(d) + " battles back against " + name(back) + " with " + plural(dice_d, "die", "dice") + " " + symbols_str(rolled_d) + " = " +
+             plural(sb.hits, "hit", "hits") + ", " + plural(sb.flags, "flag", "flags");
+    e.with("dice", static_cast<long long>(dice_d))
+        .with("symbols", symbols_str(rolled_d))
+        .with("hits", static_cast<long long>(sb.hits))
+        .with("flags", static_cast<long long>(sb.flags));
+    emit(std::move(e));
+  }
+  block_hits(back, sb.hits, "melee");
+  if (b_.units_[back].active() && sb.flags > 0 && block_retreat(back, retreat_hexes(r, b_.arm_of(back), sb.flags, 0), "is thrown back") &&
+      c.charge)
+    ++sa.charges_repulsed;
+}
+
+// A bot's order to form square or to come out of it, over block units: by
+// seed 004's rules (the ruleset switch, may_form_square with the hand, a card
+// to the square track; out only with no enemy cavalry adjacent, the card
+// back). Returns the account's words.
+std::string Engagement::block_formation(std::size_t i, bool square) {
+  Unit& u = b_.units_[i];
+  const HexBoard& hb = *b_.hex();
+  if (b_.arm_of(i) != Arm::infantry) return "holds";
+  if (square) {
+    if (u.in_square() || !r_.charge.infantry_square.enabled) return "holds";
+    const SquareRefusal why =
+        may_form_square(*blocks_, static_cast<int>(b_.hands_[u.side].hand.size()), hb.terrain(hb.hex_of(u.pos)), false, false);
+    if (why != SquareRefusal::none) return "holds: may not form square, " + std::string(k_square_refusal_names[static_cast<std::size_t>(why)]) + " (seed 004)";
+    u.formation = Formation::square;
+    ++out_.sides[u.side].squares_formed;
+    square_card_[i] = place_square_card(b_.hands_[u.side], decisions_);
+    return "forms square (seed 004: a random command card to the square track)";
+  }
+  if (!u.in_square()) return "holds";
+  for (std::size_t j = 0; j < b_.units_.size(); ++j)
+    if (b_.units_[j].active() && b_.units_[j].cavalry() && b_.enemies(i, j) && b_.adjacent(i, j))
+      return "stays in square: enemy cavalry is adjacent (seed 004)";
+  u.formation = Formation::line;
+  if (square_card_[i] >= 0) {
+    return_square_card(b_.hands_[u.side], square_card_[i]);
+    square_card_[i] = -1;
+  }
+  return "comes out of square; its command card returns to the hand (seed 004)";
+}
+
+// Seed 004: a square comes out of square (the owner's choice: as soon as it
+// may) only with no enemy cavalry adjacent; its command card goes back to the
+// hand. Block units have no rout or rally: they are eliminated block by block.
+void Engagement::block_morale() {
+  for (std::size_t i = 0; i < b_.units_.size(); ++i) {
+    Unit& u = b_.units_[i];
+    if (!u.active() || !u.in_square()) continue;
+    bool cavalry_adjacent = false;
+    for (std::size_t j = 0; j < b_.units_.size() && !cavalry_adjacent; ++j)
+      cavalry_adjacent = b_.units_[j].active() && b_.units_[j].cavalry() && b_.enemies(i, j) && b_.adjacent(i, j);
+    if (cavalry_adjacent) {
+      if (rec_) {
+        Event e = event("morale", "stays_in_square", i);
+        e.text = name(i) + " stays in square: enemy cavalry is adjacent (seed 004)";
+        emit(std::move(e));
+      }
+      continue;
+    }
+    u.formation = Formation::line;
+    if (square_card_[i] >= 0) {
+      return_square_card(b_.hands_[u.side], square_card_[i]);
+      square_card_[i] = -1;
+    }
+    if (rec_) {
+      Event e = event("morale", "leaves_square", i);
+      e.text = name(i) + " comes out of square; its command card returns to the hand (seed 004)";
+      emit(std::move(e));
+    }
+  }
+}
+
+}  // namespace vedette

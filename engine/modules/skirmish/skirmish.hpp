@@ -1,0 +1,283 @@
+#pragma once
+// Skirmish: seed 001's figure-by-figure game on the tabletop. Every soldier
+// or rider is a figure with a skill; each turn the sides alternate figure by
+// figure (initiative first) and each figure spends its actions one at a
+// time, its side's bot choosing each. The rules (engine/decision/skirmish_rules.hpp,
+// a ruleset's `skirmish:` section) are data; this file holds the mechanisms:
+// movement per action (obstacles, riding double, buildings' large doors),
+// (dis)mounting, horse holders and bolting horses, firing from horseback and
+// at mounted targets, hits on horse or rider, spills and falls, fear of
+// charge, close combat with riders, and the "final charge". docs/skirmish.md
+// walks through each rule.
+//
+// Scenarios are sims/scenarios/*.yaml files whose first key is `skirmish`
+// (load_skirmish_scenario). Dice come from a Roller: the game rolls from
+// make_stream(seed, index, subsystem) streams; tests script the faces.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/core/diagnostics.hpp"
+#include "engine/core/dice.hpp"
+#include "engine/core/record.hpp"
+#include "engine/decision/ruleset.hpp"
+#include "engine/board/tabletop.hpp"
+#include "engine/board/unit.hpp"
+
+namespace vedette {
+
+struct Doc;
+
+// Any die, one roll at a time.
+class Roller {
+ public:
+  virtual ~Roller() = default;
+  virtual int d(int sides) = 0;
+};
+
+// Rolls from an engine's dice stream.
+class DiceRoller final : public Roller {
+ public:
+  explicit DiceRoller(Dice& dice) : dice_(&dice) {}
+  int d(int sides) override { return dice_->d(sides); }
+
+ private:
+  Dice* dice_;
+};
+
+// ------------------------------------------------------------ scenario
+
+struct SkirmishBuilding {
+  std::string name;
+  std::size_t area = 0;             // its area in the tables
+  std::vector<Point> large_doors;   // seed 001: horses enter only through these
+};
+
+struct SkirmishFigureSpec {
+  std::string name;
+  std::uint8_t side = 0;
+  int skill = 10;
+  std::size_t weapon = 0;  // index into the rules' weapons
+  Point position;          // cm
+  double facing = 0;
+  bool horse = false;      // starts mounted on its own horse
+  std::string behind;      // starts riding double behind this figure
+  bool prone = false;
+  std::string role;        // for the bots (bots/skirmish_bots.hpp)
+  Location where;
+};
+
+struct SkirmishScenario {
+  std::string name;
+  std::string description;
+  std::string file;
+  RulesetPtr rules;
+  const SkirmishRules* sk = nullptr;  // rules->skirmish
+  // The same terrain twice: on foot an obstacle marked `action_to_cross`
+  // costs a whole action (the foot move); mounted it costs the seed's 1in.
+  // Buildings without a large door are impassable to horses.
+  std::shared_ptr<const Tabletop> foot, horse;
+  std::shared_ptr<const Tabletop> terrain;  // as written (walls at their own crossing cost)
+  std::vector<bool> action_to_cross;        // per wall
+  std::vector<SkirmishBuilding> buildings;
+  struct Side {
+    std::string name;
+    Edge edge = Edge::bottom;
+    std::string bot;
+    std::optional<Point> objective;  // where its bot heads when it sees no one
+  };
+  std::array<Side, 2> sides;
+  std::vector<SkirmishFigureSpec> figures;
+  int turns = 10;
+  std::array<int, 2> breaks_at_pct{50, 50};  // a side with this % of its figures out of action loses
+  std::optional<std::uint8_t> at_turn_limit;
+  bool mounted_melee_in_buildings = false;   // seed 001: only if the scenario says so
+};
+using SkirmishScenarioPtr = std::shared_ptr<const SkirmishScenario>;
+
+// Is this parsed document a skirmish scenario (first key `skirmish`)?
+bool is_skirmish(const Doc& root);
+bool is_skirmish_file(const std::string& path);
+// Loads and validates; `ruleset_override` replaces its `ruleset:`; `rules`
+// (if given) replaces both. Throws LoadError listing every problem.
+SkirmishScenarioPtr load_skirmish_scenario(const std::string& path, const std::string& ruleset_override = "");
+// The same scenario under another ruleset (which must have `skirmish:`).
+SkirmishScenarioPtr with_rules(const SkirmishScenario& s, RulesetPtr rules);
+// Builds the two tables from terrain and buildings (for scenarios made in code).
+void build_tables(SkirmishScenario& s, const Tabletop& terrain, const std::vector<bool>& action_to_cross);
+
+// ------------------------------------------------------------ state
+
+enum class Health : std::uint8_t { fit, light, out, dead };  // out: heavily wounded
+inline constexpr std::array<std::string_view, 4> k_health_names{"fit", "light-wounded", "out of action", "dead"};
+
+struct SkFigure {
+  const SkirmishFigureSpec* spec = nullptr;
+  std::uint8_t side = 0;
+  Point pos;
+  double facing = 0;
+  int horse = -1;    // the horse it rides
+  bool prone = false;
+  Health health = Health::fit;
+  int light_wounds = 0;
+  bool suppressed = false;  // loses its next action (base game, EXAMPLE)
+  bool holder = false;      // holding horses
+  bool op_fire = false;     // waiting to fire at the first enemy that moves in sight
+  double moved_cm = 0;      // in its last action
+  double move_dir = 0;      // bearing of that movement
+  int fear_turn = -1;       // the turn it last took a Fear of Charge check
+  bool active() const { return health == Health::fit || health == Health::light; }
+  bool mounted() const { return horse >= 0; }
+};
+
+struct SkHorse {
+  Point pos;
+  int owner = -1;                 // the figure it belongs to
+  std::array<int, 2> riders{-1, -1};  // saddle, and behind it (riding double)
+  bool alive = true;
+  bool bolted = false;
+  double moved_cm = 0;  // in its last action
+  double move_dir = 0;
+  bool in_play() const { return alive && !bolted; }
+  bool ridden() const { return riders[0] >= 0; }
+  bool doubled() const { return riders[1] >= 0; }
+};
+
+struct SkAction {
+  enum class Kind : std::uint8_t { hold, move, charge, fire, fire_at_horse, mount, mount_double, dismount, prone, hold_horses, op_fire };
+  Kind kind = Kind::hold;
+  Point dest;      // move
+  int target = -1;  // charge, fire: a figure; fire_at_horse: a horse; mount_double: the rider in the saddle
+};
+std::string_view action_name(SkAction::Kind k);
+
+// Counters per side (the lab's metrics).
+struct SkSideOutcome {
+  int figures = 0;
+  int figures_out = 0;       // out of action or dead
+  int light_wounds = 0;
+  int shots = 0;
+  int hits = 0;
+  int horses_lost = 0;       // mortally wounded
+  int horses_bolted = 0;
+  int riders_spilled = 0;    // knocked off: a fall or a spill
+  int light_wound_falls = 0; // failed the skill check after a light wound
+  int mounts = 0, dismounts = 0;
+  int riding_double_moves = 0;
+  int charges = 0;           // rider moves of 6in or more into contact
+  int fear_checks = 0;       // taken by this side's infantry
+  int fear_failed = 0;
+  int caught_in_open = 0;
+  int close_combats = 0;     // contacts this side's riders made
+  int contact_checks_failed = 0;  // infantry skill checks failed on contact
+  int final_charges = 0;     // this side's dying horses reaching an infantryman
+};
+
+struct SkOutcome {
+  std::optional<std::uint8_t> winner;
+  std::string reason;
+  int turns = 0;
+  std::array<SkSideOutcome, 2> sides{};
+};
+
+class SkirmishGame;
+
+// A side's player: one action at a time for one of its figures.
+class SkirmishBot {
+ public:
+  virtual ~SkirmishBot() = default;
+  virtual SkAction act(const SkirmishGame& g, std::size_t figure) const = 0;
+};
+
+// ------------------------------------------------------------ the game
+
+class SkirmishGame {
+ public:
+  SkirmishGame(const SkirmishScenario& s, std::array<const SkirmishBot*, 2> bots, std::uint64_t seed, std::uint64_t index = 0);
+  SkirmishGame(const SkirmishGame&) = delete;
+  SkirmishGame& operator=(const SkirmishGame&) = delete;
+  void reset(std::uint64_t seed, std::uint64_t index);
+  void attach(Recorder* r) { rec_ = r; }
+  bool play_turn();
+  const SkOutcome& run();
+
+  const SkirmishScenario& scenario() const { return *s_; }
+  const SkirmishRules& rules() const { return *s_->sk; }
+  const std::vector<SkFigure>& figures() const { return figs_; }
+  const std::vector<SkHorse>& horses() const { return horses_; }
+  const SkOutcome& outcome() const { return out_; }
+  int turn() const { return turn_; }
+  bool finished() const { return finished_; }
+
+  // Questions bots and rules ask.
+  double dist_cm(Point a, Point b) const { return euclid_cm(a, b); }
+  bool sees(std::size_t a, std::size_t b) const;
+  bool sees_point(Point a, Point b) const;
+  // Cover level of a figure as seen from `viewer` (areas and obstacles).
+  int cover_of(std::size_t f, Point viewer) const;
+  // Cover level of a point (areas only: "in cover" for fear and contact).
+  int cover_at(Point p) const { return s_->foot->cover_at(p); }
+  int building_at(Point p) const;  // index, or -1
+  int nearest_visible_enemy(std::size_t f, bool foot_only = false) const;
+  bool enemy_known(std::uint8_t side, Point p, double* nearest = nullptr) const;
+  // Horses of this side left unattended (seed 001: one holder per five).
+  bool attended(std::size_t horse) const;
+  double move_allowance_cm(std::size_t f) const;
+  std::optional<std::string> may_fire(std::size_t shooter) const;  // why not
+  // The to-hit modifiers against a figure (terms), `intended_cm` for opportunity fire.
+  Terms to_hit_terms(std::size_t shooter, std::size_t target, std::optional<double> intended_cm) const;
+
+  // Rules, each a public step so tests can drive it with scripted dice.
+  void act(std::size_t f, const SkAction& a, Roller& dice);
+  void fire(std::size_t shooter, std::size_t target, Roller& dice, std::optional<double> intended_cm = std::nullopt);
+  void fire_at_horse(std::size_t shooter, std::size_t horse, Roller& dice);
+  void hit_figure(std::size_t target, Wound w, Roller& dice, const char* why);
+  void hit_horse(std::size_t horse, Wound w, Roller& dice);
+  void knocked_off(std::size_t rider, bool moving, Roller& dice);
+  bool skill_check(std::size_t f, int modifier, Roller& dice, const char* why);
+  void charge(std::size_t f, std::size_t target, Roller& dice);
+  void fear_of_charge(std::size_t charger, Point from, Point to, Roller& dice);
+  // `from`: where the rider came from (cover is judged from there: a man
+  // behind a wall the rider has just jumped is still behind his wall).
+  void close_combat(std::size_t rider, Roller& dice, std::optional<Point> from = std::nullopt);
+  void he_burst(Point at, Roller& dice);
+  Wound roll_column(std::string_view column, int modifier, Roller& dice, const char* why);
+  // Test set-up: place and change figures and horses directly.
+  SkFigure& figure(std::size_t i) { return figs_[i]; }
+  SkHorse& horse(std::size_t i) { return horses_[i]; }
+
+ private:
+  void start(std::uint64_t seed, std::uint64_t index);
+  void activate(std::size_t f);
+  void move(std::size_t f, Point dest, Roller& dice);
+  // Moves f (mounted or on foot) toward dest; returns where it stops.
+  Point path_end(std::size_t f, Point from, Point dest, double allowance_cm) const;
+  void place(std::size_t f, Point p, double dir, double moved);
+  // `dir`: the bearing of the intended move (a horse killed now spills along it).
+  bool opportunity_fire(std::size_t mover, double intended_cm, double dir, Roller& dice);
+  void unhorse(std::size_t rider);
+  void mark_out(std::size_t f);
+  bool check_victory();
+  void finish(std::optional<std::uint8_t> winner, std::string reason);
+  void emit(const char* phase, const char* kind, std::size_t f, std::string text);
+  std::string in(double cm) const;
+  const std::string& name(std::size_t f) const { return figs_[f].spec->name; }
+
+  const SkirmishScenario* s_;
+  std::array<const SkirmishBot*, 2> bots_;
+  Rng rng_decisions_, rng_movement_, rng_shooting_, rng_melee_, rng_morale_;
+  Dice decisions_, movement_, shooting_, melee_, morale_;
+  DiceRoller r_decisions_, r_movement_, r_shooting_, r_melee_, r_morale_;
+  Recorder* rec_ = nullptr;
+  std::vector<SkFigure> figs_;
+  std::vector<SkHorse> horses_;
+  int turn_ = 0;
+  bool finished_ = false;
+  SkOutcome out_;
+};
+
+}  // namespace vedette

@@ -1,0 +1,738 @@
+// `vedette solo`: a solo game's session. `new` creates it, `play` is the
+// interactive loop (sims/cli/solo_play.cpp), and the same steps are single
+// commands for scripts and other front ends: activate, status, log, undo,
+// redo, next-turn, casualties, morale. docs/solo.md describes the file.
+#include <algorithm>
+#include <cctype>
+#include <memory>
+#include <ostream>
+#include <system_error>
+
+#include "engine/core/diagnostics.hpp"
+#include "engine/core/doc.hpp"
+#include "sims/io/atomic_file.hpp"
+#include "sims/cli/cli.hpp"
+#include "sims/cli/solo_cli.hpp"
+#include "sims/cli/solo_play.hpp"
+
+namespace vedette::cli {
+
+namespace {
+
+using namespace solo_cli;
+namespace fs = std::filesystem;
+
+constexpr int k_default_figures = 12;
+
+std::string trim(std::string s) {
+  auto sp = [](unsigned char c) { return std::isspace(c) != 0; };
+  while (!s.empty() && sp(static_cast<unsigned char>(s.back()))) s.pop_back();
+  std::size_t k = 0;
+  while (k < s.size() && sp(static_cast<unsigned char>(s[k]))) ++k;
+  return s.substr(k);
+}
+
+// Runs a solo command, turning session problems into exit 2 and a failed
+// write into exit 1 (the file is then unchanged).
+Runner guarded(std::function<int(Io&)> f) {
+  return [f = std::move(f)](Io& io) {
+    try {
+      return f(io);
+    } catch (const SessionError& e) {
+      io.err << "vedette: " << e.what() << "\n";
+      return 2;
+    } catch (const WriteFailed& e) {
+      io.err << "vedette: " << e.what() << " (the session file is unchanged)\n";
+      return 1;
+    }
+  };
+}
+
+// ------------------------------------------------------------------- new
+
+struct UnitParse {
+  UnitSpec spec;
+  bool figures_given = false;
+};
+
+UnitParse parse_unit(const std::string& text, const Ruleset& r) {
+  const std::string form =
+      "expected NAME:TYPE[,raw][,hero][,figures=N][,light|medium|heavy], e.g. \"Lancers:shock,hero,figures=12,heavy\"";
+  auto colon = text.find(':');
+  if (colon == std::string::npos) throw UsageError("--unit '" + text + "': " + form);
+  UnitParse out;
+  out.spec.name = trim(text.substr(0, colon));
+  if (out.spec.name.empty()) throw UsageError("--unit '" + text + "': the unit needs a name; " + form);
+  if (!printable_utf8(out.spec.name))
+    throw UsageError("--unit: a unit name must be printable text (UTF-8, no control characters)");
+  std::vector<std::string> parts;
+  std::string rest = text.substr(colon + 1);
+  std::size_t start = 0;
+  while (true) {
+    auto comma = rest.find(',', start);
+    parts.push_back(trim(rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  std::string type = normalise_type(parts[0]);
+  if (type.empty()) throw UsageError("--unit '" + text + "': the unit needs a type; " + form);
+  std::vector<std::string> ids;
+  std::string list;
+  for (const auto& t : r.unit_types) {
+    ids.push_back(t.id);
+    list += (list.empty() ? "" : ", ") + t.id;
+  }
+  if (!r.find_unit_type(type))
+    throw UsageError("--unit '" + text + "': unknown unit type '" + parts[0] + "'" + did_you_mean(type, ids) +
+                     " (the ruleset has: " + list + ")");
+  out.spec.type = type;
+  out.spec.figures = k_default_figures;
+  for (std::size_t k = 1; k < parts.size(); ++k) {
+    const std::string& p = parts[k];
+    auto dup = [&](const char* what) { throw UsageError("--unit '" + text + "': " + what + " given twice"); };
+    if (p == "raw") {
+      if (out.spec.raw) dup("raw");
+      out.spec.raw = true;
+    } else if (p == "hero") {
+      if (out.spec.hero) dup("hero");
+      out.spec.hero = true;
+    } else if (p == "light" || p == "medium" || p == "heavy" || p.rfind("weight=", 0) == 0) {
+      std::string w = p.rfind("weight=", 0) == 0 ? p.substr(7) : p;
+      if (!out.spec.weight.empty()) dup("weight");
+      if (w != "light" && w != "medium" && w != "heavy")
+        throw UsageError("--unit '" + text + "': weight must be light, medium or heavy, got '" + w + "'");
+      out.spec.weight = w;
+    } else if (p.rfind("figures=", 0) == 0) {
+      if (out.figures_given) dup("figures");
+      auto n = parse_int(p.substr(8));
+      if (!n || *n < 1 || *n > k_max_figures)
+        throw UsageError("--unit '" + text + "': figures must be a whole number from 1 to " +
+                         std::to_string(k_max_figures) + ", got '" + p.substr(8) + "'");
+      out.spec.figures = static_cast<int>(*n);
+      out.figures_given = true;
+    } else {
+      std::string key = p.substr(0, p.find('='));
+      throw UsageError("--unit '" + text + "': unknown option '" + p + "'" +
+                       did_you_mean(key, {"raw", "hero", "figures", "weight", "light", "medium", "heavy"}) + "; " + form);
+    }
+  }
+  return out;
+}
+
+struct NewOptions {
+  std::string game;
+  std::string ruleset;
+  std::vector<std::string> units;
+  std::optional<std::uint64_t> seed;
+  bool physical = false;
+  bool force = false;
+  bool json = false;
+  std::string module;
+};
+
+int run_new(const NewOptions& o, Io& io) {
+  if (o.units.size() > k_max_units)
+    throw UsageError("--unit: " + std::to_string(o.units.size()) + " units; a session holds at most " + std::to_string(k_max_units));
+  fs::path path = session_path(o.game);
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw UsageError(path.string() + " is a folder; give a file name for the session");
+  if (fs::exists(path, ec) && !o.force)
+    throw UsageError(path.string() + " already exists; nothing was written (add --force to replace it and lose its game)");
+  fs::path dir = path.parent_path();
+  if (!dir.empty() && !fs::is_directory(dir, ec))
+    throw UsageError("the folder " + dir.string() + " does not exist; nothing was written");
+
+  std::string given = o.ruleset.empty() ? "builtin:default" : o.ruleset;
+  RulesetPtr rules = load_ruleset(given);
+  Header h;
+  h.ruleset_path = record_ruleset_path(path, given);
+  if (!printable_utf8(h.ruleset_path)) throw UsageError("--ruleset: the path must be printable UTF-8 text");
+  h.ruleset_hash = ruleset_hash(*rules);
+  h.seed = o.seed ? *o.seed : fresh_seed();
+  h.physical_dice = o.physical;
+  h.module = o.module;
+  std::vector<bool> assumed;
+  for (const auto& text : o.units) {
+    UnitParse u = parse_unit(text, *rules);
+    for (const auto& other : h.units) {
+      std::string a = other.name, b = u.spec.name;
+      std::transform(a.begin(), a.end(), a.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      std::transform(b.begin(), b.end(), b.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      if (a == b) throw UsageError("--unit: two units are named '" + u.spec.name + "' (names must differ, ignoring case)");
+    }
+    h.units.push_back(u.spec);
+    assumed.push_back(!u.figures_given);
+  }
+  Session s(path, h);
+  try {
+    s.save(o.force);
+  } catch (const SessionError& e) {
+    throw UsageError(e.what());
+  } catch (const AtomicWriteError& e) {
+    throw WriteFailed(e.what());
+  }
+
+  if (o.json) {
+    Json j = status_json(s, std::nullopt);
+    j["created"] = true;
+    print_json(io.out, j);
+    return 0;
+  }
+  io.out << "Created " << path.string() << "\n";
+  io.out << "Ruleset: " << h.ruleset_path << " (" << h.ruleset_hash << ")\n";
+  io.out << "Seed: " << h.seed << (o.seed ? "" : " (chosen at random; the rolls follow from it)") << "\n";
+  io.out << "Dice: " << (h.physical_dice ? "you roll them and enter the result" : "rolled by vedette") << "\n";
+  if (h.module == "asl") io.out << "Module: asl (instructions in ASL Cavalry terms: MF, hexes, Gallop, Charge; seed 000)\n";
+  io.out << "Units:\n";
+  for (std::size_t k = 0; k < h.units.size(); ++k) {
+    io.out << "  " << h.units[k].name << ": " << unit_summary(s, rules.get(), k);
+    if (assumed[k]) io.out << " (assumed; give figures=N for the real number)";
+    io.out << "\n";
+  }
+  io.out << "Play it: vedette solo play " << path.string() << "\n";
+  return 0;
+}
+
+// -------------------------------------------------------------- activate
+
+struct ActivateOptions {
+  std::string game, unit;
+  bool cover = false, in_range = false, flank_rear = false, retreated = false;
+  int casualties = 0;
+  std::optional<int> roll;
+  bool accept = false;
+  bool json = false;
+};
+
+int run_activate(const ActivateOptions& o, Io& io) {
+  Session s = open_session(o.game);
+  std::size_t k = find_unit_or_throw(s, o.unit);
+  const std::string& name = s.header().units[k].name;
+  const UnitMemory& m = s.memory(k);
+  int turn = s.state().turn;
+  if (m.acted_in_turn == turn)
+    throw UsageError(name + " has already acted in turn " + std::to_string(turn) + " (#" +
+                     std::to_string(m.last_activation) + "); undo that activation first, or start the next turn with "
+                     "`vedette solo next-turn " + o.game + "`");
+  if (s.figures_left(k) <= 0) throw UsageError(name + " has no figures left");
+  if (o.casualties < 0 || o.casualties > s.figures_left(k))
+    throw UsageError("--casualties " + std::to_string(o.casualties) + ": " + name + " has " +
+                     std::to_string(s.figures_left(k)) + " figures left");
+  SessionRules sr = rules_for_change(s, o.accept, io);
+
+  Die die;
+  auto rolled = s.die_for(k, turn);
+  if (o.roll) {
+    if (rolled) {
+      int before = std::get<ActivateEvent>(s.event(*rolled).body).a.roll;
+      if (before != *o.roll)
+        throw UsageError("vedette already rolled " + std::to_string(before) + " for " + name + " in turn " +
+                         std::to_string(turn) + " (#" + std::to_string(*rolled) +
+                         "); after an undo the same die is used: leave out --roll");
+      die = session_die(s, k);
+    } else {
+      die.roll = *o.roll;
+      die.dice = DiceSource::player;
+    }
+  } else {
+    if (s.header().physical_dice && !rolled)
+      throw UsageError("this session uses physical dice: roll a D6 and give it with --roll N");
+    die = session_die(s, k);
+  }
+  Answers answers;
+  answers[Question::in_cover] = o.cover;
+  answers[Question::enemy_in_range] = o.in_range;
+  answers[Question::enemy_flank_rear] = o.flank_rear;
+  answers[Question::retreated_from_melee] = o.retreated;
+  Activation a = decide_activation(*sr.rules, s, k, answers, o.casualties, die);
+  const Event& e = s.append(ActivateEvent{name, a});
+  int n = e.n;
+  save_or_throw(s);
+
+  if (o.json) {
+    Json j;
+    j["file"] = s.path().string();
+    j["event"] = n;
+    j["turn"] = turn;
+    j["unit"] = name;
+    j["activation"] = activation_json(s, a);
+    print_json(io.out, j);
+    return 0;
+  }
+  io.out << name << ", turn " << turn << ":\n";
+  print_rf(io.out, a);
+  print_decision(io.out, s, a, name);
+  io.out << "Saved as #" << n << " in " << s.path().string() << "\n";
+  return 0;
+}
+
+// ---------------------------------------------------------- status / log
+
+struct ReadOptions {
+  std::string game;
+  bool json = false;
+};
+
+int run_status(const ReadOptions& o, Io& io) {
+  Session s = open_session(o.game);
+  auto rules = rules_for_reading(s, io);
+  if (o.json) {
+    print_json(io.out, status_json(s, rules));
+    return 0;
+  }
+  const Header& h = s.header();
+  auto& out = io.out;
+  out << "Session " << s.path().string() << ": turn " << s.state().turn << "\n";
+  out << "Ruleset: " << h.ruleset_path << " (" << h.ruleset_hash;
+  if (rules && rules->changed) out << "; CHANGED since, now " << rules->hash;
+  out << ")\n";
+  if (!h.module.empty()) out << "Module: " << h.module << " (instructions in ASL Cavalry terms, seed 000)\n";
+  out << "Seed " << h.seed << ", next roll #" << s.next_roll() << "; dice "
+      << (h.physical_dice ? "rolled by you" : "rolled by vedette") << "\n";
+  const Ruleset* r = rules ? rules->rules.get() : nullptr;
+  for (std::size_t k = 0; k < h.units.size(); ++k) {
+    const UnitMemory& m = s.memory(k);
+    out << "  " << h.units[k].name << ": " << unit_summary(s, r, k) << "\n";
+    out << "      " << memory_summary(s, k) << "\n";
+    if (m.acted_in_turn == s.state().turn) {
+      const Activation& a = std::get<ActivateEvent>(s.event(m.last_activation).body).a;
+      out << "      acted this turn (#" << m.last_activation << "): " << a.instruction << "\n";
+      if (s.charge_pending(k))
+        out << "      \"(Charge?)\" not answered yet: `vedette solo charge " << o.game << " " << h.units[k].name
+            << " ...` or `vedette solo play`\n";
+    } else if (s.figures_left(k) > 0) {
+      out << "      to act this turn";
+      if (m.pending.any()) out << " (answered: " << answers_text(m.pending) << ")";
+      out << "\n";
+    }
+  }
+  out << "Undo: ";
+  if (s.undo_target()) out << s.undo_depth() << " step(s), next " << describe(s, s.event(s.undo_target()));
+  else out << "nothing";
+  out << "\nRedo: ";
+  if (s.redo_target()) out << s.redo_depth() << " step(s), next " << describe(s, s.event(s.redo_target()));
+  else out << "nothing";
+  out << "\n";
+  return 0;
+}
+
+int run_log(const ReadOptions& o, Io& io) {
+  Session s = open_session(o.game);
+  (void)rules_for_reading(s, io);
+  if (o.json) {
+    Json j = Json::array();
+    for (const auto& e : s.history()) j.push_back(event_json(s, e));
+    print_json(io.out, j);
+    return 0;
+  }
+  io.out << "History of " << s.path().string() << " (seed " << s.header().seed << "; " << s.history().size()
+         << " events, oldest first):\n";
+  if (s.history().empty()) io.out << "  (nothing yet)\n";
+  for (const auto& e : s.history()) io.out << "  " << describe(s, e) << "\n";
+  return 0;
+}
+
+// ------------------------------------------------------------ undo / redo
+
+struct StepOptions {
+  std::string game;
+  int count = 1;
+  bool accept = false;
+  bool json = false;
+};
+
+int run_undo_redo(const StepOptions& o, bool undo, Io& io) {
+  Session s = open_session(o.game);
+  std::size_t available = undo ? s.undo_depth() : s.redo_depth();
+  if (static_cast<std::size_t>(o.count) > available)
+    throw UsageError(std::string(undo ? "undo " : "redo ") + std::to_string(o.count) + ": only " +
+                     std::to_string(available) + " step(s) can be " + (undo ? "undone" : "redone") + "; nothing was done");
+  (void)rules_for_change(s, o.accept, io);
+  std::vector<int> targets;
+  for (int k = 0; k < o.count; ++k) {
+    int t = undo ? s.undo_target() : s.redo_target();
+    targets.push_back(t);
+    if (undo) s.append(UndoEvent{t});
+    else s.append(RedoEvent{t});
+  }
+  save_or_throw(s);
+  if (o.json) {
+    Json j;
+    j["file"] = s.path().string();
+    j[undo ? "undone" : "redone"] = Json::array();
+    for (int t : targets) j[undo ? "undone" : "redone"].push_back(event_json(s, s.event(t)));
+    j["turn"] = s.state().turn;
+    print_json(io.out, j);
+    return 0;
+  }
+  for (int t : targets) io.out << (undo ? "Undone: " : "Redone: ") << describe(s, s.event(t)) << "\n";
+  io.out << "Now turn " << s.state().turn << ". (" << s.undo_depth() << " step(s) to undo, " << s.redo_depth()
+         << " to redo.)\n";
+  return 0;
+}
+
+// ------------------------------------------------------------- next-turn
+
+struct NextTurnOptions {
+  std::string game;
+  bool accept = false;
+  bool json = false;
+};
+
+int run_next_turn(const NextTurnOptions& o, Io& io) {
+  Session s = open_session(o.game);
+  (void)rules_for_change(s, o.accept, io);
+  int ended = s.state().turn;
+  std::vector<std::string> idle, no_answer;
+  for (std::size_t k = 0; k < s.header().units.size(); ++k) {
+    if (s.memory(k).acted_in_turn != ended && s.figures_left(k) > 0) idle.push_back(s.header().units[k].name);
+    if (s.charge_pending(k)) no_answer.push_back(s.header().units[k].name);
+  }
+  const Event& e = s.append(NextTurnEvent{});
+  int n = e.n;
+  save_or_throw(s);
+  if (o.json) {
+    Json j;
+    j["file"] = s.path().string();
+    j["event"] = n;
+    j["turn"] = s.state().turn;
+    j["did_not_act"] = idle;
+    j["charge_not_answered"] = no_answer;
+    print_json(io.out, j);
+    return 0;
+  }
+  for (const auto& name : idle)
+    io.out << "Note: " << name << " did not act in turn " << ended << " (it keeps its pace and did not run).\n";
+  for (const auto& name : no_answer)
+    io.out << "Note: " << possessive(name) << " \"(Charge?)\" in turn " << ended << " was not answered; it lapses.\n";
+  io.out << "Turn " << s.state().turn << " begins (#" << n << ").\n";
+  for (std::size_t k = 0; k < s.header().units.size(); ++k)
+    if (s.memory(k).ran_last_turn)
+      io.out << "  " << s.header().units[k].name << " ran from the enemy last turn: +3 to its RF this turn.\n";
+  return 0;
+}
+
+// ------------------------------------------------------ casualties / morale
+
+struct CasualtyOptions {
+  std::string game, unit;
+  int count = 0;
+  bool total = false;
+  bool accept = false;
+  bool json = false;
+};
+
+int run_casualties(const CasualtyOptions& o, Io& io) {
+  Session s = open_session(o.game);
+  std::size_t k = find_unit_or_throw(s, o.unit);
+  const UnitSpec& u = s.header().units[k];
+  int now = s.memory(k).casualties;
+  int added = o.total ? o.count - now : o.count;
+  if (now + added > u.figures)
+    throw UsageError(u.name + " has " + std::to_string(u.figures) + " figures; " + std::to_string(now + added) +
+                     " casualties is too many (it has lost " + std::to_string(now) + " so far)");
+  (void)rules_for_change(s, o.accept, io);
+  const Event& e = s.append(CasualtiesEvent{u.name, added});
+  int n = e.n;
+  save_or_throw(s);
+  int lost = s.memory(k).casualties;
+  if (o.json) {
+    Json j;
+    j["file"] = s.path().string();
+    j["event"] = n;
+    j["unit"] = u.name;
+    j["added"] = added;
+    j["casualties"] = lost;
+    j["figures"] = u.figures;
+    j["casualties_percent"] = casualty_hundredths(lost, u.figures) / 100.0;
+    print_json(io.out, j);
+    return 0;
+  }
+  io.out << u.name << ": " << lost << " of " << u.figures << " figures lost (" << unit_summary(s, nullptr, k)
+         << "); recorded as #" << n << "\n";
+  return 0;
+}
+
+struct MoraleOptions {
+  std::string game, unit, morale, reason;
+  bool accept = false;
+  bool json = false;
+};
+
+int run_morale(const MoraleOptions& o, Io& io) {
+  Session s = open_session(o.game);
+  std::size_t k = find_unit_or_throw(s, o.unit);
+  auto it = std::find(k_morale_names.begin(), k_morale_names.end(), o.morale);
+  if (it == k_morale_names.end())
+    throw UsageError("morale: expected steady, shaken or rallying, got '" + o.morale + "'");
+  if (!printable_utf8(o.reason)) throw UsageError("--reason must be printable text");
+  (void)rules_for_change(s, o.accept, io);
+  auto m = static_cast<Morale>(it - k_morale_names.begin());
+  const Event& e = s.append(MoraleEvent{s.header().units[k].name, m, o.reason});
+  int n = e.n;
+  save_or_throw(s);
+  if (o.json) {
+    print_json(io.out, event_json(s, s.event(n)));
+    return 0;
+  }
+  io.out << describe(s, s.event(n)) << "\n";
+  return 0;
+}
+
+// ---------------------------------------------------------------- charge
+
+struct ChargeOptions {
+  std::string game, unit;
+  bool decline = false;
+  std::string attacker, move, distance, defender;
+  double bearing = 0;
+  bool flank = false, rear = false, both_charging = false, pikes_facing = false;
+  std::vector<int> roll;
+  bool accept = false;
+  bool json = false;
+};
+
+int run_charge(const ChargeOptions& o, Io& io) {
+  Session s = open_session(o.game);
+  std::size_t k = find_unit_or_throw(s, o.unit);
+  const UnitSpec& spec = s.header().units[k];
+  const std::string name = spec.name;
+  if (!s.charge_pending(k)) {
+    const UnitMemory& m = s.memory(k);
+    if (m.acted_in_turn != s.state().turn)
+      throw UsageError(name + " has not acted in turn " + std::to_string(s.state().turn) +
+                       "; a charge follows an activation whose behaviour says \"(Charge?)\"");
+    if (m.charge_for == m.last_activation)
+      throw UsageError(possessive(name) + " \"(Charge?)\" this turn has already been answered (undo it to change it)");
+    throw UsageError(possessive(name) + " behaviour this turn (#" + std::to_string(m.last_activation) +
+                     ") does not allow a charge: only cells marked \"(Charge?)\" do");
+  }
+  SessionRules sr = rules_for_change(s, o.accept, io);
+  const Ruleset& r = *sr.rules;
+  ChargeRecord c;
+  if (o.decline) {
+    if (!o.distance.empty() || !o.defender.empty() || !o.roll.empty())
+      throw UsageError("--decline: the unit does not charge; leave out the charge's other flags");
+    c.activation = s.memory(k).last_activation;
+    c.declined = true;
+  } else {
+    if (o.distance.empty()) throw UsageError("--distance is needed: how far the target's nearest figure is (e.g. 45cm)");
+    if (o.defender.empty())
+      throw UsageError("--defender is needed: peasants, light-foot, heavy-foot, elite-foot, light-horse, medium-horse or heavy-horse");
+    std::string why;
+    ChargeInputs in;
+    std::string weight = o.attacker.empty() ? spec.weight : o.attacker;
+    if (weight.empty())
+      throw UsageError("--attacker is needed: is " + name + " light, medium or heavy cavalry? (or record it with weight= in --unit)");
+    auto w = parse_attacker(weight, why);
+    if (!w) throw UsageError("--attacker: " + why);
+    in.attacker = *w;
+    if (o.move.empty()) {
+      in.move = default_charge_move(r, s, k);
+    } else {
+      auto mv = parse_table_length(r, o.move, true, why);
+      if (!mv) throw UsageError("--move: " + why);
+      in.move = *mv;
+    }
+    auto ds = parse_table_length(r, o.distance, false, why);
+    if (!ds) throw UsageError("--distance: " + why);
+    in.distance = *ds;
+    auto br = parse_bearing(std::to_string(o.bearing), why);
+    if (!br) throw UsageError("--bearing: " + why);
+    in.bearing = o.bearing;
+    auto df = parse_defender(o.defender, why);
+    if (!df) throw UsageError("--defender: " + why);
+    in.defender = *df;
+    in.side = o.flank ? ChargedOn::flank : o.rear ? ChargedOn::rear : ChargedOn::front;
+    in.both_charging = o.both_charging;
+    in.pikes_facing = o.pikes_facing;
+    if (o.pikes_facing && (r.charge.kind(in.defender) != DefenderKind::foot || in.side != ChargedOn::front))
+      throw UsageError("--pikes-facing: only foot facing the charge (not charged in the flank or rear) carry pikes against it");
+    ChargePreview pv = preview_charge(r, in);
+    ChargeDice dice;
+    auto earlier = s.charge_dice_for(k, s.state().turn);
+    if (pv.needs_dice) {
+      if (o.roll.size() == 2 && !earlier) {
+        dice.source = DiceSource::player;
+        dice.roll_index.reset();
+        dice.dice = {o.roll[0], o.roll[1]};
+      } else {
+        dice = session_charge_dice(s, k);
+        if (o.roll.size() == 2 && (dice.dice[0] != o.roll[0] || dice.dice[1] != o.roll[1]))
+          throw UsageError("vedette already rolled " + std::to_string(dice.dice[0]) + " and " + std::to_string(dice.dice[1]) +
+                           " for " + possessive(name) + " charge this turn (#" + std::to_string(*earlier) +
+                           "); after an undo the same dice are used: leave out --roll");
+        if (o.roll.empty() && !earlier && s.header().physical_dice)
+          throw UsageError("this session uses physical dice: roll 2D6 for the defender and give them with --roll A B");
+      }
+    }
+    if (!o.json) print_charge_preview(io.out, r, in, pv);
+    c = resolve_charge(r, s, k, in, dice);
+  }
+  const Event& e = s.append(ChargeEvent{name, c});
+  int n = e.n;
+  save_or_throw(s);
+  if (o.json) {
+    Json j;
+    j["file"] = s.path().string();
+    j["event"] = n;
+    j["unit"] = name;
+    j["charge"] = charge_json(s, c);
+    j["morale"] = morale_name(s.memory(k).morale);
+    print_json(io.out, j);
+    return 0;
+  }
+  if (c.declined) io.out << name << " does not charge.\n";
+  else print_charge_result(io.out, s, c);
+  if (c.shaken) io.out << name << " is now shaken (remembered in the session).\n";
+  io.out << "Saved as #" << n << " in " << s.path().string() << "\n";
+  return 0;
+}
+
+void add_accept(CLI::App* c, bool& flag) {
+  c->add_flag("--accept-ruleset-change", flag,
+              "Go on if the session's ruleset file changed since it was last used (recorded in the history)");
+}
+
+}  // namespace
+
+void add_solo(CLI::App& app, Runner& run) {
+  auto* solo = app.add_subcommand("solo", "A solo game: vedette plays your enemy's cavalry, turn by turn, from a session file.");
+  solo->require_subcommand(1);
+  solo->footer(
+      "A session file keeps the roster, every unit's memory and the full history of rolls and answers.\n"
+      "Start with `vedette solo new GAME --unit NAME:TYPE ...`, then `vedette solo play GAME`.");
+
+  {
+    auto o = std::make_shared<NewOptions>();
+    auto* c = solo->add_subcommand("new", "Create a session file for a solo game");
+    c->add_option("GAME", o->game, "Session file (.vedette.yaml is added when it has no extension)")->required();
+    c->add_option("--unit", o->units,
+                  "An automated unit: \"NAME:TYPE[,raw][,hero][,figures=N][,light|medium|heavy]\" (TYPE: a ruleset unit "
+                  "type, e.g. shock, shooting, mounted-infantry; the weight is seed 003's charge column, asked at a "
+                  "charge if not given). Repeat for each unit.")
+        ->required()
+        ->allow_extra_args(false);
+    c->add_option("--ruleset", o->ruleset, "Ruleset YAML file (default: the built-in seed 002 tables, builtin:default)");
+    c->add_option("--seed", o->seed, "Seed for the session's rolls (default: chosen at random and recorded)")
+        ->check(unsigned_number());
+    c->add_flag("--physical-dice", o->physical, "You roll real dice and enter the results");
+    c->add_option("--module", o->module, "asl: say each behaviour in ASL Cavalry terms (MF, hexes, Gallop, Charge legality; seed 000)")
+        ->check(CLI::IsMember({"asl"}));
+    c->add_flag("--force", o->force, "Replace an existing session file");
+    c->add_flag("--json", o->json, "Print the new session as JSON");
+    c->callback([o, &run] { run = guarded([o](Io& io) { return run_new(*o, io); }); });
+  }
+  {
+    auto o = std::make_shared<PlayOptions>();
+    auto* c = solo->add_subcommand("play", "Play the session interactively: questions, RF, roll, instructions, turn by turn");
+    c->add_option("GAME", o->game, "Session file")->required();
+    c->add_flag("--physical-dice", o->physical, "Roll real dice and enter the results (this time)");
+    c->add_option("--seed", o->seed, "Seed for the rolls; only before the session's first roll")->check(unsigned_number());
+    c->footer(
+        "Answers: y or n (Enter takes the default shown in capitals), or a number. u undoes the last answer,\n"
+        "q saves and quits, ? explains. Every answer is saved as it is given; end of input saves and exits.\n"
+        "Input may be piped in to script a game.");
+    c->callback([o, &run] { run = guarded([o](Io& io) { return run_solo_play(*o, io); }); });
+  }
+  {
+    auto o = std::make_shared<ActivateOptions>();
+    auto* c = solo->add_subcommand("activate", "Decide one unit's action this turn from the facts given as flags");
+    c->add_option("GAME", o->game, "Session file")->required();
+    c->add_option("UNIT", o->unit, "The unit's name")->required();
+    c->add_flag("--cover", o->cover, "The unit is entirely in cover");
+    c->add_flag("--enemy-in-range", o->in_range, "An enemy in clear sight is within weapons range");
+    c->add_flag("--enemy-flank-rear", o->flank_rear, "An enemy is to the flank or rear, in sight");
+    c->add_flag("--retreated-from-melee", o->retreated, "The unit is retreating as a result of melee");
+    c->add_option("--casualties", o->casualties, "New casualties (figures) since last counted")->check(CLI::Range(0, k_max_figures));
+    c->add_option("--roll", o->roll, "Your physical D6 roll (1-6) instead of vedette's")->check(CLI::Range(1, 6));
+    add_accept(c, o->accept);
+    c->add_flag("--json", o->json, "Print one JSON object");
+    c->callback([o, &run] { run = guarded([o](Io& io) { return run_activate(*o, io); }); });
+  }
+  {
+    auto o = std::make_shared<ReadOptions>();
+    auto* c = solo->add_subcommand("status", "Show the turn, each unit's memory, and what undo/redo would do");
+    c->add_option("GAME", o->game, "Session file")->required();
+    c->add_flag("--json", o->json, "Print one JSON object");
+    c->callback([o, &run] { run = guarded([o](Io& io) { return run_status(*o, io); }); });
+  }
+  {
+    auto o = std::make_shared<ReadOptions>();
+    auto* c = solo->add_subcommand("log", "Show the whole history: every answer and roll, undone ones marked");
+    c->add_option("GAME", o->game, "Session file")->required();
+    c->add_flag("--json", o->json, "Print a JSON array of events");
+    c->callback([o, &run] { run = guarded([o](Io& io) { return run_log(*o, io); }); });
+  }
+  for (bool undo : {true, false}) {
+    auto o = std::make_shared<StepOptions>();
+    auto* c = solo->add_subcommand(undo ? "undo" : "redo",
+                                   undo ? "Take back the last N steps (answers, activations, turn changes); the log keeps them"
+                                        : "Bring back the last N undone steps");
+    c->add_option("GAME", o->game, "Session file")->required();
+    c->add_option("N", o->count, "How many steps (default 1)")->check(CLI::Range(1, 1000000));
+    add_accept(c, o->accept);
+    c->add_flag("--json", o->json, "Print one JSON object");
+    c->callback([o, undo, &run] { run = guarded([o, undo](Io& io) { return run_undo_redo(*o, undo, io); }); });
+  }
+  {
+    auto o = std::make_shared<NextTurnOptions>();
+    auto* c = solo->add_subcommand("next-turn", "End this turn and begin the next");
+    c->add_option("GAME", o->game, "Session file")->required();
+    add_accept(c, o->accept);
+    c->add_flag("--json", o->json, "Print one JSON object");
+    c->callback([o, &run] { run = guarded([o](Io& io) { return run_next_turn(*o, io); }); });
+  }
+  {
+    auto o = std::make_shared<CasualtyOptions>();
+    auto* c = solo->add_subcommand("casualties", "Record new casualties on a unit (figures wounded or killed)");
+    c->add_option("GAME", o->game, "Session file")->required();
+    c->add_option("UNIT", o->unit, "The unit's name")->required();
+    c->add_option("N", o->count, "New casualties (or, with --total, all lost so far)")
+        ->required()
+        ->check(CLI::Range(0, k_max_figures));
+    c->add_flag("--total", o->total, "N is the total lost so far, not new ones (to correct a count)");
+    add_accept(c, o->accept);
+    c->add_flag("--json", o->json, "Print one JSON object");
+    c->callback([o, &run] { run = guarded([o](Io& io) { return run_casualties(*o, io); }); });
+  }
+  {
+    auto o = std::make_shared<ChargeOptions>();
+    auto* c = solo->add_subcommand("charge",
+                                   "Answer a \"(Charge?)\": resolve the unit's charge (seed 003: range, the defender's 2D6 "
+                                   "morale check) or --decline");
+    c->add_option("GAME", o->game, "Session file")->required();
+    c->add_option("UNIT", o->unit, "The charging unit's name")->required();
+    c->add_flag("--decline", o->decline, "The unit does not charge");
+    c->add_option("--distance", o->distance, "Distance to the target's nearest figure (e.g. 45cm; a bare number is in the ruleset's units)");
+    c->add_option("--bearing", o->bearing, "The target's direction off the unit's facing, degrees (default 0)");
+    c->add_option("--defender", o->defender,
+                  "The unit charged: peasants, light-foot, heavy-foot, elite-foot, light-horse, medium-horse or heavy-horse");
+    auto* flank = c->add_flag("--flank", o->flank, "The charge strikes the defender's flank");
+    auto* rear = c->add_flag("--rear", o->rear, "The charge strikes the defender's rear");
+    flank->excludes(rear);
+    c->add_flag("--both-charging", o->both_charging, "The defender is charging too");
+    c->add_flag("--pikes-facing", o->pikes_facing, "Swiss or Landsknechte pikes or pole arms facing the charge");
+    c->add_option("--attacker", o->attacker, "The charging unit's weight: light, medium or heavy (default: the unit's weight=)");
+    c->add_option("--move", o->move, "The charging unit's normal move (default: the top of its pace this turn)");
+    c->add_option("--roll", o->roll, "Your physical 2D6 for the defender, two dice (e.g. --roll 3 5)")
+        ->expected(2)
+        ->check(CLI::Range(1, 6));
+    add_accept(c, o->accept);
+    c->add_flag("--json", o->json, "Print one JSON object");
+    c->callback([o, &run] { run = guarded([o](Io& io) { return run_charge(*o, io); }); });
+  }
+  {
+    auto o = std::make_shared<MoraleOptions>();
+    auto* c = solo->add_subcommand("morale", "Record a unit as steady, shaken or rallying");
+    c->add_option("GAME", o->game, "Session file")->required();
+    c->add_option("UNIT", o->unit, "The unit's name")->required();
+    c->add_option("STATE", o->morale, "steady, shaken or rallying")->required();
+    c->add_option("--reason", o->reason, "Why, for the log");
+    add_accept(c, o->accept);
+    c->add_flag("--json", o->json, "Print one JSON object");
+    c->callback([o, &run] { run = guarded([o](Io& io) { return run_morale(*o, io); }); });
+  }
+}
+
+}  // namespace vedette::cli

@@ -1,0 +1,460 @@
+#include "sims/cli/solo_cli.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <system_error>
+
+#include "engine/core/diagnostics.hpp"
+#include "sims/io/atomic_file.hpp"
+
+namespace vedette::cli::solo_cli {
+
+namespace fs = std::filesystem;
+
+Session open_session(const std::string& game) {
+  fs::path p = session_path(game);
+  std::error_code ec;
+  if (!fs::exists(p, ec)) {
+    fs::path literal(game);
+    if (fs::is_regular_file(literal, ec)) return Session::load(literal);
+    throw UsageError("no session file " + p.string() + " (create one with: vedette solo new " + game +
+                     " --unit NAME:TYPE ...)");
+  }
+  return Session::load(p);
+}
+
+void check_unit_types(const Session& s, const Ruleset& r, const std::string& ruleset_path) {
+  for (const auto& u : s.header().units) {
+    if (r.find_unit_type(u.type)) continue;
+    std::string list;
+    for (const auto& t : r.unit_types) list += (list.empty() ? "" : ", ") + t.id;
+    throw UsageError("unit " + u.name + " has type '" + u.type + "', which the ruleset " + ruleset_path +
+                     " does not define (it has: " + list + ")");
+  }
+}
+
+SessionRules rules_for_change(Session& s, bool accept, Io& io) {
+  SessionRules sr = load_session_rules(s);
+  if (sr.changed) {
+    if (!accept)
+      throw UsageError("the ruleset " + sr.path + " has changed since this session last used it (" +
+                       s.header().ruleset_hash + ", now " + sr.hash +
+                       "). Nothing was done. Run the command again with --accept-ruleset-change to go on with the "
+                       "new rules (recorded in the history), or `vedette solo play` to be asked.");
+    std::string old = s.header().ruleset_hash;
+    s.header().ruleset_hash = sr.hash;
+    const Event& e = s.append(RulesetEvent{old, sr.hash});
+    io.err << "vedette: going on with the changed ruleset " << sr.path << " (recorded as #" << e.n << ")\n";
+    sr.changed = false;
+  }
+  check_unit_types(s, *sr.rules, sr.path);
+  return sr;
+}
+
+std::optional<SessionRules> rules_for_reading(const Session& s, Io& io) {
+  try {
+    SessionRules sr = load_session_rules(s);
+    if (sr.changed)
+      io.err << "vedette: note: the ruleset " << sr.path << " has changed since this session last used it ("
+             << s.header().ruleset_hash << ", now " << sr.hash << ")\n";
+    return sr;
+  } catch (const LoadError& e) {
+    io.err << "vedette: note: the session's ruleset cannot be loaded:\n";
+    for (const auto& d : e.diagnostics()) io.err << "  " << d.str() << "\n";
+    return std::nullopt;
+  }
+}
+
+std::size_t find_unit_or_throw(const Session& s, const std::string& name) {
+  if (auto k = s.find_unit(name)) return *k;
+  std::vector<std::string> names;
+  std::string list;
+  for (const auto& u : s.header().units) {
+    names.push_back(u.name);
+    list += (list.empty() ? "" : ", ") + u.name;
+  }
+  throw UsageError("no unit named '" + name + "' in " + s.path().string() + did_you_mean(name, names) +
+                   " (units: " + list + ")");
+}
+
+namespace {
+
+std::string percent_text(int lost, int figures) {
+  std::int32_t h = casualty_hundredths(lost, figures);
+  std::string s = std::to_string(h / 100);
+  if (h % 100) {
+    int frac = h % 100;
+    s += "." + std::string(frac < 10 ? "0" : "") + std::to_string(frac);
+    while (s.back() == '0') s.pop_back();
+  }
+  return s + "%";
+}
+
+std::string signed_str(int v) { return (v > 0 ? "+" : "") + std::to_string(v); }
+
+std::string yes_no(bool v) { return v ? "yes" : "no"; }
+
+}  // namespace
+
+std::string unit_summary(const Session& s, const Ruleset* r, std::size_t unit) {
+  const UnitSpec& u = s.header().units[unit];
+  const UnitType* t = r ? r->find_unit_type(u.type) : nullptr;
+  std::string out = t ? t->name : u.type;
+  if (!u.weight.empty()) out += " (" + u.weight + ")";
+  if (u.raw) out += ", raw";
+  if (u.hero) out += ", hero";
+  int lost = s.memory(unit).casualties;
+  out += "; " + std::to_string(u.figures) + " figures";
+  if (lost > 0) out += ", " + std::to_string(lost) + " lost (" + percent_text(lost, u.figures) + ")";
+  if (lost >= u.figures) out += ": no figures left";
+  return out;
+}
+
+std::string answers_text(const Answers& a) {
+  std::string out;
+  for (std::size_t q = 0; q < k_question_count; ++q) {
+    if (!a.v[q]) continue;
+    auto qq = static_cast<Question>(q);
+    out += (out.empty() ? "" : ", ") + std::string(question_label(qq)) + ": " +
+           (is_yes_no(qq) ? yes_no(*a.v[q] != 0) : std::to_string(*a.v[q]));
+  }
+  return out;
+}
+
+std::string memory_summary(const Session& s, std::size_t unit) {
+  const UnitMemory& m = s.memory(unit);
+  std::string out = m.pace == Pace::halt ? "at halt" : "moving at " + std::string(pace_name(m.pace));
+  if (m.gallop_streak > 0)
+    out += ", galloped " + std::to_string(m.gallop_streak) + (m.gallop_streak == 1 ? " turn" : " turns") + " in a row";
+  if (m.ran_last_turn) out += "; ran from the enemy last turn";
+  if (m.charged_this_turn) out += "; charged this turn (normal speed next turn, seed 003)";
+  if (m.charged_last_turn) out += "; charged last turn (normal speed this turn, seed 003)";
+  if (m.ran_this_turn) out += "; running from the enemy this turn";
+  if (m.retreated_from_melee) out += "; retreating from melee when last asked";
+  if (m.morale != Morale::steady) out += "; " + std::string(morale_name(m.morale));
+  return out;
+}
+
+void print_rf(std::ostream& out, const Activation& a) {
+  out << "Risk factor " << a.rf << "  (band " << a.band << ")\n";
+  if (a.breakdown.empty()) out << "  no modifier applies\n";
+  for (const auto& t : a.breakdown) out << "  " << signed_str(t.value) << "  " << t.reason << "\n";
+}
+
+namespace {
+
+std::string die_text(const Session& s, const Activation& a) {
+  if (a.dice == DiceSource::player) return "your roll";
+  std::string t = "roll #" + std::to_string(*a.roll_index) + " of seed " + std::to_string(s.header().seed);
+  if (a.same_die_as)
+    t += "; the die already rolled for this unit this turn (#" + std::to_string(*a.same_die_as) +
+         "): undo does not re-roll";
+  return t;
+}
+
+}  // namespace
+
+void print_decision(std::ostream& out, const Session& s, const Activation& a, const std::string& unit) {
+  out << "D6: " << a.roll << "  (" << die_text(s, a) << ")\n";
+  out << "Table: " << a.behaviour_text << "\n";
+  if (!a.note.empty()) out << "Limit: " << a.note << "\n";
+  out << "Do:    " << unit << ": " << a.instruction << "\n";
+  if (a.running) out << "Next turn: " << unit << " counts as running from the enemy (+3).\n";
+}
+
+namespace {
+
+std::string pct_text(int ways) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", ways * 100.0 / 36.0);
+  return buf;
+}
+
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+std::string charge_dice_text(const Session& s, const ChargeRecord& c) {
+  if (c.dice_source == DiceSource::player) return "your roll";
+  std::string t = "roll #" + std::to_string(*c.roll_index) + " of seed " + std::to_string(s.header().seed);
+  if (c.same_dice_as)
+    t += "; the dice already rolled for this charge this turn (#" + std::to_string(*c.same_dice_as) + "): undo does not re-roll";
+  return t;
+}
+
+}  // namespace
+
+void print_charge_preview(std::ostream& out, const Ruleset& r, const ChargeInputs& in, const ChargePreview& p) {
+  const ChargeRules& cr = r.charge;
+  const LengthUnit u = r.units;
+  const ChargeGeometry& g = p.geometry;
+  out << "Charge range: up to " << format_length(g.max_range, u) << " (" << number_text(cr.range_factor) << " x the "
+      << format_length(in.move, u) << " move); minimum distance " << format_length(g.min_distance, u) << "; arc "
+      << number_text(cr.arc_degrees) << " degrees either side of the facing.\n";
+  out << "Target: " << format_length(in.distance, u) << " away, " << number_text(in.bearing) << " degrees off the facing: ";
+  if (g.reaches) {
+    out << "in range and in the arc: it reaches";
+    out << (g.charge_bonus ? ", with the charge bonus.\n"
+                           : ", but inside the minimum distance: no charge bonus.\n");
+  } else {
+    out << "it does NOT reach (";
+    if (!g.in_range) out << "beyond " << format_length(g.max_range, u);
+    if (!g.in_range && !g.in_arc) out << "; ";
+    if (!g.in_arc) out << "outside the arc";
+    out << "): the unit must still move " << format_length(g.forced_move, u) << " forward"
+        << (g.shaken ? " and becomes shaken.\n" : ".\n");
+  }
+  const std::string who = cr.row(in.defender).text + " charged by " +
+                          std::string(k_attacker_weight_names[static_cast<std::size_t>(in.attacker)]) + " cavalry in the " +
+                          std::string(k_side_names[static_cast<std::size_t>(in.side)]) +
+                          (in.both_charging ? ", both charging" : "");
+  if (p.target.automatic) {
+    out << "Morale check: " << who << ": pikes or pole arms facing the charge stand automatically.\n";
+    return;
+  }
+  std::string need = p.target.target <= 2    ? "stands on any roll of 2D6"
+                     : p.target.target > 12 ? "needs " + std::to_string(p.target.target) + "+ on 2D6: it cannot stand"
+                                            : "needs " + std::to_string(p.target.target) + "+ on 2D6 to stand";
+  out << (g.morale_check ? "Morale check: " : "(No morale check; had there been one: ") << who << ": " << need
+      << " (table " << p.target.table << (p.target.modifier ? ", " + std::string(p.target.modifier > 0 ? "+" : "") +
+                                                                  std::to_string(p.target.modifier) + " to the dice"
+                                                            : std::string())
+      << "): chance to stand " << p.stand_ways << "/36 = " << pct_text(p.stand_ways) << (g.morale_check ? ".\n" : ".)\n");
+}
+
+void print_charge_result(std::ostream& out, const Session& s, const ChargeRecord& c) {
+  if (c.rolled)
+    out << "2D6: " << c.dice[0] << " + " << c.dice[1] << " = " << c.dice[0] + c.dice[1] << "  (" << charge_dice_text(s, c)
+        << ")\n";
+  out << "Charge: " << c.outcome << "\n";
+}
+
+Json charge_json(const Session& s, const ChargeRecord& c) {
+  Json j;
+  j["activation"] = c.activation;
+  j["declined"] = c.declined;
+  if (c.declined) return j;
+  j["attacker"] = c.attacker;
+  j["move"] = c.move;
+  j["distance"] = c.distance;
+  j["bearing"] = c.bearing;
+  j["defender"] = dashed(c.defender);
+  j["side"] = c.side;
+  j["both_charging"] = c.both_charging;
+  j["pikes_facing"] = c.pikes_facing;
+  j["max_range"] = c.max_range;
+  j["min_distance"] = c.min_distance;
+  j["reaches"] = c.reaches;
+  j["charge_bonus"] = c.charge_bonus;
+  j["forced_move"] = c.reaches ? Json(nullptr) : Json(c.forced_move);
+  j["shaken"] = c.shaken;
+  j["morale_check"] = c.morale_check;
+  j["automatic"] = c.automatic;
+  j["target_number"] = c.target;
+  j["stand_ways"] = c.stand_ways;
+  j["p_stand"] = c.stand_ways / 36.0;
+  j["dice"] = c.rolled ? Json::array({c.dice[0], c.dice[1]}) : Json(nullptr);
+  j["dice_source"] = c.rolled ? Json(k_dice_source_names[static_cast<std::size_t>(c.dice_source)]) : Json(nullptr);
+  j["roll_index"] = c.roll_index ? Json(*c.roll_index) : Json(nullptr);
+  j["seed"] = c.roll_index ? Json(s.header().seed) : Json(nullptr);
+  j["same_dice_as"] = c.same_dice_as ? Json(*c.same_dice_as) : Json(nullptr);
+  j["stands"] = c.morale_check ? Json(c.stands) : Json(nullptr);
+  j["outcome"] = c.outcome;
+  return j;
+}
+
+std::string describe(const Session& s, const Event& e) {
+  std::string head = "#" + std::to_string(e.n) + "  turn " + std::to_string(e.turn) + "  ";
+  std::string body = std::visit(
+      [&](const auto& ev) -> std::string {
+        using T = std::decay_t<decltype(ev)>;
+        if constexpr (std::is_same_v<T, AnswerEvent>) {
+          return ev.unit + ": " + std::string(question_label(ev.question)) + "? " +
+                 (is_yes_no(ev.question) ? yes_no(ev.value != 0) : std::to_string(ev.value));
+        } else if constexpr (std::is_same_v<T, CasualtiesEvent>) {
+          return ev.unit + ": casualties " + signed_str(ev.added);
+        } else if constexpr (std::is_same_v<T, ActivateEvent>) {
+          const Activation& a = ev.a;
+          std::string t = ev.unit + ": RF " + std::to_string(a.rf) + " (" + a.band + "), D6 " + std::to_string(a.roll) +
+                          " (" + die_text(s, a) + ") -> " + a.behaviour_text + ". " + a.instruction;
+          if (!a.note.empty()) t += " [" + a.note + "]";
+          return t;
+        } else if constexpr (std::is_same_v<T, NextTurnEvent>) {
+          return "turn " + std::to_string(e.turn) + " ends; turn " + std::to_string(e.turn + 1) + " begins";
+        } else if constexpr (std::is_same_v<T, UndoEvent>) {
+          return "undo #" + std::to_string(ev.target);
+        } else if constexpr (std::is_same_v<T, RedoEvent>) {
+          return "redo #" + std::to_string(ev.target);
+        } else if constexpr (std::is_same_v<T, RulesetEvent>) {
+          return "ruleset changed and accepted: " + ev.old_hash + " -> " + ev.new_hash;
+        } else if constexpr (std::is_same_v<T, SeedEvent>) {
+          return "seed set to " + std::to_string(ev.new_seed) + " (was " + std::to_string(ev.old_seed) + ")";
+        } else if constexpr (std::is_same_v<T, MoraleEvent>) {
+          return ev.unit + ": " + std::string(morale_name(ev.morale)) + (ev.reason.empty() ? "" : " (" + ev.reason + ")");
+        } else if constexpr (std::is_same_v<T, ChargeAnswerEvent>) {
+          if (ev.field == "charge") return ev.unit + ": charge? " + ev.value;
+          return ev.unit + ": charge, " + ev.field + ": " + ev.value;
+        } else if constexpr (std::is_same_v<T, ChargeEvent>) {
+          const ChargeRecord& c = ev.c;
+          if (c.declined) return ev.unit + ": no charge (#" + std::to_string(c.activation) + " offered one)";
+          std::string t = ev.unit + ": charges " + dashed(c.defender) + " (" + c.side + ") " + c.distance + " away";
+          if (c.rolled) t += ", 2D6 " + std::to_string(c.dice[0]) + "+" + std::to_string(c.dice[1]) + " (" + charge_dice_text(s, c) + ")";
+          return t + " -> " + c.outcome;
+        }
+        return {};
+      },
+      e.body);
+  std::string mark = s.in_effect(e.n) ? "" : "  [undone]";
+  return head + body + mark;
+}
+
+Json activation_json(const Session& s, const Activation& a) {
+  Json j;
+  j["facts"] = {{"hero", a.hero},
+                {"raw", a.raw},
+                {"pace", pace_name(a.pace_before)},
+                {"gallop_streak", a.gallop_streak_before},
+                {"ran_last_turn", a.ran_last_turn},
+                {"charged_last_turn", a.charged_last_turn ? Json(*a.charged_last_turn) : Json(nullptr)},
+                {"in_cover", a.in_cover},
+                {"enemy_in_range", a.enemy_in_range},
+                {"enemy_flank_rear", a.enemy_flank_rear},
+                {"retreated_from_melee", a.retreated_from_melee},
+                {"new_casualties", a.new_casualties},
+                {"casualties", a.casualties},
+                {"figures", a.figures}};
+  Json asked = Json::array();
+  for (auto q : a.asked) asked.push_back(question_name(q));
+  j["asked"] = asked;
+  j["rf"] = a.rf;
+  j["breakdown"] = Json::array();
+  for (const auto& t : a.breakdown) j["breakdown"].push_back({{"id", t.id}, {"value", t.value}, {"reason", t.reason}});
+  j["band"] = a.band;
+  j["roll"] = a.roll;
+  j["dice"] = k_dice_source_names[static_cast<std::size_t>(a.dice)];
+  j["roll_index"] = a.roll_index ? Json(*a.roll_index) : Json(nullptr);
+  j["seed"] = a.dice == DiceSource::rolled ? Json(s.header().seed) : Json(nullptr);
+  j["same_die_as"] = a.same_die_as ? Json(*a.same_die_as) : Json(nullptr);
+  j["behaviour"] = {{"id", a.behaviour},
+                    {"text", a.behaviour_text},
+                    {"table_pace", pace_name(a.table_pace)},
+                    {"pace", pace_name(a.pace)},
+                    {"running", a.running},
+                    {"charge_possible", a.charge_possible}};
+  j["pace_limit"] = k_pace_adjust_names[static_cast<std::size_t>(a.adjust)];
+  j["pace_adjustment"] = a.note.empty() ? Json(nullptr) : Json(a.note);
+  j["instruction"] = a.instruction;
+  return j;
+}
+
+Json event_json(const Session& s, const Event& e) {
+  Json j;
+  j["n"] = e.n;
+  j["turn"] = e.turn;
+  j["event"] = e.kind();
+  if (const std::string* u = e.unit()) j["unit"] = *u;
+  j["in_effect"] = s.in_effect(e.n);
+  std::visit(
+      [&](const auto& ev) {
+        using T = std::decay_t<decltype(ev)>;
+        if constexpr (std::is_same_v<T, AnswerEvent>) {
+          j["question"] = question_name(ev.question);
+          if (is_yes_no(ev.question)) j["value"] = ev.value != 0;
+          else j["value"] = ev.value;
+        } else if constexpr (std::is_same_v<T, CasualtiesEvent>) {
+          j["added"] = ev.added;
+        } else if constexpr (std::is_same_v<T, ActivateEvent>) {
+          j["activation"] = activation_json(s, ev.a);
+        } else if constexpr (std::is_same_v<T, UndoEvent>) {
+          j["undoes"] = ev.target;
+        } else if constexpr (std::is_same_v<T, RedoEvent>) {
+          j["redoes"] = ev.target;
+        } else if constexpr (std::is_same_v<T, RulesetEvent>) {
+          j["old_hash"] = ev.old_hash;
+          j["new_hash"] = ev.new_hash;
+        } else if constexpr (std::is_same_v<T, SeedEvent>) {
+          j["old_seed"] = ev.old_seed;
+          j["new_seed"] = ev.new_seed;
+        } else if constexpr (std::is_same_v<T, MoraleEvent>) {
+          j["morale"] = morale_name(ev.morale);
+          j["reason"] = ev.reason;
+        } else if constexpr (std::is_same_v<T, ChargeAnswerEvent>) {
+          j["field"] = ev.field;
+          j["value"] = ev.value;
+        } else if constexpr (std::is_same_v<T, ChargeEvent>) {
+          j["charge"] = charge_json(s, ev.c);
+        }
+      },
+      e.body);
+  return j;
+}
+
+Json status_json(const Session& s, const std::optional<SessionRules>& rules) {
+  Json j;
+  j["file"] = s.path().string();
+  j["turn"] = s.state().turn;
+  j["ruleset"] = {{"path", s.header().ruleset_path},
+                  {"hash", s.header().ruleset_hash},
+                  {"loaded", rules.has_value()},
+                  {"changed", rules ? Json(rules->changed) : Json(nullptr)},
+                  {"hash_now", rules ? Json(rules->hash) : Json(nullptr)}};
+  j["seed"] = s.header().seed;
+  j["next_roll"] = s.next_roll();
+  j["physical_dice"] = s.header().physical_dice;
+  if (!s.header().module.empty()) j["module"] = s.header().module;
+  Json units = Json::array();
+  for (std::size_t k = 0; k < s.header().units.size(); ++k) {
+    const UnitSpec& u = s.header().units[k];
+    const UnitMemory& m = s.memory(k);
+    Json pending = Json::object();
+    for (std::size_t q = 0; q < k_question_count; ++q) {
+      if (!m.pending.v[q]) continue;
+      if (is_yes_no(static_cast<Question>(q))) pending[std::string(k_question_names[q])] = *m.pending.v[q] != 0;
+      else pending[std::string(k_question_names[q])] = *m.pending.v[q];
+    }
+    Json uj;
+    uj["name"] = u.name;
+    uj["type"] = u.type;
+    uj["raw"] = u.raw;
+    uj["hero"] = u.hero;
+    uj["figures"] = u.figures;
+    uj["casualties"] = m.casualties;
+    uj["casualties_percent"] = casualty_hundredths(m.casualties, u.figures) / 100.0;
+    uj["pace"] = pace_name(m.pace);
+    uj["moving"] = m.pace != Pace::halt;
+    uj["gallop_streak"] = m.gallop_streak;
+    uj["ran_last_turn"] = m.ran_last_turn;
+    uj["ran_this_turn"] = m.ran_this_turn;
+    uj["charged_this_turn"] = m.charged_this_turn;
+    uj["charged_last_turn"] = m.charged_last_turn;
+    uj["retreated_from_melee"] = m.retreated_from_melee;
+    uj["morale"] = morale_name(m.morale);
+    uj["acted_in_turn"] = m.acted_in_turn;
+    uj["acted_this_turn"] = m.acted_in_turn == s.state().turn;
+    uj["last_activation"] = m.last_activation ? Json(m.last_activation) : Json(nullptr);
+    if (m.last_activation) uj["last_instruction"] = std::get<ActivateEvent>(s.event(m.last_activation).body).a.instruction;
+    uj["pending"] = pending;
+    uj["weight"] = u.weight.empty() ? Json(nullptr) : Json(u.weight);
+    uj["charge_pending"] = s.charge_pending(k);
+    units.push_back(uj);
+  }
+  j["units"] = units;
+  j["undo"] = {{"steps", s.undo_depth()}, {"next", s.undo_target() ? Json(s.undo_target()) : Json(nullptr)}};
+  j["redo"] = {{"steps", s.redo_depth()}, {"next", s.redo_target() ? Json(s.redo_target()) : Json(nullptr)}};
+  j["events"] = s.history().size();
+  return j;
+}
+
+void save_or_throw(Session& s) {
+  try {
+    s.save();
+  } catch (const SessionError& e) {
+    throw UsageError(e.what());
+  } catch (const AtomicWriteError& e) {
+    throw WriteFailed(e.what());
+  }
+}
+
+}  // namespace vedette::cli::solo_cli

@@ -1,0 +1,456 @@
+// `vedette solo play`: the interactive loop.
+//
+// The loop holds no game state of its own: each time round it replays the
+// session, finds the next thing to do (the ruleset check, a question, a
+// roll, the next turn), asks, appends one event and saves. So an answer is
+// on disk the moment it is given, end of input or `q` can stop it anywhere,
+// and `play` picks up exactly where it stopped. A new step (the charge
+// resolution) is one more case in next_step().
+#include "sims/cli/solo_play.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "engine/core/doc.hpp"
+#include "sims/cli/solo_cli.hpp"
+
+namespace vedette::cli {
+
+namespace {
+
+using namespace solo_cli;
+
+struct Quit {
+  bool eof = false;
+};
+struct UndoRequest {};
+
+const char* const k_help =
+    "  Answer y or n; Enter takes the default (the capital letter). Numbers: type the number;\n"
+    "  Enter takes the default in brackets, if there is one.\n"
+    "  u  undo your last answer (the history keeps it, marked undone)\n"
+    "  q  save and quit; `vedette solo play` later picks up where you stopped\n"
+    "  Every answer is saved as you give it, so closing the window loses nothing.\n";
+
+class Prompter {
+ public:
+  Prompter(std::istream& in, std::ostream& out, bool echo) : in_(in), out_(out), echo_(echo) {}
+
+  // Prints the prompt and reads one answer, lower-cased and trimmed.
+  std::string ask(const std::string& prompt) {
+    out_ << prompt << std::flush;
+    std::string line;
+    if (!std::getline(in_, line)) {
+      out_ << "\n";
+      throw Quit{true};
+    }
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (echo_) out_ << line << "\n";
+    std::string t;
+    for (char c : line) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    auto sp = [](unsigned char c) { return std::isspace(c) != 0; };
+    while (!t.empty() && sp(static_cast<unsigned char>(t.back()))) t.pop_back();
+    std::size_t k = 0;
+    while (k < t.size() && sp(static_cast<unsigned char>(t[k]))) ++k;
+    t.erase(0, k);
+    if (t == "q" || t == "quit") throw Quit{false};
+    if (t == "u" || t == "undo") throw UndoRequest{};
+    return t;
+  }
+
+  bool yes_no(const std::string& question, bool def) {
+    while (true) {
+      std::string t = ask(question + (def ? " [Y/n] " : " [y/N] "));
+      if (t.empty()) return def;
+      if (t == "y" || t == "yes") return true;
+      if (t == "n" || t == "no") return false;
+      if (t == "?" || t == "help") {
+        out_ << k_help;
+        continue;
+      }
+      out_ << "  '" << t << "' is not an answer: type y or n (Enter means " << (def ? "yes" : "no")
+           << "); u undoes, q quits, ? explains.\n";
+    }
+  }
+
+  // A free answer checked by `parse` (nullopt plus a reason re-asks).
+  template <class T, class Parse>
+  T checked(const std::string& question, const std::optional<std::string>& def, Parse parse) {
+    while (true) {
+      std::string t = ask(question + (def ? " [" + *def + "] " : " "));
+      if (t == "?" || t == "help") {
+        out_ << k_help;
+        continue;
+      }
+      if (t.empty()) {
+        if (!def) {
+          out_ << "  An answer is needed; u undoes, q quits, ? explains.\n";
+          continue;
+        }
+        t = *def;
+      }
+      std::string why;
+      std::optional<T> v = parse(t, why);
+      if (v) return *v;
+      out_ << "  " << why << ".\n";
+    }
+  }
+
+  int number(const std::string& question, int lo, int hi, std::optional<int> def, const std::string& why_max) {
+    while (true) {
+      std::string t = ask(question + (def ? " [" + std::to_string(*def) + "] " : " "));
+      if (t.empty() && def) return *def;
+      if (t == "?" || t == "help") {
+        out_ << k_help;
+        continue;
+      }
+      auto v = parse_int(t);
+      if (!v) {
+        out_ << "  " << (t.empty() ? "An answer is needed" : "'" + t + "' is not a whole number") << ": type a number from "
+             << lo << " to " << hi << "; u undoes, q quits.\n";
+        continue;
+      }
+      if (*v < lo || *v > hi) {
+        out_ << "  " << *v << " is out of range: type a number from " << lo << " to " << hi
+             << (why_max.empty() ? "" : " (" + why_max + ")") << ".\n";
+        continue;
+      }
+      return static_cast<int>(*v);
+    }
+  }
+
+ private:
+  std::istream& in_;
+  std::ostream& out_;
+  bool echo_;
+};
+
+// What play does next, found from the session alone.
+struct Step {
+  enum class Kind { question, roll, charge, next_turn, game_over } kind = Kind::game_over;
+  std::size_t unit = 0;
+  Question question = Question::in_cover;
+};
+
+Step next_step(const Session& s, const Ruleset& r) {
+  const State& st = s.state();
+  bool any_left = false;
+  for (std::size_t k = 0; k < s.header().units.size(); ++k) {
+    if (s.charge_pending(k)) return {Step::Kind::charge, k, Question::in_cover};
+    if (s.figures_left(k) <= 0) continue;
+    any_left = true;
+    if (st.units[k].acted_in_turn == st.turn) continue;
+    const UnitSpec& spec = s.header().units[k];
+    if (auto q = next_question(r, spec, st.units[k], s.figures_left(k))) return {Step::Kind::question, k, *q};
+    return {Step::Kind::roll, k, Question::in_cover};
+  }
+  if (!any_left) return {Step::Kind::game_over, 0, Question::in_cover};
+  return {Step::Kind::next_turn, 0, Question::in_cover};
+}
+
+// Undoes the player's last answer: steps are taken back until one that was
+// answered at a prompt (a question, a turn change, a die the player rolled),
+// so a rolled activation goes with the answer before it.
+void undo_last_answer(Session& s, std::ostream& out) {
+  if (!s.undo_target()) {
+    out << "  Nothing to undo.\n";
+    return;
+  }
+  while (int t = s.undo_target()) {
+    const Event& e = s.event(t);
+    bool answered = true;
+    if (const auto* a = std::get_if<ActivateEvent>(&e.body)) answered = a->a.dice == DiceSource::player;
+    if (const auto* c = std::get_if<ChargeEvent>(&e.body))
+      answered = c->c.declined || (c->c.rolled && c->c.dice_source == DiceSource::player);
+    s.append(UndoEvent{t});
+    out << "  Undone: " << describe(s, s.event(t)) << "\n";
+    if (answered) break;
+  }
+  save_or_throw(s);
+}
+
+std::string yes_no_text(bool v) { return v ? "yes" : "no"; }
+
+// The next field of the charge form still to ask, or "" when complete.
+std::string next_charge_field(const Ruleset& r, const UnitSpec& spec, const std::map<std::string, std::string>& d) {
+  for (std::string_view f : k_charge_fields) {
+    std::string key(f);
+    if (d.count(key)) continue;
+    if (key == "attacker" && !spec.weight.empty()) continue;
+    if (key == "pikes_facing") {
+      std::string why;
+      auto def = parse_defender(d.at("defender"), why);
+      if (!def || r.charge.kind(*def) != DefenderKind::foot || d.at("side") != "front") continue;
+    }
+    return key;
+  }
+  return {};
+}
+
+ChargeInputs inputs_from(const Ruleset& r, const UnitSpec& spec, const std::map<std::string, std::string>& d) {
+  auto get = [&](const char* key) -> std::string {
+    auto it = d.find(key);
+    return it == d.end() ? std::string() : it->second;
+  };
+  std::string why;
+  ChargeInputs in;
+  auto bad = [&](const char* key) {
+    throw UsageError("the saved charge answer '" + std::string(key) + "' cannot be read (" + why + "); undo it with u");
+  };
+  auto w = parse_attacker(spec.weight.empty() ? get("attacker") : spec.weight, why);
+  if (!w) bad("attacker");
+  in.attacker = *w;
+  auto mv = parse_table_length(r, get("move"), true, why);
+  if (!mv) bad("move");
+  in.move = *mv;
+  auto ds = parse_table_length(r, get("distance"), false, why);
+  if (!ds) bad("distance");
+  in.distance = *ds;
+  auto br = parse_bearing(get("bearing"), why);
+  if (!br) bad("bearing");
+  in.bearing = *br;
+  auto df = parse_defender(get("defender"), why);
+  if (!df) bad("defender");
+  in.defender = *df;
+  auto sd = parse_side(get("side"), why);
+  if (!sd) bad("side");
+  in.side = *sd;
+  in.both_charging = get("both_charging") == "yes";
+  in.pikes_facing = get("pikes_facing") == "yes";
+  return in;
+}
+
+// One step of the charge form, or the charge itself once the form is
+// complete. Returns after appending one event (not yet saved).
+void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prompter& p, std::ostream& out) {
+  const UnitSpec& spec = s.header().units[k];
+  const UnitMemory& m = s.memory(k);
+  const std::string& name = spec.name;
+  const std::string field = next_charge_field(r, spec, m.charge_draft);
+  auto answer = [&](const std::string& value) { s.append(ChargeAnswerEvent{name, field, value}); };
+  const LengthUnit u = r.units;
+  std::string ex = std::string(unit_name(u));
+  if (field == "charge") {
+    out << "Charge? The table allows " << name << " to charge.\n";
+    if (!p.yes_no("Is an enemy in front of " + name + " for it to charge?", false)) {
+      ChargeRecord c;
+      c.activation = m.last_activation;
+      c.declined = true;
+      s.append(ChargeEvent{name, c});
+      out << "No charge.\n";
+      return;
+    }
+    answer("yes");
+  } else if (field == "attacker") {
+    auto w = p.checked<AttackerWeight>("Is " + name + " light, medium or heavy cavalry (seed 003's charge table)?",
+                                       std::nullopt, [](const std::string& t, std::string& why) { return parse_attacker(t, why); });
+    answer(std::string(k_attacker_weight_names[static_cast<std::size_t>(w)]));
+  } else if (field == "move") {
+    std::string def = format_length(default_charge_move(r, s, k), u);
+    auto l = p.checked<Length>(possessive(name) + " normal move, for the charge range?", def,
+                               [&](const std::string& t, std::string& why) { return parse_table_length(r, t, true, why); });
+    answer(format_length(l, u));
+  } else if (field == "distance") {
+    auto l = p.checked<Length>("Distance from " + name + " to the target's nearest figure (in " + ex + ", or give a unit)?",
+                               std::nullopt,
+                               [&](const std::string& t, std::string& why) { return parse_table_length(r, t, false, why); });
+    answer(format_length(l, u));
+  } else if (field == "bearing") {
+    auto b = p.checked<double>("The target's bearing off " + possessive(name) + " facing, in degrees (0 = straight ahead)?",
+                               std::string("0"), [](const std::string& t, std::string& why) { return parse_bearing(t, why); });
+    std::ostringstream o;
+    o << b;
+    answer(o.str());
+  } else if (field == "defender") {
+    auto d = p.checked<DefenderClass>(
+        "The unit charged: peasants, light-foot, heavy-foot, elite-foot, light-horse, medium-horse or heavy-horse?",
+        std::nullopt, [](const std::string& t, std::string& why) { return parse_defender(t, why); });
+    answer(std::string(k_defender_class_names[static_cast<std::size_t>(d)]));
+  } else if (field == "side") {
+    auto sd = p.checked<ChargedOn>("Does the charge strike its front, flank or rear?", std::string("front"),
+                                   [](const std::string& t, std::string& why) { return parse_side(t, why); });
+    answer(std::string(k_side_names[static_cast<std::size_t>(sd)]));
+  } else if (field == "both_charging") {
+    answer(yes_no_text(p.yes_no("Is the target charging too?", false)));
+  } else if (field == "pikes_facing") {
+    answer(yes_no_text(p.yes_no("Are they Swiss or Landsknechte with pikes or pole arms facing the charge?", false)));
+  } else {
+    // The form is complete: what is known before the dice, then the dice.
+    ChargeInputs in = inputs_from(r, spec, m.charge_draft);
+    ChargePreview pv = preview_charge(r, in);
+    print_charge_preview(out, r, in, pv);
+    ChargeDice dice;
+    if (pv.needs_dice) {
+      if (physical && !s.charge_dice_for(k, s.state().turn)) {
+        dice.source = DiceSource::player;
+        dice.roll_index.reset();
+        dice.dice = p.checked<std::array<int, 2>>(
+            "Roll 2D6 for the defender's morale and enter both dice (e.g. 3 5):", std::nullopt,
+            [](const std::string& t, std::string& why) -> std::optional<std::array<int, 2>> {
+              std::istringstream is(t);
+              std::string a, b, extra;
+              is >> a >> b >> extra;
+              auto x = parse_int(a), y = parse_int(b);
+              if (!x || !y || !extra.empty() || *x < 1 || *x > 6 || *y < 1 || *y > 6) {
+                why = "'" + t + "' is not two dice: type two numbers from 1 to 6, e.g. 3 5";
+                return std::nullopt;
+              }
+              return std::array<int, 2>{static_cast<int>(*x), static_cast<int>(*y)};
+            });
+      } else {
+        dice = session_charge_dice(s, k);
+      }
+    }
+    ChargeRecord c = resolve_charge(r, s, k, in, dice);
+    s.append(ChargeEvent{name, c});
+    print_charge_result(out, s, c);
+    if (c.shaken) out << name << " is now shaken (remembered in the session).\n";
+  }
+}
+
+}  // namespace
+
+int run_solo_play(const PlayOptions& o, Io& io) {
+  auto& out = io.out;
+  Session s = open_session(o.game);
+  const std::string file = s.path().string();
+  SessionRules sr = load_session_rules(s);
+  bool tty_in = ::isatty(STDIN_FILENO) != 0;
+  Prompter p(std::cin, out, !tty_in);
+
+  out << "Vedette solo: " << file << ", turn " << s.state().turn << " (ruleset " << s.header().ruleset_path << ")\n";
+  check_unit_types(s, *sr.rules, sr.path);
+  if (sr.changed) {
+    out << "The ruleset " << sr.path << " has changed since this session last used it\n"
+        << "  (recorded " << s.header().ruleset_hash << ", now " << sr.hash << ").\n";
+    bool go = false;
+    try {
+      go = p.yes_no("Continue with the new rules?", false);
+    } catch (const Quit&) {
+      out << "Nothing was changed.\n";
+      return 0;
+    } catch (const UndoRequest&) {
+      go = false;
+    }
+    if (!go) {
+      io.err << "vedette: not played: the ruleset changed and the new rules were not accepted; the session is unchanged "
+                "(restore the old ruleset file, or answer y to go on with the new one)\n";
+      return 2;
+    }
+    std::string old = s.header().ruleset_hash;
+    s.header().ruleset_hash = sr.hash;
+    const Event& e = s.append(RulesetEvent{old, sr.hash});
+    out << "Going on with the new rules (recorded as #" << e.n << ").\n";
+    save_or_throw(s);
+  }
+  const Ruleset& r = *sr.rules;
+
+  if (o.seed && *o.seed != s.header().seed) {
+    if (s.next_roll() > 0)
+      throw UsageError("--seed: this session's rolls already come from seed " + std::to_string(s.header().seed) + " (" +
+                       std::to_string(s.next_roll()) +
+                       " rolled so far); a new seed now would let a player fish for better rolls");
+    std::uint64_t old = s.header().seed;
+    s.header().seed = *o.seed;
+    s.append(SeedEvent{old, *o.seed});
+    save_or_throw(s);
+  }
+  const bool physical = o.physical || s.header().physical_dice;
+  out << "Seed " << s.header().seed << "; dice " << (physical ? "rolled by you" : "rolled by vedette") << ".\n"
+      << "Answer y or n (Enter takes the capital letter) or a number; u undoes your last answer, q saves and quits,\n"
+      << "? explains. Every answer is saved as you give it.\n";
+
+  constexpr std::size_t k_none = static_cast<std::size_t>(-1);
+  std::size_t announced = k_none;  // the unit whose banner was shown last
+  int announced_turn = 0;
+  try {
+    while (true) {
+      Step step = next_step(s, r);
+      const int turn = s.state().turn;
+      if (turn != announced_turn) {
+        out << "\n=== Turn " << turn << " ===\n";
+        announced_turn = turn;
+        announced = k_none;
+      }
+      try {
+        if (step.kind == Step::Kind::game_over) {
+          out << "No automated unit has figures left: the cavalry's game is over. The session is saved.\n";
+          return 0;
+        }
+        if (step.kind == Step::Kind::next_turn) {
+          if (!p.yes_no("All units have acted in turn " + std::to_string(turn) + ". Start turn " +
+                            std::to_string(turn + 1) + "?",
+                        true)) {
+            out << "Saved. Resume with: vedette solo play " << file << "\n";
+            return 0;
+          }
+          s.append(NextTurnEvent{});
+          save_or_throw(s);
+          continue;
+        }
+        const std::size_t k = step.unit;
+        const UnitSpec& spec = s.header().units[k];
+        if (announced != k) {
+          out << "\n--- " << spec.name << ": " << unit_summary(s, &r, k) << " ---\n";
+          out << "    " << memory_summary(s, k) << "\n";
+          const Answers& pending = s.memory(k).pending;
+          if (pending.any()) out << "    already answered: " << answers_text(pending) << "\n";
+          announced = k;
+        }
+        if (step.kind == Step::Kind::charge) {
+          charge_step(s, r, k, physical, p, out);
+          save_or_throw(s);
+          continue;
+        }
+        if (step.kind == Step::Kind::question) {
+          const std::string text = question_text(r, step.question, spec.name);
+          int value;
+          if (is_yes_no(step.question)) {
+            value = p.yes_no(text, false) ? 1 : 0;
+          } else {
+            int left = s.figures_left(k);
+            value = p.number(text, 0, left, 0, spec.name + " has " + std::to_string(left) + " figures left");
+          }
+          s.append(AnswerEvent{spec.name, step.question, value});
+          save_or_throw(s);
+          continue;
+        }
+        // The roll: show the RF first, then roll or take the player's die.
+        const Answers pending = s.memory(k).pending;
+        Die die = session_die(s, k);
+        Activation preview = decide_activation(r, s, k, pending, 0, die);
+        print_rf(out, preview);
+        if (physical && !s.die_for(k, turn)) {
+          die = Die{};
+          die.dice = DiceSource::player;
+          die.roll = p.number("Roll a D6 for " + spec.name + " and enter it (1-6):", 1, 6, s.player_die_for(k, turn), "");
+        }
+        Activation a = decide_activation(r, s, k, pending, 0, die);
+        for (std::size_t q = 0; q < k_question_count; ++q)
+          if (pending.v[q]) a.asked.push_back(static_cast<Question>(q));
+        s.append(ActivateEvent{spec.name, a});
+        save_or_throw(s);
+        print_decision(out, s, a, spec.name);
+      } catch (const UndoRequest&) {
+        undo_last_answer(s, out);
+        announced = k_none;
+      }
+    }
+  } catch (const Quit& q) {
+    std::string next;
+    Step step = next_step(s, r);
+    if (step.kind == Step::Kind::question || step.kind == Step::Kind::roll)
+      next = "; next: " + s.header().units[step.unit].name;
+    if (step.kind == Step::Kind::charge) next = "; next: " + possessive(s.header().units[step.unit].name) + " charge";
+    out << (q.eof ? "Input ended. " : "") << "Everything so far is saved in " << file << " (turn " << s.state().turn
+        << next << ").\nResume with: vedette solo play " << file << "\n";
+    return 0;
+  }
+}
+
+}  // namespace vedette::cli

@@ -1,0 +1,368 @@
+#pragma once
+// A solo game's session: the file it lives in, its append-only history, and
+// the units' memory derived by replaying that history.
+//
+// The history is the record of the game. Every roll, answer, casualty count,
+// turn change, undo and redo is one event appended to it; nothing is ever
+// erased. Undo appends an `undo` event naming the step it takes back, redo a
+// `redo` event; the state is found by replaying the events in order, so the
+// log shows everything that happened, undone steps included.
+//
+// Rolls: roll number k of a session (k = 0, 1, 2, ...) is the first D6 of
+// make_stream(seed, k, Subsystem::solo). The counter only goes up: an undone
+// roll keeps its number. And a unit's die for a turn is fixed once rolled:
+// activating it again in the same turn after an undo reuses that die
+// (`same_die_as`), so undo corrects answers, it cannot fish for a better roll.
+// A rolled die in the file is checked against its seed and number on reading.
+//
+// The file format is described in docs/solo.md.
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "engine/decision/actions_table.hpp"
+#include "engine/core/diagnostics.hpp"
+#include "engine/core/facts.hpp"
+
+namespace vedette::solo {
+
+inline constexpr std::string_view k_format = "vedette-session";
+inline constexpr int k_version = 1;
+
+// A problem with an event against the session's state: a unit that has
+// already acted, casualties beyond the figures, an undo with nothing to undo.
+struct SessionError : std::runtime_error {
+  explicit SessionError(const std::string& what, std::string key = {}) : std::runtime_error(what), field(std::move(key)) {}
+  std::string field;  // the event's key it is about ("roll", "facts.casualties"), if any
+};
+
+// What play may ask about a unit (the facts the session cannot know itself).
+enum class Question : std::uint8_t { in_cover, enemy_in_range, enemy_flank_rear, retreated_from_melee, new_casualties };
+inline constexpr std::size_t k_question_count = 5;
+inline constexpr std::array<std::string_view, k_question_count> k_question_names{
+    "in_cover", "enemy_in_range", "enemy_flank_rear", "retreated_from_melee", "new_casualties"};
+inline constexpr std::array<std::string_view, k_question_count> k_question_labels{
+    "in cover", "enemy in range", "enemy on flank or rear", "retreating from melee", "new casualties"};
+inline std::string_view question_name(Question q) { return k_question_names[static_cast<std::size_t>(q)]; }
+inline std::string_view question_label(Question q) { return k_question_labels[static_cast<std::size_t>(q)]; }
+inline bool is_yes_no(Question q) { return q != Question::new_casualties; }
+
+enum class Morale : std::uint8_t { steady, shaken, rallying };
+inline constexpr std::array<std::string_view, 3> k_morale_names{"steady", "shaken", "rallying"};
+inline std::string_view morale_name(Morale m) { return k_morale_names[static_cast<std::size_t>(m)]; }
+
+enum class DiceSource : std::uint8_t { rolled, player };
+inline constexpr std::array<std::string_view, 2> k_dice_source_names{"rolled", "player"};
+
+inline constexpr std::array<std::string_view, 4> k_pace_adjust_names{"none", "no_gallop", "forced_walk", "after_charge"};
+
+// One automated unit as created.
+struct UnitSpec {
+  std::string name;
+  std::string type;  // a unit_types id of the ruleset
+  bool raw = false;
+  bool hero = false;
+  int figures = 0;     // 1..k_max_figures
+  std::string weight;  // light, medium or heavy (seed 003's charge table); "" = asked at a charge
+};
+inline constexpr int k_max_figures = 1000;
+// Units in one session: each turn change and each undo costs a little per
+// unit, and a hand-edited file of thousands of units would cost gigabytes.
+inline constexpr std::size_t k_max_units = 100;
+
+// Answers given so far this turn (booleans 0/1, new casualties a count).
+struct Answers {
+  std::array<std::optional<int>, k_question_count> v{};
+  std::optional<int>& operator[](Question q) { return v[static_cast<std::size_t>(q)]; }
+  const std::optional<int>& operator[](Question q) const { return v[static_cast<std::size_t>(q)]; }
+  bool any() const {
+    for (const auto& x : v)
+      if (x) return true;
+    return false;
+  }
+};
+
+struct RfTermRecord {
+  std::string id;
+  int value = 0;
+  std::string reason;
+};
+
+// One activation as decided and recorded: the facts it was decided on and
+// the table's answer, in the words shown to the player. The record is what
+// was said at the time; a later ruleset change does not rewrite it.
+struct Activation {
+  // Facts. The session knows hero, raw, pace, gallop streak, ran last turn
+  // and casualties; the player answers the rest.
+  bool hero = false, raw = false;
+  Pace pace_before = Pace::halt;
+  int gallop_streak_before = 0;
+  bool ran_last_turn = false;
+  // Seed 003: moved a charge move last turn, so normal speed now. Not
+  // recorded by sessions written before it was enforced (nullopt).
+  std::optional<bool> charged_last_turn;
+  bool in_cover = false, enemy_in_range = false, enemy_flank_rear = false, retreated_from_melee = false;
+  int new_casualties = 0;  // given with this activation (added before the RF)
+  int casualties = 0;      // lost in all, after new_casualties
+  int figures = 0;
+  std::vector<Question> asked;  // what play asked (the rest was known or could not change the RF)
+  // The table's answer.
+  int rf = 0;
+  std::vector<RfTermRecord> breakdown;
+  std::string band;
+  int roll = 0;
+  DiceSource dice = DiceSource::rolled;
+  std::optional<std::uint64_t> roll_index;  // rolled dice: which roll of the session
+  std::optional<int> same_die_as;           // the event whose die this reuses
+  std::string behaviour;                    // behaviour id
+  std::string behaviour_text;
+  Pace table_pace = Pace::halt;
+  Pace pace = Pace::halt;
+  PaceAdjust adjust = PaceAdjust::none;
+  bool running = false;
+  bool charge_possible = false;
+  std::string instruction;
+  std::string note;  // why the pace differs from the table's, or ""
+};
+
+inline constexpr std::array<std::string_view, 3> k_side_names{"front", "flank", "rear"};
+
+// A "(Charge?)" answered: declined, or resolved with seed 003's charge
+// (engine/decision/charge.hpp), as shown to the player before and after the dice.
+struct ChargeRecord {
+  int activation = 0;  // the activation whose "(Charge?)" this answers
+  bool declined = false;
+  // What the player measured and said.
+  std::string attacker;  // light, medium or heavy: the charging unit
+  std::string move;      // its normal move ("50cm")
+  std::string distance;  // to the target's nearest figure
+  double bearing = 0;    // the target's direction off the unit's facing, degrees
+  std::string defender;  // a defender class (k_defender_class_names)
+  std::string side = "front";
+  bool both_charging = false;
+  bool pikes_facing = false;
+  // Geometry.
+  std::string max_range, min_distance;
+  bool reaches = false, charge_bonus = false, morale_check = false;
+  std::string forced_move;  // when it does not reach
+  bool shaken = false;      // fell short: the unit becomes shaken
+  // The defender's morale check.
+  bool automatic = false;  // pikes facing: stands without dice
+  int target = 0;          // natural 2D6 needed
+  int stand_ways = 0;      // of 36
+  bool rolled = false;     // dice were thrown
+  std::array<int, 2> dice{};
+  DiceSource dice_source = DiceSource::rolled;
+  std::optional<std::uint64_t> roll_index;
+  std::optional<int> same_dice_as;  // the charge event whose dice this reuses
+  bool stands = false;
+  std::string outcome;  // in words, as shown
+};
+
+struct AnswerEvent {
+  std::string unit;
+  Question question = Question::in_cover;
+  int value = 0;
+};
+struct CasualtiesEvent {
+  std::string unit;
+  int added = 0;  // may be negative: a correction
+};
+struct ActivateEvent {
+  std::string unit;
+  Activation a;
+};
+struct NextTurnEvent {};
+struct UndoEvent {
+  int target = 0;
+};
+struct RedoEvent {
+  int target = 0;
+};
+struct RulesetEvent {  // the player accepted a changed ruleset
+  std::string old_hash, new_hash;
+};
+struct SeedEvent {  // a new seed, before any die was rolled
+  std::uint64_t old_seed = 0, new_seed = 0;
+};
+struct MoraleEvent {
+  std::string unit;
+  Morale morale = Morale::steady;
+  std::string reason;
+};
+struct ChargeEvent {
+  std::string unit;
+  ChargeRecord c;
+};
+// One answer of play's charge form, saved as it is given (like AnswerEvent);
+// the charge event that resolves the charge consumes them.
+inline constexpr std::array<std::string_view, 9> k_charge_fields{
+    "charge", "attacker", "move", "distance", "bearing", "defender", "side", "both_charging", "pikes_facing"};
+struct ChargeAnswerEvent {
+  std::string unit;
+  std::string field;  // one of k_charge_fields
+  std::string value;  // as the player gave it, checked
+};
+using EventBody = std::variant<AnswerEvent, CasualtiesEvent, ActivateEvent, NextTurnEvent, UndoEvent, RedoEvent,
+                               RulesetEvent, SeedEvent, MoraleEvent, ChargeEvent, ChargeAnswerEvent>;
+inline constexpr std::array<std::string_view, 11> k_event_names{
+    "answer", "casualties", "activate", "next_turn", "undo", "redo", "ruleset", "seed", "morale", "charge", "charge_answer"};
+
+struct Event {
+  int n = 0;     // 1-based position in the history
+  int turn = 0;  // the session's turn when it happened
+  EventBody body;
+  Location where;  // in the file it was read from
+  std::map<std::string, Location> field_where;  // keys as read ("roll", "facts.pace")
+  std::string_view kind() const { return k_event_names[body.index()]; }
+  // Undo takes back answers, casualties, activations, charges, turn
+  // changes and morale; not undo/redo themselves, nor a ruleset or seed
+  // change.
+  bool undoable() const;
+  const std::string* unit() const;  // the unit it is about, if any
+};
+
+// A unit's memory from turn to turn.
+struct UnitMemory {
+  int casualties = 0;
+  Pace pace = Pace::halt;  // the pace it moved at when it last acted
+  int gallop_streak = 0;   // turns in a row it has galloped
+  bool ran_this_turn = false;
+  bool ran_last_turn = false;
+  bool retreated_from_melee = false;  // as last answered
+  // Seed 003: "When a unit moves a charge move it must move at normal speed
+  // on the following turn": a charge answered (not declined) this turn, and
+  // so the pace limit of the next (combat.charge.next_turn_pace).
+  bool charged_this_turn = false;
+  bool charged_last_turn = false;
+  Morale morale = Morale::steady;
+  int acted_in_turn = 0;    // the last turn it was activated (0: never)
+  int last_activation = 0;  // that activation's event number
+  int charge_for = 0;       // the activation whose "(Charge?)" has been answered
+  std::map<std::string, std::string> charge_draft;  // play's charge form so far
+  Answers pending;          // answers given this turn before its roll
+};
+
+struct State {
+  int turn = 1;
+  std::vector<UnitMemory> units;  // by roster position
+};
+
+struct Header {
+  std::string ruleset_path;  // as recorded: "builtin:default", or relative to the session's folder, or absolute
+  std::string ruleset_hash;  // of the ruleset last accepted
+  std::uint64_t seed = 0;
+  bool physical_dice = false;
+  // "" = the ruleset's own phrasing; "asl" = seed 000's terms (MF, hexes,
+  // Gallop, Charge: engine/modules/asl/asl_phrasing.hpp). Written only when set.
+  std::string module;
+  std::vector<UnitSpec> units;
+};
+inline constexpr std::array<std::string_view, 1> k_module_names{"asl"};
+
+class Session {
+ public:
+  // A new session, not yet written.
+  Session(std::filesystem::path path, Header header);
+  // Reads and checks a session file: a file that is not YAML, not a
+  // session, hand-edited into something inconsistent, or from a newer
+  // version is a LoadError located by line and column.
+  static Session load(const std::filesystem::path& path);
+
+  // Writes the file atomically. Refuses (SessionError) if the file on disk
+  // changed since it was read or last written by this object, so two
+  // programs playing the same game cannot silently lose each other's moves.
+  // `overwrite` allows replacing a file this object did not read.
+  void save(bool overwrite = false);
+  // The text save() writes.
+  std::string text() const;
+
+  const std::filesystem::path& path() const { return path_; }
+  const Header& header() const { return header_; }
+  Header& header() { return header_; }  // ruleset hash and seed, with an event saying why
+  const State& state() const { return state_; }
+  const std::vector<Event>& history() const { return history_; }
+  const Event& event(int n) const { return history_.at(static_cast<std::size_t>(n - 1)); }
+
+  // Appends an event at the current turn after checking it against the
+  // state (SessionError if it does not fit); does not save.
+  const Event& append(EventBody body);
+
+  // Roster lookups: exact name first, then a unique case-insensitive match.
+  std::optional<std::size_t> find_unit(std::string_view name) const;
+  std::size_t unit_index(const std::string& name) const;  // must exist
+  const UnitMemory& memory(std::size_t i) const { return state_.units[i]; }
+  int figures_left(std::size_t i) const { return header_.units[i].figures - state_.units[i].casualties; }
+
+  // Undo/redo: the step each would take back or bring back (0: none), and
+  // how many are available.
+  int undo_target() const { return done_.empty() ? 0 : done_.back(); }
+  int redo_target() const { return redo_.empty() ? 0 : redo_.back(); }
+  std::size_t undo_depth() const { return done_.size(); }
+  std::size_t redo_depth() const { return redo_.size(); }
+  // Whether event n is in effect now (undoable events only; others: true).
+  bool in_effect(int n) const;
+
+  // The roll counter: the next roll's number. Never goes down.
+  std::uint64_t next_roll() const { return next_roll_; }
+  // The first rolled die of (unit, turn), if any, as its event number.
+  std::optional<int> die_for(std::size_t unit, int turn) const;
+  // The player's last physical die for (unit, turn), if any.
+  std::optional<int> player_die_for(std::size_t unit, int turn) const;
+  // The first rolled charge dice of (unit, turn), if any, as the charge
+  // event number: a charge after an undo reuses them.
+  std::optional<int> charge_dice_for(std::size_t unit, int turn) const;
+  // Whether this unit's activation this turn offers "(Charge?)" and it has
+  // not been answered yet.
+  bool charge_pending(std::size_t unit) const;
+
+ private:
+  void apply(const Event& e);
+  void apply_to_state(const Event& e);
+  void check_dice(const Event& e, const Activation& a);
+  void check_charge_dice(const Event& e, const ChargeRecord& c);
+
+  std::filesystem::path path_;
+  Header header_;
+  std::vector<Event> history_;
+  State state_;
+  // The state before step done_[i] is found from checkpoints_[i / 32] (the
+  // state before done_[i / 32 * 32]) by replaying the steps between: memory
+  // for a long game's undo grows by one state per 32 steps, not per step.
+  static constexpr std::size_t k_checkpoint_every = 32;
+  State state_before(std::size_t i);
+  void push_done(int n, State before);
+  void set_in_effect(int n, bool on);
+  std::vector<int> done_;          // undoable events in effect, oldest first
+  std::vector<State> checkpoints_;  // the state before done_[0], done_[32], done_[64], ...
+  std::vector<bool> in_effect_;     // by event number: in done_
+  std::vector<int> redo_;       // undone events that redo would bring back, last on top
+  std::uint64_t next_roll_ = 0;
+  std::map<std::pair<std::size_t, int>, int> first_die_;  // (unit, turn) -> event
+  std::map<std::pair<std::size_t, int>, int> player_die_;
+  std::map<std::pair<std::size_t, int>, int> first_charge_dice_;
+  std::optional<std::string> disk_text_;  // what the file held when read or last written
+};
+
+// The D6 of roll number `index` of a session with this seed.
+int solo_roll(std::uint64_t seed, std::uint64_t index);
+// The 2D6 of roll number `index` (a charge's morale check): the first two
+// dice of the same stream.
+std::array<int, 2> solo_roll_2d6(std::uint64_t seed, std::uint64_t index);
+
+// "lancers.vedette.yaml" for "lancers"; a path with an extension unchanged.
+std::filesystem::path session_path(const std::string& game);
+
+// Checks that text is valid UTF-8 with no control characters (names and
+// paths written to the session must read back).
+bool printable_utf8(std::string_view s);
+
+}  // namespace vedette::solo

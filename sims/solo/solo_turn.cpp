@@ -1,0 +1,448 @@
+#include "sims/solo/solo_turn.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <system_error>
+
+#include "engine/modules/asl/asl_phrasing.hpp"
+#include "engine/core/builtin_tables.hpp"
+#include "engine/core/content_hash.hpp"
+#include "engine/core/diagnostics.hpp"
+#include "engine/core/doc.hpp"
+#include "sims/io/atomic_file.hpp"
+
+namespace vedette::solo {
+
+namespace fs = std::filesystem;
+
+namespace {
+constexpr std::string_view k_builtin = "builtin:";
+bool is_builtin(const std::string& p) { return p.rfind(k_builtin, 0) == 0; }
+}  // namespace
+
+// ---------------------------------------------------------------- ruleset
+
+std::string ruleset_hash(const Ruleset& r) {
+  std::uint64_t h = k_fnv1a64_basis;
+  for (const auto& src : r.sources) {
+    std::string bytes;
+    if (is_builtin(src)) {
+      auto t = builtin_table(std::string_view(src).substr(k_builtin.size()));
+      if (t) bytes = std::string(*t);
+    } else {
+      try {
+        bytes = read_whole_file(src);
+      } catch (const AtomicWriteError& e) {
+        throw LoadError({src, 0, 0}, e.what());
+      }
+    }
+    h = fnv1a64(std::to_string(bytes.size()) + ":", h);
+    h = fnv1a64(bytes, h);
+  }
+  return fnv1a64_text(h);
+}
+
+std::string record_ruleset_path(const fs::path& session, const std::string& given) {
+  if (is_builtin(given)) return given;
+  std::error_code ec;
+  fs::path abs = fs::weakly_canonical(fs::absolute(given, ec), ec);
+  if (ec) return given;
+  fs::path dir = fs::weakly_canonical(fs::absolute(session, ec).parent_path(), ec);
+  if (ec) return abs.string();
+  fs::path rel = abs.lexically_relative(dir);
+  if (!rel.empty() && *rel.begin() != "..") return rel.generic_string();
+  return abs.string();
+}
+
+std::string resolve_ruleset_path(const fs::path& session, const std::string& recorded) {
+  if (is_builtin(recorded)) return recorded;
+  fs::path p(recorded);
+  if (p.is_absolute()) return recorded;
+  fs::path dir = session.parent_path();
+  return (dir.empty() ? p : dir / p).lexically_normal().string();
+}
+
+SessionRules load_session_rules(const Session& s) {
+  SessionRules out;
+  out.path = resolve_ruleset_path(s.path(), s.header().ruleset_path);
+  try {
+    out.rules = load_ruleset(out.path);
+  } catch (const LoadError& e) {
+    auto diags = e.diagnostics();
+    Diagnostic note;
+    note.where.file = s.path().string();
+    note.message = "the ruleset this session uses (" + s.header().ruleset_path + ") cannot be loaded; restore it to go on";
+    diags.push_back(std::move(note));
+    throw LoadError(diags);
+  }
+  out.hash = ruleset_hash(*out.rules);
+  out.changed = out.hash != s.header().ruleset_hash;
+  return out;
+}
+
+std::string normalise_type(std::string id) {
+  std::replace(id.begin(), id.end(), '-', '_');
+  return id;
+}
+
+// ------------------------------------------------------------- questions
+
+Situation situation(const UnitSpec& spec, const UnitMemory& m, const Answers& a) {
+  auto yes = [&](Question q) { return a[q].value_or(0) != 0; };
+  Situation s;
+  s.hero = spec.hero;
+  s.raw = spec.raw;
+  s.pace = m.pace;
+  s.ran_last_turn = m.ran_last_turn;
+  s.in_cover = yes(Question::in_cover);
+  s.enemy_in_range = yes(Question::enemy_in_range);
+  s.enemy_flank_rear = yes(Question::enemy_flank_rear);
+  s.retreated_from_melee = yes(Question::retreated_from_melee);
+  // The memory's casualties already include a new_casualties answer.
+  s.casualties_hundredths = casualty_hundredths(m.casualties, spec.figures);
+  return s;
+}
+
+namespace {
+
+// Calls f(answers) for every completion of the unanswered questions in
+// `open` (yes/no both ways; new casualties 0..left), stopping when f
+// returns true. Returns whether it did.
+template <class F>
+bool any_completion(Answers a, const std::vector<Question>& open, std::size_t k, int left, const F& f) {
+  if (k == open.size()) return f(a);
+  Question q = open[k];
+  int hi = is_yes_no(q) ? 1 : left;
+  for (int v = 0; v <= hi; ++v) {
+    a[q] = v;
+    if (any_completion(a, open, k + 1, left, f)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool question_matters(const Ruleset& r, const UnitSpec& spec, const UnitMemory& m, int figures_left,
+                      const Answers& a, Question q) {
+  std::vector<Question> others;
+  for (std::size_t k = 0; k < k_question_count; ++k) {
+    auto other = static_cast<Question>(k);
+    if (other != q && !a[other]) others.push_back(other);
+  }
+  int hi = is_yes_no(q) ? 1 : figures_left;
+  return any_completion(a, others, 0, figures_left, [&](Answers full) {
+    UnitMemory mm = m;
+    int first = 0;
+    for (int v = 0; v <= hi; ++v) {
+      full[q] = v;
+      // Hypothetical new casualties (answered ones are in the memory already).
+      int extra = (q == Question::new_casualties ? v : 0) +
+                  (q != Question::new_casualties && !a[Question::new_casualties] ? full[Question::new_casualties].value_or(0) : 0);
+      mm.casualties = m.casualties + extra;
+      int rf = rf_total(r, Facts(situation(spec, mm, full)));
+      if (v == 0) first = rf;
+      else if (rf != first) return true;
+    }
+    return false;
+  });
+}
+
+std::optional<Question> next_question(const Ruleset& r, const UnitSpec& spec, const UnitMemory& m, int figures_left) {
+  for (std::size_t k = 0; k < k_question_count; ++k) {
+    auto q = static_cast<Question>(k);
+    if (m.pending[q]) continue;
+    if (question_matters(r, spec, m, figures_left, m.pending, q)) return q;
+  }
+  return std::nullopt;
+}
+
+std::string possessive(const std::string& name) {
+  return name + (!name.empty() && (name.back() == 's' || name.back() == 'S') ? "'" : "'s");
+}
+
+std::string question_text(const Ruleset& r, Question q, const std::string& unit) {
+  const std::string its = possessive(unit);
+  switch (q) {
+    case Question::in_cover: return "Is " + unit + " entirely in cover?";
+    case Question::enemy_in_range:
+      switch (r.switches.weapons_range) {
+        case WeaponsRange::enemy: return "Is an enemy in clear sight, with " + unit + " within that enemy's weapons range?";
+        case WeaponsRange::unit: return "Is an enemy in clear sight and within " + its + " weapons range?";
+        case WeaponsRange::either: return "Is an enemy in clear sight and within weapons range (its or " + its + ")?";
+      }
+      break;
+    case Question::enemy_flank_rear: return "Is an enemy to " + its + " flank or rear, and in sight?";
+    case Question::retreated_from_melee: return "Is " + unit + " retreating as a result of melee?";
+    case Question::new_casualties: return "New casualties on " + unit + " (figures wounded or killed since last asked)?";
+  }
+  return {};
+}
+
+// ---------------------------------------------------------------- deciding
+
+Die session_die(const Session& s, std::size_t unit) {
+  Die d;
+  if (auto first = s.die_for(unit, s.state().turn)) {
+    const Activation& a = std::get<ActivateEvent>(s.event(*first).body).a;
+    d.roll = a.roll;
+    d.roll_index = a.roll_index;
+    d.same_die_as = *first;
+    return d;
+  }
+  d.roll_index = s.next_roll();
+  d.roll = solo_roll(s.header().seed, *d.roll_index);
+  return d;
+}
+
+Activation decide_activation(const Ruleset& r, const Session& s, std::size_t unit, const Answers& answers,
+                             int new_casualties, const Die& die) {
+  const UnitSpec& spec = s.header().units[unit];
+  UnitMemory m = s.memory(unit);
+  m.casualties += new_casualties;
+  Situation sit = situation(spec, m, answers);
+  Facts facts(sit);
+  RiskFactor rf = compute_rf(r, facts);
+  UnitState us;
+  us.type = r.find_unit_type(spec.type);
+  us.pace = m.pace;
+  us.gallop_streak = m.gallop_streak;
+  Decision d = decide(r, rf.total, die.roll, us);
+  // Seed 003: "When a unit moves a charge move it must move at normal speed
+  // on the following turn" (the limit is combat.charge.next_turn_pace), as
+  // the gallop limit is kept: the session remembers the charge.
+  const Pace after_charge = r.combat.charge.next_turn_pace;
+  if (m.charged_last_turn && d.pace > after_charge) {
+    d.pace = after_charge;
+    d.adjust = PaceAdjust::after_charge;
+  }
+
+  Activation a;
+  a.hero = spec.hero;
+  a.raw = spec.raw;
+  a.pace_before = m.pace;
+  a.gallop_streak_before = m.gallop_streak;
+  a.ran_last_turn = m.ran_last_turn;
+  a.charged_last_turn = m.charged_last_turn;
+  a.in_cover = sit.in_cover;
+  a.enemy_in_range = sit.enemy_in_range;
+  a.enemy_flank_rear = sit.enemy_flank_rear;
+  a.retreated_from_melee = sit.retreated_from_melee;
+  a.new_casualties = new_casualties;
+  a.casualties = m.casualties;
+  a.figures = spec.figures;
+  a.rf = rf.total;
+  for (const auto& t : rf.breakdown) a.breakdown.push_back({t.modifier->id, t.value, t.reason});
+  a.band = d.band->label;
+  a.roll = die.roll;
+  a.dice = die.dice;
+  a.roll_index = die.roll_index;
+  a.same_die_as = die.same_die_as;
+  a.behaviour = d.behaviour->id;
+  a.behaviour_text = d.behaviour->text;
+  a.table_pace = d.table_pace;
+  a.pace = d.pace;
+  a.adjust = d.adjust;
+  a.running = d.behaviour->running;
+  a.charge_possible = d.behaviour->charge_possible;
+  a.instruction = instruction(r, d);
+  if (s.header().module == "asl") {
+    // Seed 000's terms. An ASL Charge is declared and fought on the board
+    // (13.6), not by seed 003's morale check: the instruction says when it
+    // is legal, and play does not ask seed 003's charge form.
+    a.instruction = asl::instruction(*asl::default_rules(), r, d, us);
+    a.charge_possible = false;
+  }
+  a.note = adjustment_note(r, d, us);
+  return a;
+}
+
+// ----------------------------------------------------------------- charge
+
+ChargePreview preview_charge(const Ruleset& r, const ChargeInputs& in) {
+  ChargePreview p;
+  p.geometry = charge_geometry(r.charge, in.move, in.distance, in.bearing);
+  MoraleSituation ms;
+  ms.defender = in.defender;
+  ms.attacker = in.attacker;
+  ms.side = in.side;
+  ms.both_charging = in.both_charging;
+  ms.pikes_facing = in.pikes_facing;
+  p.target = morale_target(r.charge, ms);
+  p.stand_ways = stand_ways(r.charge, p.target);
+  p.needs_dice = p.geometry.morale_check && !p.target.automatic;
+  return p;
+}
+
+Length default_charge_move(const Ruleset& r, const Session& s, std::size_t unit) {
+  const UnitMemory& m = s.memory(unit);
+  Pace pace = m.pace;
+  if (pace == Pace::halt) {
+    const UnitType* t = r.find_unit_type(s.header().units[unit].type);
+    bool may_gallop = (!t || t->can_gallop) && m.gallop_streak < r.supplement.gallop_max_turns;
+    pace = may_gallop ? Pace::gallop : (t && !t->can_gallop ? r.switches.no_gallop_pace : r.supplement.after_gallop_limit);
+  }
+  return r.pace_range(pace).max;
+}
+
+ChargeDice session_charge_dice(const Session& s, std::size_t unit) {
+  ChargeDice d;
+  if (auto first = s.charge_dice_for(unit, s.state().turn)) {
+    const ChargeRecord& c = std::get<ChargeEvent>(s.event(*first).body).c;
+    d.dice = c.dice;
+    d.roll_index = c.roll_index;
+    d.same_dice_as = *first;
+    return d;
+  }
+  d.roll_index = s.next_roll();
+  d.dice = solo_roll_2d6(s.header().seed, *d.roll_index);
+  return d;
+}
+
+namespace {
+
+std::string moves_text(double v) {
+  std::ostringstream o;
+  o << v;
+  return o.str();
+}
+
+}  // namespace
+
+ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit, const ChargeInputs& in,
+                            const ChargeDice& dice) {
+  const ChargeRules& cr = r.charge;
+  const LengthUnit u = r.units;
+  ChargePreview p = preview_charge(r, in);
+  const ChargeGeometry& g = p.geometry;
+  ChargeRecord c;
+  c.activation = s.memory(unit).last_activation;
+  c.attacker = std::string(k_attacker_weight_names[static_cast<std::size_t>(in.attacker)]);
+  c.move = format_length(in.move, u);
+  c.distance = format_length(in.distance, u);
+  c.bearing = in.bearing;
+  c.defender = std::string(k_defender_class_names[static_cast<std::size_t>(in.defender)]);
+  c.side = std::string(k_side_names[static_cast<std::size_t>(in.side)]);
+  c.both_charging = in.both_charging;
+  c.pikes_facing = in.pikes_facing;
+  c.max_range = format_length(g.max_range, u);
+  c.min_distance = format_length(g.min_distance, u);
+  c.reaches = g.reaches;
+  c.charge_bonus = g.charge_bonus;
+  if (!g.reaches) c.forced_move = format_length(g.forced_move, u);
+  c.shaken = g.out_of_reach && g.shaken;
+  c.morale_check = g.morale_check;
+  c.automatic = p.target.automatic;
+  c.target = p.target.target;
+  c.stand_ways = p.stand_ways;
+  const std::string& name = s.header().units[unit].name;
+  const std::string defender = cr.row(in.defender).text;
+  if (!g.reaches) {
+    c.outcome = "The charge does not reach: " + name + " must still move " + c.forced_move +
+                " forward toward the target" + (c.shaken ? " and becomes shaken." : ".");
+    return c;
+  }
+  if (!g.morale_check) {
+    c.outcome = "Contact inside the minimum distance (" + c.min_distance +
+                "): melee, but without the combat benefits of a charge; no morale check.";
+    return c;
+  }
+  if (p.target.automatic) {
+    c.stands = true;
+    c.outcome = defender + " stand automatically (pikes or pole arms facing the charge): the charge goes in to melee" +
+                std::string(g.charge_bonus ? " with the charge bonus." : ".");
+    return c;
+  }
+  c.rolled = true;
+  c.dice = dice.dice;
+  c.dice_source = dice.source;
+  c.roll_index = dice.roll_index;
+  c.same_dice_as = dice.same_dice_as;
+  MoraleResult m = resolve_morale(cr, p.target, dice.dice[0], dice.dice[1]);
+  c.stands = m.stands;
+  const std::string roll = std::to_string(m.dice[0]) + " + " + std::to_string(m.dice[1]) + " = " + std::to_string(m.total);
+  if (m.stands) {
+    c.outcome = defender + " STAND (" + roll + "): the charge goes in to melee" +
+                std::string(g.charge_bonus ? " with the charge bonus." : ".");
+  } else {
+    c.outcome = defender + " FAIL (" + roll + "): they retreat " + moves_text(cr.failure_retreat_moves) + " moves" +
+                (cr.failure_backs_to_enemy ? ", backs to the enemy" : "") + (cr.failure_must_rally ? ", and must rally" : "") +
+                ".";
+  }
+  return c;
+}
+
+namespace {
+
+std::string dashed(std::string_view s) {
+  std::string o(s);
+  std::replace(o.begin(), o.end(), '_', '-');
+  return o;
+}
+
+template <std::size_t N>
+std::optional<std::size_t> pick(const std::string& text, const std::array<std::string_view, N>& names, std::string& why) {
+  std::string t = text;
+  std::replace(t.begin(), t.end(), '-', '_');
+  std::vector<std::string> list;
+  std::string shown;
+  for (std::size_t k = 0; k < N; ++k) {
+    if (names[k] == t) return k;
+    list.emplace_back(names[k]);
+    shown += (shown.empty() ? "" : ", ") + dashed(names[k]);
+  }
+  std::string near = dashed(nearest(t, list));
+  why = "'" + text + "' is not one of: " + shown + (near.empty() ? "" : " (did you mean '" + near + "'?)");
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<AttackerWeight> parse_attacker(const std::string& text, std::string& why) {
+  auto k = pick(text, k_attacker_weight_names, why);
+  if (!k) return std::nullopt;
+  return static_cast<AttackerWeight>(*k);
+}
+
+std::optional<DefenderClass> parse_defender(const std::string& text, std::string& why) {
+  auto k = pick(text, k_defender_class_names, why);
+  if (!k) return std::nullopt;
+  return static_cast<DefenderClass>(*k);
+}
+
+std::optional<ChargedOn> parse_side(const std::string& text, std::string& why) {
+  auto k = pick(text, k_side_names, why);
+  if (!k) return std::nullopt;
+  return static_cast<ChargedOn>(*k);
+}
+
+std::optional<Length> parse_table_length(const Ruleset& r, const std::string& text, bool positive, std::string& why) {
+  std::optional<Length> l = parse_length(text);
+  if (!l) {
+    if (auto v = parse_number(text)) l = Length::of(*v, r.units);
+  }
+  if (!l) {
+    why = "'" + text + "' is not a length: give a number, in " + std::string(unit_name(r.units)) +
+          " unless you add a unit (e.g. 45 or 45cm or 18in)";
+    return std::nullopt;
+  }
+  if (l->as_cm() < 0 || (positive && l->as_cm() <= 0)) {
+    why = positive ? "the move must be more than zero" : "a distance cannot be negative";
+    return std::nullopt;
+  }
+  if (l->as_cm() > k_max_length_cm) {
+    why = "'" + text + "' is longer than any table";
+    return std::nullopt;
+  }
+  return l;
+}
+
+std::optional<double> parse_bearing(const std::string& text, std::string& why) {
+  auto v = parse_number(text);
+  if (!v || *v < -360 || *v > 360) {
+    why = "'" + text + "' is not a bearing: give degrees off the facing, from -360 to 360 (0 = straight ahead)";
+    return std::nullopt;
+  }
+  return v;
+}
+
+}  // namespace vedette::solo

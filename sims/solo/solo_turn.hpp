@@ -1,0 +1,139 @@
+#pragma once
+// One automated unit's turn in a solo game, with the ruleset: which
+// questions the risk factor still needs, the RF from the session's memory
+// and the answers, the die (reused after an undo), and the recorded
+// activation. Shared by `vedette solo play` and the single commands.
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "engine/decision/charge.hpp"
+#include "engine/decision/risk_factor.hpp"
+#include "engine/decision/ruleset.hpp"
+#include "sims/solo/session.hpp"
+
+namespace vedette::solo {
+
+// ---------------------------------------------------------------- ruleset
+
+// The ruleset's fingerprint: FNV-1a 64 (engine/core/content_hash.hpp) over the
+// bytes of every file it was loaded from, base first (`extends:` chains
+// included), each preceded by its length in decimal and a colon. A built-in
+// ruleset hashes its embedded text, so a new vedette with different
+// built-in tables is noticed too. "fnv1a64:0123456789abcdef".
+std::string ruleset_hash(const Ruleset& r);
+
+// How a ruleset path is recorded: "builtin:NAME" as is; a file inside the
+// session's folder (or below it) relative to that folder, so the two can be
+// moved together; any other file as an absolute path.
+std::string record_ruleset_path(const std::filesystem::path& session, const std::string& given);
+// The path to load for a recorded one.
+std::string resolve_ruleset_path(const std::filesystem::path& session, const std::string& recorded);
+
+struct SessionRules {
+  RulesetPtr rules;
+  std::string path;   // as loaded
+  std::string hash;   // now
+  bool changed = false;  // differs from the session's recorded hash
+};
+// Loads the session's ruleset (LoadError if it is missing or broken).
+SessionRules load_session_rules(const Session& s);
+
+// A unit type id as the user may write it: `mounted-infantry` names
+// `mounted_infantry`.
+std::string normalise_type(std::string id);
+
+// ------------------------------------------------------------- questions
+
+// The situation from the session's memory and the answers so far; a
+// question not answered counts as "no" / 0 new casualties.
+Situation situation(const UnitSpec& spec, const UnitMemory& m, const Answers& a);
+
+// Whether the answer to q can still change the RF, whatever the other
+// unanswered questions turn out to be. A question that cannot is not asked:
+// e.g. "in cover?" for a unit that moved at canter (the same -1), or
+// "retreating from melee?" for one that ran last turn (the same +3).
+bool question_matters(const Ruleset& r, const UnitSpec& spec, const UnitMemory& m, int figures_left,
+                      const Answers& a, Question q);
+// The next question play must ask, in the order of k_question_names, or
+// nullopt when the RF is known.
+std::optional<Question> next_question(const Ruleset& r, const UnitSpec& spec, const UnitMemory& m, int figures_left);
+
+// "Lancers'", "Hussar's".
+std::string possessive(const std::string& name);
+
+// The prompt for a question: "Is Lancers entirely in cover?"
+std::string question_text(const Ruleset& r, Question q, const std::string& unit);
+
+// ---------------------------------------------------------------- deciding
+
+// The die a rolled activation of this unit uses now: the one already rolled
+// for it this turn (an undone activation's), or the session's next roll.
+struct Die {
+  int roll = 0;
+  DiceSource dice = DiceSource::rolled;
+  std::optional<std::uint64_t> roll_index;
+  std::optional<int> same_die_as;
+};
+Die session_die(const Session& s, std::size_t unit);
+
+// The activation for these answers and this die: RF, band, behaviour, pace
+// (after the gallop limit and the no-gallop rule), instruction.
+// `new_casualties` are added before the RF; `answers` unanswered count "no".
+Activation decide_activation(const Ruleset& r, const Session& s, std::size_t unit, const Answers& answers,
+                             int new_casualties, const Die& die);
+
+// ----------------------------------------------------------------- charge
+
+// What the player says about a charge (seed 003, engine/decision/charge.hpp).
+struct ChargeInputs {
+  AttackerWeight attacker = AttackerWeight::light;
+  Length move;      // the charging unit's normal move
+  Length distance;  // to the target's nearest figure
+  double bearing = 0;
+  DefenderClass defender = DefenderClass::peasants;
+  ChargedOn side = ChargedOn::front;
+  bool both_charging = false;
+  bool pikes_facing = false;
+};
+
+// Everything known before the dice: range, minimum distance, whether it
+// reaches, the number the defender needs and its exact chance to stand.
+struct ChargePreview {
+  ChargeGeometry geometry;
+  MoraleTarget target;
+  int stand_ways = 0;  // of 36
+  bool needs_dice = false;
+};
+ChargePreview preview_charge(const Ruleset& r, const ChargeInputs& in);
+
+// The charge's normal move, offered as the default: the top of the pace
+// the unit moves at this turn, or of the fastest pace it may use when the
+// table halted it.
+Length default_charge_move(const Ruleset& r, const Session& s, std::size_t unit);
+
+// The 2D6 a rolled charge uses now: the dice already rolled for this unit's
+// charge this turn (before an undo), or the session's next roll.
+struct ChargeDice {
+  std::array<int, 2> dice{};
+  DiceSource source = DiceSource::rolled;
+  std::optional<std::uint64_t> roll_index;
+  std::optional<int> same_dice_as;
+};
+ChargeDice session_charge_dice(const Session& s, std::size_t unit);
+
+// The record of the charge: `dice` is used only if the preview needs dice.
+ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit, const ChargeInputs& in,
+                            const ChargeDice& dice);
+
+// Parsing the charge's answers (play's form, the `solo charge` flags).
+// Each returns nullopt and sets `why` when the text is not acceptable.
+std::optional<AttackerWeight> parse_attacker(const std::string& text, std::string& why);
+std::optional<DefenderClass> parse_defender(const std::string& text, std::string& why);
+std::optional<ChargedOn> parse_side(const std::string& text, std::string& why);
+// A length with its unit, or a bare number in the ruleset's units.
+std::optional<Length> parse_table_length(const Ruleset& r, const std::string& text, bool positive, std::string& why);
+std::optional<double> parse_bearing(const std::string& text, std::string& why);
+
+}  // namespace vedette::solo
