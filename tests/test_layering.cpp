@@ -42,8 +42,10 @@ const std::map<std::string, std::set<std::string>>& layers() {
     l["sims/report"].insert("sims/report");
     l["sims/solo"] = engine;
     l["sims/solo"].insert({"bots", "sims/io", "sims/solo"});
+    l["sims/web"] = l["sims/solo"];
+    l["sims/web"].insert("sims/web");
     std::set<std::string> all = l["sims/report"];
-    all.insert({"sims/solo", "sims/cli", "sims/cli/commands"});
+    all.insert({"sims/solo", "sims/web", "sims/cli", "sims/cli/commands"});
     l["sims/cli"] = all;
     l["sims/cli/commands"] = all;
     return l;
@@ -101,6 +103,7 @@ TEST_CASE("layering: a back arrow is caught", "[layering]") {
   CHECK(l.at("sims/lab").count("sims/cli") == 0);
   CHECK(l.at("sims/lab").count("sims/report") == 0);
   CHECK(l.at("sims/solo").count("sims/cli") == 0);
+  CHECK(l.at("sims/web").count("sims/cli") == 0);
 }
 
 TEST_CASE("layering: no folder holds more than 20 source files, and each has a README", "[layering]") {

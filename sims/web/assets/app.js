@@ -1,0 +1,291 @@
+// Vedette at the table: the page over `vedette serve`'s API. It holds no
+// rule: every question, roll and instruction comes from the server, which
+// runs the same `vedette solo` commands as the terminal.
+"use strict";
+(() => {
+  const params = new URLSearchParams(location.search);
+  const token = params.get("token") || "";
+  const $ = (id) => document.getElementById(id);
+  let current = null;   // {name, rev, status}
+  let busy = false;
+  let interacting = false;  // the player is answering a card's questions: the poll leaves the page alone
+  const flash = {};         // unit -> what its last charge did, shown on its card until the next redraw of a new turn
+
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "onclick") e.addEventListener("click", v);
+      else if (k === "text") e.textContent = v;
+      else e.setAttribute(k, v);
+    }
+    for (const k of kids) e.append(k);
+    return e;
+  }
+
+  function notice(text) {
+    const n = $("notice");
+    n.hidden = !text;
+    n.textContent = text || "";
+  }
+
+  async function api(method, path, body) {
+    const headers = {};
+    if (token) headers["X-Vedette-Token"] = token;
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    let res;
+    try {
+      res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (e) {
+      throw new Error("Vedette is not answering. Is `vedette serve` still running?");
+    }
+    const data = await res.json().catch(() => ({ error: "an answer that is not JSON" }));
+    if (res.status === 409 && current) {
+      await openSession(current.name, true);
+      notice(data.error || "The session changed; the page shows it as it is now.");
+      throw Object.assign(new Error(""), { shown: true });
+    }
+    if (!res.ok) throw new Error(data.error || res.statusText);
+    return data;
+  }
+
+  async function guarded(f) {
+    if (busy) return;
+    busy = true;
+    document.body.dataset.busy = "1";  // (a test waits for it to clear)
+    try {
+      await f();
+    } catch (e) {
+      if (!e.shown) notice(e.message);
+    } finally {
+      busy = false;
+      delete document.body.dataset.busy;
+    }
+  }
+
+  function show(section) {
+    for (const id of ["sessions", "session", "log"]) $(id).hidden = id !== section;
+    $("session-tools").hidden = section === "sessions";
+  }
+
+  // ---------------------------------------------------------------- sessions
+  async function listSessions() {
+    current = null;
+    $("where").textContent = "";
+    history.replaceState(null, "", location.pathname + (token ? "?token=" + encodeURIComponent(token) : ""));
+    const data = await api("GET", "/api/sessions");
+    const list = $("session-list");
+    list.replaceChildren();
+    for (const s of data.sessions) {
+      const label = s.problem ? `${s.name}: ${s.problem}` : `${s.name}: turn ${s.turn}, ${s.units.join(", ")}`;
+      list.append(el("li", {}, el("button", { text: label, onclick: () => guarded(() => openSession(s.name)) })));
+    }
+    if (!data.sessions.length) list.append(el("li", { text: "No sessions yet: create one below." }));
+    show("sessions");
+  }
+
+  $("new-session").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    guarded(async () => {
+      const name = $("new-name").value.trim();
+      const units = $("new-units").value.split("\n").map((s) => s.trim()).filter(Boolean);
+      await api("POST", "/api/sessions", { name, units, physical_dice: $("new-physical").checked });
+      notice("");
+      await openSession(name);
+    });
+  });
+
+  // ----------------------------------------------------------------- session
+  async function openSession(name, keepNotice) {
+    const data = await api("GET", "/api/sessions/" + encodeURIComponent(name));
+    current = { name, rev: data.rev, status: data.result };
+    if (!keepNotice) notice("");
+    const q = new URLSearchParams(token ? { token } : {});
+    q.set("session", name);
+    history.replaceState(null, "", location.pathname + "?" + q.toString());
+    $("where").textContent = "· " + name;
+    render();
+    show("session");
+  }
+
+  function unitSummary(u) {
+    const parts = [u.type.replace(/_/g, " ")];
+    if (u.hero) parts.push("hero");
+    if (u.raw) parts.push("raw");
+    parts.push(`${u.figures - u.casualties} of ${u.figures} figures`);
+    if (u.pace && u.pace !== "halt") parts.push(`moved at ${u.pace}`);
+    if (u.morale !== "steady") parts.push(u.morale);
+    if (u.ran_last_turn) parts.push("ran last turn");
+    return parts.join(" · ");
+  }
+
+  function render() {
+    interacting = false;
+    const s = current.status;
+    $("turn").textContent = `Turn ${s.turn}` + (s.physical_dice ? " · your dice" : "");
+    const box = $("units");
+    box.replaceChildren();
+    for (const u of s.units) {
+      const card = $("unit-card").content.firstElementChild.cloneNode(true);
+      card.querySelector(".name").textContent = u.name;
+      card.querySelector(".summary").textContent = unitSummary(u);
+      const flow = card.querySelector(".flow");
+      if (u.acted_this_turn && u.last_instruction) flow.append(el("p", { class: "instruction", text: u.last_instruction }));
+      if (flash[u.name] && flash[u.name].turn === s.turn) flow.append(el("p", { class: "outcome", text: flash[u.name].text }));
+      const act = card.querySelector(".activate");
+      act.textContent = u.acted_this_turn ? "Activate again" : "Activate";
+      act.addEventListener("click", () => { interacting = true; guarded(() => ask(u, flow, {})); });
+      card.querySelector(".casualties").addEventListener("click", () => (interacting = true) && numberPad(flow, `New casualties on ${u.name}`, u.figures - u.casualties,
+        (n) => guarded(() => change("casualties", { unit: u.name, count: n }))));
+      card.querySelector(".morale").addEventListener("click", () => (interacting = true) && choices(flow, `${u.name} is now`, ["steady", "shaken", "rallying"],
+        (m) => guarded(() => change("morale", { unit: u.name, state: m }))));
+      if (u.charge_pending) chargeForm(u, flow, true);
+      box.append(card);
+    }
+  }
+
+  async function change(action, body) {
+    const data = await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/${action}`, { ...body, rev: current.rev });
+    await openSession(current.name);
+    return data.result;
+  }
+
+  // ---------------------------------------------------------- asking, rolling
+  function choices(flow, question, options, done) {
+    flow.replaceChildren(el("p", { class: "question", text: question }));
+    const row = el("div", { class: "choices" });
+    for (const o of options) row.append(el("button", { text: o, onclick: () => done(o) }));
+    flow.append(row);
+    row.firstChild.focus();
+  }
+
+  function numberPad(flow, question, max, done, unit) {
+    let value = "";
+    const out = el("output", { text: "0" });
+    const pad = el("div", { class: "pad" }, out);
+    const press = (d) => {
+      if (d === "⌫") value = value.slice(0, -1);
+      else if ((value + d).length <= 4) value = (value + d).replace(/^0+(?=\d)/, "");
+      out.textContent = (value || "0") + (unit ? " " + unit : "");
+    };
+    for (const d of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0"]) pad.append(el("button", { text: d, onclick: () => press(d) }));
+    pad.append(el("button", { class: "primary", text: "OK", onclick: () => {
+      const n = Number(value || "0");
+      if (max !== undefined && n > max) { notice(`At most ${max}.`); return; }
+      done(n);
+    } }));
+    flow.replaceChildren(el("p", { class: "question", text: question }), pad);
+    pad.querySelector("button").focus();
+  }
+
+  async function ask(u, flow, answers) {
+    const q = await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/question`, { unit: u.name, answers });
+    if (q.question) {
+      if (q.yes_no) {
+        choices(flow, q.text, ["Yes", "No"], (a) => guarded(() => ask(u, flow, { ...answers, [q.question]: a === "Yes" })));
+      } else {
+        numberPad(flow, q.text, q.max, (n) => guarded(() => ask(u, flow, { ...answers, [q.question]: n })));
+      }
+      return;
+    }
+    // The die: vedette's, or the one the player rolled.
+    flow.replaceChildren(el("p", { class: "question", text: `The die for ${u.name}` }));
+    const row = el("div", { class: "choices" });
+    if (!current.status.physical_dice) row.append(el("button", { class: "primary", text: "Roll for me", onclick: () => guarded(() => activate(u, flow, answers)) }));
+    for (let d = 1; d <= 6; d++) row.append(el("button", { text: `I rolled ${d}`, "aria-label": `I rolled a ${d}`, onclick: () => guarded(() => activate(u, flow, answers, d)) }));
+    flow.append(row);
+    row.firstChild.focus();
+  }
+
+  async function activate(u, flow, answers, roll) {
+    const body = { unit: u.name, answers };
+    if (roll) body.roll = roll;
+    const r = await change("activate", body);
+    const a = r.activation;
+    const card = [...document.querySelectorAll(".card")].find((c) => c.querySelector(".name").textContent === u.name);
+    const f = card ? card.querySelector(".flow") : flow;
+    const rf = el("ul", { class: "rf" });
+    for (const t of a.breakdown) rf.append(el("li", { text: `${t.value > 0 ? "+" : ""}${t.value} ${t.reason}` }));
+    f.replaceChildren(
+      el("p", { text: `RF ${a.rf} (${a.band}) · die ${a.roll}${a.dice === "player" ? " (yours)" : ""}` }),
+      rf,
+      el("p", { class: "instruction", text: a.instruction }));
+    if (a.behaviour.charge_possible) chargeForm(current.status.units.find((x) => x.name === u.name) || u, f, true);
+  }
+
+  // ------------------------------------------------------------------ charge
+  function chargeForm(u, flow, append) {
+    const form = el("div", { class: "charge" });
+    const start = () => {
+      interacting = true;
+      const answers = {};
+      numberPad(form, `Distance from ${u.name} to the target's nearest figure`, undefined, (d) => {
+        answers.distance = String(d);
+        choices(form, "The unit charged is", ["peasants", "light-foot", "heavy-foot", "elite-foot", "light-horse", "medium-horse", "heavy-horse"], (def) => {
+          answers.defender = def;
+          choices(form, "Where does the charge strike?", ["front", "flank", "rear"], (side) => {
+            if (side !== "front") answers[side] = true;
+            choices(form, "Is the defender charging too?", ["Yes", "No"], (both) => {
+              answers.both_charging = both === "Yes";
+              const roll = current.status.physical_dice ? null : undefined;
+              const go = (dice) => guarded(async () => {
+                const body = dice ? { unit: u.name, ...answers, roll: dice } : { unit: u.name, ...answers };
+                const data = await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/charge`, { ...body, rev: current.rev });
+                const c = data.result.charge;
+                const odds = c.morale_check ? ` (they stood ${Math.round(c.p_stand * 100)}% of the time)` : "";
+                flash[u.name] = { turn: current.status.turn, text: c.reaches ? `Charge: ${c.outcome}${odds}` : `Charge: ${c.outcome}` };
+                await openSession(current.name);
+              });
+              if (roll === null) {
+                numberPad(form, "The defender's two dice, e.g. 35 for a 3 and a 5", 66, (n) => go([Math.floor(n / 10), n % 10]));
+              } else {
+                choices(form, "The defender's morale check", ["Roll for me"], () => go(null));
+              }
+            });
+          });
+        });
+      });
+    };
+    form.append(el("p", { class: "question", text: `${u.name} may charge.` }),
+      el("div", { class: "choices" },
+        el("button", { class: "primary", text: "Charge", onclick: start }),
+        el("button", { text: "Decline", onclick: () => guarded(() => change("charge", { unit: u.name, decline: true })) })));
+    if (append) flow.append(form); else flow.replaceChildren(form);
+  }
+
+  // ------------------------------------------------------------- tools, keys
+  $("undo").addEventListener("click", () => guarded(() => change("undo", {})));
+  $("redo").addEventListener("click", () => guarded(() => change("redo", {})));
+  $("next-turn").addEventListener("click", () => guarded(() => change("next-turn", {})));
+  $("show-log").addEventListener("click", () => guarded(async () => {
+    const data = await api("GET", `/api/sessions/${encodeURIComponent(current.name)}/log`);
+    const list = $("log-list");
+    list.replaceChildren();
+    for (const line of String(data.result).split("\n").filter(Boolean)) list.append(el("li", { text: line, class: /undone/.test(line) ? "undone" : "" }));
+    show("log");
+  }));
+  $("close-log").addEventListener("click", () => show("session"));
+  $("home").addEventListener("click", (ev) => { ev.preventDefault(); guarded(listSessions); });
+  document.addEventListener("keydown", (ev) => {
+    if (!current || ev.target.closest("input, textarea") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const map = { u: "undo", r: "redo", t: "next-turn", l: "show-log" };
+    if (map[ev.key]) { ev.preventDefault(); $(map[ev.key]).click(); }
+  });
+
+  // Another window or the terminal may change the session: look every few
+  // seconds and redraw (saying so) when it did, unless a question is open.
+  setInterval(async () => {
+    if (!current || busy || document.hidden || $("session").hidden) return;
+    if (interacting) return;
+    try {
+      const data = await api("GET", "/api/sessions/" + encodeURIComponent(current.name));
+      if (data.rev !== current.rev) {
+        current = { name: current.name, rev: data.rev, status: data.result };
+        render();
+        notice("The session changed elsewhere (another window or the terminal); this is how it stands now.");
+      }
+    } catch (e) { /* the next poll tries again */ }
+  }, 3000);
+
+  const start = params.get("session");
+  guarded(() => (start ? openSession(start) : listSessions()));
+})();

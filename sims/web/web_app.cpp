@@ -1,0 +1,420 @@
+#include "sims/web/web_app.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "engine/core/content_hash.hpp"
+#include "engine/core/diagnostics.hpp"
+#include "sims/solo/session.hpp"
+#include "sims/solo/solo_turn.hpp"
+
+namespace vedette::web {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+constexpr std::string_view k_ext = ".vedette.yaml";
+
+Reply json_reply(int status, const Json& j) {
+  Reply r;
+  r.status = status;
+  r.body = j.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return r;
+}
+
+// Constant time, so the token cannot be guessed a character at a time.
+bool same_secret(std::string_view a, std::string_view b) {
+  unsigned diff = a.size() == b.size() ? 0U : 1U;
+  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned>(a[i] ^ (i < b.size() ? b[i] : 0));
+  return diff == 0;
+}
+
+std::string header(const Request& r, const std::string& name) {
+  auto it = r.headers.find(name);
+  return it == r.headers.end() ? std::string() : it->second;
+}
+
+// "/api/sessions/NAME/ACTION" -> parts after "/api/".
+std::vector<std::string> split_path(std::string_view path) {
+  std::vector<std::string> parts;
+  std::size_t i = 0;
+  while (i < path.size()) {
+    std::size_t j = path.find('/', i);
+    if (j == std::string_view::npos) j = path.size();
+    if (j > i) parts.emplace_back(path.substr(i, j - i));
+    i = j + 1;
+  }
+  return parts;
+}
+
+// The command's message without the leading "vedette: " and trailing newline.
+std::string message_of(const CommandResult& c) {
+  std::string m = c.err.empty() ? c.out : c.err;
+  if (m.rfind("vedette: ", 0) == 0) m.erase(0, 9);
+  while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
+  return m.empty() ? "the command failed" : m;
+}
+
+// Reads the body as a JSON object: nullopt and a reply if it is not one.
+std::optional<Json> body_object(const Request& r, Reply& bad) {
+  if (r.body.size() > k_max_body) {
+    bad = error_reply(413, "the request body is larger than " + std::to_string(k_max_body) + " bytes");
+    return std::nullopt;
+  }
+  Json j = Json::parse(r.body.empty() ? std::string("{}") : r.body, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    bad = error_reply(400, "expected a JSON object as the request body");
+    return std::nullopt;
+  }
+  return j;
+}
+
+// A field of the body: checked for its type; an error message if wrong.
+std::optional<std::string> want_string(const Json& j, const char* key, std::string& out, bool required) {
+  if (!j.contains(key)) return required ? std::optional<std::string>(std::string("missing \"") + key + "\"") : std::nullopt;
+  if (!j[key].is_string()) return std::string("\"") + key + "\" must be a string";
+  out = j[key].get<std::string>();
+  return std::nullopt;
+}
+std::optional<std::string> want_int(const Json& j, const char* key, std::optional<long long>& out, long long lo, long long hi) {
+  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
+  if (!j[key].is_number_integer()) return std::string("\"") + key + "\" must be a whole number";
+  const long long v = j[key].get<long long>();
+  if (v < lo || v > hi)
+    return std::string("\"") + key + "\" must be from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " +
+           std::to_string(v);
+  out = v;
+  return std::nullopt;
+}
+std::optional<std::string> want_bool(const Json& j, const char* key, bool& out) {
+  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
+  if (!j[key].is_boolean()) return std::string("\"") + key + "\" must be true or false";
+  out = j[key].get<bool>();
+  return std::nullopt;
+}
+
+}  // namespace
+
+Reply error_reply(int status, const std::string& message) { return json_reply(status, Json{{"error", message}}); }
+
+App::App(AppOptions options, Executor run) : o_(std::move(options)), run_(std::move(run)) {}
+
+std::optional<std::string> App::bad_name(std::string_view name) {
+  if (name.empty()) return "a session name is needed";
+  if (name.size() > k_max_name) return "a session name has at most " + std::to_string(k_max_name) + " characters";
+  if (name.front() == '.') return "a session name may not start with '.'";
+  for (char c : name)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'))
+      return "a session name may hold only letters, digits, '-', '_' and '.'";
+  if (name.find("..") != std::string_view::npos) return "a session name may not contain '..'";
+  return std::nullopt;
+}
+
+std::string App::file_of(const std::string& name) const { return (o_.dir / (name + std::string(k_ext))).string(); }
+
+std::string App::revision(const std::string& name) const {
+  std::ifstream in(file_of(name), std::ios::binary);
+  if (!in) return "";
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return fnv1a64_text(fnv1a64(bytes));
+}
+
+Reply App::handle(const Request& r) {
+  Reply reply;
+  if (!o_.token.empty()) {
+    auto q = r.query.find("token");
+    const std::string given = q != r.query.end() ? q->second : header(r, "x-vedette-token");
+    if (!same_secret(given, o_.token)) return error_reply(401, "this page needs the access token printed by `vedette serve`");
+  }
+  if (r.method == "POST") {
+    // A browser sends Origin with every POST; another site's page must not
+    // drive this one's sessions.
+    const std::string origin = header(r, "origin");
+    if (!origin.empty()) {
+      const bool listed = std::find(o_.origins.begin(), o_.origins.end(), origin) != o_.origins.end();
+      const bool same_host = origin == "http://" + header(r, "host");
+      if (!(listed || (o_.origins.empty() && same_host))) return error_reply(403, "requests from " + origin + " are refused");
+    }
+    if (header(r, "content-type").rfind("application/json", 0) != 0)
+      return error_reply(415, "expected Content-Type: application/json");
+  }
+  try {
+    reply = route(r);
+  } catch (const LoadError& e) {
+    reply = error_reply(422, e.what());
+  } catch (const std::exception& e) {
+    reply = error_reply(500, std::string("internal error: ") + e.what());
+  }
+  reply.headers["Cache-Control"] = "no-store";
+  reply.headers["X-Content-Type-Options"] = "nosniff";
+  return reply;
+}
+
+Reply App::route(const Request& r) {
+  if (r.method == "GET" && r.path.rfind("/api/", 0) != 0) {
+    const std::string p = r.path == "/" ? "/index.html" : r.path;
+    auto a = asset(p);
+    if (!a) return error_reply(404, "no such page: " + r.path);
+    Reply reply;
+    reply.content_type = std::string(a->type);
+    reply.body = std::string(a->body);
+    reply.headers["Content-Security-Policy"] = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'";
+    return reply;
+  }
+  const auto parts = split_path(r.path);
+  if (parts.size() < 2 || parts[0] != "api" || parts[1] != "sessions") return error_reply(404, "no such API: " + r.path);
+  if (parts.size() == 2) {
+    if (r.method == "GET") return list_sessions();
+    if (r.method == "POST") return create_session(r);
+    return error_reply(405, "use GET or POST on /api/sessions");
+  }
+  const std::string& name = parts[2];
+  if (auto why = bad_name(name)) return error_reply(400, *why);
+  if (!std::filesystem::is_regular_file(file_of(name))) return error_reply(404, "no session named '" + name + "' in this folder");
+  if (parts.size() == 3) {
+    if (r.method != "GET") return error_reply(405, "use GET on a session");
+    return session_view(name);
+  }
+  if (parts.size() != 4) return error_reply(404, "no such API: " + r.path);
+  const std::string& action = parts[3];
+  if (action == "log" && r.method == "GET") return session_log(name);
+  if (action == "question" && r.method == "POST") return next_question(name, r);
+  if (r.method != "POST") return error_reply(405, "use POST for " + action);
+  return session_action(name, action, r);
+}
+
+Reply App::list_sessions() {
+  Json list = Json::array();
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(o_.dir, ec)) {
+    const std::string f = e.path().filename().string();
+    if (f.size() <= k_ext.size() || f.compare(f.size() - k_ext.size(), k_ext.size(), k_ext) != 0) continue;
+    const std::string name = f.substr(0, f.size() - k_ext.size());
+    if (!bad_name(name)) names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  for (const auto& name : names) {
+    Json s{{"name", name}};
+    try {
+      const solo::Session session = solo::Session::load(file_of(name));
+      s["turn"] = session.state().turn;
+      Json units = Json::array();
+      for (const auto& u : session.header().units) units.push_back(u.name);
+      s["units"] = units;
+    } catch (const std::exception& e) {
+      s["problem"] = e.what();
+    }
+    list.push_back(s);
+  }
+  return json_reply(200, Json{{"dir", o_.dir.string()}, {"sessions", list}});
+}
+
+Reply App::command(const std::vector<std::string>& args, const std::string& name) {
+  const CommandResult c = run_(args);
+  if (c.status != 0) {
+    const int status = c.status == 2 ? (message_of(c).find("changed") != std::string::npos ? 409 : 400) : 500;
+    Json j{{"error", message_of(c)}};
+    if (!name.empty()) j["rev"] = revision(name);
+    return json_reply(status, j);
+  }
+  Json out = Json::parse(c.out, nullptr, false);
+  Json j{{"result", out.is_discarded() ? Json(c.out) : out}};
+  if (!name.empty()) j["rev"] = revision(name);
+  return json_reply(200, j);
+}
+
+Reply App::create_session(const Request& r) {
+  Reply bad;
+  auto body = body_object(r, bad);
+  if (!body) return bad;
+  std::string name;
+  if (auto e = want_string(*body, "name", name, true)) return error_reply(400, *e);
+  if (auto why = bad_name(name)) return error_reply(400, *why);
+  if (std::filesystem::exists(file_of(name))) return error_reply(409, "a session named '" + name + "' exists already");
+  if (!body->contains("units") || !(*body)["units"].is_array() || (*body)["units"].empty())
+    return error_reply(400, "\"units\" must be a list of units, each \"NAME:TYPE[,raw][,hero][,figures=N][,light|medium|heavy]\"");
+  std::vector<std::string> args{"solo", "new", file_of(name)};
+  for (const auto& u : (*body)["units"]) {
+    if (!u.is_string()) return error_reply(400, "each unit must be a string such as \"Lancers:shock,figures=12\"");
+    args.push_back("--unit");
+    args.push_back(u.get<std::string>());
+  }
+  std::optional<long long> seed;
+  if (auto e = want_int(*body, "seed", seed, 0, 999999999999LL)) return error_reply(400, *e);
+  if (seed) args.insert(args.end(), {"--seed", std::to_string(*seed)});
+  bool physical = false;
+  if (auto e = want_bool(*body, "physical_dice", physical)) return error_reply(400, *e);
+  if (physical) args.push_back("--physical-dice");
+  args.push_back("--json");
+  std::lock_guard lock(mutex_);
+  Reply reply = command(args, name);
+  if (reply.status == 200) reply.status = 201;
+  return reply;
+}
+
+Reply App::session_view(const std::string& name) {
+  const std::string rev = revision(name);
+  {
+    std::lock_guard lock(cache_mutex_);
+    auto it = status_cache_.find(name);
+    if (it != status_cache_.end() && it->second.first == rev) {
+      Reply r;
+      r.body = it->second.second;
+      return r;
+    }
+  }
+  std::lock_guard lock(mutex_);
+  Reply r = command({"solo", "status", file_of(name), "--json"}, name);
+  if (r.status == 200) {
+    // Cached under the revision the reply carries (the file as the command read it).
+    const Json j = Json::parse(r.body, nullptr, false);
+    if (!j.is_discarded() && j.contains("rev")) {
+      std::lock_guard cl(cache_mutex_);
+      status_cache_[name] = {j["rev"].get<std::string>(), r.body};
+    }
+  }
+  return r;
+}
+
+Reply App::session_log(const std::string& name) {
+  std::lock_guard lock(mutex_);
+  return command({"solo", "log", file_of(name)}, name);  // the log in words, one line an event
+}
+
+Reply App::next_question(const std::string& name, const Request& r) {
+  Reply bad;
+  auto body = body_object(r, bad);
+  if (!body) return bad;
+  std::string unit;
+  if (auto e = want_string(*body, "unit", unit, true)) return error_reply(400, *e);
+  std::lock_guard lock(mutex_);
+  const solo::Session s = solo::Session::load(file_of(name));
+  const auto& units = s.header().units;
+  auto it = std::find_if(units.begin(), units.end(), [&](const solo::UnitSpec& u) { return u.name == unit; });
+  if (it == units.end()) return error_reply(400, "no unit named '" + unit + "' in this session");
+  const std::size_t k = static_cast<std::size_t>(it - units.begin());
+  solo::UnitMemory m = s.memory(k);
+  const Json answers = body->value("answers", Json::object());
+  if (!answers.is_object()) return error_reply(400, "\"answers\" must be an object");
+  for (std::size_t q = 0; q < solo::k_question_count; ++q) {
+    const std::string key(solo::k_question_names[q]);
+    if (!answers.contains(key)) continue;
+    const Json& v = answers[key];
+    if (solo::is_yes_no(static_cast<solo::Question>(q))) {
+      if (!v.is_boolean()) return error_reply(400, "answer \"" + key + "\" must be true or false");
+      m.pending.v[q] = v.get<bool>() ? 1 : 0;
+    } else {
+      if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > it->figures - m.casualties)
+        return error_reply(400, "answer \"" + key + "\" must be a whole number from 0 to " +
+                                    std::to_string(it->figures - m.casualties));
+      m.pending.v[q] = v.get<int>();
+    }
+  }
+  const solo::SessionRules rules = solo::load_session_rules(s);
+  const auto q = solo::next_question(*rules.rules, *it, m, it->figures - m.casualties);
+  Json j{{"unit", unit}, {"rev", revision(name)}};
+  if (!q) {
+    j["question"] = nullptr;
+  } else {
+    j["question"] = std::string(solo::question_name(*q));
+    j["label"] = std::string(solo::question_label(*q));
+    j["text"] = solo::question_text(*rules.rules, *q, unit);
+    j["yes_no"] = solo::is_yes_no(*q);
+    j["max"] = it->figures - m.casualties;
+  }
+  return json_reply(200, j);
+}
+
+Reply App::session_action(const std::string& name, const std::string& action, const Request& r) {
+  Reply bad;
+  auto body = body_object(r, bad);
+  if (!body) return bad;
+  std::string rev;
+  if (auto e = want_string(*body, "rev", rev, true)) return error_reply(400, *e + " (the revision the page last saw)");
+  const std::string file = file_of(name);
+  std::vector<std::string> args{"solo"};
+  std::string unit;
+  auto need_unit = [&]() -> std::optional<std::string> { return want_string(*body, "unit", unit, true); };
+  if (action == "activate") {
+    if (auto e = need_unit()) return error_reply(400, *e);
+    args.insert(args.end(), {"activate", file, unit});
+    const Json answers = body->value("answers", Json::object());
+    if (!answers.is_object()) return error_reply(400, "\"answers\" must be an object");
+    const std::pair<const char*, const char*> flags[] = {{"in_cover", "--cover"},
+                                                         {"enemy_in_range", "--enemy-in-range"},
+                                                         {"enemy_flank_rear", "--enemy-flank-rear"},
+                                                         {"retreated_from_melee", "--retreated-from-melee"}};
+    for (const auto& [key, flag] : flags) {
+      bool v = false;
+      if (auto e = want_bool(answers, key, v)) return error_reply(400, "answer " + *e);
+      if (v) args.push_back(flag);
+    }
+    std::optional<long long> n, roll;
+    if (auto e = want_int(answers, "new_casualties", n, 0, solo::k_max_figures)) return error_reply(400, "answer " + *e);
+    if (n) args.insert(args.end(), {"--casualties", std::to_string(*n)});
+    if (auto e = want_int(*body, "roll", roll, 1, 6)) return error_reply(400, *e);
+    if (roll) args.insert(args.end(), {"--roll", std::to_string(*roll)});
+  } else if (action == "undo" || action == "redo" || action == "next-turn") {
+    args.insert(args.end(), {action, file});
+  } else if (action == "casualties") {
+    if (auto e = need_unit()) return error_reply(400, *e);
+    std::optional<long long> n;
+    if (auto e = want_int(*body, "count", n, 0, solo::k_max_figures)) return error_reply(400, *e);
+    if (!n) return error_reply(400, "missing \"count\"");
+    args.insert(args.end(), {"casualties", file, unit, std::to_string(*n)});
+  } else if (action == "morale") {
+    if (auto e = need_unit()) return error_reply(400, *e);
+    std::string state;
+    if (auto e = want_string(*body, "state", state, true)) return error_reply(400, *e);
+    args.insert(args.end(), {"morale", file, unit, state});
+  } else if (action == "charge") {
+    if (auto e = need_unit()) return error_reply(400, *e);
+    args.insert(args.end(), {"charge", file, unit});
+    bool decline = false;
+    if (auto e = want_bool(*body, "decline", decline)) return error_reply(400, *e);
+    if (decline) {
+      args.push_back("--decline");
+    } else {
+      for (const char* key : {"distance", "defender", "attacker", "move"}) {
+        std::string v;
+        if (body->contains(key) && (*body)[key].is_number()) v = (*body)[key].dump();
+        else if (auto e = want_string(*body, key, v, false)) return error_reply(400, *e);
+        if (!v.empty()) args.insert(args.end(), {std::string("--") + key, v});
+      }
+      std::optional<long long> bearing;
+      if (auto e = want_int(*body, "bearing", bearing, -180, 360)) return error_reply(400, *e);
+      if (bearing) args.insert(args.end(), {"--bearing", std::to_string(*bearing)});
+      for (const auto& [key, flag] : {std::pair{"flank", "--flank"}, std::pair{"rear", "--rear"},
+                                      std::pair{"both_charging", "--both-charging"}, std::pair{"pikes_facing", "--pikes-facing"}}) {
+        bool v = false;
+        if (auto e = want_bool(*body, key, v)) return error_reply(400, *e);
+        if (v) args.push_back(flag);
+      }
+      if (body->contains("roll")) {
+        const Json& roll = (*body)["roll"];
+        if (!roll.is_array() || roll.size() != 2 || !roll[0].is_number_integer() || !roll[1].is_number_integer() ||
+            roll[0].get<int>() < 1 || roll[0].get<int>() > 6 || roll[1].get<int>() < 1 || roll[1].get<int>() > 6)
+          return error_reply(400, "\"roll\" must be two dice, each from 1 to 6, e.g. [3, 5]");
+        args.insert(args.end(), {"--roll", roll[0].dump(), roll[1].dump()});
+      }
+    }
+  } else {
+    return error_reply(404, "no such action: " + action);
+  }
+  args.push_back("--json");
+  std::lock_guard lock(mutex_);
+  const std::string now = revision(name);
+  if (rev != now)
+    return json_reply(409, Json{{"error", "the session changed since this page last loaded it (another window or the "
+                                          "terminal); nothing was written: here is the current state"},
+                                {"rev", now}});
+  return command(args, name);
+}
+
+}  // namespace vedette::web

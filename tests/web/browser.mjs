@@ -1,0 +1,193 @@
+// The table-side page in a real browser: Debian's chromium, headless, driven
+// by puppeteer-core. Plays as a solo player would at a 360 px phone: creates
+// a session, plays turn 1, ends it, charges in turn 2 through the buttons,
+// undoes, reloads (the state is kept), then continues the same session from
+// the terminal (`vedette solo activate`) and sees the page follow. Checks
+// that nothing spills out of the viewport, and writes screenshots.
+//   node browser.mjs VEDETTE_EXE OUT_DIR
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import puppeteer from "puppeteer-core";
+
+const [exe, outDir] = process.argv.slice(2);
+if (!exe || !outDir) throw new Error("usage: node browser.mjs VEDETTE_EXE OUT_DIR");
+mkdirSync(outDir, { recursive: true });
+const dir = mkdtempSync(path.join(tmpdir(), "vedette-web-"));
+let failures = 0, passes = 0;
+function check(ok, what) {
+  if (ok) passes++;
+  else { failures++; console.error("FAILED: " + what); }
+}
+
+const server = spawn(exe, ["serve", "--dir", dir, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+const port = await new Promise((resolve, reject) => {
+  let text = "";
+  const timer = setTimeout(() => reject(new Error("vedette serve printed no URL: " + text)), 10000);
+  server.stdout.on("data", (d) => {
+    text += d;
+    const m = text.match(/Open: http:\/\/127\.0\.0\.1:(\d+)\//);
+    if (m) { clearTimeout(timer); resolve(Number(m[1])); }
+  });
+});
+const base = `http://127.0.0.1:${port}/`;
+
+const browser = await puppeteer.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+});
+try {
+  const page = await browser.newPage();
+  await page.setBypassCSP(true);  // (the test's own click helper evaluates code; the page itself keeps its CSP)
+  await page.setViewport({ width: 360, height: 740 });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+
+  // Clicks the visible button with this text (within `scope`, or a unit's
+  // card), waiting for it: found and clicked in one step in the page, as a
+  // redraw may replace buttons between a look and a click.
+  const clickIn = async (find, ...args) => {
+    await page.waitForFunction((f, ...a) => {
+      if (document.body.dataset.busy) return false;  // a request is under way: wait for the page to settle
+      const b = new Function("a", f)(a);
+      if (!b) return false;
+      b.click();
+      return true;
+    }, { timeout: 10000 }, find, ...args);
+  };
+  const clickText = (text, scope = "body") => clickIn(
+    "return [...document.querySelectorAll(a[1] + ' button')].find((b) => b.textContent.trim() === a[0] && b.offsetParent !== null);",
+    text, scope);
+  const inCard = (name, text) => clickIn(
+    "const card = [...document.querySelectorAll('.card')].find((c) => c.querySelector('.name').textContent === a[0]);" +
+    "return card && [...card.querySelectorAll('button')].find((b) => b.textContent.trim() === a[1] && b.offsetParent !== null);",
+    name, text);
+  const answerAllNo = async (name) => {
+    // Answer the questions (big buttons) until the die is offered.
+    for (let i = 0; i < 8; i++) {
+      const what = await page.waitForFunction((n) => {
+        if (document.body.dataset.busy) return null;
+        const card = [...document.querySelectorAll(".card")].find((c) => c.querySelector(".name").textContent === n);
+        const q = card && card.querySelector(".flow .question");
+        if (!q) return null;
+        if (/^The die/.test(q.textContent)) return "die";
+        if (card.querySelector(".pad")) return "pad";
+        return q.textContent;
+      }, { timeout: 10000 }, name);
+      const v = await what.jsonValue();
+      if (v === "die") return;
+      if (v === "pad") await inCard(name, "OK");
+      else if (/weapons range/.test(v)) await inCard(name, "Yes");   // RF 1: the row with "(Charge?)" on a 6
+      else await inCard(name, "No");
+    }
+  };
+  const noOverflow = async (what) => {
+    const bad = await page.evaluate(() => {
+      const w = document.documentElement.clientWidth;
+      const out = [];
+      if (document.documentElement.scrollWidth > w) out.push("page scrolls sideways: " + document.documentElement.scrollWidth);
+      for (const e of document.querySelectorAll("button, p, h1, h2, input, textarea, output")) {
+        const r = e.getBoundingClientRect();
+        if (e.offsetParent !== null && (r.left < -0.5 || r.right > w + 0.5)) out.push(e.tagName + " '" + e.textContent.slice(0, 30) + "' " + r.left + ".." + r.right);
+      }
+      return out;
+    });
+    check(bad.length === 0, what + ": " + bad.join("; "));
+  };
+
+  // Create a session through the form.
+  await page.goto(base, { waitUntil: "networkidle0" });
+  await page.type("#new-name", "table");
+  await page.type("#new-units", "Lancers:shock,figures=12,heavy\nHussars:shooting,figures=8,light");
+  await clickText("Create");
+  await page.waitForSelector("#session:not([hidden]) .card");
+  await noOverflow("the session page");
+  check((await page.$eval("#turn", (e) => e.textContent)).startsWith("Turn 1"), "turn 1 shown");
+
+  // Turn 1: Lancers activates with the player's die; then the turn ends.
+  await inCard("Lancers", "Activate");
+  await answerAllNo("Lancers");
+  await inCard("Lancers", "I rolled 3");
+  await page.waitForFunction(() => [...document.querySelectorAll(".card .instruction")].length > 0, { timeout: 10000 });
+  await clickText("Next turn");
+  await page.waitForFunction(() => document.querySelector("#turn").textContent.startsWith("Turn 2"), { timeout: 10000 });
+
+  // Turn 2: a 6 at RF 1 offers a charge; charge through the number pad and the choices.
+  await inCard("Lancers", "Activate");
+  await answerAllNo("Lancers");
+  await inCard("Lancers", "I rolled 6");
+  await page.waitForFunction(() => [...document.querySelectorAll("button")].some((b) => b.textContent === "Charge"), { timeout: 10000 });
+  await page.screenshot({ path: path.join(outDir, "web-charge-360x740.png") });
+  await noOverflow("the charge offer");
+  await clickText("Charge");
+  for (const d of ["2", "0"]) await clickText(d, ".charge .pad");
+  await clickText("OK", ".charge .pad");
+  await clickText("heavy-foot");
+  await clickText("front");
+  await clickText("No");
+  await clickText("Roll for me");
+  await page.waitForFunction(() => !document.querySelector("#notice").hidden || !document.querySelector(".charge"), { timeout: 10000 });
+  const file = path.join(dir, "table.vedette.yaml");
+  const log1 = execFileSync(exe, ["solo", "log", file]).toString();
+  check(/charge/i.test(log1), "the charge is in the session's log:\n" + log1);
+  await page.screenshot({ path: path.join(outDir, "web-after-charge-360x740.png") });
+  const notice = await page.$eval("#notice", (e) => (e.hidden ? "" : e.textContent));
+  check(!/error|refused|expected/i.test(notice), "no error after the charge: " + notice);
+
+  // Undo takes the charge back.
+  const status = () => JSON.parse(execFileSync(exe, ["solo", "status", file, "--json"]).toString());
+  check(status().units[0].charged_this_turn === true, "the charge is in the session");
+  check(/Charge: /.test(await page.$eval("body", (b) => b.innerText)), "the charge's outcome is on the card");
+  await clickText("Undo");
+  await page.waitForFunction(() => [...document.querySelectorAll("button")].some((b) => b.textContent === "Charge"), { timeout: 10000 });
+  check(status().units[0].charged_this_turn === false, "undo took the charge back");
+
+  // Reload: the page shows the session as saved.
+  await page.reload({ waitUntil: "networkidle0" });
+  await page.waitForSelector("#session:not([hidden]) .card");
+  check((await page.$eval("#turn", (e) => e.textContent)).startsWith("Turn 2"), "the reloaded page is at turn 2");
+
+  // The terminal plays on; the page follows (it polls) and says so.
+  execFileSync(exe, ["solo", "activate", file, "Hussars", "--roll", "2"]);
+  await page.waitForFunction(() => /changed elsewhere/.test(document.querySelector("#notice").textContent), { timeout: 10000 });
+  const hussars = await page.evaluate(() => {
+    const card = [...document.querySelectorAll(".card")].find((c) => c.querySelector(".name").textContent === "Hussars");
+    return card.querySelector(".instruction") ? card.querySelector(".instruction").textContent : "";
+  });
+  check(hussars === status().units[1].last_instruction, `the page shows the terminal's activation (${hussars})`);
+
+  // The keyboard: u undoes.
+  await page.keyboard.press("u");
+  await new Promise((r) => setTimeout(r, 500));
+  check(!status().units[1].acted_this_turn, "u undid the terminal's activation");
+
+  // Dark mode and a tablet: nothing spills out.
+  await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "dark" }]);
+  await page.setViewport({ width: 800, height: 1100 });
+  await page.reload({ waitUntil: "networkidle0" });
+  await page.waitForSelector("#session:not([hidden]) .card");
+  await noOverflow("the tablet in dark mode");
+  await page.screenshot({ path: path.join(outDir, "web-tablet-dark.png") });
+  await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "light" }]);
+  await page.setViewport({ width: 360, height: 740 });
+  await page.reload({ waitUntil: "networkidle0" });
+  await page.waitForSelector("#session:not([hidden]) .card");
+  await page.screenshot({ path: path.join(outDir, "web-360x740.png") });
+  check(errors.length === 0, "no errors in the page: " + errors.join("; "));
+} catch (e) {
+  failures++;
+  console.error("FAILED: " + e.stack);
+  const pages = await browser.pages();
+  if (pages.length) {
+    await pages[pages.length - 1].screenshot({ path: path.join(outDir, "web-failure.png") }).catch(() => {});
+    console.error("page: " + (await pages[pages.length - 1].evaluate(() => document.body.innerText).catch(() => "?")));
+  }
+} finally {
+  await browser.close();
+  server.kill("SIGTERM");
+}
+console.log(`${passes} passed, ${failures} failed`);
+process.exit(failures ? 1 : 0);
