@@ -421,13 +421,15 @@ inline std::vector<std::string> split_args(std::string_view input) {
 // The balance lab's commands play -n engagements (10,000 by default, up to
 // 10,000,000 with --precision), and `bench` measures for seconds: a long run
 // is no hang, so the fuzzer only tries small ones (-n 64 at most, a sweep of
-// at most 4 values, a resume of the 600-engagement checkpoint) and no bench.
+// at most 4 values, a resume of the 600-engagement checkpoint), no bench and
+// no serve (which serves until it is stopped).
 inline bool small_lab_run(const std::vector<std::string>& args) {
   bool lab = false, resume = false, small_n = false, few_values = true;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "sim" || a == "compare" || a == "sweep") lab = true;
     if (a == "bench") return false;  // it measures for seconds on purpose
+    if (a == "serve") return false;  // it serves until stopped, on purpose
     if (a == "--precision" || a.rfind("--precision=", 0) == 0) return false;
     if (a == "--resume" || a.rfind("--resume=", 0) == 0) resume = true;
     std::string value;
