@@ -52,6 +52,7 @@ void check_out_dir(const std::string& dir, bool create) {
     if (!p.empty() && !fs::is_directory(p, ec)) throw UsageError("--out " + dir + ": " + p.string() + " is a file, not a folder");
     return;
   }
+  if (!outputs_written()) return;  // another rank of an MPI job writes the files
   fs::create_directories(dir, ec);
   if (ec) throw UsageError("--out " + dir + ": cannot make the folder: " + ec.message());
 }
