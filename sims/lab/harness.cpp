@@ -110,17 +110,36 @@ std::string clock_text(double seconds) {
   return buf;
 }
 
+// A progress bar redrawn in place (a terminal), or, for the ranks of an MPI
+// job (whose stderr mpirun relays through a pipe, into a terminal or a
+// batch log alike), a line every 10 seconds from rank 0 with the rate of all
+// ranks together.
 class Progress {
  public:
-  Progress(std::ostream* out, std::uint64_t first, std::uint64_t total) : out_(out), first_(first), total_(total) {}
+  Progress(std::ostream* out, std::uint64_t first, std::uint64_t total, int ranks = 1)
+      : out_(out), first_(first), total_(total), ranks_(ranks) {}
   void update(std::uint64_t done, bool force = false) {
     if (!out_) return;
     auto now = Clock::now();
-    if (!force && now - last_ < std::chrono::milliseconds(200)) return;
+    if (ranks_ > 1) {
+      if (now - last_ < std::chrono::seconds(10)) return;
+    } else if (!force && now - last_ < std::chrono::milliseconds(200)) {
+      return;
+    }
+    if (ranks_ > 1 && last_ == Clock::time_point{}) {  // the first line after 10 s, not at once
+      last_ = now;
+      return;
+    }
     last_ = now;
     const double secs = std::chrono::duration<double>(now - start_).count();
     const double rate = secs > 0 ? static_cast<double>(done - first_) / secs : 0;
     const double left = rate > 0 ? static_cast<double>(total_ - done) / rate : NAN;
+    if (ranks_ > 1) {
+      *out_ << "vedette: " << thousands(done) << " / " << thousands(total_) << " engagements, " << thousands(static_cast<std::uint64_t>(rate))
+            << " engagements/s on " << ranks_ << " ranks, " << clock_text(left) << " left\n"
+            << std::flush;
+      return;
+    }
     const int width = 24;
     const int filled = total_ ? static_cast<int>(static_cast<double>(width) * static_cast<double>(done) / static_cast<double>(total_)) : width;
     std::string bar(static_cast<std::size_t>(filled), '#');
@@ -129,12 +148,13 @@ class Progress {
           << thousands(static_cast<std::uint64_t>(rate)) << " engagements/s  " << clock_text(left) << " left  " << std::flush;
   }
   void finish() {
-    if (out_) *out_ << "\r\033[K" << std::flush;
+    if (out_ && ranks_ == 1) *out_ << "\r\033[K" << std::flush;
   }
 
  private:
   std::ostream* out_;
   std::uint64_t first_, total_;
+  int ranks_;
   Clock::time_point start_ = Clock::now();
   Clock::time_point last_{};
 };
@@ -444,7 +464,7 @@ HarnessResult run_ranks(std::span<const Model* const> models, const HarnessOptio
   const bool precise = o.precision.has_value();
   const std::uint64_t last_chunk = (o.n + k_chunk - 1) / k_chunk;
 
-  Progress bar(me == 0 ? o.progress : nullptr, next, o.n);
+  Progress bar(me == 0 ? o.progress : nullptr, next, o.n, R);
   auto last_checkpoint = Clock::now();
   std::exception_ptr failure;  // this rank's, raised everywhere at the next status
   int sig = 0;
@@ -586,7 +606,7 @@ HarnessResult run_ranks(std::span<const Model* const> models, const HarnessOptio
       }
     }
     res.next = cut;
-    bar.update(res.next, true);
+    bar.update(res.next);
     if (res.stop == StopReason::precision) break;
     if (short_block || sig) {
       res.stop = StopReason::interrupted;

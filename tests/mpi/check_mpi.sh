@@ -27,7 +27,9 @@ scen=$src/sims/scenarios/open_field_charge.yaml
 # -- byte-identical: sim (with engagements.csv and a precision target), compare, sweep
 cd "$work"
 "$plain" sim "$scen" -n 6000 --seed 11 --threads 2 --out ref-sim --csv --json > ref-sim.json
+# precision targets met in rank 0's first block (1.5) and further on (0.6)
 "$plain" sim "$scen" -n 400000 --precision 1.5 --seed 12 --threads 2 --out ref-prec --json > ref-prec.json
+"$plain" sim "$scen" -n 400000 --precision 0.6 --seed 12 --threads 2 --json > ref-prec6.json
 "$plain" compare "$src/sims/scenarios/square_test.yaml" --baseline "$src/tables/default.yaml" \
   --variant "$src/tables/house-rules/infantry-square.yaml" -n 5000 --seed 13 --threads 2 --out ref-cmp --json > ref-cmp.json
 "$plain" sweep "$scen" --set modifiers.enemy_in_range.value=0,2 -n 3000 --seed 14 --threads 1 --out ref-swp --json > ref-swp.json
@@ -35,11 +37,12 @@ for np in ${CHECK_MPI_RANKS:-1 2 3}; do
   threads=$((4 - np))
   mpirun_np $np sim "$scen" -n 6000 --seed 11 --threads $threads --out sim$np --csv --json > sim$np.json
   mpirun_np $np sim "$scen" -n 400000 --precision 1.5 --seed 12 --threads $threads --out prec$np --json > prec$np.json
+  mpirun_np $np sim "$scen" -n 400000 --precision 0.6 --seed 12 --threads $threads --json > prec6$np.json
   mpirun_np $np compare "$src/sims/scenarios/square_test.yaml" --baseline "$src/tables/default.yaml" \
     --variant "$src/tables/house-rules/infantry-square.yaml" -n 5000 --seed 13 --threads $threads --out cmp$np --json > cmp$np.json
   mpirun_np $np sweep "$scen" --set modifiers.enemy_in_range.value=0,2 -n 3000 --seed 14 --threads $threads --out swp$np --json > swp$np.json
   for f in summary.json report.html engagements.csv; do same ref-sim/$f sim$np/$f "sim on $np ranks"; done
-  for kind in sim prec cmp swp; do same ref-$kind.json $kind$np.json "$kind on $np ranks (stdout)"; done
+  for kind in sim prec prec6 cmp swp; do same ref-$kind.json $kind$np.json "$kind on $np ranks (stdout)"; done
   for f in summary.json report.html; do
     same ref-prec/$f prec$np/$f "sim --precision on $np ranks"
     same ref-cmp/$f cmp$np/$f "compare on $np ranks"
@@ -68,10 +71,12 @@ wait_rank() {  # wait_rank MPIRUN_PID RANK FILE
 
 # -- SIGTERM to one rank of 3: every rank stops, rank 0 writes a partial report
 #    and a checkpoint; resumed on 2 ranks it ends on the plain run's numbers.
-n=600000
-"$plain" sim "$scen" -n $n --seed 15 --threads 2 --out ref-long --json > ref-long.json
+# (a slower scenario, so that the stop lands well before the end)
+slow=$src/sims/scenarios/mounted_infantry_raid.yaml
+n=200000
+"$plain" sim "$slow" -n $n --seed 15 --threads 2 --out ref-long --json > ref-long.json
 # (mpirun itself in the background, so that $! is its pid and the ranks its children)
-mpirun $run_as_root --oversubscribe -np 3 "$mpi" sim "$scen" -n $n --seed 15 --threads 1 --out part --checkpoint cp.json \
+mpirun $run_as_root --oversubscribe -np 3 "$mpi" sim "$slow" -n $n --seed 15 --threads 1 --out part --checkpoint cp.json \
   --checkpoint-every 0 > part.out 2> part.err &
 mp=$!
 victim=$(wait_rank $mp 1 cp.json)
@@ -82,10 +87,10 @@ grep -q 'stopped by SIGTERM after' part.err || { cat part.err >&2; fail "no 'sto
 grep -q '"stopped_by": "SIGTERM"' part/summary.json || fail "the partial report does not say it was stopped by SIGTERM"
 grep -q "\"engagements\": $n," part/summary.json && fail "the run was not stopped (make n larger)"
 cp cp.json cp-plain.json
-mpirun_np 2 sim "$scen" --threads 2 --resume cp.json --out resumed --json > resumed.json
+mpirun_np 2 sim "$slow" --threads 2 --resume cp.json --out resumed --json > resumed.json
 same ref-long.json resumed.json "resumed on 2 ranks (stdout)"
 for f in summary.json report.html; do same ref-long/$f resumed/$f "a run of 3 ranks resumed on 2"; done
-"$plain" sim "$scen" --threads 1 --resume cp-plain.json --out resumed-plain --json > resumed-plain.json
+"$plain" sim "$slow" --threads 1 --resume cp-plain.json --out resumed-plain --json > resumed-plain.json
 same ref-long/summary.json resumed-plain/summary.json "a run of 3 ranks resumed by the plain binary"
 
 # -- a rank killed outright (SIGKILL): the job fails, loudly, and no report is written.
