@@ -93,6 +93,19 @@ for f in summary.json report.html; do same ref-long/$f resumed/$f "a run of 3 ra
 "$plain" sim "$slow" --threads 1 --resume cp-plain.json --out resumed-plain --json > resumed-plain.json
 same ref-long/summary.json resumed-plain/summary.json "a run of 3 ranks resumed by the plain binary"
 
+# -- SIGTERM (or Ctrl-C) to mpirun itself: it passes SIGTERM to every rank;
+#    the same partial report and checkpoint, and the job fails.
+mpirun $run_as_root --oversubscribe -np 2 "$mpi" sim "$slow" -n $n --seed 15 --threads 1 --out part2 --checkpoint cp3.json \
+  --checkpoint-every 0 > part2.out 2> part2.err &
+mp=$!
+wait_rank $mp 1 cp3.json > /dev/null
+kill -TERM $mp
+status=0; wait $mp || status=$?
+[ $status -ne 0 ] || fail "a SIGTERM to mpirun: it exited 0"
+grep -q '"stopped_by": "SIGTERM"' part2/summary.json || fail "a SIGTERM to mpirun: the report does not say it is partial"
+mpirun_np 3 sim "$slow" --threads 1 --resume cp3.json --out resumed2 --json > resumed2.json
+same ref-long/summary.json resumed2/summary.json "a run of 2 ranks stopped through mpirun, resumed on 3"
+
 # -- a rank killed outright (SIGKILL): the job fails, loudly, and no report is written.
 mpirun $run_as_root --oversubscribe -np 2 "$mpi" sim "$scen" -n 50000000 --seed 16 --threads 1 --out killed --checkpoint cp2.json \
   --checkpoint-every 0 > killed.out 2> killed.err &
@@ -103,5 +116,5 @@ status=0; wait $mp || status=$?
 [ $status -ne 0 ] || fail "a killed rank: mpirun exited 0"
 grep -qi 'signal 9\|killed' killed.err || { cat killed.err >&2; fail "a killed rank: no message naming the signal"; }
 [ ! -e killed/summary.json ] || fail "a killed rank: a report was written"
-checks=$((checks + 3))
+checks=$((checks + 5))
 echo "check_mpi: $checks checks passed (1, 2, 3 ranks byte-identical to the plain binary; resume across rank counts; a signal and a killed rank)"
