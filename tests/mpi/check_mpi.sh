@@ -51,6 +51,12 @@ for np in ${CHECK_MPI_RANKS:-1 2 3}; do
 done
 grep -q '"engagements": 6000' sim2/summary.json || fail "sim on 2 ranks: not 6000 engagements"
 
+# -- no --seed: rank 0's fresh seed is every rank's (the run replays with it)
+mpirun_np 2 sim "$scen" -n 3000 --threads 1 --out fresh > /dev/null
+seed=$(grep -o '"seed": [0-9]*' fresh/summary.json | grep -o '[0-9]*$')
+"$plain" sim "$scen" -n 3000 --seed "$seed" --out fresh-plain > /dev/null
+same fresh-plain/summary.json fresh/summary.json "a fresh seed on 2 ranks, replayed by the plain binary"
+
 # The rank (its pid) with this number among mpirun's children.
 rank_pid() {  # rank_pid MPIRUN_PID RANK
   for p in $(pgrep -P "$1"); do
