@@ -505,7 +505,7 @@ HarnessResult run_ranks(std::span<const Model* const> models, const HarnessOptio
       if (precise) {
         lo.checkpoint_seconds = 0;  // after every chunk, and at the end
         lo.checkpoint = [&](const Sums& s, std::uint64_t at) {
-          if (at != my_end && at % k_chunk != 0) return;  // stopped inside a chunk: not a chunk end
+          if (at == my_begin || (at != my_end && at % k_chunk != 0)) return;  // nothing played, or stopped inside a chunk
           if (!snapshots.empty() && snapshots.back().n() == s.n()) return;
           const Tally& t = s.tallies.front();
           ends.insert(ends.end(), t.sum.data(), t.sum.data() + static_cast<std::ptrdiff_t>(K));
