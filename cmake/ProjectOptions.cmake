@@ -4,6 +4,7 @@ option(VEDETTE_BUILD_BENCHMARKS "Build the benchmarks (needs libbenchmark-dev)" 
 option(VEDETTE_SANITIZE "Build with -fsanitize=address,undefined" OFF)
 option(VEDETTE_WERROR "Treat warnings as errors" OFF)
 option(VEDETTE_TSAN "Build with -fsanitize=thread (the parallel harness tests)" OFF)
+option(VEDETTE_MPI "Build the lab for MPI: mpirun -np R vedette sim|compare|sweep ... (needs libopenmpi-dev)" OFF)
 option(VEDETTE_FUZZ "Build the libFuzzer targets in tests/fuzz (clang++ only; implies ASan+UBSan)" OFF)
 if(VEDETTE_FUZZ AND NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
   message(FATAL_ERROR "VEDETTE_FUZZ needs clang++ (libFuzzer): configure with -DCMAKE_CXX_COMPILER=clang++")

@@ -37,7 +37,8 @@ const std::map<std::string, std::set<std::string>>& layers() {
     l["bots"].insert("bots");
     l["sims/io"] = {core, "sims/io"};
     l["sims/lab"] = engine;
-    l["sims/lab"].insert({"bots", "sims/io", "sims/lab"});
+    l["sims/cluster"] = {"sims/cluster"};
+    l["sims/lab"].insert({"bots", "sims/io", "sims/cluster", "sims/lab"});
     l["sims/report"] = l["sims/lab"];
     l["sims/report"].insert("sims/report");
     l["sims/solo"] = engine;

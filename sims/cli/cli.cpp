@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "engine/core/diagnostics.hpp"
+#include "sims/cluster/cluster.hpp"
 
 namespace vedette::cli {
 
@@ -38,7 +39,10 @@ std::uint64_t fresh_seed() {
   std::ifstream urandom("/dev/urandom", std::ios::binary);
   urandom.read(reinterpret_cast<char*>(&s), sizeof s);
   // Keep seeds short enough to type back in.
-  return s % 1000000000ULL;
+  s %= 1000000000ULL;
+  // The ranks of an MPI job play one run: rank 0's seed for all.
+  vedette::cluster::broadcast(std::span<std::uint64_t>(&s, 1));
+  return s;
 }
 
 // Text from files is checked to be UTF-8 where it is read (engine/core/doc.cpp);

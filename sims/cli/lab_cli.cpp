@@ -7,6 +7,7 @@
 #include <iostream>
 #include <thread>
 
+#include "sims/cluster/cluster.hpp"
 #include "sims/io/atomic_file.hpp"
 
 namespace vedette::lab {
@@ -52,6 +53,7 @@ void check_out_dir(const std::string& dir, bool create) {
     if (!p.empty() && !fs::is_directory(p, ec)) throw UsageError("--out " + dir + ": " + p.string() + " is a file, not a folder");
     return;
   }
+  if (!outputs_written()) return;  // another rank of an MPI job writes the files
   fs::create_directories(dir, ec);
   if (ec) throw UsageError("--out " + dir + ": cannot make the folder: " + ec.message());
 }
@@ -64,8 +66,19 @@ void check_writable_file_path(const std::string& path, const char* flag) {
     throw UsageError(std::string(flag) + " " + path + ": the folder " + parent.string() + " does not exist");
 }
 
+std::string workers_text(unsigned threads) {
+  std::string t = std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+  if (!cluster::many()) return t;
+  std::string bytes = std::to_string(cluster::bytes_communicated());
+  for (int i = static_cast<int>(bytes.size()) - 3; i > 0; i -= 3) bytes.insert(static_cast<std::size_t>(i), ",");
+  return std::to_string(cluster::size()) + " ranks x " + t + ", " + bytes + " bytes communicated by rank 0";
+}
+
 std::ostream* progress_stream(cli::Io& io) {
   if (&io.err != &std::cerr) return nullptr;
+  // Rank 0 of an MPI job: mpirun relays stderr through a pipe whether or not
+  // it ends in a terminal; the harness prints a line every 10 s there.
+  if (cluster::many()) return cluster::rank() == 0 ? &std::cerr : nullptr;
   return ::isatty(STDERR_FILENO) ? &std::cerr : nullptr;
 }
 

@@ -41,6 +41,10 @@ void check_out_dir(const std::string& dir, bool create);
 // A file beside which a checkpoint can be written.
 void check_writable_file_path(const std::string& path, const char* flag);
 
+// "2 threads", or on an MPI job "3 ranks x 2 threads, 41,280 bytes
+// communicated" (this rank's share of the collectives so far).
+std::string workers_text(unsigned threads);
+
 // Whether stderr is a terminal that `io` writes to (then a progress bar).
 std::ostream* progress_stream(cli::Io& io);
 

@@ -26,6 +26,12 @@ struct AtomicWriteError : std::runtime_error {
 // AtomicWriteError naming the file and the system's reason.
 void write_file_atomically(const std::filesystem::path& path, std::string_view content);
 
+// Whether this process writes outputs (default: yes). The other ranks of an
+// MPI job (sims/cluster) turn it off: only rank 0 writes, so
+// write_file_atomically and AtomicOutput write nothing there.
+void set_outputs_written(bool on);
+bool outputs_written();
+
 // Reads a whole file as bytes; throws AtomicWriteError if it cannot.
 std::string read_whole_file(const std::filesystem::path& path);
 

@@ -70,7 +70,10 @@ void finish(int fd, const std::string& temp, const std::string& path) {
 
 }  // namespace
 
-AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) { fd_ = make_temp(path_, temp_); }
+AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
+  off_ = !outputs_written();  // another rank writes this file
+  if (!off_) fd_ = make_temp(path_, temp_);
+}
 
 AtomicOutput::~AtomicOutput() {
   if (fd_ >= 0) {
@@ -85,11 +88,13 @@ void AtomicOutput::flush() {
 }
 
 void AtomicOutput::write(std::string_view s) {
+  if (off_) return;
   buf_.append(s);
   if (buf_.size() >= (1u << 16)) flush();
 }
 
 void AtomicOutput::commit() {
+  if (off_) return;
   flush();
   int fd = fd_;
   fd_ = -1;

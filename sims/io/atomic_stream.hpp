@@ -27,6 +27,7 @@ class AtomicOutput {
   std::string path_, temp_;
   std::string buf_;
   int fd_ = -1;
+  bool off_ = false;  // outputs_written() was off: nothing is written
 };
 
 }  // namespace vedette::lab

@@ -9,6 +9,15 @@
 // precision target, an interruption or a checkpoint is decided on the same
 // prefix whatever the thread count. The sums are exact integers besides, so
 // the merged numbers are bit-identical for 1, 2 or 8 threads.
+//
+// On the ranks of an MPI job (VEDETTE_MPI, started by mpirun: see
+// sims/cluster) the same call splits the chunks across the ranks, each
+// playing its share with its threads, and sums them exactly (harness.cpp,
+// "MPI ranks"): every rank returns the same sums of the same prefix as one
+// process would, so the reports are byte-identical for any number of ranks
+// and threads. Every rank must make the same calls (the commands do: same
+// flags, same files, rank 0's seed). Only rank 0 draws progress, calls
+// `checkpoint` and gets `rows`; a failure on any rank is thrown on all.
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -50,15 +59,19 @@ struct HarnessOptions {
   // k_precision_min engagements are in).
   std::optional<double> precision;
   // Called by the main thread with the sums of [0, next): every
-  // checkpoint_seconds (0: after every chunk), and once at the end.
+  // checkpoint_seconds (0: after every chunk; on MPI ranks, after every
+  // round), and once at the end. On MPI ranks, on rank 0 only.
   std::function<void(const Sums&, std::uint64_t next)> checkpoint;
   double checkpoint_seconds = 10;
   // Called by the main thread for every engagement, in index order, with the
-  // rows of each model (for engagements.csv). Null: no rows are kept.
+  // rows of each model (for engagements.csv). Null: no rows are kept. On
+  // MPI ranks, on rank 0 only (the others send it theirs).
   std::function<void(std::uint64_t index, std::span<const OutcomeRow> rows)> rows;
   // A progress bar is drawn here when not null (a terminal's stderr).
   std::ostream* progress = nullptr;
   // Non-zero: stop at the next engagement boundary (set by a signal handler).
+  // On MPI ranks a stop on any rank stops them all, and a SignalStop's flag
+  // then holds the signal on every rank.
   const std::atomic<int>* stop = nullptr;
 };
 

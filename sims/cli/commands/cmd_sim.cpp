@@ -136,7 +136,7 @@ int run_sim(const SimOptions& o, Io& io) {
   if (h.progress && res.seconds > 0)
     io.err << "vedette: " << parts::thousands(static_cast<std::int64_t>(res.next - next)) << " engagements in " << number(res.seconds, 1)
            << " s (" << parts::thousands(static_cast<std::int64_t>(static_cast<double>(res.next - next) / res.seconds)) << " per second on "
-           << h.threads << " thread" << (h.threads == 1 ? "" : "s") << ")\n";
+           << workers_text(h.threads) << ")\n";
   if (sig) io.err << "vedette: stopped by " << signal_name(sig) << " after " << res.next << " of " << id.n << " engagements; the report is partial\n";
   return exit_status(sig);
 }
