@@ -70,6 +70,8 @@ int run(const std::vector<std::string>& args, Io& io) {
   add_sim(app, runner);
   add_compare(app, runner);
   add_sweep(app, runner);
+  add_sensitivity(app, runner);
+  add_calibrate(app, runner);
   add_bench(app, runner);
 
   // A first word that is no command: say so (CLI11 would only say that a
