@@ -124,7 +124,7 @@ std::string tornado_svg(const Sensitivity& s, std::size_t outcome, std::size_t t
   for (const auto& st : order)
     for (const Effect* e : by[st]) span = std::max({span, std::fabs(e->diff.lo), std::fabs(e->diff.hi)});
   if (span <= 0) span = 0.01;
-  const double label_w = 300, plot_w = 420, note_w = 130, row_h = 22, top_h = 40, bottom_h = 34;
+  const double label_w = 300, plot_w = 420, note_w = 230, row_h = 22, top_h = 40, bottom_h = 34;
   std::size_t rows = 0;
   for (const auto& st : order) rows += by[st].size();
   const double width = label_w + plot_w + note_w;
@@ -153,7 +153,8 @@ std::string tornado_svg(const Sensitivity& s, std::size_t outcome, std::size_t t
            pp(e->diff.lo) + ", " + pp(e->diff.hi) + "], p " + p_text(e->p_holm)) + "</title></rect>\n";
       o += "<line x1=\"" + fixed(xof(e->diff.lo), 1) + "\" x2=\"" + fixed(xof(e->diff.hi), 1) + "\" y1=\"" + fixed(y + row_h / 2, 1) + "\" y2=\"" +
            fixed(y + row_h / 2, 1) + "\" stroke=\"#222\"/>\n";
-      std::string change = e->change.size() > 18 ? e->change.substr(0, 17) + "…" : e->change;
+      std::string change = e->change.substr(0, e->change.find(" ("));  // "-> halt_facing", "+1"
+      if (change.size() > 24) change = change.substr(0, 23) + "…";
       o += "<text x=\"" + fixed(label_w + plot_w + 6, 1) + "\" y=\"" + fixed(y + row_h / 2 + 4, 1) + "\" fill=\"#444\">" + html_escape(change) +
            " " + pp(e->diff.mean, 1) + "</text>\n";
       y += row_h;
