@@ -79,7 +79,7 @@ TEST_CASE("sensitivity: the default ruleset's variants: numbers, band bounds mov
   CHECK_FALSE(keys.count("bands.rf1.min +1"));  // bounds only move in pairs
 }
 
-TEST_CASE("sensitivity: vedette sensitivity ranks paired effects; each equals the sweep's difference on the same dice",
+TEST_CASE("sensitivity: vedette sensitivity ranks paired effects, and each equals the sweep's difference on the same dice",
           "[sensitivity][cli]") {
   vtest::TempDir dir;
   auto j = vtest::run_json({"sensitivity", k_default, "-n", "600", "--seed", "5", "--threads", "2", "--json", "--out", dir.path()});
