@@ -86,3 +86,11 @@ TEST_CASE("scenarios: no two shipped scenarios play the same engagements", "[sce
     CHECK(seen.emplace(key, e.path().filename().string()).second);
   }
 }
+
+TEST_CASE("scenarios: vedette sim without SCENARIO plays the default scenario, the one scripts/demo runs", "[scenario][contest][cli]") {
+  auto none = vtest::run_json({"sim", "-n", "500", "--seed", "3", "--threads", "1", "--json"});
+  auto given = vtest::run_json({"sim", demo_scenario(), "-n", "500", "--seed", "3", "--threads", "1", "--json"});
+  CHECK(none["scenario"]["name"] == "open-field-charge");
+  CHECK(none["outcomes"] == given["outcomes"]);
+  CHECK(none["metrics"] == given["metrics"]);
+}
