@@ -21,7 +21,7 @@ using namespace vedette;
 namespace {
 
 // Recorded by `vedette bench --signature`.
-constexpr const char* k_signature = "fnv1a64:cd5362f9be071a5b";
+constexpr const char* k_signature = "fnv1a64:253302b0037d06d6";
 
 const std::string k_dir = std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios";
 

@@ -1,5 +1,6 @@
 // Ruleset loading and validation: tables/*.yaml -> Ruleset.
 #include "engine/decision/ruleset.hpp"
+#include "engine/decision/ruleset_doc.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -432,6 +433,26 @@ struct Builder {
     m.finish();
   }
 
+  // `difficulty:` (tables/README.md): how strong the automated side plays.
+  // rf_offset is added to the risk factor of every unit the Actions Table
+  // drives, as one more modifier that always applies (so it shows in every
+  // RF breakdown); 0 adds no modifier at all.
+  void difficulty(const Doc& n) {
+    MapReader m(n, d, "difficulty");
+    if (auto x = m.optional("rf_offset")) {
+      const int v = static_cast<int>(read_int(*x, d, "difficulty rf_offset", -20, 20).value_or(0));
+      if (v != 0) {
+        Modifier mod;
+        mod.id = "difficulty";
+        mod.text = "Difficulty: the automated side's RF offset (difficulty.rf_offset)";
+        mod.value = v;
+        mod.kind = Modifier::Kind::all;  // no facts: always applies
+        r.modifiers.push_back(std::move(mod));
+      }
+    }
+    m.finish();
+  }
+
   void build(const Doc& root) {
     MapReader top(root, d, "the ruleset");
     if (!top.ok()) return;
@@ -442,6 +463,7 @@ struct Builder {
     if (auto x = top.required("behaviours")) behaviours(*x);
     if (auto x = top.required("bands")) bands(*x);
     if (auto x = top.required("modifiers")) modifiers(*x);
+    if (auto x = top.optional("difficulty")) difficulty(*x);
     if (auto x = top.optional("switches")) switches(*x);
     supplement(top);
     if (auto x = top.optional("weapons")) read_weapons(*x, d, r);
@@ -474,6 +496,11 @@ RulesetPtr load_ruleset(const std::string& path, const std::vector<std::pair<std
 }
 
 RulesetPtr load_ruleset(const std::string& path) { return load_ruleset(path, {}); }
+
+Doc load_ruleset_doc(const std::string& path) {
+  std::vector<std::string> stack, sources;
+  return load_chain(path, stack, sources);
+}
 
 RulesetPtr default_ruleset() {
   static const RulesetPtr r = load_ruleset("builtin:default");

@@ -74,6 +74,8 @@ int run(const std::vector<std::string>& args, Io& io) {
   add_sim(app, runner);
   add_compare(app, runner);
   add_sweep(app, runner);
+  add_sensitivity(app, runner);
+  add_calibrate(app, runner);
   add_bench(app, runner);
   add_serve(app, runner);
 

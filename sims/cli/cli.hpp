@@ -44,6 +44,8 @@ void add_compare(CLI::App& app, Runner& run); // sims/cli/commands/cmd_compare.c
 void add_sweep(CLI::App& app, Runner& run);   // sims/cli/commands/cmd_sweep.cpp
 void add_bench(CLI::App& app, Runner& run);   // sims/cli/commands/cmd_bench.cpp
 void add_serve(CLI::App& app, Runner& run);   // sims/cli/commands/cmd_serve.cpp
+void add_sensitivity(CLI::App& app, Runner& run);  // sims/cli/commands/cmd_sensitivity.cpp
+void add_calibrate(CLI::App& app, Runner& run);    // sims/cli/commands/cmd_calibrate.cpp
 
 // The exit status of an internal error: an exception that is neither bad
 // input (2) nor a file that could not be written (1), i.e. a bug.

@@ -7,6 +7,7 @@
 #include "engine/core/diagnostics.hpp"
 #include "sims/io/atomic_file.hpp"
 #include "sims/io/atomic_stream.hpp"
+#include "sims/lab/bench.hpp"
 #include "sims/lab/checkpoint.hpp"
 #include "sims/cli/cli.hpp"
 #include "sims/cli/lab_cli.hpp"
@@ -41,7 +42,11 @@ void check_resume(const Checkpoint& c, const std::string& file, const std::strin
   if (o.precision_pp && target != c.id.precision) refuse("it was made with another --precision");
 }
 
-int run_sim(const SimOptions& o, Io& io) {
+int run_sim(const SimOptions& in, Io& io) {
+  // Without SCENARIO: the default scenario (the one scripts/demo runs).
+  SimOptions o = in;
+  if (o.lab.scenario.empty())
+    o.lab.scenario = (fs::path(bench::shipped_scenarios_dir()) / std::string(bench::k_default_scenario)).string();
   check_lab_flags(o.lab);
   if (o.precision_pp && !(*o.precision_pp > 0 && *o.precision_pp < 50))
     throw UsageError("--precision: expected a half width in percentage points, above 0 and below 50 (e.g. 0.5)");
@@ -147,6 +152,7 @@ void add_sim(CLI::App& app, Runner& run) {
   auto o = std::make_shared<SimOptions>();
   auto* c = app.add_subcommand("sim", "Play a scenario many times and report who wins, how, and how sure that is.");
   add_lab_flags(c, o->lab);
+  c->get_option("SCENARIO")->required(false)->description("Scenario file (default: the default scenario, sims/scenarios/open_field_charge.yaml)");
   c->add_flag("--csv", o->csv, "Also write engagements.csv (one row per engagement) into the --out folder");
   c->add_option("--precision", o->precision_pp,
                 "Play until every outcome probability is known to +/- this many percentage points (95%); -n is then the most to play "

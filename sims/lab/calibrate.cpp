@@ -1,0 +1,223 @@
+#include "sims/lab/calibrate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <stdexcept>
+
+#include "engine/core/diagnostics.hpp"
+#include "engine/decision/ruleset.hpp"
+#include "engine/decision/ruleset_doc.hpp"
+#include "sims/lab/harness.hpp"
+
+namespace vedette::lab {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const Doc* at_path(const Doc& root, std::string_view path) {
+  const Doc* cur = &root;
+  while (cur && !path.empty()) {
+    const auto dot = path.find('.');
+    const std::string_view part = path.substr(0, dot);
+    path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
+    if (cur->is_map()) {
+      cur = cur->find(part);
+    } else if (cur->is_sequence()) {
+      auto i = parse_int(part);
+      if (!i || *i < 1 || static_cast<std::size_t>(*i) > cur->items.size()) return nullptr;
+      cur = &cur->items[static_cast<std::size_t>(*i - 1)];
+    } else {
+      return nullptr;
+    }
+  }
+  return cur;
+}
+
+std::string written(double v, bool whole) {
+  if (whole) return std::to_string(static_cast<long long>(std::llround(v)));
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+std::string yaml_scalar(const std::string& s) {
+  // Quoted when it could be read as something else.
+  const bool plain = !s.empty() && s.find(": ") == std::string::npos && s.find(" #") == std::string::npos && s.back() != ':' &&
+                     std::string("[]{}&*!|>'\"%@`#-?,").find(s.front()) == std::string::npos && s.find('\n') == std::string::npos;
+  if (plain) return s;
+  std::string q = "\"";
+  for (char d : s) q += d == '"' ? std::string("\\\"") : std::string(1, d);
+  return q + "\"";
+}
+
+}  // namespace
+
+CalibrateResult calibrate(const LabScenario& scenario, const std::string& ruleset_path, const CalibrateOptions& o) {
+  CalibrateResult c;
+  c.scenario_file = scenario.file();
+  c.ruleset_path = ruleset_path;
+  c.knob = o.knob;
+  c.target = o.target;
+  c.seed = o.seed;
+  RulesetPtr base_rules = load_ruleset(ruleset_path);
+  c.ruleset_name = base_rules->name;
+  auto base = scenario.model(base_rules);
+  const Schema& s = base->schema();
+  const auto it = std::find(s.outcome_ids.begin(), s.outcome_ids.end(), o.outcome);
+  if (it == s.outcome_ids.end()) {
+    std::string all;
+    for (const auto& id : s.outcome_ids) all += (all.empty() ? "" : ", ") + id;
+    throw std::invalid_argument("no outcome '" + o.outcome + "' in scenario " + scenario.file() + " (its outcomes: " + all + ")" +
+                                did_you_mean(o.outcome, s.outcome_ids));
+  }
+  const std::size_t k = static_cast<std::size_t>(it - s.outcome_ids.begin());
+  c.outcome = o.outcome;
+  c.outcome_label = s.outcome_labels[k];
+
+  const Doc doc = load_ruleset_doc(ruleset_path);
+  const Doc* knob = at_path(doc, o.knob);
+  if (!knob || !knob->is_scalar())
+    throw std::invalid_argument("--knob " + o.knob + ": no such setting in the ruleset " + ruleset_path +
+                                " (a dotted path to a number, such as difficulty.rf_offset)");
+  const auto as_int = parse_int(knob->scalar);
+  const auto as_num = parse_number(knob->scalar);
+  if (!as_num) throw std::invalid_argument("--knob " + o.knob + ": its value '" + knob->scalar + "' is not a number");
+  const bool whole = as_int.has_value();
+  const double resolution = whole ? 1 : std::max(0.01, std::fabs(*as_num) * 0.01);
+  c.from = knob->scalar;
+
+  std::map<std::string, Proportion> seen;
+  auto eval = [&](double x) -> std::optional<Proportion> {
+    const std::string v = written(x, whole);
+    if (auto f = seen.find(v); f != seen.end()) return f->second;
+    std::unique_ptr<Model> m;
+    try {
+      m = scenario.model(load_ruleset(ruleset_path, {{o.knob, v}}));
+    } catch (const LoadError&) {
+      return std::nullopt;  // outside the knob's range: the search stops there
+    }
+    const Model* ms[] = {m.get()};
+    HarnessOptions h;
+    h.seed = o.seed;
+    h.n = o.n;
+    h.threads = o.threads;
+    h.progress = o.progress;
+    h.stop = o.stop;
+    HarnessResult r = run_harness(ms, h, Sums(ms), 0);
+    if (r.stop == StopReason::interrupted) {
+      c.interrupted = true;
+      return std::nullopt;
+    }
+    const Tally& t = r.sums.tallies.front();
+    Proportion p = wilson(t.outcome_count(k), t.n);
+    seen[v] = p;
+    c.tries.push_back({v, p});
+    return p;
+  };
+  auto good = [&](const Proportion& p) { return o.target >= p.lo && o.target <= p.hi && p.half_width() <= 0.01; };
+
+  const double x0 = *as_num;
+  auto p0 = eval(x0);
+  if (!p0) throw std::invalid_argument("--knob " + o.knob + ": the base value could not be played");
+  double best_x = x0;
+  Proportion best = *p0;
+  auto consider = [&](double x, const Proportion& p) {
+    if (std::fabs(p.p - o.target) < std::fabs(best.p - o.target)) best_x = x, best = p;
+  };
+
+  // Bracket: step away from x0 each way, doubling the step, until the
+  // probability crosses the target (it need not be monotone in the knob: a
+  // bolder automated side may also lose more); the crossing nearest x0 wins.
+  double lo_x = x0, hi_x = x0;  // lo_x on the start's side of the target, hi_x across it
+  bool bracketed = false;
+  if (!good(*p0)) {
+    const double h0 = whole ? 1 : std::max(resolution, std::fabs(x0) * 0.1);
+    double nearest = 0;
+    for (int dir : {+1, -1}) {
+      double h = h0, last = x0;
+      Proportion plast = *p0;
+      while (static_cast<int>(c.tries.size()) < o.max_tries && !c.interrupted) {
+        const double x = last + dir * h;
+        auto p = eval(x);
+        if (!p) break;  // beyond the knob's range
+        consider(x, *p);
+        if ((plast.p - o.target) * (p->p - o.target) <= 0) {
+          if (!bracketed || std::fabs(x - x0) < nearest) {
+            lo_x = last;
+            hi_x = x;
+            nearest = std::fabs(x - x0);
+            bracketed = true;
+          }
+          break;
+        }
+        last = x;
+        plast = *p;
+        h *= 2;
+      }
+      if (good(best)) break;
+    }
+  }
+  // Bisect the bracket down to the knob's resolution.
+  while (bracketed && !good(best) && std::fabs(hi_x - lo_x) > resolution * 1.0001 && static_cast<int>(c.tries.size()) < o.max_tries &&
+         !c.interrupted) {
+    double mid = (lo_x + hi_x) / 2;
+    if (whole) mid = std::floor(mid);
+    if (mid == lo_x || mid == hi_x) break;
+    auto pm = eval(mid);
+    auto plo = eval(lo_x);
+    if (!pm || !plo) break;
+    consider(mid, *pm);
+    if ((plo->p - o.target) * (pm->p - o.target) <= 0) hi_x = mid;
+    else lo_x = mid;
+  }
+  c.value = written(best_x, whole);
+  c.achieved = best;
+  c.within = o.target >= best.lo && o.target <= best.hi;
+  c.resolution = !good(best) && bracketed;
+  return c;
+}
+
+std::string overlay_text(const CalibrateResult& c, const std::string& file) {
+  std::string base = c.ruleset_path;
+  if (base.rfind("builtin:", 0) != 0) {
+    std::error_code ec;
+    const fs::path dir = fs::absolute(fs::path(file), ec).parent_path();
+    const fs::path rel = fs::relative(fs::absolute(base, ec), dir, ec);
+    if (!ec && !rel.empty()) base = rel.generic_string();
+  }
+  char measured[256];
+  std::snprintf(measured, sizeof measured, "%.1f%% [%.1f, %.1f] over %lld engagements (seed %llu)", c.achieved.p * 100, c.achieved.lo * 100,
+                c.achieved.hi * 100, static_cast<long long>(c.achieved.n), static_cast<unsigned long long>(c.seed));
+  char target[64];
+  std::snprintf(target, sizeof target, "%.1f%%", c.target * 100);
+  std::string o;
+  o += "# " + std::string(c.level.empty() ? "Difficulty" : "Difficulty '" + c.level + "'") + ": written by `vedette calibrate` for " +
+       c.scenario_file + ".\n";
+  o += "# Target: " + c.outcome_label + " " + target + ". Measured with " + c.knob + " = " + c.value + ": " + c.outcome_label + " " + measured +
+       ".\n";
+  o += "# (" + c.knob + " is " + c.from + " in the base.) Re-run vedette calibrate after changing the rules.\n";
+  o += "extends: " + yaml_scalar(base) + "\n";
+  o += "name: " + yaml_scalar(c.ruleset_name + (c.level.empty() ? "" : " (" + c.level + ")")) + "\n";
+  o += "description: " + yaml_scalar(c.knob + " = " + c.value + " (" + c.outcome_label + " " + measured + " in " + c.scenario_file + ")") + "\n";
+  // The knob's dotted path as nested maps.
+  std::string path = c.knob;
+  std::string indent;
+  for (;;) {
+    const auto dot = path.find('.');
+    if (dot == std::string::npos) {
+      o += indent + path + ": " + c.value + "\n";
+      break;
+    }
+    o += indent + path.substr(0, dot) + ":\n";
+    path = path.substr(dot + 1);
+    indent += "  ";
+  }
+  return o;
+}
+
+}  // namespace vedette::lab

@@ -1,0 +1,145 @@
+// Difficulty (issue 18): the ruleset's difficulty.rf_offset, `vedette
+// calibrate` (a knob value whose outcome probability is nearest a target)
+// and the shipped tables/difficulty/ overlays.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "cli_checks.hpp"
+#include "engine/decision/risk_factor.hpp"
+#include "engine/decision/ruleset.hpp"
+
+using namespace vedette;
+
+namespace {
+
+const std::string k_src = VEDETTE_SOURCE_DIR;
+const std::string k_default = k_src + "/sims/scenarios/open_field_charge.yaml";
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+double sigma(double p, double n) { return std::sqrt(std::max(p * (1 - p), 1e-12) / n); }
+
+double outcome_p(const nlohmann::json& sim, const std::string& id) {
+  for (const auto& o : sim["outcomes"])
+    if (o["id"] == id) return o["p"].get<double>();
+  FAIL("no outcome " << id);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("difficulty: rf_offset is added to every Actions Table risk factor, and shows in the breakdown", "[difficulty][rf]") {
+  vtest::TempDir dir;
+  const std::string file = dir.write("hard.yaml", "extends: builtin:default\ndifficulty:\n  rf_offset: -2\n");
+  RulesetPtr hard = load_ruleset(file);
+  RulesetPtr base = default_ruleset();
+  for (bool in_range : {false, true})
+    for (int casualties : {0, 25}) {
+      Situation s;
+      s.enemy_in_range = in_range;
+      s.casualties_hundredths = casualties * 100;
+      CHECK(rf_total(*hard, Facts(s)) == rf_total(*base, Facts(s)) - 2);
+      const RiskFactor rf = compute_rf(*hard, Facts(s));
+      REQUIRE_FALSE(rf.breakdown.empty());
+      CHECK(rf.breakdown.back().modifier->id == "difficulty");
+      CHECK(rf.breakdown.back().value == -2);
+    }
+  // 0 (the default) adds no modifier at all.
+  CHECK(base->modifiers.size() == load_ruleset(dir.write("zero.yaml", "extends: builtin:default\ndifficulty: {rf_offset: 0}\n"))->modifiers.size());
+  // Through `vedette react`: enemy in range is RF1; with -2 it is RF -1 (the RF0 row).
+  auto j = vtest::run_json({"react", "--ruleset", file, "--enemy-in-range", "--roll", "3", "--json"});
+  CHECK(j["rf"] == -1);
+  CHECK(j["band_id"] == "rf0");
+  // Out of range: the file, line and column, and what was expected.
+  const std::string bad = dir.write("bad.yaml", "extends: builtin:default\ndifficulty:\n  rf_offset: 40\n");
+  auto r = vtest::run_bad({"react", "--ruleset", bad, "--rf", "1", "--roll", "1"});
+  CHECK(r.err.find("bad.yaml:3:14") != std::string::npos);
+  CHECK(r.err.find("rf_offset") != std::string::npos);
+}
+
+TEST_CASE("calibrate: the value found, its overlay, and vedette sim with the overlay reproducing achieved.p", "[difficulty][calibrate][cli]") {
+  vtest::TempDir dir;
+  const std::string overlay = dir.path() + "/bold.yaml";
+  auto c = vtest::run_json({"calibrate", k_default, "--target", "cavalry=0.45", "-n", "4000", "--seed", "11", "--threads", "2", "--json",
+                            "--write", overlay});
+  CHECK(c["knob"] == "difficulty.rf_offset");
+  CHECK(c["target"] == 0.45);
+  CHECK(c["overlay"] == overlay);
+  const double p = c["achieved"]["p"].get<double>();
+  CHECK(c["achieved"]["n"] == 4000);
+  CHECK(c["achieved"]["lo"].get<double>() <= p);
+  CHECK(c["achieved"]["hi"].get<double>() >= p);
+  // The nearest of every value tried, and a bolder cavalry than the base's 0.
+  for (const auto& t : c["tried"]) CHECK(std::fabs(t["p"].get<double>() - 0.45) >= std::fabs(p - 0.45) - 1e-12);
+  CHECK(std::stoi(c["value"].get<std::string>()) < 0);
+  const std::string text = slurp(overlay);
+  CHECK(text.find("extends: builtin:default") != std::string::npos);
+  CHECK(text.find("rf_offset: " + c["value"].get<std::string>()) != std::string::npos);
+  // The same seed and size: exactly achieved.p.
+  auto same = vtest::run_json({"sim", k_default, "--ruleset", overlay, "-n", "4000", "--seed", "11", "--threads", "1", "--json"});
+  CHECK(outcome_p(same, "cavalry") == p);
+  // Other dice: within 4 sigma of the difference of two independent estimates.
+  auto other = vtest::run_json({"sim", k_default, "--ruleset", overlay, "-n", "20000", "--seed", "12", "--json"});
+  const double q = outcome_p(other, "cavalry");
+  INFO("achieved " << p << ", sim " << q);
+  CHECK(std::fabs(q - p) <= 4 * std::sqrt(sigma(p, 4000) * sigma(p, 4000) + sigma(q, 20000) * sigma(q, 20000)));
+}
+
+TEST_CASE("calibrate: --levels writes one overlay per level, harder levels bolder", "[difficulty][calibrate][cli]") {
+  vtest::TempDir dir;
+  auto j = vtest::run_json({"calibrate", k_default, "--levels", "easy=0.2,hard=0.5", "-n", "3000", "--seed", "4", "--json", "--write-dir",
+                            dir.path() + "/levels"});
+  REQUIRE(j["levels"].size() == 2);
+  CHECK(j["levels"][0]["level"] == "easy");
+  CHECK(j["levels"][1]["level"] == "hard");
+  CHECK(j["levels"][0]["achieved"]["p"].get<double>() < j["levels"][1]["achieved"]["p"].get<double>());
+  CHECK(std::stoi(j["levels"][1]["value"].get<std::string>()) < std::stoi(j["levels"][0]["value"].get<std::string>()));
+  for (const char* f : {"easy.yaml", "hard.yaml"}) {
+    INFO(f);
+    CHECK_NOTHROW(load_ruleset(dir.path() + "/levels/" + f));
+  }
+}
+
+TEST_CASE("calibrate: bad input says what is wrong, exits 2 and writes nothing", "[difficulty][calibrate][cli]") {
+  vtest::TempDir dir;
+  const std::string out = dir.path() + "/o.yaml";
+  CHECK(vtest::run_bad({"calibrate", k_default, "--target", "cavalry=1.5", "--write", out}).err.find("between 0 and 1") != std::string::npos);
+  CHECK(vtest::run_bad({"calibrate", k_default, "--target", "cavalary=0.3", "-n", "100", "--write", out}).err.find("did you mean 'cavalry'") !=
+        std::string::npos);
+  CHECK(vtest::run_bad({"calibrate", k_default, "--target", "cavalry=0.3", "--knob", "difficulty.rf_ofset", "-n", "100", "--write", out})
+            .err.find("no such setting") != std::string::npos);
+  CHECK(vtest::run_bad({"calibrate", k_default}).err.find("--target") != std::string::npos);
+  CHECK(vtest::run_bad({"calibrate", k_default, "--levels", "easy=0.2", "--write", out}).err.find("--write-dir") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(out));
+}
+
+TEST_CASE("difficulty: the shipped tables/difficulty/ overlays reproduce the win rate each states (4 sigma)", "[difficulty][calibrate]") {
+  // Each file's comment says: "... Cavalry wins P% [LO, HI] over N engagements (seed S)". A rule change that moves
+  // these by more than 4 sigma means: re-run the command in tables/difficulty/README.md.
+  int files = 0;
+  for (const char* level : {"easy", "normal", "hard"}) {
+    const std::string file = k_src + "/tables/difficulty/" + level + ".yaml";
+    INFO(file);
+    const std::string text = slurp(file);
+    std::smatch m;
+    REQUIRE(std::regex_search(text, m, std::regex(R"(Cavalry wins ([0-9.]+)% \[[0-9.]+, [0-9.]+\] over ([0-9]+) engagements \(seed ([0-9]+)\))")));
+    const double stated = std::stod(m[1].str()) / 100;
+    const double n = std::stod(m[2].str());
+    auto sim = vtest::run_json({"sim", k_default, "--ruleset", file, "-n", "20000", "--seed", "77", "--json"});
+    const double q = outcome_p(sim, "cavalry");
+    INFO("stated " << stated << ", sim " << q);
+    CHECK(std::fabs(q - stated) <= 4 * std::sqrt(sigma(stated, n) * sigma(stated, n) + sigma(q, 20000) * sigma(q, 20000)) + 0.0005);
+    ++files;
+  }
+  CHECK(files == 3);
+}

@@ -1,0 +1,148 @@
+// vedette sensitivity (issue 18): the variants of a ruleset, their paired
+// effects on common random numbers, and the command's JSON and report.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "cli_checks.hpp"
+#include "engine/decision/ruleset_doc.hpp"
+#include "sims/lab/sensitivity.hpp"
+
+using vedette::lab::step_value;
+
+namespace {
+
+const std::string k_src = VEDETTE_SOURCE_DIR;
+const std::string k_default = k_src + "/sims/scenarios/open_field_charge.yaml";
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+TEST_CASE("sensitivity: one step of a number, written as it was", "[sensitivity]") {
+  CHECK(step_value("3", +1) == "4");
+  CHECK(step_value("3", -1) == "2");
+  CHECK(step_value("+1", +1) == "+2");
+  CHECK(step_value("+1", -1) == "0");
+  CHECK(step_value("-1", -1) == "-2");
+  CHECK(step_value("30cm", +1) == "31cm");
+  CHECK(step_value("6in", -1) == "5in");
+  CHECK(step_value("25mm", +1) == "30mm");
+  CHECK(step_value("0.25", +1) == "0.275");
+  CHECK(step_value("1.5", -1) == "1.35");
+  CHECK(step_value("0.0", +1) == "0.1");
+  CHECK(step_value("true", +1).empty());
+  CHECK(step_value("walk", +1).empty());
+}
+
+TEST_CASE("sensitivity: the default ruleset's variants: numbers, band bounds moved together, cells given their neighbours",
+          "[sensitivity]") {
+  const auto doc = vedette::load_ruleset_doc("builtin:default");
+  const auto vs = vedette::lab::sensitivity_variants(doc);
+  std::set<std::string> keys;
+  for (const auto& v : vs) {
+    keys.insert(v.setting + " " + v.change);
+    CHECK(v.setting.find(".text") == std::string::npos);
+    CHECK(v.setting.rfind("behaviours.", 0) != 0);
+    CHECK(v.from != v.to);
+  }
+  CHECK(keys.count("modifiers.hero.value +1"));
+  CHECK(keys.count("modifiers.hero.value -1"));
+  CHECK(keys.count("paces.walk.max +1cm"));
+  CHECK(keys.count("turning.per_move_fraction +10%"));
+  CHECK(keys.count("difficulty.rf_offset -1"));
+  CHECK(keys.count("charge.morale.table.heavy_foot.need.3 +1"));
+  // The bound between RF1 and RF2-5 moves as one: both edits.
+  bool bound = false;
+  for (const auto& v : vs)
+    if (v.setting == "bands.rf1.max" && v.change.rfind("+1", 0) == 0) {
+      bound = true;
+      REQUIRE(v.edits.size() == 2);
+      CHECK(v.edits[0] == std::pair<std::string, std::string>{"bands.rf1.max", "2"});
+      CHECK(v.edits[1] == std::pair<std::string, std::string>{"bands.rf2_5.min", "3"});
+    }
+  CHECK(bound);
+  // RF1's first cell (walk_to_cover): face 2 is the same behaviour (no
+  // variant); the bands either side give continue (rf0) and canter_away (rf2_5).
+  std::set<std::string> first_cell;
+  for (const auto& v : vs)
+    if (v.setting == "bands.rf1.cells.1") first_cell.insert(v.to);
+  CHECK(first_cell == std::set<std::string>{"continue", "canter_away"});
+  CHECK_FALSE(keys.count("bands.rf1.min +1"));  // bounds only move in pairs
+}
+
+TEST_CASE("sensitivity: vedette sensitivity ranks paired effects, and each equals the sweep's difference on the same dice",
+          "[sensitivity][cli]") {
+  vtest::TempDir dir;
+  auto j = vtest::run_json({"sensitivity", k_default, "-n", "600", "--seed", "5", "--threads", "2", "--json", "--out", dir.path()});
+  CHECK(j["vedette"] == "sensitivity");
+  const auto& effects = j["effects"];
+  REQUIRE(effects.size() > 300);
+  double last = 1;
+  std::size_t real = 0;
+  for (const auto& e : effects) {
+    for (const char* k : {"setting", "change", "outcome", "delta", "lo", "hi", "p", "real"}) REQUIRE(e.contains(k));
+    const double d = std::fabs(e["delta"].get<double>());
+    CHECK(d <= last + 1e-12);
+    last = d;
+    if (e["real"].get<bool>()) {
+      ++real;
+      CHECK(e["p"].get<double>() < 0.05);
+      CHECK((e["lo"].get<double>() > 0 || e["hi"].get<double>() < 0));
+    }
+  }
+  CHECK(real > 0);
+  // A switch that is off makes its numbers irrelevant: exactly no effect.
+  for (const auto& e : effects)
+    if (e["setting"].get<std::string>().rfind("charge.fear_of_charge.", 0) == 0) {
+      INFO(e.dump());
+      CHECK(e["delta"].get<double>() == 0.0);
+      CHECK(e["real"] == false);
+    }
+  // The largest single-edit effect against `vedette sweep` on the same seed:
+  // the paired difference is exactly the difference of the two counts.
+  for (const auto& e : effects) {
+    const std::string change = e["change"];
+    if (change.find("(and") != std::string::npos) continue;  // a band bound: two edits
+    const std::string setting = e["setting"];
+    auto w = vtest::run_json({"sweep", k_default, "--set", setting + "=" + e["from"].get<std::string>() + "," + e["to"].get<std::string>(), "-n",
+                              "600", "--seed", "5", "--threads", "1", "--json"});
+    auto count = [&](int point) {
+      for (const auto& o : w["points"][point]["outcomes"])
+        if (o["id"] == e["outcome"]) return o["count"].get<long long>();
+      FAIL("no outcome");
+      return 0LL;
+    };
+    INFO(e.dump());
+    CHECK(std::llround(e["delta"].get<double>() * 600) == count(1) - count(0));
+    CHECK(e["delta"].get<double>() != 0.0);
+    break;
+  }
+  const std::string html = slurp(dir.path() + "/report.html");
+  CHECK(html.find("id=\"chart-tornado-cavalry\"") != std::string::npos);
+  CHECK(html.find("Largest effect: ") != std::string::npos);
+  CHECK(nlohmann::json::parse(slurp(dir.path() + "/summary.json")) == j);
+}
+
+TEST_CASE("sensitivity: the same seed gives the same effects whatever the thread count", "[sensitivity][cli]") {
+  auto a = vtest::run_json({"sensitivity", k_default, "-n", "300", "--seed", "9", "--threads", "1", "--json"});
+  auto b = vtest::run_json({"sensitivity", k_default, "-n", "300", "--seed", "9", "--threads", "2", "--json"});
+  CHECK(a["effects"] == b["effects"]);
+}
+
+TEST_CASE("sensitivity: bad input is refused before anything is played or written", "[sensitivity][cli]") {
+  vtest::TempDir dir;
+  auto r = vtest::run_bad({"sensitivity", k_default, "-n", "0"});
+  CHECK(r.err.find("-n 0") != std::string::npos);
+  auto s = vtest::run_bad({"sensitivity", dir.path() + "/missing.yaml", "--out", dir.path() + "/out"});
+  CHECK(s.err.find("missing.yaml") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir.path() + "/out"));
+}
