@@ -430,6 +430,9 @@ inline bool small_lab_run(const std::vector<std::string>& args) {
     if (a == "sim" || a == "compare" || a == "sweep") lab = true;
     if (a == "bench") return false;  // it measures for seconds on purpose
     if (a == "serve") return false;  // it serves until stopped, on purpose
+    // Hundreds of variants (sensitivity) or a search of runs (calibrate):
+    // long on purpose, whatever -n says.
+    if (a == "sensitivity" || a == "calibrate") return false;
     if (a == "--precision" || a.rfind("--precision=", 0) == 0) return false;
     if (a == "--resume" || a.rfind("--resume=", 0) == 0) resume = true;
     std::string value;
