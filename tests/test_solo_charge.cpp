@@ -15,11 +15,13 @@ using nlohmann::json;
 namespace {
 
 // A session whose Lancers have just rolled "Advance towards nearest enemy
-// at gallop (Charge?)" (seed 002: RF1, a 6).
+// at gallop (Charge?)" (seed 002: RF1, a 6) in turn 2 (seed 003 L24: no
+// charge is declared in the first turn).
 void lancers_may_charge(const TempDir& dir, const std::string& unit_spec = "Lancers:shock,heavy") {
   Result n = run({"solo", "new", "game", "--unit", unit_spec, "--seed", "21"}, dir.path);
   INFO(n.err);
   REQUIRE(n.status == 0);
+  REQUIRE(run({"solo", "next-turn", "game"}, dir.path).status == 0);
   Result a = run({"solo", "activate", "game", "Lancers", "--enemy-in-range", "--roll", "6", "--json"}, dir.path);
   INFO(a.err);
   REQUIRE(a.status == 0);
@@ -47,9 +49,11 @@ TEST_CASE("solo charge: play offers the charge and shows range and the chance to
   TempDir dir;
   Result n = run({"solo", "new", "game", "--unit", "Lancers:shock,figures=10", "--seed", "5"}, dir.path);
   REQUIRE(n.status == 0);
-  // Turn 1: RF1 (enemy in range), the player's 6: gallop toward the enemy (Charge?).
+  REQUIRE(run({"solo", "next-turn", "game"}, dir.path).status == 0);  // seed 003 L24: no charge in turn 1
+  // Turn 2: RF1 (enemy in range), the player's 6: gallop toward the enemy (Charge?).
   std::string script = "n\ny\nn\nn\n0\n6\n"  // the questions and the D6
                        "y\nheavy\n\n60\n10\nheavy-foot\n\nn\nn\n"  // the charge form
+                       "4 5\n"                                      // the initiation check's 2D6 (seed 003 L48)
                        "3 4\n"                                      // the defender's 2D6
                        "q\n";
   Result r = run({"solo", "play", "game", "--physical-dice"}, dir.path, script);
@@ -66,7 +70,12 @@ TEST_CASE("solo charge: play offers the charge and shows range and the chance to
   std::size_t range = at("Charge range: up to 75cm (1.5 x the 50cm move); minimum distance 15.24cm");
   std::size_t reach = at("Target: 60cm away, 10 degrees off the facing: in range and in the arc: it reaches, with the charge bonus.");
   std::size_t odds = at("needs 9+ on 2D6 to stand (table 9): chance to stand 10/36 = 27.8%.");
+  std::size_t init = at("Roll 2D6 for Lancers' charge initiation check (it needs 4+) and enter both dice (e.g. 3 5):");
+  std::size_t passed = at("Initiation check, 2D6: 4 + 5 = 9, needs 4: passes  (your roll)");
   std::size_t dice = at("Roll 2D6 for the defender's morale and enter both dice (e.g. 3 5):");
+  CHECK(odds < init);
+  CHECK(init < dice);
+  CHECK(dice < passed);
   std::size_t result = at("Charge: Heavy Foot FAIL (3 + 4 = 7): they retreat 1.5 moves, backs to the enemy, and must rally.");
   CHECK(offer < range);
   CHECK(range < reach);
@@ -81,6 +90,9 @@ TEST_CASE("solo charge: play offers the charge and shows range and the chance to
   CHECK(last["charge"]["defender"] == "heavy-foot");
   CHECK(last["charge"]["dice"] == json::array({3, 4}));
   CHECK(last["charge"]["dice_source"] == "player");
+  CHECK(last["charge"]["initiation"]["dice"] == json::array({4, 5}));
+  CHECK(last["charge"]["initiation"]["need"] == 4);
+  CHECK(last["charge"]["initiation"]["passed"] == true);
   CHECK(last["charge"]["stand_ways"] == 10);
   CHECK(last["charge"]["stands"] == false);
   CHECK(status(dir)["units"][0]["charge_pending"] == false);
@@ -218,4 +230,94 @@ TEST_CASE("solo charge: the charge form in play is saved answer by answer and re
   CHECK(contains(r2.out, "Light Horse charged by medium cavalry in the rear, both charging: needs 6+ on 2D6 to stand"));
   CHECK(contains(r2.out, "chance to stand 26/36 = 72.2%"));
   CHECK(contains(r2.out, "2D6: "));
+}
+
+// seed 003 L24: "During Step 1 of each turn (except for the first turn of
+// any scenario), players can announce which of their units will charge";
+// L34: "A unit must be in good order to charge". The session asks the
+// engine's own gates (engine/engagement/table_rules.hpp): the "(Charge?)"
+// is not offered, `solo charge` refuses naming the rule (exit 2), and play
+// says why and goes on.
+TEST_CASE("solo charge: the session refuses what the rules refuse, naming the rule (seed 003 L24, L34)", "[solo][charge]") {
+  TempDir dir;
+  Result n = run({"solo", "new", "game", "--unit", "Lancers:shock,heavy", "--unit", "Cuirassiers:shock,heavy", "--unit",
+                  "Hussars:shock,light", "--seed", "21"},
+                 dir.path);
+  REQUIRE(n.status == 0);
+  // Turn 1: the table's cell says "(Charge?)", the first turn forbids it.
+  Result a = run({"solo", "activate", "game", "Lancers", "--enemy-in-range", "--roll", "6", "--json"}, dir.path);
+  INFO(a.err);
+  REQUIRE(a.status == 0);
+  CHECK(a.json()["activation"]["behaviour"]["charge_possible"] == false);
+  CHECK(a.json()["activation"]["charge_refused"] == "no charges are declared on the first turn (seed 003)");
+  CHECK(a.json()["activation"]["instruction"] == "Gallop 41-50 cm directly toward the nearest enemy.");  // no "Charge?"
+  Result c1 = run({"solo", "charge", "game", "Lancers", "--distance", "40cm", "--defender", "peasants"}, dir.path);
+  CHECK(c1.status == 2);
+  CHECK(contains(c1.err, "Lancers may not charge this turn: no charges are declared on the first turn (seed 003)"));
+  // The file says version 2 now (a refused "(Charge?)" is recorded).
+  CHECK(contains(slurp(dir.path / "game.vedette.yaml"), "\nversion: 2\n"));
+  // Turn 2. Cuirassiers, steady and at halt, are offered the charge.
+  REQUIRE(run({"solo", "next-turn", "game"}, dir.path).status == 0);
+  REQUIRE(run({"solo", "activate", "game", "Lancers", "--roll", "3"}, dir.path).status == 0);
+  Result c = run({"solo", "activate", "game", "Cuirassiers", "--enemy-in-range", "--roll", "6", "--json"}, dir.path);
+  INFO(c.err);
+  REQUIRE(c.status == 0);
+  CHECK(c.json()["activation"]["behaviour"]["charge_possible"] == true);
+  CHECK(c.json()["activation"]["charge_refused"].is_null());
+  REQUIRE(run({"solo", "charge", "game", "Cuirassiers", "--decline"}, dir.path).status == 0);
+  // Hussars, shaken, roll the same cell: play says why there is no charge and goes on.
+  REQUIRE(run({"solo", "morale", "game", "Hussars", "shaken"}, dir.path).status == 0);
+  Result p = run({"solo", "play", "game", "--physical-dice"}, dir.path, "n\ny\nn\nn\n0\n6\nq\n");
+  INFO(p.out << p.err);
+  REQUIRE(p.status == 0);
+  CHECK(contains(p.out, "Do:    Hussars: Gallop"));
+  CHECK(contains(p.out, "No charge: only a unit in good order may charge (seed 003); it moves as the table says otherwise."));
+  CHECK_FALSE(contains(p.out, "Is an enemy in front of Hussars for it to charge?"));
+  CHECK(contains(p.out, "Start turn 3?"));
+  Result c2 = run({"solo", "charge", "game", "Hussars", "--distance", "40cm", "--defender", "peasants"}, dir.path);
+  CHECK(c2.status == 2);
+  CHECK(contains(c2.err, "Hussars may not charge this turn: only a unit in good order may charge (seed 003)"));
+}
+
+// seed 003 L48: "First, the player makes a charge initiation check for the
+// unit attempting to charge. If the unit fails this check, it cannot charge
+// at any time during the current turn." The "(Charge?)" is the unit's
+// declaration: 2D6 needing combat.charge.initiation_target (4), no -2.
+TEST_CASE("solo charge: the initiation check comes first, and a failed one is no charge (seed 003 L48)", "[solo][charge]") {
+  TempDir dir;
+  lancers_may_charge(dir);
+  // The player's dice: 1 + 2 fails, whatever the geometry.
+  json f = charge(dir, {"--distance", "40cm", "--defender", "peasants", "--initiation", "1", "2"});
+  CHECK(f["charge"]["initiation"]["dice"] == json::array({1, 2}));
+  CHECK(f["charge"]["initiation"]["need"] == 4);
+  CHECK(f["charge"]["initiation"]["passed"] == false);
+  CHECK(f["charge"]["reaches"] == false);
+  CHECK(f["charge"]["shaken"] == false);
+  CHECK(f["charge"]["dice"].is_null());
+  CHECK(contains(f["charge"]["outcome"].get<std::string>(), "fails its charge initiation check (1 + 2 = 3, needs 4)"));
+  json u = status(dir)["units"][0];
+  CHECK(u["charged_this_turn"] == false);  // no charge move: no "normal speed" next turn
+  REQUIRE(run({"solo", "undo", "game"}, dir.path).status == 0);
+  // 2 + 2 passes; the defender's dice are then needed.
+  Result missing = run({"solo", "charge", "game", "Lancers", "--distance", "40cm", "--defender", "peasants", "--initiation", "2", "2"},
+                       dir.path);
+  CHECK(missing.status == 2);
+  CHECK(contains(missing.err, "--roll A B is needed"));
+  json p = charge(dir, {"--distance", "40cm", "--defender", "peasants", "--initiation", "2", "2", "--roll", "6", "6"});
+  CHECK(p["charge"]["initiation"]["passed"] == true);
+  CHECK(p["charge"]["dice"] == json::array({6, 6}));
+  // Rolled by vedette: dice 3 and 4 of the charge's roll, checked on reading.
+  REQUIRE(run({"solo", "undo", "game"}, dir.path).status == 0);
+  json r = charge(dir, {"--distance", "40cm", "--defender", "peasants"});
+  auto four = vedette::solo::solo_roll_charge(21, r["charge"]["roll_index"].get<std::uint64_t>());
+  CHECK(r["charge"]["initiation"]["dice"] == json::array({four[2], four[3]}));
+  std::string text = slurp(dir.path / "game.vedette.yaml");
+  const std::string from = "initiation: {dice: [" + std::to_string(four[2]) + ", " + std::to_string(four[3]) + "]";
+  auto pos = text.rfind(from);
+  REQUIRE(pos != std::string::npos);
+  text.replace(pos, from.size(), "initiation: {dice: [" + std::to_string(four[2] % 6 + 1) + ", " + std::to_string(four[3]) + "]");
+  spit(dir.path / "game.vedette.yaml", text);
+  Result bad = run({"solo", "status", "game"}, dir.path);
+  CHECK(bad.status == 2);
+  CHECK(contains(bad.err, "initiation"));
 }

@@ -16,11 +16,12 @@ using nlohmann::json;
 namespace {
 
 // Lancers roll "Advance towards nearest enemy at gallop (Charge?)" (seed
-// 002: RF1, a 6) in turn 1.
+// 002: RF1, a 6) in turn 2 (seed 003 L24: no charges in turn 1).
 void lancers_may_charge(const TempDir& dir) {
   Result n = run({"solo", "new", "game", "--unit", "Lancers:shock,heavy", "--seed", "21"}, dir.path);
   INFO(n.err);
   REQUIRE(n.status == 0);
+  REQUIRE(run({"solo", "next-turn", "game"}, dir.path).status == 0);
   Result a = run({"solo", "activate", "game", "Lancers", "--enemy-in-range", "--roll", "6", "--json"}, dir.path);
   INFO(a.err);
   REQUIRE(a.status == 0);
@@ -134,7 +135,7 @@ TEST_CASE("solo charge pace: the recorded charged_last_turn is checked on readin
   Result bad = run({"solo", "status", "game"}, dir.path);
   CHECK(bad.status == 2);
   CHECK(contains(bad.err, "game.vedette.yaml:" + std::to_string(line) + ":" + std::to_string(column) +
-                              ": history #4 (activate): facts.charged_last_turn is false but the session knew true"));
+                              ": history #5 (activate): facts.charged_last_turn is false but the session knew true"));
 
   // Written before the rule was kept: no key. It reads, the pace as played.
   std::string old = text;

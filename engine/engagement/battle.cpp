@@ -1,4 +1,5 @@
 #include "engine/engagement/battle.hpp"
+#include "engine/engagement/table_rules.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -227,13 +228,7 @@ Length Battle::allowance(std::size_t i, Pace p) const {
 
 Pace Battle::pace_limit(std::size_t i, Pace wanted) const {
   const Unit& u = units_[i];
-  if (!u.on_horse()) return wanted == Pace::halt ? Pace::halt : Pace::walk;
-  Pace p = wanted;
-  if (p == Pace::gallop && u.type && !u.type->can_gallop) p = rules_->switches.no_gallop_pace;  // seed 002
-  if (u.gallop_streak >= rules_->supplement.gallop_max_turns && p > rules_->supplement.after_gallop_limit)
-    p = rules_->supplement.after_gallop_limit;  // seed 002: gallop at most 2 turns in a row
-  if (u.charged_last_turn && p > rules_->combat.charge.next_turn_pace) p = rules_->combat.charge.next_turn_pace;  // seed 003
-  return p;
+  return vedette::pace_limit(*rules_, PaceFacts{u.on_horse(), u.type, u.gallop_streak, u.charged_last_turn}, wanted);
 }
 
 Length Battle::charge_allowance(std::size_t i, Pace p) const {

@@ -1,5 +1,6 @@
 // The turn sequence of an engagement (docs/turn-sequence.md, step by step).
 #include "engine/engagement/engagement.hpp"
+#include "engine/engagement/table_rules.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -225,8 +226,7 @@ void Engagement::step_orders() {
     // visible enemy.
     const auto t = static_cast<std::size_t>(c.charge);
     const char* refused = nullptr;
-    if (b_.turn_ == 1 && !r_.combat.charge.first_turn) refused = "no charges are declared on the first turn (seed 003)";
-    else if (u.order != Order::good) refused = "only a unit in good order may charge (seed 003)";
+    if (auto gate = declaration_refusal(r_, b_.turn_, u.order == Order::good)) refused = gate->why.data();
     else if (u.in_square()) refused = "a unit in square may not move (seed 004)";
     else if (t >= b_.units_.size() || !b_.units_[t].active() || !b_.enemies(i, t)) refused = "the target is not an enemy on the table";
     else if (!b_.sees(i, t)) refused = "the target is not visible (seed 003)";
@@ -264,7 +264,7 @@ void Engagement::step_initiative() {
       roll += f;
       if (rec_) faces[s].push_back(f);
     }
-    total[s] = roll + r_.charge.declare_initiative_modifier * declared_[s];  // seed 003
+    total[s] = initiative_total(r_, roll, declared_[s]);  // seed 003
   }
   std::uint8_t first;
   if (total[0] != total[1]) first = total[0] > total[1] ? 0 : 1;
@@ -558,10 +558,10 @@ Length Engagement::move_of(std::size_t i) const {
 }
 
 bool Engagement::initiation(std::size_t i, bool declared) {
-  const int extra = declared ? 0 : -r_.charge.opportunity_undeclared_modifier;  // seed 003: -2 to the check
-  const int need = initiation_need(r_, extra);
   const int d1 = movement_.d6(), d2 = movement_.d6();
-  const bool pass = d1 + d2 >= need;
+  const InitiationCheck check = initiation_check(r_, declared, d1, d2);  // seed 003: -2 when undeclared
+  const int need = check.need;
+  const bool pass = check.passed;
   if (rec_) {
     Event e = event("movement", "initiation", i);
     e.text = name(i) + " charge initiation check: 2D6 " + faces_str({d1, d2}) + " = " + std::to_string(d1 + d2) + ", needs " +

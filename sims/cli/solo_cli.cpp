@@ -159,6 +159,7 @@ void print_decision(std::ostream& out, const Session& s, const Activation& a, co
   out << "Table: " << a.behaviour_text << "\n";
   if (!a.note.empty()) out << "Limit: " << a.note << "\n";
   out << "Do:    " << unit << ": " << a.instruction << "\n";
+  if (!a.charge_refused.empty()) out << "No charge: " << a.charge_refused << "; it moves as the table says otherwise.\n";
   if (a.running) out << "Next turn: " << unit << " counts as running from the enemy (+3).\n";
 }
 
@@ -225,6 +226,11 @@ void print_charge_preview(std::ostream& out, const Ruleset& r, const ChargeInput
 }
 
 void print_charge_result(std::ostream& out, const Session& s, const ChargeRecord& c) {
+  if (c.initiation_dice) {
+    const auto& d = *c.initiation_dice;
+    out << "Initiation check, 2D6: " << d[0] << " + " << d[1] << " = " << d[0] + d[1] << ", needs " << c.initiation_need
+        << ": " << (c.initiation_passed ? "passes" : "FAILS") << "  (" << charge_dice_text(s, c) << ")\n";
+  }
   if (c.rolled)
     out << "2D6: " << c.dice[0] << " + " << c.dice[1] << " = " << c.dice[0] + c.dice[1] << "  (" << charge_dice_text(s, c)
         << ")\n";
@@ -256,7 +262,13 @@ Json charge_json(const Session& s, const ChargeRecord& c) {
   j["stand_ways"] = c.stand_ways;
   j["p_stand"] = c.stand_ways / 36.0;
   j["dice"] = c.rolled ? Json::array({c.dice[0], c.dice[1]}) : Json(nullptr);
-  j["dice_source"] = c.rolled ? Json(k_dice_source_names[static_cast<std::size_t>(c.dice_source)]) : Json(nullptr);
+  if (c.initiation_dice)
+    j["initiation"] = Json{{"dice", Json::array({(*c.initiation_dice)[0], (*c.initiation_dice)[1]})},
+                           {"need", c.initiation_need},
+                           {"passed", c.initiation_passed}};
+  else
+    j["initiation"] = Json(nullptr);
+  j["dice_source"] = c.has_dice() ? Json(k_dice_source_names[static_cast<std::size_t>(c.dice_source)]) : Json(nullptr);
   j["roll_index"] = c.roll_index ? Json(*c.roll_index) : Json(nullptr);
   j["seed"] = c.roll_index ? Json(s.header().seed) : Json(nullptr);
   j["same_dice_as"] = c.same_dice_as ? Json(*c.same_dice_as) : Json(nullptr);
@@ -343,6 +355,7 @@ Json activation_json(const Session& s, const Activation& a) {
                     {"pace", pace_name(a.pace)},
                     {"running", a.running},
                     {"charge_possible", a.charge_possible}};
+  j["charge_refused"] = a.charge_refused.empty() ? Json(nullptr) : Json(a.charge_refused);
   j["pace_limit"] = k_pace_adjust_names[static_cast<std::size_t>(a.adjust)];
   j["pace_adjustment"] = a.note.empty() ? Json(nullptr) : Json(a.note);
   j["instruction"] = a.instruction;

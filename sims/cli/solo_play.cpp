@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
+#include <cstring>
 #include <cctype>
 #include <iostream>
 #include <map>
@@ -29,6 +31,23 @@ struct Quit {
   bool eof = false;
 };
 struct UndoRequest {};
+
+// Ctrl-C: every answer is already on disk (each is saved as it is given,
+// atomically), so the handler only says so and how to resume. The message
+// is built before the handler is installed: a handler may only write(2).
+char g_interrupt_text[1024];
+std::size_t g_interrupt_len = 0;
+extern "C" void on_interrupt(int) {
+  if (g_interrupt_len) (void)!::write(STDOUT_FILENO, g_interrupt_text, g_interrupt_len);
+  ::_exit(130);
+}
+void install_interrupt_message(const std::string& file) {
+  const std::string text = "\nInterrupted. Everything answered so far is saved in " + file +
+                           ".\nResume with: vedette solo play " + file + "\n";
+  g_interrupt_len = std::min(text.size(), sizeof g_interrupt_text);
+  std::memcpy(g_interrupt_text, text.data(), g_interrupt_len);
+  std::signal(SIGINT, on_interrupt);
+}
 
 const char* const k_help =
     "  Answer y or n; Enter takes the default (the capital letter). Numbers: type the number;\n"
@@ -166,7 +185,7 @@ void undo_last_answer(Session& s, std::ostream& out) {
     bool answered = true;
     if (const auto* a = std::get_if<ActivateEvent>(&e.body)) answered = a->a.dice == DiceSource::player;
     if (const auto* c = std::get_if<ChargeEvent>(&e.body))
-      answered = c->c.declined || (c->c.rolled && c->c.dice_source == DiceSource::player);
+      answered = c->c.declined || (c->c.has_dice() && c->c.dice_source == DiceSource::player);
     s.append(UndoEvent{t});
     out << "  Undone: " << describe(s, s.event(t)) << "\n";
     if (answered) break;
@@ -285,12 +304,9 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
     ChargePreview pv = preview_charge(r, in);
     print_charge_preview(out, r, in, pv);
     ChargeDice dice;
-    if (pv.needs_dice) {
-      if (physical && !s.charge_dice_for(k, s.state().turn)) {
-        dice.source = DiceSource::player;
-        dice.roll_index.reset();
-        dice.dice = p.checked<std::array<int, 2>>(
-            "Roll 2D6 for the defender's morale and enter both dice (e.g. 3 5):", std::nullopt,
+    auto two_dice = [&](const std::string& prompt) {
+      return p.checked<std::array<int, 2>>(
+            prompt, std::nullopt,
             [](const std::string& t, std::string& why) -> std::optional<std::array<int, 2>> {
               std::istringstream is(t);
               std::string a, b, extra;
@@ -302,9 +318,16 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
               }
               return std::array<int, 2>{static_cast<int>(*x), static_cast<int>(*y)};
             });
-      } else {
-        dice = session_charge_dice(s, k);
-      }
+    };
+    if (physical && !s.charge_dice_for(k, s.state().turn)) {
+      dice.source = DiceSource::player;
+      dice.roll_index.reset();
+      dice.initiation = two_dice("Roll 2D6 for " + possessive(name) + " charge initiation check (it needs " +
+                                 std::to_string(initiation_check(r, true, 0, 0).need) + "+) and enter both dice (e.g. 3 5):");
+      if (pv.needs_dice && initiation_check(r, true, dice.initiation[0], dice.initiation[1]).passed)
+        dice.dice = two_dice("Roll 2D6 for the defender's morale and enter both dice (e.g. 3 5):");
+    } else {
+      dice = session_charge_dice(s, k);
     }
     ChargeRecord c = resolve_charge(r, s, k, in, dice);
     s.append(ChargeEvent{name, c});
@@ -368,8 +391,17 @@ int run_solo_play(const PlayOptions& o, Io& io) {
   constexpr std::size_t k_none = static_cast<std::size_t>(-1);
   std::size_t announced = k_none;  // the unit whose banner was shown last
   int announced_turn = 0;
+  install_interrupt_message(file);
   try {
     while (true) {
+      // Another command (undo, casualties, morale...) may have changed the
+      // file while play waited for an answer: take it up and say so.
+      if (s.changed_on_disk()) {
+        s = Session::load(s.path());
+        out << "(The session file was changed by another command: reloaded, turn " << s.state().turn << ", "
+            << s.history().size() << " events.)\n";
+        announced = k_none;
+      }
       Step step = next_step(s, r);
       const int turn = s.state().turn;
       if (turn != announced_turn) {

@@ -32,6 +32,22 @@ std::array<int, 2> solo_roll_2d6(std::uint64_t seed, std::uint64_t index) {
   return {a, b};
 }
 
+std::array<int, 4> solo_roll_charge(std::uint64_t seed, std::uint64_t index) {
+  Rng rng = make_stream(seed, index, Subsystem::solo);
+  Dice dice(rng);
+  std::array<int, 4> out{};
+  for (int& d : out) d = dice.d6();
+  return out;
+}
+
+int needed_version(const std::vector<Event>& history) {
+  for (const Event& e : history) {
+    if (const auto* a = std::get_if<ActivateEvent>(&e.body); a && !a->a.charge_refused.empty()) return 2;
+    if (const auto* c = std::get_if<ChargeEvent>(&e.body); c && c->c.initiation_dice) return 2;
+  }
+  return 1;
+}
+
 fs::path session_path(const std::string& game) {
   fs::path p(game);
   if (p.has_filename() && p.extension().empty()) p += ".vedette.yaml";
@@ -148,6 +164,7 @@ void write_activation(std::ostringstream& o, const Activation& a) {
   o << ind << "charge_possible: " << b(a.charge_possible) << "\n";
   o << ind << "instruction: " << q(a.instruction) << "\n";
   if (!a.note.empty()) o << ind << "note: " << q(a.note) << "\n";
+  if (!a.charge_refused.empty()) o << ind << "charge_refused: " << q(a.charge_refused) << "\n";
 }
 
 std::string number_text(double v) {
@@ -174,14 +191,17 @@ void write_charge(std::ostringstream& o, const ChargeRecord& c) {
   o << ind << "min_distance: " << q(c.min_distance) << "\n";
   o << ind << "reaches: " << b(c.reaches) << "\n";
   o << ind << "charge_bonus: " << b(c.charge_bonus) << "\n";
-  if (!c.reaches) o << ind << "forced_move: " << q(c.forced_move) << "\n";
+  if (!c.reaches && !c.forced_move.empty()) o << ind << "forced_move: " << q(c.forced_move) << "\n";
   o << ind << "shaken: " << b(c.shaken) << "\n";
   o << ind << "morale_check: " << b(c.morale_check) << "\n";
   o << ind << "automatic: " << b(c.automatic) << "\n";
   o << ind << "target: " << c.target << "\n";
   o << ind << "stand_ways: " << c.stand_ways << "\n";
-  if (c.rolled) {
-    o << ind << "dice: [" << c.dice[0] << ", " << c.dice[1] << "]\n";
+  if (c.initiation_dice)
+    o << ind << "initiation: {dice: [" << (*c.initiation_dice)[0] << ", " << (*c.initiation_dice)[1]
+      << "], need: " << c.initiation_need << ", passed: " << b(c.initiation_passed) << "}\n";
+  if (c.has_dice()) {
+    if (c.rolled) o << ind << "dice: [" << c.dice[0] << ", " << c.dice[1] << "]\n";
     o << ind << "dice_source: " << k_dice_source_names[static_cast<std::size_t>(c.dice_source)] << "\n";
     if (c.roll_index) o << ind << "roll_index: " << *c.roll_index << "\n";
     if (c.same_dice_as) o << ind << "same_dice_as: " << *c.same_dice_as << "\n";
@@ -259,7 +279,7 @@ std::string Session::text() const {
        "# oldest first; `memory` is derived from it and checked when the file is read.\n"
        "# Change the game with `vedette solo` commands (undo, casualties, ...).\n";
   o << "format: " << k_format << "\n";
-  o << "version: " << k_version << "\n";
+  o << "version: " << needed_version(history_) << "\n";
   o << "ruleset:\n  path: " << q(header_.ruleset_path) << "\n  hash: " << q(header_.ruleset_hash) << "\n";
   o << "seed: " << header_.seed << "\n";
   o << "physical_dice: " << b(header_.physical_dice) << "\n";
@@ -274,6 +294,15 @@ std::string Session::text() const {
   o << "\n";
   for (const auto& e : history_) write_event(o, e);
   return o.str();
+}
+
+bool Session::changed_on_disk() const {
+  if (!disk_text_) return false;
+  try {
+    return read_whole_file(path_) != *disk_text_;
+  } catch (const AtomicWriteError&) {
+    return false;
+  }
 }
 
 void Session::save(bool overwrite) {
@@ -399,12 +428,23 @@ bool Session::charge_pending(std::size_t unit) const {
 }
 
 void Session::check_charge_dice(const Event& e, const ChargeRecord& c) {
-  if (!c.rolled) {
+  if (c.initiation_dice) {
+    const auto& in = *c.initiation_dice;
+    if ((in[0] + in[1] >= c.initiation_need) != c.initiation_passed)
+      throw SessionError("the initiation check's dice [" + std::to_string(in[0]) + ", " + std::to_string(in[1]) + "] " +
+                             (c.initiation_passed ? "do not reach" : "reach") + " its need of " +
+                             std::to_string(c.initiation_need) + " but it is recorded as " +
+                             (c.initiation_passed ? "passed" : "failed"),
+                         "initiation");
+    if (!c.initiation_passed && (c.rolled || c.reaches || c.stands))
+      throw SessionError("a charge that failed its initiation check does not go on to a morale check", "initiation");
+  }
+  if (!c.has_dice()) {
     if (c.roll_index || c.same_dice_as) throw SessionError("a charge with no dice has no roll_index", "roll_index");
     return;
   }
   for (int d : c.dice)
-    if (d < 1 || d > 6) throw SessionError("charge dice must be 1 to 6", "dice");
+    if (c.rolled && (d < 1 || d > 6)) throw SessionError("charge dice must be 1 to 6", "dice");
   if (c.dice_source == DiceSource::player) {
     if (c.roll_index || c.same_dice_as) throw SessionError("a player's dice have no roll_index or same_dice_as", "roll_index");
     return;
@@ -418,25 +458,33 @@ void Session::check_charge_dice(const Event& e, const ChargeRecord& c) {
                              " is not the charge first rolled for this unit in this turn",
                          "same_dice_as");
     const ChargeRecord& prior = std::get<ChargeEvent>(event(*c.same_dice_as).body).c;
-    if (prior.dice != c.dice || prior.roll_index != c.roll_index)
+    if (prior.roll_index != c.roll_index || (c.rolled && prior.rolled && prior.dice != c.dice) ||
+        (c.initiation_dice && prior.initiation_dice && *prior.initiation_dice != *c.initiation_dice))
       throw SessionError("reuses the dice of #" + std::to_string(*c.same_dice_as) + " but records others", "dice");
-    return;
+  } else {
+    if (first != first_charge_dice_.end())
+      throw SessionError("charge dice were already rolled for this unit in turn " + std::to_string(e.turn) + " (#" +
+                             std::to_string(first->second) + "); a charge after an undo reuses them (same_dice_as)",
+                         "dice");
+    if (*c.roll_index < next_roll_)
+      throw SessionError("roll_index " + std::to_string(*c.roll_index) + " was already used (the next roll is " +
+                             std::to_string(next_roll_) + ")",
+                         "roll_index");
   }
-  if (first != first_charge_dice_.end())
-    throw SessionError("charge dice were already rolled for this unit in turn " + std::to_string(e.turn) + " (#" +
-                           std::to_string(first->second) + "); a charge after an undo reuses them (same_dice_as)",
-                       "dice");
-  if (*c.roll_index < next_roll_)
-    throw SessionError("roll_index " + std::to_string(*c.roll_index) + " was already used (the next roll is " +
-                           std::to_string(next_roll_) + ")",
-                       "roll_index");
-  auto expect = solo_roll_2d6(header_.seed, *c.roll_index);
-  if (c.dice != expect)
+  // Whether first rolled or reused, the dice are the roll's own.
+  const auto expect = solo_roll_charge(header_.seed, *c.roll_index);
+  if (c.rolled && (c.dice[0] != expect[0] || c.dice[1] != expect[1]))
     throw SessionError("dice [" + std::to_string(c.dice[0]) + ", " + std::to_string(c.dice[1]) +
                            "] are not what roll number " + std::to_string(*c.roll_index) + " of seed " +
                            std::to_string(header_.seed) + " gives ([" + std::to_string(expect[0]) + ", " +
                            std::to_string(expect[1]) + "])",
                        "dice");
+  if (c.initiation_dice && ((*c.initiation_dice)[0] != expect[2] || (*c.initiation_dice)[1] != expect[3]))
+    throw SessionError("initiation dice [" + std::to_string((*c.initiation_dice)[0]) + ", " +
+                           std::to_string((*c.initiation_dice)[1]) + "] are not what roll number " +
+                           std::to_string(*c.roll_index) + " of seed " + std::to_string(header_.seed) + " gives ([" +
+                           std::to_string(expect[2]) + ", " + std::to_string(expect[3]) + "])",
+                       "initiation");
 }
 
 const Event& Session::append(EventBody body) {
@@ -577,7 +625,8 @@ void Session::apply_to_state(const Event& e) {
           if (!ev.c.declined && ev.c.shaken) m->morale = Morale::shaken;
           // Seed 003: a charge that reaches and one that falls short (it
           // "must still move forward") are both a charge move.
-          if (!ev.c.declined) m->charged_this_turn = true;
+          // A failed initiation check is no charge (seed 003 L48).
+          if (!ev.c.declined && ev.c.initiation_passed) m->charged_this_turn = true;
         } else if constexpr (std::is_same_v<T, ChargeAnswerEvent>) {
           auto [k, m] = unit_mem(ev.unit);
           if (!charge_pending(k))
@@ -650,7 +699,7 @@ void Session::apply(const Event& e) {
       player_die_[{u, e.turn}] = e.n;
     }
   }
-  if (charge && charge->c.rolled && charge->c.dice_source == DiceSource::rolled) {
+  if (charge && charge->c.has_dice() && charge->c.dice_source == DiceSource::rolled) {
     std::size_t u = unit_index(charge->unit);
     if (!charge->c.same_dice_as) first_charge_dice_[{u, e.turn}] = e.n;
     next_roll_ = std::max(next_roll_, *charge->c.roll_index + 1);
@@ -794,6 +843,7 @@ std::optional<Activation> read_activation(MapReader& m, Reader& r, const std::st
   need(r.flag(m.required("charge_possible"), "charge_possible"), a.charge_possible);
   need(r.str(m.required("instruction"), "instruction"), a.instruction);
   if (auto note = r.str(m.optional("note"), "note")) a.note = *note;
+  if (auto cr = r.str(m.optional("charge_refused"), "charge_refused")) a.charge_refused = *cr;
   if (!ok) return std::nullopt;
   return a;
 }
@@ -848,12 +898,32 @@ std::optional<ChargeRecord> read_charge(MapReader& m, Reader& r) {
   need(r.flag(m.required("automatic"), "automatic"), c.automatic);
   need(r.num(m.required("target"), "target", -100, 100), c.target);
   need(r.num(m.required("stand_ways"), "stand_ways", 0, 36), c.stand_ways);
-  if (const Doc* dn = m.optional("dice")) {
-    c.rolled = true;
-    if (!dn->is_sequence() || dn->items.size() != 2) {
-      r.d.error(dn->where, "expected two dice for dice, e.g. [3, 5]");
+  if (const Doc* in = m.optional("initiation")) {
+    MapReader im(*in, r.d, "initiation");
+    if (!im.ok()) {
       ok = false;
     } else {
+      std::array<int, 2> dice{};
+      const Doc* dn = im.required("dice");
+      if (!dn || !dn->is_sequence() || dn->items.size() != 2) {
+        if (dn) r.d.error(dn->where, "expected two dice for initiation dice, e.g. [3, 5]");
+        ok = false;
+      } else {
+        for (std::size_t k = 0; k < 2; ++k) need(r.num(&dn->items[k], "a die", 1, 6), dice[k]);
+      }
+      c.initiation_dice = dice;
+      need(r.num(im.required("need"), "initiation need", -100, 100), c.initiation_need);
+      need(r.flag(im.required("passed"), "initiation passed"), c.initiation_passed);
+      im.finish();
+    }
+  }
+  const Doc* dn = m.optional("dice");
+  if (dn || c.initiation_dice) {
+    c.rolled = dn != nullptr;
+    if (dn && (!dn->is_sequence() || dn->items.size() != 2)) {
+      r.d.error(dn->where, "expected two dice for dice, e.g. [3, 5]");
+      ok = false;
+    } else if (dn) {
       for (std::size_t k = 0; k < 2; ++k) need(r.num(&dn->items[k], "a die", 1, 6), c.dice[k]);
     }
     auto src = r.choice(m.required("dice_source"), "dice_source", k_dice_source_names);
@@ -1085,12 +1155,13 @@ Session Session::load(const fs::path& path) {
                     "not a Vedette session: expected 'format: vedette-session'" +
                         std::string(fmt && fmt->is_scalar() ? ", found '" + fmt->scalar + "'" : ""));
   const Doc* ver = top.required("version");
+  int version = k_version;
   if (ver) {
     auto v = read_int(*ver, d, "version", 1, 1000000);
     if (v && *v > k_version)
       throw LoadError(ver->where, "session version " + std::to_string(*v) + " was written by a newer vedette; this one reads version " +
                                       std::to_string(k_version));
-    if (v && *v != k_version) d.error(ver->where, "unknown session version " + std::to_string(*v));
+    if (v) version = static_cast<int>(*v);
   }
 
   Header h;
@@ -1154,6 +1225,17 @@ Session Session::load(const fs::path& path) {
       }
     }
   }
+  // A version 1 file holds no field of version 2.
+  if (version < 2)
+    for (const Event& e : events) {
+      const char* field = nullptr;
+      if (const auto* a = std::get_if<ActivateEvent>(&e.body); a && !a->a.charge_refused.empty()) field = "charge_refused";
+      if (const auto* c = std::get_if<ChargeEvent>(&e.body); c && c->c.initiation_dice) field = "initiation";
+      if (!field) continue;
+      auto at = e.field_where.find(field);
+      d.error(at != e.field_where.end() ? at->second : e.where,
+              std::string(field) + " is a field of session version 2, but this file says version " + std::to_string(version));
+    }
   top.finish();
   d.throw_if_any();
   // The tree has been read: free it (all but the memory, checked below)

@@ -35,7 +35,11 @@
 namespace vedette::solo {
 
 inline constexpr std::string_view k_format = "vedette-session";
-inline constexpr int k_version = 1;
+// The newest version this vedette reads. A file is written at the lowest
+// version that holds its history: version 1 until an event needs a field of
+// version 2 (a charge's initiation check, a "(Charge?)" a rule refused), so
+// an older vedette still reads what it could understand.
+inline constexpr int k_version = 2;
 
 // A problem with an event against the session's state: a unit that has
 // already acted, casualties beyond the figures, an undo with nothing to undo.
@@ -131,6 +135,10 @@ struct Activation {
   bool charge_possible = false;
   std::string instruction;
   std::string note;  // why the pace differs from the table's, or ""
+  // Version 2: the table's cell says "(Charge?)" but a rule forbids a charge
+  // now (seed 003: not on the first turn, only in good order): the rule in
+  // words. charge_possible is then false.
+  std::string charge_refused;
 };
 
 inline constexpr std::array<std::string_view, 3> k_side_names{"front", "flank", "rear"};
@@ -165,6 +173,15 @@ struct ChargeRecord {
   std::optional<int> same_dice_as;  // the charge event whose dice this reuses
   bool stands = false;
   std::string outcome;  // in words, as shown
+  // Version 2: seed 003's charge initiation check, made before anything
+  // else (L48: "If the unit fails this check, it cannot charge at any time
+  // during the current turn"). Its dice come from the same source and roll
+  // as the morale check's (rolled: dice 3 and 4 of that roll's stream).
+  // Absent in charges recorded before it was enforced.
+  std::optional<std::array<int, 2>> initiation_dice;
+  int initiation_need = 0;
+  bool initiation_passed = true;
+  bool has_dice() const { return rolled || initiation_dice.has_value(); }
 };
 
 struct AnswerEvent {
@@ -284,6 +301,9 @@ class Session {
   void save(bool overwrite = false);
   // The text save() writes.
   std::string text() const;
+  // Whether the file on disk differs from what this object last read or
+  // wrote (another command changed it); false if it cannot be read.
+  bool changed_on_disk() const;
 
   const std::filesystem::path& path() const { return path_; }
   const Header& header() const { return header_; }
@@ -357,6 +377,11 @@ int solo_roll(std::uint64_t seed, std::uint64_t index);
 // The 2D6 of roll number `index` (a charge's morale check): the first two
 // dice of the same stream.
 std::array<int, 2> solo_roll_2d6(std::uint64_t seed, std::uint64_t index);
+// The four dice of roll number `index` a charge uses: the morale check's
+// 2D6 (as solo_roll_2d6) then the initiation check's.
+std::array<int, 4> solo_roll_charge(std::uint64_t seed, std::uint64_t index);
+// The version a session with this history is written at (1 or 2).
+int needed_version(const std::vector<Event>& history);
 
 // "lancers.vedette.yaml" for "lancers"; a path with an extension unchanged.
 std::filesystem::path session_path(const std::string& game);

@@ -207,13 +207,17 @@ Activation decide_activation(const Ruleset& r, const Session& s, std::size_t uni
   us.pace = m.pace;
   us.gallop_streak = m.gallop_streak;
   Decision d = decide(r, rf.total, die.roll, us);
-  // Seed 003: "When a unit moves a charge move it must move at normal speed
-  // on the following turn" (the limit is combat.charge.next_turn_pace), as
-  // the gallop limit is kept: the session remembers the charge.
-  const Pace after_charge = r.combat.charge.next_turn_pace;
-  if (m.charged_last_turn && d.pace > after_charge) {
-    d.pace = after_charge;
-    d.adjust = PaceAdjust::after_charge;
+  // The engine's pace limit, as a unit's move applies it after the table
+  // (Battle::pace_limit): seed 003's "normal speed" the turn after a charge
+  // (combat.charge.next_turn_pace) as well as seed 002's gallop limits,
+  // from the session's memory.
+  const LimitedPace lp = limit_pace(r, PaceFacts{true, us.type, m.gallop_streak, m.charged_last_turn}, d.pace);
+  if (lp.pace != d.pace) {
+    d.pace = lp.pace;
+    if (d.adjust == PaceAdjust::none)
+      d.adjust = lp.why == PaceLimit::after_charge ? PaceAdjust::after_charge
+                 : lp.why == PaceLimit::no_gallop  ? PaceAdjust::no_gallop
+                                                   : PaceAdjust::forced_walk;
   }
 
   Activation a;
@@ -253,7 +257,23 @@ Activation decide_activation(const Ruleset& r, const Session& s, std::size_t uni
     a.charge_possible = false;
   }
   a.note = adjustment_note(r, d, us);
+  if (a.charge_possible) {
+    if (auto no = charge_refusal(r, s, unit)) {
+      a.charge_possible = false;
+      a.charge_refused = std::string(no->why);
+      // The instruction without its "Charge?": the same cell, no charge offered.
+      Behaviour no_charge = *d.behaviour;
+      no_charge.charge_possible = false;
+      Decision without = d;
+      without.behaviour = &no_charge;
+      a.instruction = instruction(r, without);
+    }
+  }
   return a;
+}
+
+std::optional<ChargeRefusal> charge_refusal(const Ruleset& r, const Session& s, std::size_t unit) {
+  return declaration_refusal(r, s.state().turn, s.memory(unit).morale == Morale::steady);
 }
 
 // ----------------------------------------------------------------- charge
@@ -288,13 +308,13 @@ ChargeDice session_charge_dice(const Session& s, std::size_t unit) {
   ChargeDice d;
   if (auto first = s.charge_dice_for(unit, s.state().turn)) {
     const ChargeRecord& c = std::get<ChargeEvent>(s.event(*first).body).c;
-    d.dice = c.dice;
     d.roll_index = c.roll_index;
     d.same_dice_as = *first;
-    return d;
   }
-  d.roll_index = s.next_roll();
-  d.dice = solo_roll_2d6(s.header().seed, *d.roll_index);
+  if (!d.roll_index) d.roll_index = s.next_roll();
+  const auto four = solo_roll_charge(s.header().seed, *d.roll_index);
+  d.dice = {four[0], four[1]};
+  d.initiation = {four[2], four[3]};
   return d;
 }
 
@@ -336,6 +356,25 @@ ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit
   c.stand_ways = p.stand_ways;
   const std::string& name = s.header().units[unit].name;
   const std::string defender = cr.row(in.defender).text;
+  // Seed 003 L48: the charge initiation check comes first.
+  const InitiationCheck ic = initiation_check(r, true, dice.initiation[0], dice.initiation[1]);
+  c.initiation_dice = dice.initiation;
+  c.initiation_need = ic.need;
+  c.initiation_passed = ic.passed;
+  c.dice_source = dice.source;
+  c.roll_index = dice.roll_index;
+  c.same_dice_as = dice.same_dice_as;
+  if (!ic.passed) {
+    c.reaches = false;
+    c.charge_bonus = false;
+    c.morale_check = false;
+    c.shaken = false;
+    c.forced_move.clear();
+    c.outcome = name + " fails its charge initiation check (" + std::to_string(dice.initiation[0]) + " + " +
+                std::to_string(dice.initiation[1]) + " = " + std::to_string(ic.total) + ", needs " + std::to_string(ic.need) +
+                "): it does not charge this turn; it moves as the table says otherwise.";
+    return c;
+  }
   if (!g.reaches) {
     c.outcome = "The charge does not reach: " + name + " must still move " + c.forced_move +
                 " forward toward the target" + (c.shaken ? " and becomes shaken." : ".");
@@ -354,9 +393,6 @@ ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit
   }
   c.rolled = true;
   c.dice = dice.dice;
-  c.dice_source = dice.source;
-  c.roll_index = dice.roll_index;
-  c.same_dice_as = dice.same_dice_as;
   MoraleResult m = resolve_morale(cr, p.target, dice.dice[0], dice.dice[1]);
   c.stands = m.stands;
   const std::string roll = std::to_string(m.dice[0]) + " + " + std::to_string(m.dice[1]) + " = " + std::to_string(m.total);

@@ -11,6 +11,7 @@
 #include "engine/decision/charge.hpp"
 #include "engine/decision/risk_factor.hpp"
 #include "engine/decision/ruleset.hpp"
+#include "engine/engagement/table_rules.hpp"
 #include "sims/solo/session.hpp"
 
 namespace vedette::solo {
@@ -78,6 +79,11 @@ struct Die {
 };
 Die session_die(const Session& s, std::size_t unit);
 
+// Whether a rule forbids this unit a charge now, though its table cell says
+// "(Charge?)": the engine's own gates (engine/engagement/table_rules.hpp),
+// asked with the session's turn and the unit's remembered morale.
+std::optional<ChargeRefusal> charge_refusal(const Ruleset& r, const Session& s, std::size_t unit);
+
 // The activation for these answers and this die: RF, band, behaviour, pace
 // (after the gallop limit and the no-gallop rule), instruction.
 // `new_casualties` are added before the RF; `answers` unanswered count "no".
@@ -116,14 +122,18 @@ Length default_charge_move(const Ruleset& r, const Session& s, std::size_t unit)
 // The 2D6 a rolled charge uses now: the dice already rolled for this unit's
 // charge this turn (before an undo), or the session's next roll.
 struct ChargeDice {
-  std::array<int, 2> dice{};
+  std::array<int, 2> dice{};        // the defender's morale check
+  std::array<int, 2> initiation{};  // the charger's initiation check (seed 003 L48)
   DiceSource source = DiceSource::rolled;
   std::optional<std::uint64_t> roll_index;
   std::optional<int> same_dice_as;
 };
 ChargeDice session_charge_dice(const Session& s, std::size_t unit);
 
-// The record of the charge: `dice` is used only if the preview needs dice.
+// The record of the charge: first the charger's initiation check (seed 003
+// L48; the "(Charge?)" is the unit's declaration, so no -2), then, if it
+// passes, the charge; the morale dice are used only if the preview needs
+// them.
 ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit, const ChargeInputs& in,
                             const ChargeDice& dice);
 

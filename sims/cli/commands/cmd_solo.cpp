@@ -488,6 +488,7 @@ struct ChargeOptions {
   double bearing = 0;
   bool flank = false, rear = false, both_charging = false, pikes_facing = false;
   std::vector<int> roll;
+  std::vector<int> initiation;
   bool accept = false;
   bool json = false;
 };
@@ -504,6 +505,10 @@ int run_charge(const ChargeOptions& o, Io& io) {
                        "; a charge follows an activation whose behaviour says \"(Charge?)\"");
     if (m.charge_for == m.last_activation)
       throw UsageError(possessive(name) + " \"(Charge?)\" this turn has already been answered (undo it to change it)");
+    const Activation& last = std::get<ActivateEvent>(s.event(m.last_activation).body).a;
+    if (!last.charge_refused.empty())
+      throw UsageError(name + " may not charge this turn: " + last.charge_refused + " (#" + std::to_string(m.last_activation) +
+                       "'s table cell says \"(Charge?)\", but the rule forbids it)");
     throw UsageError(possessive(name) + " behaviour this turn (#" + std::to_string(m.last_activation) +
                      ") does not allow a charge: only cells marked \"(Charge?)\" do");
   }
@@ -551,20 +556,33 @@ int run_charge(const ChargeOptions& o, Io& io) {
     ChargePreview pv = preview_charge(r, in);
     ChargeDice dice;
     auto earlier = s.charge_dice_for(k, s.state().turn);
-    if (pv.needs_dice) {
-      if (o.roll.size() == 2 && !earlier) {
-        dice.source = DiceSource::player;
-        dice.roll_index.reset();
+    if (!o.initiation.empty() && o.initiation.size() != 2) throw UsageError("--initiation: give two dice, e.g. --initiation 4 5");
+    if (!o.roll.empty() && o.roll.size() != 2) throw UsageError("--roll: give two dice, e.g. --roll 3 5");
+    for (int d : o.initiation)
+      if (d < 1 || d > 6) throw UsageError("--initiation: dice are 1 to 6, got " + std::to_string(d));
+    const bool given = !o.initiation.empty() || !o.roll.empty();
+    if (given && !earlier) {
+      // The player's dice: the initiation check's, then the defender's.
+      if (o.initiation.empty())
+        throw UsageError("--initiation A B is needed with your own dice: " + name +
+                         " first makes its charge initiation check (seed 003), 2D6 needing " +
+                         std::to_string(initiation_check(r, true, 0, 0).need) + "+");
+      dice.source = DiceSource::player;
+      dice.roll_index.reset();
+      dice.initiation = {o.initiation[0], o.initiation[1]};
+      if (pv.needs_dice && initiation_check(r, true, dice.initiation[0], dice.initiation[1]).passed) {
+        if (o.roll.empty())
+          throw UsageError("--roll A B is needed: the initiation check passed and the defender checks morale on 2D6");
         dice.dice = {o.roll[0], o.roll[1]};
-      } else {
-        dice = session_charge_dice(s, k);
-        if (o.roll.size() == 2 && (dice.dice[0] != o.roll[0] || dice.dice[1] != o.roll[1]))
-          throw UsageError("vedette already rolled " + std::to_string(dice.dice[0]) + " and " + std::to_string(dice.dice[1]) +
-                           " for " + possessive(name) + " charge this turn (#" + std::to_string(*earlier) +
-                           "); after an undo the same dice are used: leave out --roll");
-        if (o.roll.empty() && !earlier && s.header().physical_dice)
-          throw UsageError("this session uses physical dice: roll 2D6 for the defender and give them with --roll A B");
       }
+    } else {
+      dice = session_charge_dice(s, k);
+      if (given)
+        throw UsageError("vedette already rolled the dice for " + possessive(name) + " charge this turn (#" +
+                         std::to_string(*earlier) + "); after an undo the same dice are used: leave out --initiation and --roll");
+      if (!earlier && s.header().physical_dice)
+        throw UsageError("this session uses physical dice: roll 2D6 for the initiation check and give them with "
+                         "--initiation A B (and the defender's 2D6 with --roll A B)");
     }
     if (!o.json) print_charge_preview(io.out, r, in, pv);
     c = resolve_charge(r, s, k, in, dice);
@@ -716,6 +734,10 @@ void add_solo(CLI::App& app, Runner& run) {
     c->add_option("--attacker", o->attacker, "The charging unit's weight: light, medium or heavy (default: the unit's weight=)");
     c->add_option("--move", o->move, "The charging unit's normal move (default: the top of its pace this turn)");
     c->add_option("--roll", o->roll, "Your physical 2D6 for the defender, two dice (e.g. --roll 3 5)")
+        ->expected(2)
+        ->check(CLI::Range(1, 6));
+    c->add_option("--initiation", o->initiation,
+                  "Your physical 2D6 for the charge initiation check, made first (seed 003), e.g. --initiation 4 5")
         ->expected(2)
         ->check(CLI::Range(1, 6));
     add_accept(c, o->accept);

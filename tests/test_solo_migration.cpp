@@ -1,0 +1,93 @@
+// Session files across versions (docs/solo.md, "The session file"): a file
+// is written at the lowest version that holds its history. Version 1 files
+// (before the charge initiation check and the refused "(Charge?)" were
+// recorded) still load and play on; they stay version 1 until an event needs
+// version 2; a version 1 file holding a version 2 field is refused, located.
+#include <catch2/catch.hpp>
+
+#include "sims/solo/session.hpp"
+#include "solo_test_util.hpp"
+
+using namespace solo_test;
+using nlohmann::json;
+
+namespace {
+
+void ok(const TempDir& dir, const std::vector<std::string>& args) {
+  Result r = run(args, dir.path);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+}
+
+// Removes every line holding `key` (and the key's flow entry) from text.
+std::string without_line(std::string text, const std::string& key) {
+  for (auto at = text.find(key); at != std::string::npos; at = text.find(key)) {
+    auto begin = text.rfind('\n', at) + 1;
+    auto end = text.find('\n', at);
+    text.erase(begin, end - begin + 1);
+  }
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("solo files: version 1 sessions load and stay version 1 until a version 2 event is written", "[solo][files]") {
+  TempDir dir;
+  const fs::path file = dir.path / "game.vedette.yaml";
+  ok(dir, {"solo", "new", "game", "--unit", "Lancers:shock,heavy", "--seed", "21"});
+  // Nothing of version 2 yet: the file is version 1, as an older vedette wrote it.
+  ok(dir, {"solo", "activate", "game", "Lancers", "--roll", "3"});
+  CHECK(contains(slurp(file), "\nversion: 1\n"));
+  ok(dir, {"solo", "next-turn", "game"});
+  ok(dir, {"solo", "activate", "game", "Lancers", "--enemy-in-range", "--roll", "6"});
+  ok(dir, {"solo", "charge", "game", "Lancers", "--distance", "40cm", "--defender", "light-horse"});
+  const std::string v2 = slurp(file);
+  CHECK(contains(v2, "\nversion: 2\n"));
+  CHECK(contains(v2, "initiation: {dice: ["));
+
+  // The same game as version 1 wrote it: no initiation check recorded.
+  std::string v1 = without_line(v2, "initiation: {dice:");
+  v1.replace(v1.find("\nversion: 2\n"), 12, "\nversion: 1\n");
+  spit(file, v1);
+  Result st = run({"solo", "status", "game", "--json"}, dir.path);
+  INFO(st.err);
+  REQUIRE(st.status == 0);
+  CHECK(st.json()["units"][0]["charged_this_turn"] == true);
+  // Playing on without a version 2 event keeps version 1, byte for byte the old history.
+  ok(dir, {"solo", "next-turn", "game"});
+  const std::string after = slurp(file);
+  CHECK(contains(after, "\nversion: 1\n"));
+  CHECK(after.find(v1.substr(v1.find("history:"))) != std::string::npos);
+  vedette::solo::Session s = vedette::solo::Session::load(file);
+  CHECK(s.text() == after);
+
+  // A version 2 field in a file that says version 1 is refused, at the field.
+  std::string wrong = v2;
+  wrong.replace(wrong.find("\nversion: 2\n"), 12, "\nversion: 1\n");
+  spit(file, wrong);
+  Result bad = run({"solo", "status", "game"}, dir.path);
+  CHECK(bad.status == 2);
+  CHECK(contains(bad.err, "initiation is a field of session version 2, but this file says version 1"));
+  // A version from the future is refused with one clear message.
+  std::string future = v2;
+  future.replace(future.find("\nversion: 2\n"), 12, "\nversion: 3\n");
+  spit(file, future);
+  Result newer = run({"solo", "status", "game"}, dir.path);
+  CHECK(newer.status == 2);
+  CHECK(contains(newer.err, "session version 3 was written by a newer vedette; this one reads version 2"));
+}
+
+// play reloads a session another command changed while it waited: the
+// session notices the file is no longer what it read or wrote.
+TEST_CASE("solo files: a session knows when another command changed its file", "[solo][files]") {
+  TempDir dir;
+  const fs::path file = dir.path / "game.vedette.yaml";
+  ok(dir, {"solo", "new", "game", "--unit", "Lancers:shock,heavy", "--seed", "21"});
+  vedette::solo::Session mine = vedette::solo::Session::load(file);
+  CHECK_FALSE(mine.changed_on_disk());
+  ok(dir, {"solo", "casualties", "game", "Lancers", "2"});  // another command, as from another window
+  CHECK(mine.changed_on_disk());
+  vedette::solo::Session again = vedette::solo::Session::load(file);
+  CHECK_FALSE(again.changed_on_disk());
+  CHECK(again.memory(0).casualties == 2);
+}
