@@ -437,7 +437,7 @@ TEST_CASE("asl: 13.4 Mounted Fire halves FP except in CC or a Charge (13.6)", "[
   MountedFire odd = mounted_fire(rules(), 3, FireKind::normal);
   CHECK(odd.num == 3);
   CHECK(odd.den == 2);
-  CHECK(mounted_fire(rules(), 6, FireKind::charge).num == 6);  // 13.6 EX: the 2-3-7's six-FP TPBF Charge attack
+  CHECK(mounted_fire(rules(), 2, FireKind::charge).num == 6);  // 13.6 EX: the 2-3-7 (2 FP) makes a six-FP TPBF Charge attack
   CHECK_FALSE(mounted_fire(rules(), 6, FireKind::close_combat).halved);
 }
 

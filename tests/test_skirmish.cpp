@@ -709,7 +709,7 @@ TEST_CASE("skirmish: seed 001, close combat - a prone man's +5 is on the die (ha
   u.put(R1, P(30, 6));
   u.put(F1, P(30, 10));
   u.g.figure(F1).prone = true;
-  Script d2({15, 10, 5});
+  Script d2({15, 5, 8});  // hand to hand: rider 5 + 4, rifleman 8 + 1: a tie
   u.act(R1, SkAction::Kind::charge, d2, F1);
   CHECK(d2.used_up());
   CHECK(u.said("against 15: passes"));
