@@ -54,7 +54,8 @@ double expected_net_loss_staying(const Seed004Rules& r, const RetireQuestion& q)
   const double lost = dice * p_hit(r, Arm::cavalry, CombatKind::melee, r.sabres(Arm::infantry)).value();
   const double stays = std::pow(1.0 - p_flag(r), dice);
   const double left = std::max(0.0, q.cavalry_blocks - lost);
-  const double back = stays * left * p_hit(r, Arm::infantry, CombatKind::melee, r.sabres(Arm::cavalry)).value();
+  const double back_dice = q.battle_back_max_dice >= 0 ? std::min(left, static_cast<double>(q.battle_back_max_dice)) : left;
+  const double back = stays * back_dice * p_hit(r, Arm::infantry, CombatKind::melee, r.sabres(Arm::cavalry)).value();
   return lost - back;
 }
 
@@ -91,6 +92,7 @@ bool blocks_retire_and_reform(const Battle& b, std::size_t cavalry, std::size_t 
   q.infantry_dice = unit_dice(r, b.block_of(infantry), 1, hb.terrain(cav.hex).cover);
   q.artillery_dice = b.combined_arms_dice(infantry, cavalry);
   q.cavalry_blocks = cav.blocks;
+  if (b.block_of(infantry).in_square) q.battle_back_max_dice = r.square_cavalry_max_dice;
   q.allowed = may_retire_and_reform(r, hb, cav, Arm::infantry, b.scenario().sides[cav.side].edge, b.occupied(), false) ==
               RetireRefusal::none;
   return choose_retire_and_reform(r, r.retire_policy, q);

@@ -13,7 +13,7 @@
 //    the dice, only cavalry symbols hit) are fewer than its expected net loss
 //    staying: blocks lost to the full melee less the blocks it expects to
 //    take back battling back (its dice hitting infantry, when no flag drives
-//    it off first).
+//    it off first; against a square at most 1 die, seed 004).
 // The expectations are exact per die (engine/modules/blocks/seed004.hpp p_hit) and ignore
 // leaders and cards other than the square's.
 #include "engine/engagement/battle.hpp"
@@ -40,6 +40,9 @@ struct RetireQuestion {
   int artillery_dice = 0;
   int cavalry_blocks = 4;
   bool allowed = true;    // may_retire_and_reform said none
+  // The most dice the cavalry battles back with (seed 004: 1 against an
+  // infantry square, square.cavalry_max_dice); negative: one per block.
+  int battle_back_max_dice = -1;
 };
 double expected_loss_retiring(const Seed004Rules& r, const RetireQuestion& q);
 double expected_net_loss_staying(const Seed004Rules& r, const RetireQuestion& q);

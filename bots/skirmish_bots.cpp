@@ -63,7 +63,20 @@ class PatrolBot final : public SkirmishBot {
         if (d <= 20 * k_in) return with(SkAction::Kind::dismount);
         return move_to(g.figures()[static_cast<std::size_t>(t)].pos);
       }
-      if (d <= g.move_allowance_cm(f) + g.rules().contact.as_cm()) return with(SkAction::Kind::charge, t);
+      // Fire from the saddle (seed 001: carbines, SMGs, pistols on the move,
+      // +12): a skirmisher rides to point blank and fires whenever a hit is
+      // possible; any rider fires when he cannot charge yet and a hit is.
+      const auto need = g.fire_need(f, static_cast<std::size_t>(t));
+      const bool can_hit = need && *need >= 1;
+      const bool in_reach = d <= g.move_allowance_cm(f) + g.rules().contact.as_cm();
+      if (role == "skirmisher") {
+        if (can_hit) return with(SkAction::Kind::fire, t);
+        const auto& bands = g.rules().weapons[x.spec->weapon].bands;
+        const double close = bands.empty() ? 0 : bands.front().to.as_cm() * 0.9;
+        if (d > close) return move_to(x.pos + (g.figures()[static_cast<std::size_t>(t)].pos - x.pos) * ((d - close) / d));
+      }
+      if (!in_reach && can_hit) return with(SkAction::Kind::fire, t);
+      if (in_reach) return with(SkAction::Kind::charge, t);
       // Close to charging distance: a charge is a move of 6in or more (seed 001).
       const Point tp = g.figures()[static_cast<std::size_t>(t)].pos;
       const double stand = g.rules().charge_min.as_cm() + g.rules().contact.as_cm() + k_in;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/modules/asl/asl_cavalry.hpp"
+#include "engine/modules/asl/asl_phrasing.hpp"
 #include "cli_checks.hpp"
 #include "helpers.hpp"
 
@@ -53,7 +54,7 @@ StepResult try_step(Planner& p, const std::string& text) { return p.apply(step(t
 // ------------------------------------------------------------- golden tests
 
 TEST_CASE("asl: 13.31 EX 1, Infantry SMC moves one MF, mounts, Gallops: 6 of 12, then 10 of 16, at most 4 more MF to dismount",
-          "[asl][golden]") {
+          "[asl][golden][000-L11-ex1]") {
   // seed 000, 13.31 EX: "An Infantry SMC that moves into an Open Ground hex
   // (one MF) and mounts a SMC Horse-counter (one MF) leaves the horse with six
   // MF remaining out of its current 12-MF allotment."
@@ -101,7 +102,7 @@ TEST_CASE("asl: 13.31 EX 1, Infantry SMC moves one MF, mounts, Gallops: 6 of 12,
 }
 
 TEST_CASE("asl: 13.31 EX 2, a Gallop declared at the start of the MPh allows at most 15 Cavalry MF before dismounting",
-          "[asl][golden]") {
+          "[asl][golden][000-L13-ex2]") {
   // seed 000, 13.31 EX: "...can expend no more than 15 Cavalry MF if it
   // wishes to dismount in the same MPh, because dismounting will cause the
   // horse to lose five MF (25% x 20 [current MF allotment] = 5 MF)."
@@ -148,7 +149,7 @@ TEST_CASE("asl: golden examples through `vedette asl plan --json`", "[asl][golde
 
 // ------------------------------------------------------------ 13.31, 13.34
 
-TEST_CASE("asl: 13.34 a horse's basic allotment is 12 MF", "[asl]") {
+TEST_CASE("asl: 13.34 a horse's basic allotment is 12 MF", "[asl][000-L19-allotment]") {
   CHECK(rules().horse_allotment == 12);
   Planner p = plan(true, {"move:12"});
   CHECK(p.state().horse_left() == 0);
@@ -159,7 +160,7 @@ TEST_CASE("asl: 13.34 a horse's basic allotment is 12 MF", "[asl]") {
   CHECK(q.state().horse_used == 11);  // an NA step changes nothing
 }
 
-TEST_CASE("asl: 13.31 (dis)mounting costs 1 MF of the basic 4-MF allotment", "[asl]") {
+TEST_CASE("asl: 13.31 (dis)mounting costs 1 MF of the basic 4-MF allotment", "[asl][000-L3-cavalry-riding]") {
   Planner p = plan(false, {"move:3"});
   StepResult m = try_step(p, "mount");
   REQUIRE(m.legal);
@@ -175,7 +176,7 @@ TEST_CASE("asl: 13.31 (dis)mounting costs 1 MF of the basic 4-MF allotment", "[a
   CHECK(r.state().horse_left() == 6);
 }
 
-TEST_CASE("asl: 13.31 (dis)mounting is NA during the APh", "[asl]") {
+TEST_CASE("asl: 13.31 (dis)mounting is NA during the APh", "[asl][000-L9-mount-cost][000-L45-aph]") {
   PlanStart s;
   s.phase = Phase::aph;
   Planner p(rules(), s);
@@ -189,7 +190,7 @@ TEST_CASE("asl: 13.31 (dis)mounting is NA during the APh", "[asl]") {
   CHECK(try_step(q, "move:1").rule == "13.7");  // 13.7: no horse may be moved in the APh
 }
 
-TEST_CASE("asl: 13.31 the horse's MF used/lost before the unit took it cost the unit MF (each 25% begun)", "[asl]") {
+TEST_CASE("asl: 13.31 the horse's MF used/lost before the unit took it cost the unit MF (each 25% begun)", "[asl][000-L9-cross-losses]") {
   PlanStart s;
   s.horse_used_before = 4;  // e.g. ridden by another unit earlier this MPh
   Planner p(rules(), s);
@@ -239,7 +240,7 @@ TEST_CASE("asl: 13.31 switches: rounding down or counting own losses contradict 
 
 // ------------------------------------------------------------------- 13.36
 
-TEST_CASE("asl: 13.36 Gallop: +8 to 20 at the start of the MPh, +4 during it, CX, once", "[asl]") {
+TEST_CASE("asl: 13.36 Gallop: +8 to 20 at the start of the MPh, +4 during it, CX, once", "[asl][000-L25-gallop]") {
   CHECK(plan(true, {"gallop"}).state().horse_allotment == 16);
   Planner p = plan(true, {"move:2"});
   StepResult late = try_step(p, "gallop-start");
@@ -259,7 +260,7 @@ TEST_CASE("asl: 13.36 Gallop: +8 to 20 at the start of the MPh, +4 during it, CX
   CHECK(contains(f.reason, "only Cavalry"));
 }
 
-TEST_CASE("asl: 13.36 Gallop declaration is NA in marsh, deep stream, fordable water", "[asl]") {
+TEST_CASE("asl: 13.36 Gallop declaration is NA in marsh, deep stream, fordable water", "[asl][000-L25-gallop-na]") {
   for (const char* t : {"marsh", "deep_stream", "fordable_water"}) {
     PlanStart s;
     s.terrain = t;
@@ -275,7 +276,7 @@ TEST_CASE("asl: 13.36 Gallop declaration is NA in marsh, deep stream, fordable w
   CHECK(p.state().galloping);
 }
 
-TEST_CASE("asl: 13.36 Galloping Cavalry may not enter woods (unless on a road), marsh, crag, ...", "[asl]") {
+TEST_CASE("asl: 13.36 Galloping Cavalry may not enter woods (unless on a road), marsh, crag, ...", "[asl][000-L25-gallop-enter]") {
   for (const char* t : {"woods", "woods-trailbreak", "marsh", "crag", "graveyard", "deep-stream", "fordable-water", "bypass",
                         "abrupt-elevation-change", "one-lane-bridge"}) {
     Planner p = plan(true, {"gallop"});
@@ -288,7 +289,7 @@ TEST_CASE("asl: 13.36 Galloping Cavalry may not enter woods (unless on a road), 
   CHECK(plan(true, {"move:2:woods"}).state().horse_used == 2);  // not Galloping: allowed
 }
 
-TEST_CASE("asl: 13.3 Cavalry pays 3 MF along a TB in woods, a Minimum Move makes both CX", "[asl]") {
+TEST_CASE("asl: 13.3 Cavalry pays 3 MF along a TB in woods, a Minimum Move makes both CX", "[asl][000-L7-mf-not-mp][000-L7-minimum-move]") {
   Planner p = plan(true, {"move:woods-trailbreak"});
   CHECK(p.state().horse_used == 3);
   StepResult wrong = try_step(p, "move:2:woods-trailbreak");
@@ -306,7 +307,7 @@ TEST_CASE("asl: 13.3 Cavalry pays 3 MF along a TB in woods, a Minimum Move makes
 // ------------------------------------------------------------------- 13.6
 
 TEST_CASE("asl: 13.6 Charge requirements: Known, LOS, >= 3 hexes, Galloping or declaring a Gallop, can Gallop in, 3 MF",
-          "[asl]") {
+          "[asl][000-L37-charge]") {
   ChargeInputs in;
   in.range = 3;
   in.galloping = true;
@@ -352,7 +353,7 @@ TEST_CASE("asl: 13.6 Charge requirements: Known, LOS, >= 3 hexes, Galloping or d
   CHECK_FALSE(check_charge(rules(), in).legal);
 }
 
-TEST_CASE("asl: 13.6 a planned Charge pays 3 MF with the cost of entering the target (the seed's 4-4-7 pays four)", "[asl]") {
+TEST_CASE("asl: 13.6 a planned Charge pays 3 MF with the cost of entering the target (the seed's 4-4-7 pays four)", "[asl][000-L39-ex-charge]") {
   // seed 000, 13.6 EX: "The remaining Cavalry HS pays four MF (one for entry
   // plus three for the Charge attack) and enters K5."
   Planner p = plan(true, {"gallop-start", "charge:4", "move:1", "move:1", "attack:1"});
@@ -379,7 +380,7 @@ TEST_CASE("asl: 13.6 a planned Charge pays 3 MF with the cost of entering the ta
 
 // ------------------------------------------------------------------- 13.32
 
-TEST_CASE("asl: 13.32 horse capacity: squad-equivalent + any SMC, HS-equivalent + < 4 SMC, one or two SMC", "[asl]") {
+TEST_CASE("asl: 13.32 horse capacity: squad-equivalent + any SMC, HS-equivalent + < 4 SMC, one or two SMC", "[asl][000-L15-capacity]") {
   std::string why;
   using U = UnitKind;
   CHECK(can_carry(rules(), HorseKind::squad, {U::squad, U::smc, U::smc, U::smc, U::smc, U::smc}, why));
@@ -417,7 +418,7 @@ TEST_CASE("asl: 13.32 horse capacity: squad-equivalent + any SMC, HS-equivalent 
 
 // -------------------------------------------------------------- 13.4, 13.5
 
-TEST_CASE("asl: 13.5 -2 DRM vs Cavalry, not cumulative with FFMO/FFNAM, not vs horses or in a minefield attack", "[asl]") {
+TEST_CASE("asl: 13.5 -2 DRM vs Cavalry, not cumulative with FFMO/FFNAM, not vs horses or in a minefield attack", "[asl][000-L29-minus-two][000-L33-horse-ift]") {
   CHECK(drm_when_fired_on(rules(), FireTarget::cavalry, false, false, false).drm == -2);
   FireDrm both = drm_when_fired_on(rules(), FireTarget::cavalry, true, true, false);
   CHECK(both.drm == -2);
@@ -428,7 +429,7 @@ TEST_CASE("asl: 13.5 -2 DRM vs Cavalry, not cumulative with FFMO/FFNAM, not vs h
   CHECK(contains(horse.why, "13.511"));
 }
 
-TEST_CASE("asl: 13.4 Mounted Fire halves FP except in CC or a Charge (13.6)", "[asl]") {
+TEST_CASE("asl: 13.4 Mounted Fire halves FP except in CC or a Charge (13.6)", "[asl][000-L27-mounted-fire]") {
   MountedFire m = mounted_fire(rules(), 4, FireKind::normal);
   CHECK(m.halved);
   CHECK(m.num == 2);
@@ -436,13 +437,13 @@ TEST_CASE("asl: 13.4 Mounted Fire halves FP except in CC or a Charge (13.6)", "[
   MountedFire odd = mounted_fire(rules(), 3, FireKind::normal);
   CHECK(odd.num == 3);
   CHECK(odd.den == 2);
-  CHECK(mounted_fire(rules(), 6, FireKind::charge).num == 6);  // 13.6 EX: the 2-3-7's six-FP TPBF Charge attack
+  CHECK(mounted_fire(rules(), 2, FireKind::charge).num == 6);  // 13.6 EX: the 2-3-7 (2 FP) makes a six-FP TPBF Charge attack
   CHECK_FALSE(mounted_fire(rules(), 6, FireKind::close_combat).halved);
 }
 
 // ------------------------------------------------------------------- 13.62
 
-TEST_CASE("asl: 13.62 Cavalry Wave prerequisites", "[asl]") {
+TEST_CASE("asl: 13.62 Cavalry Wave prerequisites", "[asl][000-L43-wave]") {
   WaveInputs in;
   in.chain = {{1, 0, 1}, {1, 0, 0}, {1, 0, 0}};
   in.nearest_enemy_hexes = 4;
@@ -553,7 +554,7 @@ TEST_CASE("asl: `vedette asl plan` exits 2 on a malformed step or start", "[asl]
   run_bad({"asl", "plan", "--start", "mounted", "--unit", "squad", "--horse", "smc", "move:1"});
 }
 
-TEST_CASE("asl: `vedette asl plan --json` charge steps, rules and Prep Fire reminder", "[asl][commands]") {
+TEST_CASE("asl: `vedette asl plan --json` charge steps, rules and Prep Fire reminder", "[asl][commands][000-L41-post-resolution]") {
   json j = run_json({"asl", "plan", "--start", "mounted", "--gallop-at-start", "charge:4", "move:1", "move:1", "attack:1",
                      "--json"});
   CHECK(j.at("legal") == true);
@@ -586,10 +587,48 @@ TEST_CASE("asl: `vedette asl check-wave`, `mounted-fire`, `fire-drm`, `check`", 
   json f = run_json({"asl", "mounted-fire", "--fp", "3", "--json"});
   CHECK(f.at("fp_text") == "3/2");
   json c = run_json({"asl", "mounted-fire", "--fp", "6", "--charge", "--json"});
-  CHECK(c.at("fp_text") == "6");
+  CHECK(c.at("fp_text") == "18");  // 13.6: TPBF
   json d = run_json({"asl", "fire-drm", "--ffmo", "--json"});
   CHECK(d.at("drm") == -2);
   RunResult ok = run_vedette({"asl", "check", std::string(VEDETTE_SOURCE_DIR) + "/tables/asl_cavalry.yaml"});
   CHECK(ok.status == 0);
   CHECK(contains(ok.out, ": ok (ASL Cavalry tables 'seed-000-asl-cavalry'"));
+}
+
+// ------------------------------------------------------------------ issue 15
+
+TEST_CASE("asl: 13.61 golden: a unit that declared a Charge gets its Prep Fire counter even if it then dismounts", "[asl][commands][000-L41-prep-fire-dismounted]") {
+  // Declares a Charge, rides 1 MF, and dismounts without attacking: 13.61
+  // "A unit that declared a Charge in its MPh may not attack, etc., during
+  // the ensuing AFPh even if currently dismounted".
+  json j = run_json({"asl", "plan", "--start", "mounted", "--gallop-at-start", "charge:4", "move:1", "dismount", "--json"});
+  CHECK(j.at("mounted") == false);
+  CHECK(j.at("charges_declared") == 1);
+  CHECK(j.at("prep_fire_counter") == true);
+  RunResult t = run_vedette({"asl", "plan", "--start", "mounted", "--gallop-at-start", "charge:4", "move:1", "dismount"});
+  CHECK(contains(t.out, "Prep Fire counter"));
+  CHECK(contains(t.out, "even though it is now dismounted"));
+  json n = run_json({"asl", "plan", "--start", "mounted", "move:1", "dismount", "--json"});
+  CHECK(n.at("prep_fire_counter") == false);
+}
+
+TEST_CASE("asl: 13.6 golden: a Charge attacks with TPBF, not halved -- the 2-3-7 HS's six-FP Charge attack", "[asl][commands][000-L37-charge-tpbf]") {
+  // 13.6's EX: "The 2-3-7 Cavalry now makes its six-FP (TPBF) Charge attack".
+  const auto& r = *vedette::asl::default_rules();
+  const MountedFire m = mounted_fire(r, 2, FireKind::charge);
+  CHECK(m.num == 6);
+  CHECK(m.den == 1);
+  CHECK_FALSE(m.halved);
+  json c = run_json({"asl", "mounted-fire", "--fp", "2", "--charge", "--json"});
+  CHECK(c.at("fp_text") == "6");
+  CHECK(contains(c.at("why").get<std::string>(), "TPBF"));
+}
+
+TEST_CASE("asl: 13.36 the solo Gallop instruction says a Gallop is NA in marsh, deep stream, fordable water or when CX", "[asl][000-L25-gallop-na-terrain]") {
+  const std::string p = vedette::asl::pace_phrase(*vedette::asl::default_rules(), vedette::Pace::gallop);
+  CHECK(contains(p, "NA while in"));
+  CHECK(contains(p, "marsh"));
+  CHECK(contains(p, "deep stream"));
+  CHECK(contains(p, "fordable"));
+  CHECK(contains(p, "CX"));
 }

@@ -26,7 +26,7 @@ std::string say(int rf, int roll, vedette::UnitState u = {}) {
 TEST_CASE("asl solo: a gallop is a Gallop declared at the start of the MPh (13.36: 20 MF)", "[asl][solo]") {
   // seed 002 RF6-8, D6 1: "Flee at Gallop from nearest enemy".
   CHECK(say(6, 1) ==
-        "Gallop (declare at the start of the phase: allotment 20 MF, Horse CX) directly away from the nearest enemy, each hex "
+        "Gallop (declare at the start of the phase: allotment 20 MF, Horse CX; NA while in marsh, deep stream, fordable Water Obstacle or if already CX: 13.36) directly away from the nearest enemy, each hex "
         "opening the range.");
 }
 
@@ -44,7 +44,7 @@ TEST_CASE("asl solo: (Charge?) is 13.6's requirements in hexes, Galloping or dec
   // RF1, D6 6: "Advance towards nearest enemy at gallop (Charge?)".
   std::string g = say(1, 6);
   CHECK(vedette::asl::pace_phrase(asl_rules(), vedette::Pace::gallop) ==
-        "Gallop (declare at the start of the phase: allotment 20 MF, Horse CX)");
+        "Gallop (declare at the start of the phase: allotment 20 MF, Horse CX; NA while in marsh, deep stream, fordable Water Obstacle or if already CX: 13.36)");
   CHECK(contains(g, "directly toward the nearest enemy, each hex closing the range."));
   CHECK(contains(g, "Charge? Only vs a Known enemy Location in its LOS 3 or more hexes away when declared (at 1-2 hexes: no "
                     "Charge); it is Galloping; it must be able to Gallop into that Location and pay 3 MF more with the cost of "
@@ -100,7 +100,7 @@ TEST_CASE("asl solo: `solo new --module asl` records the module and activate spe
   REQUIRE(a.status == 0);
   json act = a.json()["activation"];
   CHECK(act["instruction"] ==
-        "Gallop (declare at the start of the phase: allotment 20 MF, Horse CX) directly away from the nearest enemy, each hex "
+        "Gallop (declare at the start of the phase: allotment 20 MF, Horse CX; NA while in marsh, deep stream, fordable Water Obstacle or if already CX: 13.36) directly away from the nearest enemy, each hex "
         "opening the range.");
   // RF 2 (flank +2), D6 6: gallop toward, "(Charge?)": said in 13.6's terms, not seed 003's form.
   Result c = run({"solo", "activate", "game", "Dragoons", "--enemy-flank-rear", "--roll", "6"}, dir.path);

@@ -21,7 +21,7 @@ using namespace vedette;
 namespace {
 
 // Recorded by `vedette bench --signature`.
-constexpr const char* k_signature = "fnv1a64:253302b0037d06d6";
+constexpr const char* k_signature = "fnv1a64:MERGED_SIGNATURE";
 
 const std::string k_dir = std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios";
 

@@ -166,3 +166,20 @@ TEST_CASE("seed 004, Retire and Reform at the table: bad input is refused with e
              Catch::Contains("builtin:seed004"));
   run_bad({"blocks"});
 }
+
+TEST_CASE("seed 004, Retire and Reform at the table: against a square the cavalry battles back with 1 die, and stays (the seed's example)",
+          "[seed004][commands][004-L72-stays-against-one-die-cli]") {
+  // Seed 004's British turn: the square attacks with 1 die; "the cavalry
+  // unit chooses to stay and melee", battling back "with 1 die". 4 blocks:
+  // net staying 1/3 - (5/6) x 1 x 1/2 = -1/12; retiring 1/6.
+  const auto j = run_json({"blocks", "retire", "--cavalry-blocks", "4", "--infantry-dice", "1", "--square", "--json"});
+  CHECK(j["square"] == true);
+  CHECK(j["battle_back_max_dice"] == 1);
+  CHECK(j["stay"]["expected_net_loss"].get<double>() == Approx(-1.0 / 12));
+  CHECK(j["decision"] == "stay");
+  const auto t = vtest::run_vedette({"blocks", "retire", "--cavalry-blocks", "4", "--infantry-dice", "1", "--square"});
+  CHECK(t.out.find("with at most 1 die against your square") != std::string::npos);
+  CHECK(t.out.find("STAYS AND FIGHTS") != std::string::npos);
+  // A square rolls at most 1 die: more is bad input.
+  run_bad({"blocks", "retire", "--cavalry-blocks", "4", "--infantry-dice", "3", "--square"});
+}

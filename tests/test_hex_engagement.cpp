@@ -8,6 +8,7 @@
 
 #include <fstream>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -155,7 +156,7 @@ TEST_CASE("hex scenario: sight is blocked by a unit in between (seed 004 line of
 }
 
 TEST_CASE("engine, seed 004 infantry square: formed when charged, the square battles first, the cavalry then attacks with at most 1 die",
-          "[hex][engagement][seed004]") {
+          "[hex][engagement][seed004][004-L26-form-square-choice][004-L54-square-ranged]") {
   vtest::TempDir dir;
   const std::string t = table_with(dir, "always", "never");
   const auto f = scenario(dir, "square", t, k_squares, "reaction_table",
@@ -202,7 +203,7 @@ TEST_CASE("engine, seed 004 infantry square: formed when charged, the square bat
   CHECK(bounces > 0);
 }
 
-TEST_CASE("engine, seed 004: with squares off (the ruleset switch) the battalion takes the cavalry's full dice", "[hex][engagement][seed004]") {
+TEST_CASE("engine, seed 004: with squares off (the ruleset switch) the battalion takes the cavalry's full dice", "[hex][engagement][seed004][004-L38-no-square-normal]") {
   vtest::TempDir dir;
   const std::string t = table_with(dir, "always", "never");
   const auto f = scenario(dir, "nosquare", t, "builtin:default", "reaction_table",
@@ -230,7 +231,7 @@ TEST_CASE("engine, seed 004: with squares off (the ruleset switch) the battalion
 }
 
 TEST_CASE("engine, seed 004 retire and reform: the cavalry retires 2 hexes, each closer to its own edge, and does not battle back",
-          "[hex][engagement][seed004]") {
+          "[hex][engagement][seed004][004-L4-ask-before-dice]") {
   vtest::TempDir dir;
   const std::string t = table_with(dir, "never", "always");
   // The cavalry holds (hold_and_shoot) beside the battalion: the battalion
@@ -276,7 +277,7 @@ TEST_CASE("engine, seed 004 retire and reform: the cavalry retires 2 hexes, each
   CHECK(hits > 0);
 }
 
-TEST_CASE("engine, seed 004 retire and reform: the infantry may take ground (a switch), a square may not", "[hex][engagement][seed004]") {
+TEST_CASE("engine, seed 004 retire and reform: the infantry may take ground (a switch), a square may not", "[hex][engagement][seed004][004-L11-take-ground][004-L57-no-take-ground]") {
   vtest::TempDir dir;
   std::string t = slurp(table_with(dir, "never", "always"));
   const std::string from = "infantry_takes_ground: false";
@@ -310,7 +311,7 @@ TEST_CASE("engine, seed 004 retire and reform: the infantry may take ground (a s
 }
 
 TEST_CASE("engine, seed 004 retire and reform: refused on the own edge, the melee is fought and the cavalry battles back",
-          "[hex][engagement][seed004]") {
+          "[hex][engagement][seed004][004-L6-else-normal-melee]") {
   vtest::TempDir dir;
   const std::string t = table_with(dir, "never", "always");
   const auto f = scenario(dir, "noretire", t, "builtin:default", "hold_and_shoot",
@@ -340,7 +341,7 @@ TEST_CASE("engine, seed 004 retire and reform: refused on the own edge, the mele
 }
 
 TEST_CASE("engine, seed 004 combined arms: ordered artillery in range with a clear line of sight adds its dice, else none",
-          "[hex][engagement][seed004]") {
+          "[hex][engagement][seed004][004-L108-dice-together]") {
   vtest::TempDir dir;
   const std::string t = table_with(dir, "never", "never");
   const Seed004Ptr rules = load_seed004(t);
@@ -511,7 +512,7 @@ TEST_CASE("engine, a hex board without blocks: the figure rules (seeds 002 and 0
 }
 
 TEST_CASE("engine, seed 004 squares and the hand: not with two or fewer cards, a card per square on the track, back when it ends",
-          "[hex][engagement][seed004]") {
+          "[hex][engagement][seed004][004-L94-eliminated-card-returns]") {
   vtest::TempDir dir;
   const std::string t = table_with(dir, "always", "never");
   // square_when_charged also orders squares itself (Move::form_square):
@@ -605,4 +606,73 @@ TEST_CASE("commands: vedette sim on a hex scenario gives the same results on 1 a
     }
     CHECK(a == b);
   }
+}
+
+TEST_CASE("engine, seed 004 combined arms: one or more ordered artillery units combine, each adding its dice",
+          "[hex][engagement][seed004][004-L98-one-or-more-batteries]") {
+  vtest::TempDir dir;
+  const std::string t = table_with(dir, "never", "never");
+  const Seed004Ptr rules = load_seed004(t);
+  // Two foot batteries, each 3 hexes from the hussars with a clear path.
+  const auto f = scenario(dir, "two_batteries", t, "builtin:default", "hold_and_shoot",
+                          "  - {name: Hussars, side: cavalry, profile: light_cavalry, figures: 3, hex: [6, 3]}\n"
+                          "  - {name: Foot, side: infantry, profile: heavy_foot, figures: 4, hex: [6, 2]}\n"
+                          "  - {name: Battery, side: infantry, profile: heavy_foot, artillery: foot, figures: 3, hex: [9, 4]}\n"
+                          "  - {name: Battery2, side: infantry, profile: heavy_foot, artillery: foot, figures: 3, hex: [3, 4]}\n");
+  const ScenarioPtr s = load_scenario_file(f);
+  const Players p = make_players(*s);
+  const int r1 = hex_distance(s->units[2].hex.value(), s->units[0].hex.value());
+  const int r2 = hex_distance(s->units[3].hex.value(), s->units[0].hex.value());
+  const long long want = rules->foot_artillery_dice[static_cast<std::size_t>(r1 - 1)] + rules->foot_artillery_dice[static_cast<std::size_t>(r2 - 1)];
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    Engagement g(*s, p.bots(), seed);
+    Watch w(g);
+    g.attach(&w);
+    g.play_turn();
+    long long added = 0;
+    int batteries = 0;
+    bool melee = false;
+    for (const Seen& x : w.seen) {
+      INFO("seed " << seed << ": " << x.e->text);
+      if (x.e->kind == "combined_arms") {
+        added += num(*x.e, "dice");
+        ++batteries;
+      }
+      if (x.e->kind == "melee" && x.e->unit == "Foot") {
+        melee = true;
+        CHECK(num(*x.e, "artillery_dice") == added);
+      }
+    }
+    CHECK(melee);
+    CHECK(batteries == 2);
+    CHECK(added == want);
+  }
+}
+
+TEST_CASE("commands: vedette play hex_line_squares: cavalry never rolls more than 1 die against a square", "[hex][commands][004-L46-cavalry-one-die-play]") {
+  // Seed 004: "the French cavalry unit will battle back with 1 die against
+  // the British infantry unit in square", and attacks it with 1 die.
+  int against_square = 0;
+  for (const char* seed : {"1", "2", "3", "4", "5", "6"}) {
+    const auto r = vtest::run_vedette({"play", k_src + "/sims/scenarios/hex_line_squares.yaml", "--seed", seed, "--json"});
+    REQUIRE(r.status == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    std::set<std::string> squares;
+    for (const auto& e : j.at("events")) {
+      const std::string kind = e.value("kind", "");
+      const std::string text = e.value("text", "");
+      if (kind == "square") squares.insert(e.value("unit", ""));
+      if (kind == "leaves_square") squares.erase(e.value("unit", ""));
+      if (kind == "battle_back" || kind == "melee") {
+        for (const auto& sq : squares)
+          if (text.find("against " + sq + " ") != std::string::npos || text.find("attacks the square") != std::string::npos) {
+            INFO(text);
+            CHECK(e.at("dice").get<long long>() <= 1);
+            ++against_square;
+            break;
+          }
+      }
+    }
+  }
+  CHECK(against_square > 0);
 }

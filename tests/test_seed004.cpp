@@ -88,7 +88,7 @@ TEST_CASE("seed004: symbols hit by arm and combat, sabres only in melee for unit
   CHECK(p_hit(r, Arm::infantry, CombatKind::ranged, true) == Fraction(1, 3));
 }
 
-TEST_CASE("seed004: retire and reform: only cavalry symbols hit, sabres and flags are ignored") {
+TEST_CASE("seed004: retire and reform: only cavalry symbols hit, sabres and flags are ignored", "[004-L8-cavalry-symbols-only]") {
   const auto& r = rules();
   const std::vector<Symbol> roll{Symbol::infantry, Symbol::cavalry, Symbol::sabre, Symbol::flag, Symbol::cavalry};
   const Score s = score_retiring(r, roll);
@@ -97,7 +97,7 @@ TEST_CASE("seed004: retire and reform: only cavalry symbols hit, sabres and flag
   CHECK(p_retire_hit(r) == Fraction(1, 6));
 }
 
-TEST_CASE("seed004: golden: the retire and reform example -- only hex D is legal") {
+TEST_CASE("seed004: golden: the retire and reform example -- only hex D is legal", "[004-L5-two-hexes-needed][004-L17-example-hex-d]") {
   // Seed 004's example: "Hexes marked A are prohibited since each hex moved
   // must be closer to the friendly board edge. Hexes B and C are prohibited
   // since B is occupied and C is impassable terrain. The only legal
@@ -137,7 +137,7 @@ TEST_CASE("seed004: golden: the retire and reform example -- only hex D is legal
   CHECK(retire_destinations(r, open, X, Edge::bottom, std::vector<Hex>{british}).size() == 3);
 }
 
-TEST_CASE("seed004: retire and reform: the board edge, battle back, and who may ask") {
+TEST_CASE("seed004: retire and reform: the board edge, battle back, and who may ask", "[004-L3-retire-vs-infantry][004-L13-not-vs-battle-back]") {
   const auto& r = rules();
   const HexBoard b(5, 5, Length::cm(10));
   const std::vector<Hex> none;
@@ -155,7 +155,7 @@ TEST_CASE("seed004: retire and reform: the board edge, battle back, and who may 
   CHECK(retire_destinations(r, b, at(2, 1), Edge::top, none).size() == 3);
 }
 
-TEST_CASE("seed004: retire and reform sequence: full dice, cavalry symbols only, then 2 hexes back, no battle back") {
+TEST_CASE("seed004: retire and reform sequence: full dice, cavalry symbols only, then 2 hexes back, no battle back", "[004-L8-full-dice][004-L8-artillery-still-rolled][004-L9-retire-after-roll][004-L12-no-battle-back]") {
   // Seed 004: "the attacking infantry unit determines and rolls the proper
   // number of melee battle dice ... Artillery battle dice in a Combined Arms
   // attack are still rolled"; then the retire of 2 hexes; the infantry may
@@ -202,7 +202,7 @@ TEST_CASE("seed004: retreats: a block lost per hex not completed, a square compl
   CHECK(retreat_hexes(r, Arm::cavalry, 1, 0) == 1);
 }
 
-TEST_CASE("seed004: forming square: cards, terrain, battling back, first strike") {
+TEST_CASE("seed004: forming square: cards, terrain, battling back, first strike", "[004-L29-two-cards][004-L30-terrain][004-L31-cavalry-battling-back][004-L32-first-strike]") {
   const auto& r = rules();
   const HexTerrain open;
   // Seed 004: "When you hold two or fewer Command cards in your hand."
@@ -216,7 +216,7 @@ TEST_CASE("seed004: forming square: cards, terrain, battling back, first strike"
   CHECK(may_form_square(r, 5, open, false, true) == SquareRefusal::first_strike);
 }
 
-TEST_CASE("seed004: a random command card goes to the square track and comes back") {
+TEST_CASE("seed004: a random command card goes to the square track and comes back", "[004-L36-card-to-track][004-L39-random-card][004-L91-card-returns]") {
   Rng rng = make_stream(1, 0, Subsystem::decisions);
   Dice dice(rng);
   CommandHand h{{10, 11, 12, 13}, {}};
@@ -229,7 +229,7 @@ TEST_CASE("seed004: a random command card goes to the square track and comes bac
   CHECK(h.square_track.empty());
 }
 
-TEST_CASE("seed004: a square rolls at most 1 die, which terrain may still take away") {
+TEST_CASE("seed004: a square rolls at most 1 die, which terrain may still take away", "[004-L21-square-one-die][004-L22-terrain-reduces][004-L42-cap-not-increased]") {
   const auto& r = rules();
   BlockUnit sq = unit(Arm::infantry, 0, 4, Hex{});
   sq.in_square = true;
@@ -240,7 +240,7 @@ TEST_CASE("seed004: a square rolls at most 1 die, which terrain may still take a
   CHECK(capped_dice(3, 1, 2) == 0);
 }
 
-TEST_CASE("seed004: square: a bounce flag drives the cavalry off and loses the combined-arms dice") {
+TEST_CASE("seed004: square: a bounce flag drives the cavalry off and loses the combined-arms dice", "[004-L41-square-first][004-L44-bounce-flag][004-L114-example-bounce]") {
   // Seed 004's example: "The British Line Infantry unit in square rolls
   // first and rolls a flag (Bounce Back). The cavalry unit is forced to
   // retreat and the combined arms attack is lost."
@@ -261,7 +261,7 @@ TEST_CASE("seed004: square: a bounce flag drives the cavalry off and loses the c
   CHECK(sq.blocks == 4);
 }
 
-TEST_CASE("seed004: square: a bounced cavalry that cannot retreat loses a block per hex") {
+TEST_CASE("seed004: square: a bounced cavalry that cannot retreat loses a block per hex", "[seed004][004-L44-bounce-no-retreat][004-L46-stuck-attacks]") {
   // Seed 004: "If the cavalry unit cannot retreat, one block is lost for each
   // retreat hex the cavalry unit cannot complete."
   const Seed004Rules r = with_die({Symbol::flag});
@@ -276,15 +276,21 @@ TEST_CASE("seed004: square: a bounced cavalry that cannot retreat loses a block 
   CHECK(m.cavalry_retreat.blocks_lost == 1);
   CHECK(cav.blocks == 2);
   CHECK(cav.hex == at(2, 4));
-  CHECK_FALSE(m.cavalry_attacks);  // choice: bounced_but_stuck_attacks false
-  Seed004Rules attacks = r;
-  attacks.bounced_but_stuck_attacks = true;
+  // Reading (the switch's default): it was not "forced to retreat from its
+  // hex", so it still attacks with its 1 die.
+  REQUIRE(r.bounced_but_stuck_attacks);
+  CHECK(m.cavalry_attacks);
+  CHECK(m.cavalry_dice + m.artillery_dice == static_cast<int>(m.cavalry_rolled.size()));
+  Seed004Rules repulsed = r;
+  repulsed.bounced_but_stuck_attacks = false;
   BlockUnit cav2 = unit(Arm::cavalry, 0, 3, at(2, 4));
-  const SquareMelee m2 = resolve_cavalry_vs_square(attacks, b, cav2, Edge::top, sq, Edge::bottom, 0, {}, dice);
-  CHECK(m2.cavalry_attacks);
+  BlockUnit sq2 = sq;
+  const SquareMelee m2 = resolve_cavalry_vs_square(repulsed, b, cav2, Edge::top, sq2, Edge::bottom, 2, {}, dice);
+  CHECK_FALSE(m2.cavalry_attacks);
+  CHECK(m2.combined_arms_lost);
 }
 
-TEST_CASE("seed004: square: otherwise the cavalry attacks with 1 die plus the artillery's") {
+TEST_CASE("seed004: square: otherwise the cavalry attacks with 1 die plus the artillery's", "[004-L46-artillery-adds][004-L109-sabres-follow]") {
   // Seed 004: "the cavalry unit may melee against the infantry square with a
   // maximum of 1 battle die ... A Combined Arms melee attack may add to the
   // total". Sabres: the square hits the cavalry, then the cavalry's die and
@@ -308,7 +314,7 @@ TEST_CASE("seed004: square: otherwise the cavalry attacks with 1 die plus the ar
   CHECK(sq.blocks == 2);
 }
 
-TEST_CASE("seed004: square: flags against a square cost a block per retreat hex") {
+TEST_CASE("seed004: square: flags against a square cost a block per retreat hex", "[004-L50-square-retreat]") {
   // A die of cavalry symbols: the square's die hits the cavalry (no bounce),
   // the cavalry's does not hit infantry. Then the square's retreat for two
   // flags (seed 004: "will lose one block for each retreat hex the unit
@@ -327,7 +333,7 @@ TEST_CASE("seed004: square: flags against a square cost a block per retreat hex"
   CHECK(lost.blocks_lost == 2);
 }
 
-TEST_CASE("seed004: a square cannot move, take ground or receive support, it gives support") {
+TEST_CASE("seed004: a square cannot move, take ground or receive support, it gives support", "[004-L21-square-no-move][004-L51-support][004-L89-out-of-square]") {
   BlockUnit sq = unit(Arm::infantry, 1, 4, at(2, 1));
   sq.in_square = true;
   CHECK_FALSE(may_move(sq));
@@ -344,7 +350,7 @@ TEST_CASE("seed004: a square cannot move, take ground or receive support, it giv
   CHECK(may_leave_square(b, sq, units));
 }
 
-TEST_CASE("seed004: combined arms: ordered artillery in range with a clear line of sight") {
+TEST_CASE("seed004: combined arms: ordered artillery in range with a clear line of sight", "[004-L99-in-range-clear]") {
   const auto& r = rules();
   HexBoard b(7, 5, Length::cm(10));
   const auto hill = b.add_terrain({.name = "hill", .blocks_sight = true, .cover = 1, .height = 1});
@@ -380,7 +386,7 @@ TEST_CASE("seed004: combined arms: ordered artillery in range with a clear line 
   CHECK(combined_arms(r, b, art, inf, t2, row) == CombinedArmsRefusal::no_line_of_sight);
 }
 
-TEST_CASE("seed004: combined arms: dice lost when the attacker is eliminated or bounced, battle back hits the melee unit") {
+TEST_CASE("seed004: combined arms: dice lost when the attacker is eliminated or bounced, battle back hits the melee unit", "[004-L110-battle-back-target][004-L111-dice-lost]") {
   CHECK(combined_arms_dice_after(2, false, false) == 2);
   CHECK(combined_arms_dice_after(2, true, false) == 0);
   CHECK(combined_arms_dice_after(2, false, true) == 0);
@@ -453,4 +459,68 @@ TEST_CASE("seed004: the engagement section (infantry range, command cards) loads
       CHECK(e.diagnostics()[0].message.find("engagement.infantry_range") != std::string::npos);
     }
   }
+}
+
+// ---------------------------------------------------------------- issue 15
+
+TEST_CASE("seed 004: cavalry against a square rolls at most 1 die, attacking and battling back", "[seed004][004-L46-cavalry-one-die][004-L74-battle-back-one-die][004-L49-foot-vs-square]") {
+  const auto& r = rules();
+  BlockUnit cav = unit(Arm::cavalry, 0, 4, at(2, 2));
+  BlockUnit sq = unit(Arm::infantry, 1, 4, at(2, 3));
+  sq.in_square = true;
+  BlockUnit line = sq;
+  line.in_square = false;
+  // "the cavalry unit may melee against the infantry square with a maximum of
+  // 1 battle die. Combat cards and unit type will not increase the number".
+  CHECK(melee_dice(r, cav, sq, 0) == 1);
+  // "Terrain modifiers, however, may reduce a cavalry unit's battle dice."
+  CHECK(melee_dice(r, cav, sq, 1) == 0);
+  // Against infantry not in square: a die per block.
+  CHECK(melee_dice(r, cav, line, 0) == 4);
+  // Infantry melee a square "normally"; the square itself rolls 1.
+  BlockUnit foot = unit(Arm::infantry, 0, 4, at(2, 2));
+  CHECK(melee_dice(r, foot, sq, 0) == 4);
+  CHECK(melee_dice(r, sq, cav, 0) == 1);
+}
+
+TEST_CASE("seed 004: golden: the square's 1 die against the cavalry -- it stays and melees, battling back with 1 die", "[seed004][004-L72-stays-against-one-die]") {
+  // Seed 004's second turn: "With only one die to be rolled by the square,
+  // the cavalry unit chooses to stay and melee." The square rolls 1 die; the
+  // cavalry (4 blocks) battles back with 1. Faces: 2 infantry, cavalry,
+  // artillery, sabre, flag. Staying: lost 1 x 2/6 = 1/3; no flag 5/6; blocks
+  // left 11/3 but 1 die back, hitting infantry on 3/6: 5/6 x 1 x 1/2 = 5/12;
+  // net 1/3 - 5/12 = -1/12. Retiring: 1 x 1/6. Stay.
+  const auto& r = rules();
+  RetireQuestion q;
+  q.infantry_dice = 1;
+  q.cavalry_blocks = 4;
+  q.battle_back_max_dice = r.square_cavalry_max_dice;
+  CHECK(expected_net_loss_staying(r, q) == Approx(-1.0 / 12));
+  CHECK(expected_loss_retiring(r, q) == Approx(1.0 / 6));
+  CHECK_FALSE(choose_retire_and_reform(r, ChoicePolicy::by_expected_losses, q));
+  // With full dice back (the old mistake) the take-back would be 55/36.
+  q.battle_back_max_dice = -1;
+  CHECK(expected_net_loss_staying(r, q) == Approx(1.0 / 3 - 55.0 / 36));
+}
+
+TEST_CASE("seed 004: combined arms: no terrain may occupy the line of sight path, a switch for sight only", "[seed004][004-L99-no-units-or-terrain]") {
+  Seed004Rules r = rules();
+  REQUIRE(r.combined_arms_any_terrain_blocks);
+  HexBoard b(7, 5, Length::cm(10));
+  const auto marsh = b.add_terrain({.name = "marsh", .halts_movement = true});
+  BlockUnit art = unit(Arm::artillery, 0, 3, at(1, 2));
+  BlockUnit inf = unit(Arm::infantry, 0, 4, at(4, 1));
+  BlockUnit t = unit(Arm::infantry, 1, 4, at(4, 2));
+  std::vector<BlockUnit> all{art, inf, t};
+  CHECK(combined_arms(r, b, art, inf, t, all) == CombinedArmsRefusal::none);
+  // A marsh hex between: it does not block sight, but "No units or terrain
+  // may occupy the line of sight path".
+  b.set_terrain(at(2, 2), marsh);
+  CHECK(b.line_of_sight_hex(art.hex, t.hex, {}));
+  CHECK(combined_arms(r, b, art, inf, t, all) == CombinedArmsRefusal::no_line_of_sight);
+  r.combined_arms_any_terrain_blocks = false;  // combined_arms.terrain_on_path: sight
+  CHECK(combined_arms(r, b, art, inf, t, all) == CombinedArmsRefusal::none);
+  // A unit on the path blocks either way.
+  all.push_back(unit(Arm::infantry, 1, 2, at(3, 2)));
+  CHECK(combined_arms(r, b, art, inf, t, all) == CombinedArmsRefusal::no_line_of_sight);
 }

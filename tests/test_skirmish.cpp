@@ -120,7 +120,8 @@ TEST_CASE("skirmish: tables/skirmish.yaml carries seed 001's numbers") {
   CHECK(k.fear_radius.as_in() == Approx(4));
   CHECK(k.fear_cover_exempt == 5);
   CHECK(k.fear_flee.as_in() == Approx(4));
-  CHECK(k.prone_skill_bonus == 5);                 // seed 001, close combat
+  CHECK(k.prone_modifier == 5);                    // seed 001, close combat
+  CHECK(k.close_combat_sign == ModifierSign::on_the_die);
   CHECK(k.contact_column == "C");
   CHECK(k.rider_close_combat == -4);
   CHECK_FALSE(k.mounted_melee_in_buildings);
@@ -137,7 +138,7 @@ TEST_CASE("skirmish: the default ruleset has no skirmish section and a skirmish 
 
 // ------------------------------------------------------------------ movement
 
-TEST_CASE("skirmish: seed 001, movement - cavalry moves 8in per action, infantry its base-game move") {
+TEST_CASE("skirmish: seed 001, movement - cavalry moves 8in per action, infantry its base-game move", "[001-L1-eight-inches]") {
   Table t;
   Script none;
   t.act(R1, SkAction::Kind::move, none, -1, P(2, 50));
@@ -148,7 +149,7 @@ TEST_CASE("skirmish: seed 001, movement - cavalry moves 8in per action, infantry
   CHECK(none.used_up());
 }
 
-TEST_CASE("skirmish: seed 001, movement - an obstacle costing infantry an action costs cavalry 1in") {
+TEST_CASE("skirmish: seed 001, movement - an obstacle costing infantry an action costs cavalry 1in", "[001-L1-obstacle-penalty]") {
   Table t;
   Script none;
   // Rider 4in short of the stone wall: 4in to it, 1in to cross, 3in beyond.
@@ -166,7 +167,7 @@ TEST_CASE("skirmish: seed 001, movement - an obstacle costing infantry an action
   CHECK(t.said("F1 climbs the wall: the whole action"));
 }
 
-TEST_CASE("skirmish: seed 001, riding double - 6in per action, never toward known enemy positions, no firing") {
+TEST_CASE("skirmish: seed 001, riding double - 6in per action, never toward known enemy positions, no firing", "[001-L1-riding-double]") {
   Table t;
   Script none;
   REQUIRE(t.g.horses()[2].doubled());  // R3 with P1 behind
@@ -237,7 +238,7 @@ TEST_CASE("skirmish: seed 001, mounting and dismounting take one action each") {
   CHECK(game.figures()[R2].op_fire);
 }
 
-TEST_CASE("skirmish: seed 001, horses enter buildings only through large doors") {
+TEST_CASE("skirmish: seed 001, horses enter buildings only through large doors", "[001-L1-large-doors]") {
   Table t;
   Script none;
   // The shed has no large door: the rider stops at its wall.
@@ -261,7 +262,7 @@ TEST_CASE("skirmish: seed 001, horses enter buildings only through large doors")
 
 // ------------------------------------------------------------------ dismounts
 
-TEST_CASE("skirmish: seed 001, dismounts - one horse holder for each five horses") {
+TEST_CASE("skirmish: seed 001, dismounts - one horse holder for each five horses", "[001-L5-holders]") {
   SkirmishScenario s = *bench();
   // Seven riders of one side, dismounted in one place, and a holder.
   s.figures.clear();
@@ -292,7 +293,7 @@ TEST_CASE("skirmish: seed 001, dismounts - one horse holder for each five horses
   CHECK(g.may_fire(0).has_value());
 }
 
-TEST_CASE("skirmish: seed 001, dismounts - an unattended horse fired at bolts on suppression or better and leaves play") {
+TEST_CASE("skirmish: seed 001, dismounts - an unattended horse fired at bolts on suppression or better and leaves play", "[001-L5-bolt-suppression]") {
   Table t;
   Script none;
   t.act(R1, SkAction::Kind::dismount, none);
@@ -348,22 +349,28 @@ TEST_CASE("skirmish: seed 001, dismounts - any HE hit within 12in and in line of
   CHECK(t.side(0).horses_bolted == 2);
 }
 
-TEST_CASE("skirmish: seed 001, dismounts - a rifle grenade's burst bolts horses near its target") {
+TEST_CASE("skirmish: seed 001, dismounts - a rifle grenade's hit bolts horses near its target, a miss does not", "[skirmish][001-L5-he-hit-bolts]") {
   Table t;
   Script none;
   t.act(R1, SkAction::Kind::dismount, none);
   t.put(R1, P(2, 12));  // the man walks 10in off; his horse stays at (2, 2)
   t.put(G, P(2, 30));
-  // The grenadier fires at R1 (18in): misses (d20 20); the burst still lands 10in from the horse.
-  Script dice({20});
-  t.act(G, SkAction::Kind::fire, dice, R1);
-  CHECK(dice.used_up());
+  // Seed 001: "any HE hit within 12in": the grenadier misses R1 (d20 20): no bolt.
+  Script miss({20});
+  t.act(G, SkAction::Kind::fire, miss, R1);
+  CHECK(miss.used_up());
+  CHECK_FALSE(t.g.horses()[0].bolted);
+  // A hit (1; the rifle grenade's 30in band, 6): the burst 10in from the
+  // horse bolts it; R1 rolls on column A (20: none).
+  Script hit({1, 20});
+  t.act(G, SkAction::Kind::fire, hit, R1);
+  CHECK(hit.used_up());
   CHECK(t.g.horses()[0].bolted);
 }
 
 // ------------------------------------------------------------------ firing from horseback
 
-TEST_CASE("skirmish: seed 001, firing from horseback - only carbines, SMGs and pistols while moving, at +12") {
+TEST_CASE("skirmish: seed 001, firing from horseback - only carbines, SMGs and pistols while moving, at +12", "[001-L7-plus-twelve]") {
   Table t;
   t.put(F1, P(2, 20.5));
   t.put(F2, P(6, 20.5));
@@ -397,7 +404,7 @@ TEST_CASE("skirmish: seed 001, firing from horseback - the +12 only on the move 
 
 // ------------------------------------------------------------------ mounted targets
 
-TEST_CASE("skirmish: seed 001, mounted targets - -1 to hit, +1 per 3in moved in the last action or intended against opportunity fire") {
+TEST_CASE("skirmish: seed 001, mounted targets - -1 to hit, +1 per 3in moved in the last action or intended against opportunity fire", "[001-L9-mounted-target]") {
   Table t;
   t.put(F1, P(2, 12));
   const Terms still = t.g.to_hit_terms(F1, R1, std::nullopt);
@@ -432,7 +439,7 @@ TEST_CASE("skirmish: seed 001, mounted targets - opportunity fire at a rider as 
   CHECK_FALSE(t.g.figures()[F1].op_fire);
 }
 
-TEST_CASE("skirmish: seed 001, mounted targets - each hit rolls a D6: 1-4 the horse, 5-6 the rider") {
+TEST_CASE("skirmish: seed 001, mounted targets - each hit rolls a D6: 1-4 the horse, 5-6 the rider", "[001-L9-horse-or-rider]") {
   for (int face = 1; face <= 6; ++face) {
     Table t;
     t.put(F1, P(2, 8));
@@ -454,7 +461,7 @@ TEST_CASE("skirmish: seed 001, mounted targets - each hit rolls a D6: 1-4 the ho
   }
 }
 
-TEST_CASE("skirmish: seed 001, mounted targets - riders ignore suppression") {
+TEST_CASE("skirmish: seed 001, mounted targets - riders ignore suppression", "[001-L9-ignore-suppression]") {
   Table t;
   t.put(F1, P(2, 8));
   Script dice({1, 6, 15});  // hit, rider, C 15: suppressed
@@ -467,7 +474,7 @@ TEST_CASE("skirmish: seed 001, mounted targets - riders ignore suppression") {
   CHECK(t.g.figures()[F2].suppressed);
 }
 
-TEST_CASE("skirmish: seed 001, mounted targets - a light-wounded rider takes a skill check or falls") {
+TEST_CASE("skirmish: seed 001, mounted targets - a light-wounded rider takes a skill check or falls", "[001-L9-light-wound-check]") {
   SECTION("passes: stays in the saddle") {
     Table t;
     Script dice({11});  // skill 11: passes
@@ -491,7 +498,7 @@ TEST_CASE("skirmish: seed 001, mounted targets - a light-wounded rider takes a s
   }
 }
 
-TEST_CASE("skirmish: seed 001, knocked off horse - E column +3 from a standing horse, no modifier from a moving one") {
+TEST_CASE("skirmish: seed 001, knocked off horse - E column +3 from a standing horse, no modifier from a moving one", "[001-L11-fall]") {
   // E column (EXAMPLE): up to 1 kia, 4 heavy, 9 light, 14 suppressed, above none.
   SECTION("standing: 2 + 3 = 5, a light wound") {
     Table t;
@@ -507,7 +514,7 @@ TEST_CASE("skirmish: seed 001, knocked off horse - E column +3 from a standing h
   }
 }
 
-TEST_CASE("skirmish: seed 001, mounted targets - horses ignore all but heavy wounds and kills, which are mortal") {
+TEST_CASE("skirmish: seed 001, mounted targets - horses ignore all but heavy wounds and kills, which are mortal", "[001-L9-horse-mortal]") {
   for (Wound w : {Wound::suppressed, Wound::light}) {
     Table t;
     Script none;
@@ -529,7 +536,7 @@ TEST_CASE("skirmish: seed 001, mounted targets - horses ignore all but heavy wou
   }
 }
 
-TEST_CASE("skirmish: seed 001, mounted targets - a moving horse spills its rider D4in on in line with its last movement") {
+TEST_CASE("skirmish: seed 001, mounted targets - a moving horse spills its rider D4in on in line with its last movement", "[001-L9-spill]") {
   Table t;
   t.put(R1, P(30, 10));
   t.moving(R1, 8, 90);  // it was riding east
@@ -580,7 +587,7 @@ TEST_CASE("skirmish: seed 001, fear of charge - a 6in move into contact is a cha
   CHECK(t.side(0).close_combats == 1);
 }
 
-TEST_CASE("skirmish: seed 001, fear of charge - failing, the man moves up to 4in toward +5 cover") {
+TEST_CASE("skirmish: seed 001, fear of charge - failing, the man moves up to 4in toward +5 cover", "[001-L13-flee]") {
   Table t;
   t.put(R1, P(43, 28));
   t.put(F1, P(43, 36.5));  // 3.5in short of the shed (cover 5)
@@ -600,15 +607,18 @@ TEST_CASE("skirmish: seed 001, fear of charge - with no +5 cover within 4in he i
   Table t;
   t.put(R1, P(30, 2));
   t.put(F1, P(30, 10));
-  // Gut check fails (15); caught; contact: skill check fails (15), C column 5: heavy.
-  Script dice({15, 15, 5});
+  // Gut check fails (15); the nearest +5 cover is the barn, 28in off: he
+  // runs 4in toward it and is caught in the open; the rider, finishing its
+  // move toward him, falls short.
+  Script dice({15});
   t.act(R1, SkAction::Kind::charge, dice, F1);
   CHECK(dice.used_up());
   CHECK(t.side(1).caught_in_open == 1);
-  CHECK(t.g.figures()[F1].health == Health::out);
+  CHECK(t.g.dist_cm(t.g.figures()[F1].pos, P(30, 10)) == Approx(4 * k_in).margin(1e-3));
+  CHECK(t.side(0).close_combats == 0);
 }
 
-TEST_CASE("skirmish: seed 001, fear of charge - no check in +5 cover, prone not counted") {
+TEST_CASE("skirmish: seed 001, fear of charge - no check in +5 cover, prone not counted", "[001-L13-gut-check]") {
   Table t;
   t.put(R1, P(10, 13.5));
   t.put(F1, P(10, 21));   // behind the stone wall (+5) as the rider comes
@@ -622,7 +632,7 @@ TEST_CASE("skirmish: seed 001, fear of charge - no check in +5 cover, prone not 
   CHECK(t.side(1).fear_checks == 1);
 }
 
-TEST_CASE("skirmish: seed 001, fear of charge - a move under 6in into contact is no charge") {
+TEST_CASE("skirmish: seed 001, fear of charge - a move under 6in into contact is no charge", "[001-L13-charge-six]") {
   Table t;
   t.put(R1, P(30, 6));
   t.put(F1, P(30, 10));   // 4in
@@ -636,9 +646,9 @@ TEST_CASE("skirmish: seed 001, fear of charge - a move under 6in into contact is
   CHECK(t.side(0).close_combats == 1);
 }
 
-TEST_CASE("skirmish: seed 001, fear of charge - one check per charge, not per horse") {
+TEST_CASE("skirmish: seed 001, fear of charge - one check per charge, not per horse", "[skirmish][001-L13-per-charge]") {
   SECTION("per: turn - two riders charging in a turn are one charge") {
-    Table t;
+    Table t(bench({{"skirmish.fear_of_charge.per", "turn"}}));
     t.put(R1, P(30, 2));
     t.put(R2, P(33, 2));
     t.put(F1, P(30, 10));
@@ -652,8 +662,9 @@ TEST_CASE("skirmish: seed 001, fear of charge - one check per charge, not per ho
     CHECK(dice.used_up());
     CHECK(t.side(1).fear_checks == 2);
   }
-  SECTION("per: rider - each rider's charge is its own") {
-    Table t(bench({{"skirmish.fear_of_charge.per", "rider"}}));
+  SECTION("per: charge (the default) - each charging ride is its own charge") {
+    Table t;
+    REQUIRE(t.g.rules().fear_per == FearPer::charge);
     t.put(R1, P(30, 2));
     t.put(R2, P(33, 2));
     t.put(F1, P(30, 10));
@@ -668,7 +679,7 @@ TEST_CASE("skirmish: seed 001, fear of charge - one check per charge, not per ho
 
 // ------------------------------------------------------------------ close combat
 
-TEST_CASE("skirmish: seed 001, close combat - infantry in the open take a skill check, failing the C column") {
+TEST_CASE("skirmish: seed 001, close combat - infantry in the open take a skill check, failing the C column", "[001-L15-contact-check]") {
   Table t;
   t.put(R1, P(30, 6));
   t.put(F1, P(30, 10));
@@ -681,40 +692,60 @@ TEST_CASE("skirmish: seed 001, close combat - infantry in the open take a skill 
   CHECK(t.said("ridden down: column C, rolls 10: light"));
 }
 
-TEST_CASE("skirmish: seed 001, close combat - prone infantry add 5 to the skill check") {
+TEST_CASE("skirmish: seed 001, close combat - a prone man's +5 is on the die (harder), or on the skill under the switch", "[skirmish][001-L15-prone-plus-five]") {
+  // The module's convention: a modifier is added to the die, lower is
+  // better: +5 on a skill check of 10 needs 5 or less.
   Table t;
   t.put(R1, P(30, 6));
   t.put(F1, P(30, 10));
   t.g.figure(F1).prone = true;
-  Script dice({15, 10, 5});  // 15 <= 10 + 5: passes; hand to hand a tie
+  Script dice({5, 10, 5});  // 5 <= 10 - 5: passes; hand to hand a tie
   t.act(R1, SkAction::Kind::charge, dice, F1);
   CHECK(dice.used_up());
   CHECK(t.side(1).contact_checks_failed == 0);
-  CHECK(t.said("against 15: passes"));
+  CHECK(t.said("against 5: passes"));
+  // close_combat.modifiers: on_the_skill: the +5 helps (15 <= 10 + 5).
+  Table u(bench({{"skirmish.close_combat.modifiers", "on_the_skill"}}));
+  u.put(R1, P(30, 6));
+  u.put(F1, P(30, 10));
+  u.g.figure(F1).prone = true;
+  Script d2({15, 5, 8});  // hand to hand: rider 5 + 4, rifleman 8 + 1: a tie
+  u.act(R1, SkAction::Kind::charge, d2, F1);
+  CHECK(d2.used_up());
+  CHECK(u.said("against 15: passes"));
 }
 
-TEST_CASE("skirmish: seed 001, close combat - riders fight at -4") {
+TEST_CASE("skirmish: seed 001, close combat - riders' -4 is on the die: it helps them (lower wins), a switch turns it against them", "[skirmish][001-L15-rider-minus-four]") {
   Table t;
   t.put(R1, P(30, 6));
   t.put(F1, P(30, 10));
-  // Skill check passes (1). Hand to hand: rider 12 + carbine 0 - 4 = 8,
-  // rifleman 7 + bayonet 1 = 8: a tie (without the -4 the rider would win).
+  // Skill check passes (1). Hand to hand, lower wins: rider 12 + carbine 0
+  // - 4 = 8, rifleman 7 + bayonet 1 = 8: a tie (without the -4 he would lose).
   Script tie({1, 12, 7});
   t.act(R1, SkAction::Kind::charge, tie, F1);
   CHECK(tie.used_up());
   CHECK(t.said("(rider -4)"));
   CHECK(t.said("a tie, no effect"));
-  // Rider 12 - 4 = 8 against 8 + 1 = 9: the rider loses and rolls on the B column (18: suppressed, ignored).
+  // Rider 12 - 4 = 8 against 8 + 1 = 9: the rider wins; F1 rolls on the B column (20: none).
   Table u;
   u.put(R1, P(30, 6));
   u.put(F1, P(30, 10));
+  Script win({1, 12, 8, 20});
+  u.act(R1, SkAction::Kind::charge, win, F1);
+  CHECK(win.used_up());
+  CHECK(u.said("the rider wins"));
+  // close_combat.modifiers: on_the_skill: the -4 counts against him: 12 + 4 = 16 > 9.
+  Table v(bench({{"skirmish.close_combat.modifiers", "on_the_skill"}}));
+  v.put(R1, P(30, 6));
+  v.put(F1, P(30, 10));
   Script lose({1, 12, 8, 18});
-  u.act(R1, SkAction::Kind::charge, lose, F1);
+  v.act(R1, SkAction::Kind::charge, lose, F1);
   CHECK(lose.used_up());
-  CHECK(u.said("the infantryman wins"));
+  CHECK(v.said("(rider +4)"));
+  CHECK(v.said("the infantryman wins"));
 }
 
-TEST_CASE("skirmish: seed 001, close combat - several infantrymen only when in contact with all at once") {
+TEST_CASE("skirmish: seed 001, close combat - several infantrymen only when in contact with all at once", "[001-L15-several]") {
   Table t;
   t.put(R1, P(30, 2));
   t.put(F1, P(30, 10));
@@ -730,7 +761,7 @@ TEST_CASE("skirmish: seed 001, close combat - several infantrymen only when in c
   CHECK(fights == 2);
 }
 
-TEST_CASE("skirmish: seed 001, close combat - no mounted close combat in buildings unless the scenario says so") {
+TEST_CASE("skirmish: seed 001, close combat - no mounted close combat in buildings unless the scenario says so", "[001-L15-buildings]") {
   Table t;
   t.put(R1, P(11, 30));
   t.put(F1, P(11, 37));  // inside the barn, 7in off through the large door
@@ -758,7 +789,7 @@ TEST_CASE("skirmish: seed 001, close combat - no mounted close combat in buildin
 
 // ------------------------------------------------------------------ the final charge
 
-TEST_CASE("skirmish: seed 001, final charge - a dying moving horse reaching an infantryman: skill check, or the E column") {
+TEST_CASE("skirmish: seed 001, final charge - a dying moving horse reaching an infantryman: skill check, or the E column", "[001-L17-final-charge]") {
   SECTION("fails the check") {
     Table t;
     t.put(R1, P(30, 10));
@@ -898,4 +929,76 @@ TEST_CASE("skirmish: seed 001, mounted targets - a horse killed by opportunity f
   CHECK_FALSE(t.g.figures()[R1].mounted());
   CHECK(in_of(t.g.figures()[R1].pos.x) == Approx(4));
   CHECK(in_of(t.g.figures()[R1].pos.y) == Approx(2));
+}
+
+// ------------------------------------------------------------------ issue 15
+
+TEST_CASE("skirmish: seed 001, firing from horseback - a ride then a shot is fire while moving: no rifle, +12", "[skirmish][001-L7-fire-while-moving]") {
+  // Seed 001: "Only carbines, SMGs, or pistols may be fired while moving."
+  // Reading: the horse moved in the rider's last action.
+  Table t(bench({{"skirmish.firing_from_horseback.applies", "moving"}}));
+  t.put(F1, P(30, 30));
+  Script none;
+  t.act(R2, SkAction::Kind::move, none, -1, P(6, 10));  // the rifleman rides 8in
+  REQUIRE(t.g.horses()[1].moved_cm > 0);
+  Script no_dice;
+  t.act(R2, SkAction::Kind::fire, no_dice, F1);
+  CHECK(t.said("may not be fired on the move"));
+  CHECK(t.side(0).shots == 0);
+  // The shot ends the movement: standing now, he may fire, without the +12 (`moving`).
+  CHECK(t.g.horses()[1].moved_cm == 0);
+  CHECK_FALSE(t.g.may_fire(R2).has_value());
+  // The carbine rides and fires on the move, at +12.
+  t.act(R1, SkAction::Kind::move, none, -1, P(2, 10));
+  CHECK_FALSE(t.g.may_fire(R1).has_value());
+  CHECK(term(t.g.to_hit_terms(R1, F1, std::nullopt), "from horseback") == 12);
+}
+
+TEST_CASE("skirmish: seed 001, mounting takes movement.mount_actions actions", "[skirmish][001-L3-mount-one-action]") {
+  for (int n : {1, 2}) {
+    Table t(bench({{"skirmish.movement.mount_actions", std::to_string(n)}}));
+    Script none;
+    t.act(R1, SkAction::Kind::dismount, none);
+    CHECK(t.g.figures()[R1].busy == n - 1);
+  }
+}
+
+TEST_CASE("skirmish: seed 001, a light-wounded rider who fails his skill check falls and stays light-wounded", "[skirmish][001-L9-light-wound-fall]") {
+  // Light wound on the rider; skill check 20 fails; a fall from a standing
+  // horse: E +3, 20: none. He is on foot and still light-wounded.
+  Table u;
+  Script fall({20, 20});
+  u.g.hit_figure(R1, Wound::light, fall, "test");
+  CHECK(fall.used_up());
+  CHECK_FALSE(u.g.figures()[R1].mounted());
+  CHECK(u.g.figures()[R1].health == Health::light);
+  CHECK(u.g.figures()[R1].light_wounds == 1);
+  CHECK(u.side(0).light_wound_falls == 1);
+}
+
+TEST_CASE("skirmish: seed 001, fear of charge - failing with cover beyond 4in he runs 4in toward it, and is caught", "[skirmish][001-L13-flee-toward-cover]") {
+  Table t;
+  t.put(R1, P(43, 22));
+  t.put(F1, P(43, 30.5));  // 9.5in short of the shed (cover 5)
+  // Gut check fails (11): "must immediately move up to four inches towards
+  // cover": 4in toward the shed, still in the open: caught. The rider
+  // finishes its move toward him (12.5in off): short.
+  Script dice({11});
+  t.act(R1, SkAction::Kind::charge, dice, F1);
+  CHECK(dice.used_up());
+  CHECK(t.side(1).caught_in_open == 1);
+  CHECK(t.g.dist_cm(t.g.figures()[F1].pos, P(43, 30.5)) == Approx(4 * k_in).margin(1e-3));
+  CHECK(t.g.figures()[F1].pos.y > P(43, 30.5).y);
+}
+
+TEST_CASE("skirmish: seed 001, fear of charge - a +5 wall is cover to run to (its far side from the charger)", "[skirmish][001-L13-wall-cover]") {
+  Table t;
+  // The bench's stone wall (+5) runs along y = 20in from x = 0 to 24in. F1
+  // stands past its end at (27, 18), a rider comes from (20, 30): the wall's
+  // south side near its end covers him from the rider, 3.4in away.
+  t.put(F1, P(27, 18));
+  const auto c = t.g.flee_cover(F1, P(20, 30));
+  REQUIRE(c.has_value());
+  CHECK(c->y < P(0, 20).y);
+  CHECK(t.g.dist_cm(*c, P(27, 18)) <= 4 * k_in);
 }

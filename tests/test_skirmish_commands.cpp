@@ -129,3 +129,20 @@ TEST_CASE("skirmish commands: vedette sweep plays the village patrol over a seed
   CHECK(r.out.find("| -4 | 300 |") != std::string::npos);
   CHECK(r.out.find("| 0 | 300 |") != std::string::npos);
 }
+
+TEST_CASE("skirmish commands: in vedette play of the village patrol the skirmishers fire from the saddle on the move", "[skirmish][commands][001-L7-bots-fire-from-saddle]") {
+  // Seed 001: "Only carbines, SMGs, or pistols may be fired while moving ...
+  // a +12 to-hit modifier for firing on the move". The patrol's skirmishers
+  // ride to point blank and fire their carbines from the saddle.
+  int saddle_shots = 0;
+  for (const char* seed : {"1", "2", "3", "4", "5", "6", "7", "8"}) {
+    auto r = run_vedette({"play", patrol(), "--seed", seed});
+    REQUIRE(r.status == 0);
+    std::size_t at = 0;
+    while ((at = r.out.find("from horseback +12", at)) != std::string::npos) {
+      ++saddle_shots;
+      ++at;
+    }
+  }
+  CHECK(saddle_shots > 0);
+}

@@ -200,7 +200,9 @@ struct Reader {
         if (auto v = read_choice(*x, d, w + ".per", names_of(k_fear_per_names))) r.fear_per = static_cast<FearPer>(*v);
     });
     section(top, "close_combat", [&](MapReader& m, const std::string& w) {
-      num(m, "prone_skill_bonus", w, r.prone_skill_bonus, -100, 100);
+      if (auto x = m.required("modifiers"))
+        if (auto v = read_choice(*x, d, w + ".modifiers", names_of(k_modifier_sign_names))) r.close_combat_sign = static_cast<ModifierSign>(*v);
+      num(m, "prone_modifier", w, r.prone_modifier, -100, 100);
       str(m, "column", w, r.contact_column);
       num(m, "rider_modifier", w, r.rider_close_combat, -100, 100);
       flag(m, "mounted_in_buildings", w, r.mounted_melee_in_buildings);

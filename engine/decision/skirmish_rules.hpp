@@ -62,11 +62,23 @@ inline constexpr std::array<std::string_view, 2> k_spill_names{"onward", "back"}
 enum class HorsebackPenalty : std::uint8_t { always, moving };
 inline constexpr std::array<std::string_view, 2> k_horseback_penalty_names{"always", "moving"};
 
-// What "one Fear of Charge check per charge" counts as one charge (choice:
-// `turn`, every rider charging in one side's turn is one charge, so a
-// man checks once a turn; `rider`: each rider's charge is its own).
-enum class FearPer : std::uint8_t { turn, rider };
-inline constexpr std::array<std::string_view, 2> k_fear_per_names{"turn", "rider"};
+// What "Fear of Charge checks are made per charge, not per horse" counts as
+// one charge: `charge` (default: each charging ride is one charge, and every
+// man within 4in of it checks once for it -- figures act one at a time, so
+// two horses never make one ride); `turn`: every ride of the side in one
+// turn is one charge, so a man checks at most once a turn.
+enum class FearPer : std::uint8_t { charge, turn };
+inline constexpr std::array<std::string_view, 2> k_fear_per_names{"charge", "turn"};
+
+// The sign convention of seed 001's close-combat modifiers (the rider's -4,
+// the prone man's +5). `on_the_die` (default, the module's convention for
+// every check: a modifier is added to the die roll and a low roll is good
+// for the roller -- to hit, skill checks, hand to hand): the rider's -4
+// helps him, the +5 makes a prone man's skill check harder. `on_the_skill`:
+// the modifiers are added to the figure's side instead (the -4 hinders the
+// rider, the +5 helps the prone man).
+enum class ModifierSign : std::uint8_t { on_the_die, on_the_skill };
+inline constexpr std::array<std::string_view, 2> k_modifier_sign_names{"on_the_die", "on_the_skill"};
 
 struct SkirmishRules {
   // ---- the base game (EXAMPLE values: fill in your rulebook's) ----
@@ -107,8 +119,9 @@ struct SkirmishRules {
   Length fear_radius = Length::in(4);
   int fear_cover_exempt = 5;                 // +5 cover (prone not counted)
   Length fear_flee = Length::in(4);
-  FearPer fear_per = FearPer::turn;
-  int prone_skill_bonus = 5;                 // added to the skill (choice: it helps)
+  FearPer fear_per = FearPer::charge;
+  ModifierSign close_combat_sign = ModifierSign::on_the_die;
+  int prone_modifier = 5;                    // the prone man's skill check (sign: close_combat_sign)
   std::string contact_column = "C";
   int rider_close_combat = -4;
   bool mounted_melee_in_buildings = false;   // a scenario may allow it

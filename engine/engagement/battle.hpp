@@ -106,7 +106,9 @@ class Battle {
   const std::vector<Hex>& occupied() const;  // every active unit's hex
   const CommandHand& hand(std::uint8_t side) const { return hands_[side]; }
   bool fired(std::size_t i) const { return fired_[i] != 0; }
-  int combined_arms_dice(std::size_t attacker, std::size_t target, UnitIndex* artillery = nullptr) const;
+  // Seed 004: "one or more ordered artillery units may combine": every battery
+  // that may adds its dice; `artillery` (if given) lists them.
+  int combined_arms_dice(std::size_t attacker, std::size_t target, std::vector<UnitIndex>* artillery = nullptr) const;
 
  private:
   friend class Engagement;

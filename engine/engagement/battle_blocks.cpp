@@ -33,8 +33,8 @@ const std::vector<Hex>& Battle::occupied() const {
   return occupied_;
 }
 
-int Battle::combined_arms_dice(std::size_t attacker, std::size_t target, UnitIndex* artillery) const {
-  if (artillery) *artillery = k_no_unit;
+int Battle::combined_arms_dice(std::size_t attacker, std::size_t target, std::vector<UnitIndex>* artillery) const {
+  if (artillery) artillery->clear();
   if (!blocks_ || !hex_) return 0;
   const Seed004Rules& r = *blocks_;
   block_units_.clear();
@@ -42,15 +42,20 @@ int Battle::combined_arms_dice(std::size_t attacker, std::size_t target, UnitInd
   const BlockUnit& melee = block_units_[attacker];
   const BlockUnit& tgt = block_units_[target];
   if (melee.arm == Arm::artillery) return 0;
+  // Seed 004: "one or more ordered artillery units may combine their battle
+  // dice with the attacking unit": every battery that may, adds.
+  int dice = 0;
   for (std::size_t k = 0; k < units_.size(); ++k) {
     const BlockUnit& a = block_units_[k];
     if (a.blocks == 0 || a.side != melee.side || a.arm != Arm::artillery) continue;
     if (combined_arms(r, *hex_, a, melee, tgt, block_units_) != CombinedArmsRefusal::none) continue;
-    if (artillery) *artillery = static_cast<UnitIndex>(k);
-    // Seed 004: the artillery's dice by range, less the target hex's terrain.
-    return unit_dice(r, a, hex_distance(a.hex, tgt.hex), hex_->terrain(tgt.hex).cover);
+    // The artillery's dice by range, less the target hex's terrain.
+    const int n = unit_dice(r, a, hex_distance(a.hex, tgt.hex), hex_->terrain(tgt.hex).cover);
+    if (n <= 0) continue;
+    if (artillery) artillery->push_back(static_cast<UnitIndex>(k));
+    dice += n;
   }
-  return 0;
+  return dice;
 }
 
 }  // namespace vedette

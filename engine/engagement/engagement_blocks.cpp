@@ -222,9 +222,10 @@ void Engagement::block_shooting() {
     if (arm == Arm::artillery) {
       // The melees to come this turn: the charges' contacts, and its side's
       // infantry adjacent to an enemy (block_infantry_attacks).
+      std::vector<UnitIndex> arts;
       auto supports = [&](std::size_t att, std::size_t def) {
-        UnitIndex art = k_no_unit;
-        return b_.units_[att].side == u.side && b_.combined_arms_dice(att, def, &art) > 0 && art == static_cast<UnitIndex>(i);
+        return b_.units_[att].side == u.side && b_.combined_arms_dice(att, def, &arts) > 0 &&
+               std::find(arts.begin(), arts.end(), static_cast<UnitIndex>(i)) != arts.end();
       };
       bool keep = false;
       for (const Contact& c : contacts_)
@@ -331,8 +332,9 @@ void Engagement::block_melee(const Contact& c) {
   const Edge edge_a = b_.scenario().sides[A.side].edge, edge_d = b_.scenario().sides[D.side].edge;
   // Seed 004, Combined Arms: an ordered artillery unit in range with a clear
   // line of sight adds its dice (declared before any dice are rolled).
-  UnitIndex art = k_no_unit;
-  const int art_dice = b_.combined_arms_dice(a, d, &art);
+  std::vector<UnitIndex> arts;
+  const int art_dice = b_.combined_arms_dice(a, d, &arts);
+  const std::size_t art = arts.empty() ? static_cast<std::size_t>(-1) : static_cast<std::size_t>(arts.front());
 
   // Seed 004, Infantry Square: the infantry's choice before a cavalry melee.
   if (arm_a == Arm::cavalry && arm_d == Arm::infantry && !D.in_square() && r_.charge.infantry_square.enabled) {
@@ -355,14 +357,17 @@ void Engagement::block_melee(const Contact& c) {
       emit(std::move(e));
     }
   }
-  if (art != k_no_unit) {
-    b_.fired_[static_cast<std::size_t>(art)] = 1;
+  // Seed 004: "one or more ordered artillery units may combine": each battery.
+  for (UnitIndex ai : arts) {
+    const auto k = static_cast<std::size_t>(ai);
+    b_.fired_[k] = 1;
     if (rec_) {
-      Event e = event("melee", "combined_arms", static_cast<std::size_t>(art));
-      e.text = name(static_cast<std::size_t>(art)) + " combines arms with " + name(a) + ": " + plural(art_dice, "die", "dice") + " at " +
-               plural(hex_distance(hb.hex_of(b_.units_[static_cast<std::size_t>(art)].pos), hb.hex_of(D.pos)), "hex", "hexes") +
+      const int dist = hex_distance(hb.hex_of(b_.units_[k].pos), hb.hex_of(D.pos));
+      const int n = unit_dice(r, b_.block_of(k), dist, hb.terrain(hb.hex_of(D.pos)).cover);
+      Event e = event("melee", "combined_arms", k);
+      e.text = name(k) + " combines arms with " + name(a) + ": " + plural(n, "die", "dice") + " at " + plural(dist, "hex", "hexes") +
                ", clear line of sight (seed 004)";
-      e.with("dice", static_cast<long long>(art_dice)).with("with", name(a));
+      e.with("dice", static_cast<long long>(n)).with("with", name(a));
       emit(std::move(e));
     }
   }
@@ -393,11 +398,12 @@ void Engagement::block_melee(const Contact& c) {
     }
     block_hits(a, cav_before - cav.blocks, "melee");
     if (m.bounced) ++sa.charges_repulsed;
-    if (m.combined_arms_lost && rec_) {
-      Event e = event("melee", "combined_arms_lost", static_cast<std::size_t>(art));
-      e.text = name(static_cast<std::size_t>(art)) + "'s combined-arms dice are lost: the cavalry was repulsed first (seed 004)";
-      emit(std::move(e));
-    }
+    if (m.combined_arms_lost && rec_)
+      for (UnitIndex ai : arts) {
+        Event e = event("melee", "combined_arms_lost", static_cast<std::size_t>(ai));
+        e.text = name(static_cast<std::size_t>(ai)) + "'s combined-arms dice are lost: the cavalry was repulsed first (seed 004)";
+        emit(std::move(e));
+      }
     if (m.cavalry_attacks) {
       sa.melee_hits += m.square_hits_taken;
       if (rec_) {
@@ -419,7 +425,7 @@ void Engagement::block_melee(const Contact& c) {
     return;
   }
 
-  const int dice_a = unit_dice(r, b_.block_of(a), 1, hb.terrain(hb.hex_of(D.pos)).cover);
+  const int dice_a = melee_dice(r, b_.block_of(a), b_.block_of(d), hb.terrain(hb.hex_of(D.pos)).cover);
   // Seed 004, Retire and Reform: cavalry attacked in melee by infantry may
   // choose it before the dice.
   if (arm_a == Arm::infantry && arm_d == Arm::cavalry) {
@@ -497,9 +503,10 @@ void Engagement::block_melee(const Contact& c) {
   // (charges_broke stays 0 over blocks: it counts failed morale checks,
   // which seed 004 does not have; charges_stood counts every charge melee.)
   if (driven_off || !D.active()) return;
-  const std::size_t back = battle_back_target(a, art == k_no_unit ? std::nullopt : std::optional<std::size_t>(static_cast<std::size_t>(art)));
+  const std::size_t back = battle_back_target(a, arts.empty() ? std::nullopt : std::optional<std::size_t>(art));
   if (!b_.units_[back].active() || !b_.adjacent(d, back)) return;
-  const int dice_d = unit_dice(r, b_.block_of(d), 1, hb.terrain(hb.hex_of(b_.units_[back].pos)).cover);
+  // Seed 004: cavalry battling back against a square rolls at most 1 die.
+  const int dice_d = melee_dice(r, b_.block_of(d), b_.block_of(back), hb.terrain(hb.hex_of(b_.units_[back].pos)).cover);
   const auto rolled_d = roll_symbols(r, melee_, dice_d);
   const Score sb = score(r, rolled_d, b_.arm_of(back), CombatKind::melee, r.sabres(arm_d));
   sd.melee_hits += sb.hits;

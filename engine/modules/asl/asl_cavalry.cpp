@@ -137,6 +137,7 @@ struct Builder {
     MapReader m(n, d, "fire");
     integer(m, "vulnerability_drm", "fire vulnerability_drm (13.5)", -20, 20, r.vulnerability_drm);
     integer(m, "mounted_fire_divisor", "fire mounted_fire_divisor (13.4)", 1, 100, r.mounted_fire_divisor);
+    integer(m, "tpbf_multiplier", "fire tpbf_multiplier (13.6: TPBF)", 1, 100, r.tpbf_multiplier, false);
     m.finish();
   }
 
@@ -608,6 +609,7 @@ StepResult Planner::charge(const Step& s) {
     n.horse_cx = true;
   }
   n.charge_pending = true;
+  n.charges_declared++;
   n.charge_range = s.range;
   n.charge_terrain = s.terrain;
   std::string why = "declares a Charge vs the Known enemy Location " + str(s.range) + " hexes away in its LOS" +
@@ -887,7 +889,12 @@ MountedFire mounted_fire(const Rules& r, int fp, FireKind k) {
       break;
     case FireKind::close_combat: m.why = "not halved in CC (13.4)"; break;
     case FireKind::charge:
-      m.why = "a Charge attack is neither halved for Mounted Fire nor penalized by the horse's CX status (13.6)";
+      // 13.6: the Charge attacks "with TPBF ... neither halved for Mounted
+      // Fire": FP times tpbf_multiplier (13.6's EX: a 2-3-7 makes a six-FP
+      // (TPBF) Charge attack).
+      m.num = fp * r.tpbf_multiplier;
+      m.why = "a Charge attack is TPBF (FP x" + str(r.tpbf_multiplier) +
+              "), neither halved for Mounted Fire nor penalized by the horse's CX status (13.6)";
       break;
   }
   if (m.den > 1) {

@@ -93,6 +93,7 @@ struct Rules {
   // 13.4, 13.5
   int vulnerability_drm = -2;
   int mounted_fire_divisor = 2;
+  int tpbf_multiplier = 3;  // 13.6: a Charge attacks with TPBF (A7.21: FP tripled)
   // 13.32, by HorseKind
   std::array<HorseCapacity, 3> capacity{};
   // 13.62
@@ -171,7 +172,8 @@ struct PlanState {
   bool charge_pending = false;
   int charge_range = 0;
   std::string charge_terrain;
-  int charges = 0;          // Charge attacks made (13.61: Prep Fire counter at the end of the MPh)
+  int charges = 0;          // Charge attacks made
+  int charges_declared = 0; // 13.61: a unit that declared a Charge gets a Prep Fire counter, even if dismounted
   int steps_taken = 0;      // legal steps so far
 
   int unit_left(const Rules& r) const { return r.infantry_allotment - unit_expended - unit_lost; }

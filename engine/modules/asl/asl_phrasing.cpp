@@ -37,7 +37,8 @@ std::string pace_phrase(const Rules& a, Pace p) {
     case Pace::walk: return "Move up to " + mf(a.solo.walk_mf);
     case Pace::canter: return "Move up to " + mf(a.solo.canter_mf);
     case Pace::gallop:
-      return "Gallop (declare at the start of the phase: allotment " + mf(a.horse_allotment + a.gallop_at_start) + ", Horse CX)";
+      return "Gallop (declare at the start of the phase: allotment " + mf(a.horse_allotment + a.gallop_at_start) +
+             ", Horse CX; NA while in " + gallop_no_declare(a) + " or if already CX: 13.36)";
   }
   return {};
 }

@@ -150,6 +150,14 @@ Seed004Ptr read_seed004(const Doc& root, Diagnostics& d) {
         r->terrain.push_back(std::move(t));
       }
   }
+  if (auto x = m.optional("combined_arms")) {
+    MapReader cm(*x, d, "combined_arms");
+    if (auto y = cm.required("terrain_on_path")) {
+      static const std::vector<std::string> k{"any", "sight"};
+      if (auto i = read_choice(*y, d, "combined_arms.terrain_on_path", k)) r->combined_arms_any_terrain_blocks = *i == 0;
+    }
+    cm.finish();
+  }
   if (auto x = m.required("policy")) {
     MapReader pm(*x, d, "policy");
     const auto pol = names_of(k_choice_policy_names);
@@ -259,6 +267,12 @@ int unit_dice(const Seed004Rules& r, const BlockUnit& u, int range, int terrain_
   }
   if (u.in_square) return capped_dice(d, r.square_max_dice, terrain_reduction);
   return std::max(0, d - terrain_reduction);
+}
+
+int melee_dice(const Seed004Rules& r, const BlockUnit& u, const BlockUnit& target, int terrain_reduction) {
+  if (u.arm == Arm::cavalry && target.arm == Arm::infantry && target.in_square)
+    return capped_dice(u.blocks, r.square_cavalry_max_dice, terrain_reduction);
+  return unit_dice(r, u, 1, terrain_reduction);
 }
 
 // -------------------------------------------------------------- retreats
@@ -477,6 +491,20 @@ CombinedArmsRefusal combined_arms(const Seed004Rules& r, const HexBoard& b, cons
   for (const auto& u : units)
     if (u.blocks > 0) occupied.push_back(u.hex);
   if (!b.line_of_sight_hex(artillery.hex, target.hex, occupied)) return CombinedArmsRefusal::no_line_of_sight;
+  if (r.combined_arms_any_terrain_blocks && range >= 2) {
+    // Seed 004: "No units or terrain may occupy the line of sight path": any
+    // terrain but open between the two blocks it (where the line runs along
+    // a hexside, when both hexes beside it hold some: as for sight).
+    const auto p1 = b.line(artillery.hex, target.hex), p2 = b.line(artillery.hex, target.hex, true);
+    auto terrain = [&](Hex h) {
+      const HexTerrain& t = b.terrain(h);
+      return t.impassable || t.halts_movement || t.blocks_sight || t.cover > 0 || t.height > 0 || t.name != "open";
+    };
+    for (std::size_t k = 1; k + 1 < p1.size(); ++k) {
+      const bool t1 = terrain(p1[k]), t2 = terrain(p2[k]);
+      if (p1[k] == p2[k] ? t1 : (t1 && t2)) return CombinedArmsRefusal::no_line_of_sight;
+    }
+  }
   return CombinedArmsRefusal::none;
 }
 

@@ -52,9 +52,13 @@ struct Seed004Rules {
   int square_max_dice = 1;
   int square_cavalry_max_dice = 1;
   std::uint8_t square_bounce_on = 0;              // bit per Symbol
-  bool bounced_but_stuck_attacks = false;         // a bounced cavalry that could not move still attacks
+  bool bounced_but_stuck_attacks = true;          // a bounced cavalry that could not move still attacks
   std::vector<std::string> square_forbidden_terrain;
   std::vector<HexTerrain> terrain;                // named hex terrain types
+  // Combined arms (seed 004: "No units or terrain may occupy the line of
+  // sight path"): `any` terrain other than open on the path blocks it
+  // (default), or only terrain that blocks sight (`sight`).
+  bool combined_arms_any_terrain_blocks = true;
   ChoicePolicy form_square_policy = ChoicePolicy::by_expected_losses;
   ChoicePolicy retire_policy = ChoicePolicy::by_expected_losses;
   double card_value_blocks = 0.25;
@@ -116,6 +120,12 @@ Fraction p_symbols(const Seed004Rules& r, std::uint8_t symbol_bits);
 // Dice a unit rolls: a block unit one per block (seed 004's example), an
 // artillery unit by range (0 when out of range), less terrain, never below 0.
 int unit_dice(const Seed004Rules& r, const BlockUnit& u, int range, int terrain_reduction);
+// Seed 004: a melee unit's dice against `target`: unit_dice at range 1,
+// except that cavalry against an infantry square rolls at most
+// square.cavalry_max_dice ("Combat cards and unit type will not increase the
+// number of battle dice the cavalry unit may roll against the square"), in
+// its attack and when it battles back.
+int melee_dice(const Seed004Rules& r, const BlockUnit& u, const BlockUnit& target, int terrain_reduction);
 // Artillery's range in hexes.
 int artillery_range(const Seed004Rules& r, bool horse);
 

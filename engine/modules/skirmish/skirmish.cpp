@@ -254,6 +254,15 @@ void SkirmishGame::hit_figure(std::size_t t, Wound w, Roller& dice, const char* 
       emit("wound", "light", t, name(t) + " is light-wounded (" + why + ")");
       if (!skill_check(t, 0, dice, "light-wounded rider stays on")) {
         ++out_.sides[x.side].light_wound_falls;
+        // The wound stands whatever the fall does (seed 001: light-wounded, then the fall).
+        if (x.light_wounds >= 2) {
+          x.health = Health::out;
+          mark_out(t);
+          emit("wound", "out", t, name(t) + " has a second light wound: out of action (base game, EXAMPLE)");
+          unhorse(t);
+          return;
+        }
+        x.health = Health::light;
         const bool moving = horses_[static_cast<std::size_t>(x.horse)].moved_cm > 0;
         knocked_off(t, moving, dice);
       } else if (x.light_wounds >= 2) {
@@ -418,8 +427,9 @@ void SkirmishGame::fire(std::size_t sh, std::size_t tg, Roller& dice, std::optio
   const int roll = dice.d(r.die);
   const bool hit = roll + mod <= band->hit;
   emit("fire", "fire", sh, name(sh) + " fires his " + w.name + " at " + name(tg) + " (" + in(d) + "): needs " + std::to_string(band->hit) + " or less" + mods + "; rolls " + std::to_string(roll) + ": " + (hit ? "hit" : "miss"));
-  if (w.he) he_burst(figs_[tg].pos, dice);
+  // Seed 001: "any HE hit within 12in": a hit, not a miss.
   if (!hit) return;
+  if (w.he) he_burst(figs_[tg].pos, dice);
   ++out_.sides[s.side].hits;
   SkFigure& t = figs_[tg];
   if (t.mounted()) {
@@ -464,8 +474,8 @@ void SkirmishGame::fire_at_horse(std::size_t sh, std::size_t hi, Roller& dice) {
   const int roll = dice.d(r.die);
   const bool hit = roll + mod <= band->hit;
   emit("fire", "fire", sh, name(sh) + " fires his " + w.name + " at " + name(static_cast<std::size_t>(h.owner)) + "'s horse (" + in(d) + "): needs " + std::to_string(band->hit) + " or less, modifier " + std::to_string(mod) + "; rolls " + std::to_string(roll) + ": " + (hit ? "hit" : "miss"));
-  if (w.he) he_burst(h.pos, dice);
   if (!hit) return;
+  if (w.he) he_burst(h.pos, dice);
   ++out_.sides[s.side].hits;
   hit_horse(hi, roll_column(w.column, 0, dice, "hit on the horse"), dice);
 }
@@ -611,6 +621,57 @@ void SkirmishGame::move(std::size_t f, Point dest, Roller& dice) {
 
 // ------------------------------------------------------------ charge and close combat
 
+// Seed 001's fear of charge: the nearest +5 cover (areas, and the far side
+// of a wall of +5 cover as seen from the charger at `from`, its obstacle
+// example being stone walls), by the cost of walking there; none: nullopt.
+std::optional<Point> SkirmishGame::flee_cover(std::size_t j, Point from) const {
+  const SkirmishRules& r = rules();
+  const Tabletop& t = *s_->foot;
+  const Point p = figs_[j].pos;
+  std::optional<Point> best = t.nearest_cover(p, Length::cm(1e9), r.fear_cover_exempt);
+  double best_cost = best ? t.movement_cost(p, *best).as_cm() : 1e300;
+  const double off = r.contact.as_cm() / 2;
+  for (const Obstacle& o : t.obstacles()) {
+    if (o.cover < r.fear_cover_exempt) continue;
+    for (std::size_t k = 0; k + 1 < o.path.size(); ++k) {
+      const Point a = o.path[k], b = o.path[k + 1];
+      const Point ab = b - a;
+      const double l2 = dot(ab, ab);
+      if (l2 <= 0) continue;
+      const double u = std::clamp(dot(p - a, ab) / l2, 0.0, 1.0);
+      const Point q = a + ab * u;
+      Point n{-ab.y, ab.x};
+      n = n * (1.0 / std::sqrt(l2));
+      if (dot(n, q - from) < 0) n = n * -1.0;  // the side away from the charger
+      const Point c = t.clamp(q + n * off);
+      Footprint fp{c, 0, Length::cm(0.5), Length::cm(0.5)};
+      if (t.cover_of(fp, from) < r.fear_cover_exempt) continue;
+      const double cost = t.movement_cost(p, c).as_cm();
+      if (cost < best_cost) {
+        best_cost = cost;
+        best = c;
+      }
+    }
+  }
+  if (best && std::isinf(best_cost)) return std::nullopt;
+  return best;
+}
+
+std::optional<int> SkirmishGame::fire_need(std::size_t sh, std::size_t tg) const {
+  if (may_fire(sh)) return std::nullopt;
+  const SkFigure& s = figs_[sh];
+  const SkirmishWeapon& w = rules().weapons[s.spec->weapon];
+  const double d = dist_cm(s.pos, figs_[tg].pos);
+  for (const auto& b : w.bands)
+    if (d <= b.to.as_cm()) {
+      if (!sees(sh, tg)) return std::nullopt;
+      long long mod = 0;
+      for (const auto& [k, v] : to_hit_terms(sh, tg, std::nullopt)) mod += v;
+      return static_cast<int>(b.hit - mod);
+    }
+  return std::nullopt;
+}
+
 void SkirmishGame::fear_of_charge(std::size_t charger, Point from, Point to, Roller& dice) {
   const SkirmishRules& r = rules();
   const std::uint8_t side = figs_[charger].side;
@@ -620,7 +681,8 @@ void SkirmishGame::fear_of_charge(std::size_t charger, Point from, Point to, Rol
     if (seg_dist(e.pos, from, to) > r.fear_radius.as_cm()) continue;
     // Seed 001: unless in +5 cover (prone not counted: cover of the ground only).
     if (cover_of(j, from) >= r.fear_cover_exempt) continue;
-    // One check per charge (choice: `per: turn`, all riders charging in a turn are one charge).
+    // Seed 001: one check per charge, not per horse (`per: charge`: this ride;
+    // `per: turn`: all the side's rides this turn are one charge).
     if (r.fear_per == FearPer::turn && e.fear_turn == turn_) continue;
     e.fear_turn = turn_;
     ++out_.sides[e.side].fear_checks;
@@ -631,8 +693,11 @@ void SkirmishGame::fear_of_charge(std::size_t charger, Point from, Point to, Rol
     if (ok) continue;
     ++out_.sides[e.side].fear_failed;
     e.op_fire = false;
-    // Failing: up to 4in toward +5 cover, or caught in the open.
-    if (auto c = s_->foot->nearest_cover(e.pos, r.fear_flee, r.fear_cover_exempt)) {
+    // Failing: he "must immediately move up to four inches towards cover";
+    // none within 4in, he is caught in the open (after moving toward it).
+    const std::optional<Point> c = flee_cover(j, from);
+    const double reach = r.fear_flee.as_cm();
+    if (c && s_->foot->movement_cost(e.pos, *c).as_cm() <= reach + 1e-6) {
       const double d = euclid_cm(e.pos, *c);
       e.facing = bearing_deg(e.pos, *c);
       e.pos = *c;
@@ -640,7 +705,16 @@ void SkirmishGame::fear_of_charge(std::size_t charger, Point from, Point to, Rol
       emit("charge", "flee", j, name(j) + " runs " + in(d) + " into cover");
     } else {
       ++out_.sides[e.side].caught_in_open;
-      emit("charge", "caught", j, name(j) + " has no +" + std::to_string(r.fear_cover_exempt) + " cover within " + in(r.fear_flee.as_cm()) + ": caught in the open");
+      if (c) {
+        const Point start = e.pos;
+        e.facing = bearing_deg(e.pos, *c);
+        e.pos = s_->foot->move_toward(e.pos, *c, r.fear_flee);
+        e.prone = false;
+        emit("charge", "caught", j, name(j) + " runs " + in(euclid_cm(start, e.pos)) + " toward +" + std::to_string(r.fear_cover_exempt) +
+                                         " cover " + in(euclid_cm(start, *c)) + " away: caught in the open");
+      } else {
+        emit("charge", "caught", j, name(j) + " has no +" + std::to_string(r.fear_cover_exempt) + " cover to run to: caught in the open");
+      }
     }
   }
 }
@@ -708,23 +782,28 @@ void SkirmishGame::close_combat(std::size_t f, Roller& dice, std::optional<Point
     if (!e.active()) continue;
     if (cover_of(j, from ? *from : x.pos) == 0) {
       // In the open: a skill check (+5 prone), failing: the C column, no modifiers.
-      const int bonus = e.prone ? r.prone_skill_bonus : 0;
+      // Seed 001: "+5" if prone; on the die (lower is better) it makes the
+      // check harder, on the skill easier (close_combat.modifiers).
+      const int prone = e.prone ? r.prone_modifier : 0;
+      const int bonus = r.close_combat_sign == ModifierSign::on_the_die ? -prone : prone;
       if (!skill_check(j, bonus, dice, e.prone ? "ridden down, prone" : "ridden down in the open")) {
         ++out_.sides[e.side].contact_checks_failed;
         hit_figure(j, roll_column(r.contact_column, 0, dice, "ridden down"), dice, "ridden down");
       }
       if (!e.active()) continue;
     }
-    // Hand to hand (base game, EXAMPLE: each rolls the die plus modifiers;
-    // the higher wins, the loser rolls on the hand-to-hand column), the
-    // rider at seed 001's -4.
-    const int rw = r.weapons[x.spec->weapon].close_combat + r.rider_close_combat;
+    // Hand to hand (base game, EXAMPLE: each rolls the die plus modifiers,
+    // on the die: the LOWER total wins, the loser rolls on the hand-to-hand
+    // column), the rider with seed 001's -4 (on the die it helps him;
+    // close_combat.modifiers on_the_skill makes it count against him).
+    const int rider_mod = r.close_combat_sign == ModifierSign::on_the_die ? r.rider_close_combat : -r.rider_close_combat;
+    const int rw = r.weapons[x.spec->weapon].close_combat + rider_mod;
     const int iw = r.weapons[e.spec->weapon].close_combat;
     const int ra = dice.d(r.die), ia = dice.d(r.die);
-    const char* res = ra + rw > ia + iw ? ": the rider wins" : ia + iw > ra + rw ? ": the infantryman wins" : ": a tie, no effect";
-    emit("melee", "hand to hand", f, "hand to hand: " + name(f) + " rolls " + std::to_string(ra) + std::string(rw >= 0 ? "+" : "") + std::to_string(rw) + " (rider " + std::to_string(r.rider_close_combat) + "), " + name(j) + " rolls " + std::to_string(ia) + std::string(iw >= 0 ? "+" : "") + std::to_string(iw) + res);
-    if (ra + rw > ia + iw) hit_figure(j, roll_column(r.hand_to_hand_column, 0, dice, "loses hand to hand"), dice, "hand to hand");
-    else if (ia + iw > ra + rw) hit_figure(f, roll_column(r.hand_to_hand_column, 0, dice, "loses hand to hand"), dice, "hand to hand");
+    const char* res = ra + rw < ia + iw ? ": the rider wins" : ia + iw < ra + rw ? ": the infantryman wins" : ": a tie, no effect";
+    emit("melee", "hand to hand", f, "hand to hand (lower wins): " + name(f) + " rolls " + std::to_string(ra) + std::string(rw >= 0 ? "+" : "") + std::to_string(rw) + " (rider " + std::string(rider_mod >= 0 ? "+" : "") + std::to_string(rider_mod) + "), " + name(j) + " rolls " + std::to_string(ia) + std::string(iw >= 0 ? "+" : "") + std::to_string(iw) + res);
+    if (ra + rw < ia + iw) hit_figure(j, roll_column(r.hand_to_hand_column, 0, dice, "loses hand to hand"), dice, "hand to hand");
+    else if (ia + iw < ra + rw) hit_figure(f, roll_column(r.hand_to_hand_column, 0, dice, "loses hand to hand"), dice, "hand to hand");
   }
 }
 
@@ -736,16 +815,27 @@ void SkirmishGame::act(std::size_t f, const SkAction& a, Roller& dice) {
   if (a.kind != SkAction::Kind::hold_horses) x.holder = false;
   if (a.kind != SkAction::Kind::op_fire) x.op_fire = false;
   const bool moves = a.kind == SkAction::Kind::move || a.kind == SkAction::Kind::charge;
-  if (!moves) {
+  // Seed 001 (reading): a rider fires "while moving" when his horse moved in
+  // his last action, so fire keeps that movement until the shot is made.
+  const bool fires = a.kind == SkAction::Kind::fire || a.kind == SkAction::Kind::fire_at_horse;
+  auto halt = [&] {
     x.moved_cm = 0;
     if (x.mounted() && horses_[static_cast<std::size_t>(x.horse)].riders[0] == static_cast<int>(f)) horses_[static_cast<std::size_t>(x.horse)].moved_cm = 0;
-  }
+  };
+  if (!moves && !fires) halt();
+
   switch (a.kind) {
     case SkAction::Kind::hold: emit("action", "hold", f, name(f) + " holds"); return;
     case SkAction::Kind::move: move(f, a.dest, dice); return;
     case SkAction::Kind::charge: charge(f, static_cast<std::size_t>(a.target), dice); return;
-    case SkAction::Kind::fire: fire(f, static_cast<std::size_t>(a.target), dice); return;
-    case SkAction::Kind::fire_at_horse: fire_at_horse(f, static_cast<std::size_t>(a.target), dice); return;
+    case SkAction::Kind::fire:
+      fire(f, static_cast<std::size_t>(a.target), dice);
+      halt();
+      return;
+    case SkAction::Kind::fire_at_horse:
+      fire_at_horse(f, static_cast<std::size_t>(a.target), dice);
+      halt();
+      return;
     case SkAction::Kind::op_fire:
       x.op_fire = true;
       emit("action", "op fire", f, name(f) + " waits on opportunity fire");
@@ -766,6 +856,7 @@ void SkirmishGame::act(std::size_t f, const SkAction& a, Roller& dice) {
       h.moved_cm = 0;
       unhorse(f);
       ++out_.sides[x.side].dismounts;
+      x.busy = std::max(0, r.mount_actions - 1);  // seed 001: movement.mount_actions actions in all
       emit("action", "dismount", f, name(f) + " dismounts (" + std::to_string(r.mount_actions) + " action)");
       return;
     }
@@ -792,6 +883,7 @@ void SkirmishGame::act(std::size_t f, const SkAction& a, Roller& dice) {
       x.pos = h.pos;
       x.prone = false;
       ++out_.sides[x.side].mounts;
+      x.busy = std::max(0, r.mount_actions - 1);  // seed 001: movement.mount_actions actions in all
       emit("action", "mount", f, name(f) + (h.doubled() ? " mounts behind " + name(static_cast<std::size_t>(h.riders[0])) + ": riding double" : " mounts") + " (" + std::to_string(r.mount_actions) + " action)");
       return;
     }
@@ -803,6 +895,11 @@ void SkirmishGame::activate(std::size_t f) {
   for (int k = 0; k < r.actions_per_turn && !finished_; ++k) {
     SkFigure& x = figs_[f];
     if (!x.active()) return;
+    if (x.busy > 0) {
+      --x.busy;
+      emit("action", "busy", f, name(f) + " is still (dis)mounting: movement.mount_actions (seed 001)");
+      continue;
+    }
     if (x.suppressed) {
       x.suppressed = false;
       x.moved_cm = 0;

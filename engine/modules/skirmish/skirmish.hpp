@@ -130,6 +130,7 @@ struct SkFigure {
   double moved_cm = 0;      // in its last action
   double move_dir = 0;      // bearing of that movement
   int fear_turn = -1;       // the turn it last took a Fear of Charge check
+  int busy = 0;             // actions still spent (dis)mounting (movement.mount_actions)
   bool active() const { return health == Health::fit || health == Health::light; }
   bool mounted() const { return horse >= 0; }
 };
@@ -230,6 +231,12 @@ class SkirmishGame {
   std::optional<std::string> may_fire(std::size_t shooter) const;  // why not
   // The to-hit modifiers against a figure (terms), `intended_cm` for opportunity fire.
   Terms to_hit_terms(std::size_t shooter, std::size_t target, std::optional<double> intended_cm) const;
+  // The most the die may show for a hit if `shooter` fired at `target` now
+  // (its range band less the modifiers); nullopt if it may not or cannot.
+  std::optional<int> fire_need(std::size_t shooter, std::size_t target) const;
+  // Where a man who failed his gut check against a charger at `from` runs
+  // to: the nearest +5 cover (areas, or behind a +5 wall), at any distance.
+  std::optional<Point> flee_cover(std::size_t figure, Point from) const;
 
   // Rules, each a public step so tests can drive it with scripted dice.
   void act(std::size_t f, const SkAction& a, Roller& dice);

@@ -280,7 +280,7 @@ SkirmishScenarioPtr load_skirmish_scenario(const std::string& path, const std::s
         if (auto y = m.optional("behind")) f.behind = read_string(*y, d, "figure behind").value_or("");
         if (auto y = m.optional("prone")) f.prone = read_bool(*y, d, "figure prone").value_or(false);
         if (auto y = m.optional("role"))
-          if (auto i = read_choice(*y, d, "figure role", {"charger", "dismount", "holder", "rifleman"})) f.role = std::array{"charger", "dismount", "holder", "rifleman"}[*i];
+          if (auto i = read_choice(*y, d, "figure role", {"charger", "skirmisher", "dismount", "holder", "rifleman"})) f.role = std::array{"charger", "skirmisher", "dismount", "holder", "rifleman"}[*i];
         m.finish();
         if (!table->on_board(f.position)) d.error(n.where, "figure '" + f.name + "' stands off the table");
         for (const auto& o : s->figures)

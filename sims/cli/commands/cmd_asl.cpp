@@ -195,7 +195,8 @@ int run_plan(const PlanOptions& o, Io& io) {
     j["galloping"] = end.galloping;
     j["charges"] = end.charges;
     j["charge_pending"] = end.charge_pending;
-    j["prep_fire_counter"] = end.charges > 0;
+    j["charges_declared"] = end.charges_declared;
+    j["prep_fire_counter"] = end.charges_declared > 0;
     j["max_cavalry_mf_before_dismount"] = max_end ? Json(*max_end) : Json(nullptr);
     print_json(io.out, j);
     return 0;
@@ -234,8 +235,9 @@ int run_plan(const PlanOptions& o, Io& io) {
   if (end.charge_pending)
     out << "Charge: declared at " << end.charge_range << " hexes, not carried out yet (attack:COST pays it with "
         << r.charge_extra_mf << " MF more; 13.6).\n";
-  if (end.charges > 0)
-    out << "13.61: it declared a Charge: a Prep Fire counter at the end of its MPh; it may not attack in the AFPh.\n";
+  if (end.charges_declared > 0)
+    out << "13.61: it declared a Charge: a Prep Fire counter at the end of its MPh; it may not attack in the AFPh"
+        << (end.mounted ? "" : ", even though it is now dismounted") << ".\n";
   if (!all_legal) out << "Steps marked NA are not taken; the plan goes on without them.\n";
   return 0;
 }

@@ -27,6 +27,7 @@ struct RetireOptions {
   int artillery_dice = 0;
   bool battling_back = false;
   bool no_retreat = false;
+  bool square = false;
   std::string policy;
   std::string table;
   bool json = false;
@@ -84,6 +85,9 @@ int run_retire(const RetireOptions& o, Io& io) {
   const Seed004Ptr rules = load_seed004(table);
   const Seed004Rules& r = *rules;
   const ChoicePolicy policy = o.policy.empty() ? r.retire_policy : policy_or_throw(o.policy);
+  if (o.square && o.infantry_dice > r.square_max_dice)
+    throw UsageError("--infantry-dice " + std::to_string(o.infantry_dice) + " with --square: an infantry square rolls at most " +
+                     std::to_string(r.square_max_dice) + " die (seed 004)");
 
   // Seed 004: cavalry attacked in melee by infantry, the infantry not
   // battling back, and room to retire (the player has looked at the board).
@@ -95,6 +99,8 @@ int run_retire(const RetireOptions& o, Io& io) {
   q.artillery_dice = o.artillery_dice;
   q.cavalry_blocks = o.cavalry_blocks;
   q.allowed = refusal == RetireRefusal::none;
+  // Seed 004: the cavalry battles back against a square with at most 1 die.
+  if (o.square) q.battle_back_max_dice = r.square_cavalry_max_dice;
   const int dice = o.infantry_dice + o.artillery_dice;
   const Fraction p_retire = p_retire_hit(r);
   const std::uint8_t stay_hits = hit_symbols(r, Arm::cavalry, CombatKind::melee, r.sabres(Arm::infantry));
@@ -116,6 +122,8 @@ int run_retire(const RetireOptions& o, Io& io) {
     j["infantry_dice"] = o.infantry_dice;
     j["artillery_dice"] = o.artillery_dice;
     j["allowed"] = q.allowed;
+    j["square"] = o.square;
+    j["battle_back_max_dice"] = q.battle_back_max_dice >= 0 ? Json(q.battle_back_max_dice) : Json(nullptr);
     j["refusal"] = q.allowed ? Json(nullptr) : Json(std::string(k_retire_refusal_names[static_cast<std::size_t>(refusal)]));
     Json ret = {{"hits_on", symbols_text(r.retire_hits_on)}, {"p_hit", p_retire.str()}, {"expected_blocks_lost", lost_retiring}};
     ret.update(elimination_json(dead_retiring));
@@ -149,7 +157,10 @@ int run_retire(const RetireOptions& o, Io& io) {
   out << (q.allowed ? "If it stays:   " : "It stays: ") << dice << " dice, each hits on " << symbols_text(stay_hits) << " ("
       << p_stay.str() << "), a flag (" << p_flag.str() << ") drives it back; expected blocks lost " << num3(lost_staying) << ", eliminated "
       << dead_staying.text();
-  if (!o.battling_back) out << "; less what it takes back battling back: expected net loss " << num3(net_staying);
+  if (!o.battling_back)
+    out << "; less what it takes back battling back"
+        << (o.square ? " with at most " + std::to_string(r.square_cavalry_max_dice) + " die against your square" : std::string())
+        << ": expected net loss " << num3(net_staying);
   out << "\n";
   if (q.allowed)
     out << "Decision (policy " << policy_name << ", " << table << "): " << (retires ? "RETIRE AND REFORM" : "STAYS AND FIGHTS") << "\n";
@@ -183,6 +194,8 @@ void add_blocks(CLI::App& app, Runner& run) {
   c->add_option("--artillery-dice", o->artillery_dice, "Dice your ordered artillery adds by Combined Arms, 0 to 100 (default 0)")
       ->check(CLI::Range(0, 100));
   c->add_flag("--battling-back", o->battling_back, "Your infantry is battling back (seed 004: no Retire and Reform then)");
+  c->add_flag("--square", o->square,
+              "Your infantry is in square (seed 004: the cavalry battles back against it with at most 1 die; give --infantry-dice 1 or 0)");
   c->add_flag("--no-retreat", o->no_retreat,
               "The cavalry has no 2 hexes to retire, each closer to its own edge (occupied, impassable or the board edge)");
   c->add_option("--policy", o->policy, "always, never or by-expected-losses (default: the table's policy.retire_and_reform)");
