@@ -71,6 +71,7 @@ int run(const std::vector<std::string>& args, Io& io) {
   add_compare(app, runner);
   add_sweep(app, runner);
   add_bench(app, runner);
+  add_schema(app, runner);
 
   // A first word that is no command: say so (CLI11 would only say that a
   // command is required).

@@ -43,6 +43,7 @@ void add_sim(CLI::App& app, Runner& run);     // sims/cli/commands/cmd_sim.cpp
 void add_compare(CLI::App& app, Runner& run); // sims/cli/commands/cmd_compare.cpp
 void add_sweep(CLI::App& app, Runner& run);   // sims/cli/commands/cmd_sweep.cpp
 void add_bench(CLI::App& app, Runner& run);   // sims/cli/commands/cmd_bench.cpp
+void add_schema(CLI::App& app, Runner& run);  // sims/cli/commands/cmd_schema.cpp
 
 // The exit status of an internal error: an exception that is neither bad
 // input (2) nor a file that could not be written (1), i.e. a bug.
