@@ -161,6 +161,10 @@ const std::vector<BadFile> k_files{
     {"deep_nesting.yaml", "35:67", "nested too deeply (more than 32 levels)"},
     {"invalid_utf8.yaml", "2:10", "not UTF-8 text (byte 0xE9 is not part of a valid character); expected YAML in UTF-8"},
     {"alias_loop.yaml", "3:8", "an alias inside the very value it names (a loop)"},
+    {"tab_indentation.yaml", "5:1", "tabs are not allowed for indentation; indent with spaces"},
+    {"extends_file_typo.yaml", "2:10", "extends a ruleset that does not exist: 'several_problem.yaml' (looked for"},
+    {"extends_unknown_builtin.yaml", "2:10",
+     "extends a built-in ruleset that does not exist: 'builtin:defualt' (built in: builtin:default), did you mean 'builtin:default'?"},
     // scenarios
     {"scenario_syntax_error.yaml", "12:1", "YAML syntax error: end of map flow not found"},
     {"scenario_wrong_type.yaml", "6:8", "expected a list of units, found a value"},
@@ -403,6 +407,12 @@ TEST_CASE("bad input: absurd and malformed command lines are refused with exit 2
       {{"sweep", dice, "--set", "modifiers.hero.value=" + hundred_and_one, "--out", "report"},
        "--set: more than 100 values; a sweep takes at most 100"},
       {{"sweep", dice, "--set", "modifiers.heroes.value=1,2", "--out", "report"}, "no such setting in the ruleset: 'modifiers.heroes.value'"},
+      // --set paths: did-you-mean, and the flag named (not a line of the built-in file)
+      {{"sweep", dice, "--set", "modifiers.hero.valeu=1,2", "--out", "report"},
+       "--set modifiers.hero.valeu=1: no such setting in the ruleset: 'modifiers.hero.valeu': 'modifiers.hero' has no 'valeu', "
+       "did you mean 'modifiers.hero.value'?"},
+      {{"sweep", dice, "--set", "modifiers.hero.value=1,lots", "--out", "report"},
+       "--set modifiers.hero.value=lots: expected a whole number from -100 to 100 for modifier 'hero' value, found 'lots'"},
       {{"compare", dice, "--variant", "nothing.yaml", "--out", "report"}, "nothing.yaml: cannot open"},
       {{"bench", "--quick", "--threads", "10000"}, "--threads: Value 10000 not in range 1 to 1024"},
       {{"bench", "--quick", "--threads", "0"}, "--threads: Value 0 not in range 1 to 1024"},

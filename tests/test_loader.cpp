@@ -66,7 +66,7 @@ const std::vector<BadCase> k_bad{
     {"row_7_cells.yaml", 6, 7, "expected exactly 6 cells (D6 faces 1-6) in band 'rf6_8' cells, found 7", 1},
     {"unknown_behaviour_cell.yaml", 5, 16,
      "unknown behaviour 'gallop_advance_charg', did you mean 'gallop_advance_charge'? (expected one of: continue,", 1},
-    {"cells_face_out_of_range.yaml", 5, 12, "expected a list of 6 behaviours (one per D6 face) for band 'rf1' cells, found a map", 1},
+    {"cells_face_out_of_range.yaml", 5, 13, "no face 7 on a D6: a map of cells replaces faces 1 to 6 of the row by number", 1},
     // behaviours
     {"behaviour_text_deleted.yaml", 5, 5, "missing key 'text' in behaviour 'halt_facing'", 1},
     // modifiers
@@ -79,7 +79,10 @@ const std::vector<BadCase> k_bad{
     // extends
     {"circular_a.yaml", 2, 10, "circular extends: ", 1},
     {"missing_extends.yaml", 2, 10, "extends a ruleset that does not exist: 'no_such_base.yaml'", 1},
-    {"extends_unknown_builtin.yaml", 2, 10, "extends a built-in ruleset that does not exist: 'builtin:defualt'", 1},
+    {"extends_unknown_builtin.yaml", 2, 10,
+     "extends a built-in ruleset that does not exist: 'builtin:defualt' (built in: builtin:default), did you mean 'builtin:default'?", 1},
+    {"extends_file_typo.yaml", 2, 10, "extends a ruleset that does not exist: 'several_problem.yaml'", 1},  // + did you mean (test_bad_input)
+    {"tab_indentation.yaml", 5, 1, "tabs are not allowed for indentation; indent with spaces", 1},
     // YAML itself
     {"syntax_unclosed_bracket.yaml", 6, 5, "YAML syntax error: end of sequence flow not found", 1},
     {"empty.yaml", 1, 1, "expected a map for the ruleset, found nothing", 1},
@@ -623,8 +626,13 @@ TEST_CASE("loader: --set style edits change one value or fail naming the path", 
   want.bands[1].cells[5] = index_of(want, "halt_facing");
   CHECK(describe(*r) == describe(want));
   CHECK_THROWS_WITH(load_ruleset("builtin:default", {{"modifiers.heroes.value", "1"}}),
-                    Catch::Contains("no such setting in the ruleset: 'modifiers.heroes.value'"));
-  // An edit that makes the value invalid is reported like a bad file value.
+                    Catch::StartsWith("--set modifiers.heroes.value=1: no such setting in the ruleset: 'modifiers.heroes.value': "
+                                      "'modifiers' has no 'heroes', did you mean 'modifiers.hero'?"));
+  CHECK_THROWS_WITH(load_ruleset("builtin:default", {{"modifiers.hero.valeu", "1"}}),
+                    Catch::StartsWith("--set modifiers.hero.valeu=1: no such setting in the ruleset: 'modifiers.hero.valeu': 'modifiers.hero' "
+                                      "has no 'valeu', did you mean 'modifiers.hero.value'?"));
+  // An edit that makes the value invalid is reported like a bad file value,
+  // at the flag, not at the line of the built-in file it replaced.
   CHECK_THROWS_WITH(load_ruleset("builtin:default", {{"modifiers.hero.value", "many"}}),
-                    Catch::Contains("found 'many'"));
+                    Catch::StartsWith("--set modifiers.hero.value=many: expected a whole number") && Catch::Contains("found 'many'"));
 }

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 
 #include "helpers.hpp"
@@ -146,4 +147,101 @@ TEST_CASE("report: charts print the same bytes for the same figures") {
   CHECK_THAT(a, Catch::Contains("<title>Who wins</title>"));
   // A bar at 25% of a 300-wide axis starting at 200: width 75.
   CHECK_THAT(a, Catch::Contains("<rect x=\"200.0\" y=\"35.0\" width=\"75.0\""));
+}
+
+namespace {
+
+std::string node_path() {
+  for (const char* p : {"/usr/bin/node", "/usr/bin/nodejs", "/usr/local/bin/node"})
+    if (fs::exists(p)) return p;
+  return "";
+}
+
+}  // namespace
+
+// Reports that read well: each report is laid out by a real browser at a
+// desktop width (1280 px) and a phone's (390 px), and the boxes it drew are
+// checked (tests/browser/layout_check.mjs): nothing outside the viewport
+// (tables scroll inside their box), no chart label clipped or overlapping
+// another, no all-empty column, a headline at the top. Screenshots go to
+// build/screenshots/ for a person to look at.
+TEST_CASE("report: every report lays out cleanly in chromium at 1280 and 390 px", "[report][browser]") {
+  const std::string chromium = chromium_path(), node = node_path();
+  if (chromium.empty() || node.empty()) {
+    WARN("SKIPPED: chromium or nodejs is not installed (scripts/test installs both; on Debian: apt-get install chromium nodejs)");
+    return;
+  }
+  vtest::TempDir dir;
+  const std::string src = VEDETTE_SOURCE_DIR, shots = std::string(VEDETTE_BUILD_DIR) + "/screenshots";
+  fs::create_directories(shots);
+  const std::string sq = src + "/tables/house-rules/infantry-square.yaml";
+  const std::string sc = src + "/sims/scenarios/";
+  struct Run {
+    std::string name;
+    std::vector<std::string> args;
+  };
+  const std::vector<Run> runs{
+      {"sim", {"sim", sc + "open_field_charge.yaml", "-n", "2000", "--seed", "5"}},
+      {"compare", {"compare", lab("duel.yaml"), "--variant", sq, "-n", "3000", "--seed", "12"}},
+      {"compare-many",
+       {"compare", sc + "open_field_charge.yaml", sc + "flank_attack.yaml", sc + "square_test.yaml", "--variant", sq, "-n", "1500", "--seed", "3"}},
+      {"sweep", {"sweep", lab("duel.yaml"), "--set", "charge.morale.table.heavy_foot.need.3=5,7,9,11", "-n", "2000", "--seed", "12"}},
+      {"sweep-categorical", {"sweep", sc + "open_field_charge.yaml", "--set", "bands.rf1.cells.6=halt_facing,walk_to_cover,canter_away", "-n", "1500", "--seed", "4"}},
+  };
+  for (const auto& r : runs) {
+    auto args = r.args;
+    args.insert(args.end(), {"--out", dir.path() + "/" + r.name});
+    const auto res = run_vedette(args);
+    INFO(r.name << ": " << res.err);
+    REQUIRE(res.status == 0);
+    const std::string out = dir.path() + "/" + r.name + ".json";
+    const std::string cmd = "'" + node + "' '" + src + "/tests/browser/layout_check.mjs' '" + chromium + "' '" + dir.path() + "/" + r.name +
+                            "/report.html' '" + shots + "' '" + r.name + "' 1280 390 >'" + out + "' 2>'" + out + ".err'";
+    const int status = std::system(cmd.c_str());
+    INFO("layout_check: status " << status << ", stderr: " << slurp(out + ".err"));
+    REQUIRE(status == 0);
+    const auto j = nlohmann::json::parse(slurp(out));
+    for (const char* width : {"1280", "390"}) {
+      INFO(r.name << " at " << width << " px");
+      REQUIRE(j.contains(width));
+      std::string problems;
+      for (const auto& p : j[width]) problems += "  " + p.get<std::string>() + "\n";
+      INFO("problems:\n" << problems);
+      CHECK(j[width].empty());
+      // The screenshot is a real picture.
+      const std::string png = shots + "/" + r.name + "-" + width + ".png";
+      REQUIRE(fs::exists(png));
+      CHECK(fs::file_size(png) > 10000);
+    }
+  }
+}
+
+// The checker itself finds what it is there to find: a page built to break
+// each rule is reported on each count.
+TEST_CASE("report: the layout check reports clipped, overlapping and overflowing boxes", "[report][browser]") {
+  const std::string chromium = chromium_path(), node = node_path();
+  if (chromium.empty() || node.empty()) {
+    WARN("SKIPPED: chromium or nodejs is not installed");
+    return;
+  }
+  vtest::TempDir dir;
+  const std::string page = dir.path() + "/bad.html";
+  std::ofstream(page) << "<!DOCTYPE html><html><head><meta name=\"viewport\" content=\"width=device-width\"></head><body><h1>bad</h1>"
+                         "<table><tr><th>a</th><th>empty</th></tr><tr><td>1</td><td></td></tr></table>"
+                         "<div style=\"width:2000px\">wide</div>"
+                         "<svg class=\"chart\" id=\"c\" width=\"200\" height=\"60\" xmlns=\"http://www.w3.org/2000/svg\">"
+                         "<text x=\"10\" y=\"20\">one label</text><text x=\"14\" y=\"22\">another</text><text x=\"180\" y=\"50\">clipped label</text>"
+                         "</svg></body></html>";
+  const std::string out = dir.path() + "/out.json";
+  const std::string cmd = "'" + node + "' '" + std::string(VEDETTE_SOURCE_DIR) + "/tests/browser/layout_check.mjs' '" + chromium + "' '" + page + "' '" +
+                          dir.path() + "' bad 390 >'" + out + "'";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  const std::string problems = nlohmann::json::parse(slurp(out))["390"].dump();
+  INFO(problems);
+  CHECK_THAT(problems, Catch::Contains("the page scrolls sideways"));
+  CHECK_THAT(problems, Catch::Contains("outside the viewport"));
+  CHECK_THAT(problems, Catch::Contains("labels overlap in chart c"));
+  CHECK_THAT(problems, Catch::Contains("a label outside chart c"));
+  CHECK_THAT(problems, Catch::Contains("an all-empty column \\\"empty\\\""));
+  CHECK_THAT(problems, Catch::Contains("no one-line headline"));
 }

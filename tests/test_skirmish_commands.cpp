@@ -126,7 +126,7 @@ TEST_CASE("skirmish commands: vedette sweep plays the village patrol over a seed
   INFO(r.err);
   REQUIRE(r.status == 0);
   CHECK(r.out.find("`skirmish.close_combat.rider_modifier` over 2 values") != std::string::npos);
-  CHECK(r.out.find("| -4 | 300 |") != std::string::npos);
+  CHECK(r.out.find("| -4 (current) | 300 |") != std::string::npos);  // tables/skirmish.yaml's value
   CHECK(r.out.find("| 0 | 300 |") != std::string::npos);
 }
 

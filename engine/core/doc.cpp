@@ -1,5 +1,6 @@
 #include "engine/core/doc.hpp"
 
+#include "engine/core/schema_notes.hpp"
 #include "engine/core/utf8.hpp"
 
 #include <yaml-cpp/yaml.h>
@@ -253,6 +254,25 @@ void check_flow_values(std::string_view text, const std::string& file) {
   }
 }
 
+// The offset of the first tab in the leading whitespace of a line holding
+// something, among lines 0..last (0-based), if any.
+std::optional<std::size_t> indentation_tab(std::string_view text, int last) {
+  std::size_t at = 0;
+  for (int line = 0; line <= last && at < text.size(); ++line) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    std::size_t i = at;
+    std::optional<std::size_t> tab;
+    while (i < end && (text[i] == ' ' || text[i] == '\t')) {
+      if (text[i] == '\t' && !tab) tab = i;
+      ++i;
+    }
+    if (tab && i < end && text[i] != '\r' && text[i] != '#') return tab;
+    at = end + 1;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Doc parse_yaml(std::string_view text, const std::string& file) {
@@ -276,6 +296,11 @@ Doc parse_yaml(std::string_view text, const std::string& file) {
   } catch (const YAML::DeepRecursion& e) {
     throw LoadError(loc(file, e.mark), "nested too deeply (more than " + std::to_string(k_max_depth) + " levels)");
   } catch (const YAML::Exception& e) {
+    // yaml-cpp's words for a tab in the indentation ("illegal map value")
+    // do not say what to do; a tab in the indentation of a line at or
+    // before the error is the likely cause.
+    if (auto tab = indentation_tab(text, e.mark.line))
+      throw LoadError(loc_at(file, text, *tab), "tabs are not allowed for indentation; indent with spaces");
     throw LoadError(loc(file, e.mark), "YAML syntax error: " + e.msg);
   }
   if (b.key_error) throw *b.key_error;
@@ -336,6 +361,18 @@ Doc merge_overlay(const Doc& base, const Doc& overlay) {
     return out;
   }
   if (base.is_sequence() && overlay.is_map() && !overlay.entries.empty()) {
+    // A map of whole numbers over a list replaces items by number: one
+    // beyond the list is named (a row of cells has D6 faces 1 to 6).
+    const bool numbered = std::all_of(overlay.entries.begin(), overlay.entries.end(), [](const DocEntry& e) { return parse_int(e.key).has_value(); });
+    if (numbered)
+      for (const auto& e : overlay.entries) {
+        const long long i = *parse_int(e.key);
+        if (i >= 1 && static_cast<std::size_t>(i) <= base.items.size()) continue;
+        const std::string n = std::to_string(base.items.size());
+        if (base.items.size() == 6)
+          throw LoadError(e.key_where, "no face " + e.key + " on a D6: a map of cells replaces faces 1 to 6 of the row by number");
+        throw LoadError(e.key_where, "no item " + e.key + " to replace: the list has " + n + " items, so a map over it takes keys 1 to " + n);
+      }
     bool all_indices = std::all_of(overlay.entries.begin(), overlay.entries.end(), [&](const DocEntry& e) {
       auto i = parse_int(e.key);
       return i && *i >= 1 && static_cast<std::size_t>(*i) <= base.items.size();
@@ -352,6 +389,9 @@ Doc merge_overlay(const Doc& base, const Doc& overlay) {
 }
 
 bool set_path(Doc& root, std::string_view path, const std::string& value) {
+  // A value that is wrong is the flag's fault, not the file's: it is
+  // reported at the flag (`--set PATH=VALUE`), not at the line it replaces.
+  Location flag{"--set " + std::string(path) + "=" + value, 0, 0};
   Doc* cur = &root;
   while (!path.empty()) {
     auto dot = path.find('.');
@@ -372,17 +412,46 @@ bool set_path(Doc& root, std::string_view path, const std::string& value) {
   cur->kind = Doc::Kind::scalar;
   cur->scalar = value;
   cur->quoted = false;
+  cur->where = std::move(flag);
   return true;
 }
 
 // ---------------------------------------------------------------- reading
 
+namespace {
+
+thread_local SchemaRecorder* t_recorder = nullptr;
+
+SchemaNote* note_for(const Doc& n) {
+  if (!t_recorder || n.where.line <= 0) return nullptr;
+  return &t_recorder->notes[note_key(n.where)];
+}
+
+void note_type(const Doc& n, const char* type, double min = 0, double max = 0) {
+  if (SchemaNote* s = note_for(n); s && n.is_scalar()) {
+    s->type = type;
+    s->min = min;
+    s->max = max;
+  }
+}
+
+}  // namespace
+
+SchemaRecorder::SchemaRecorder() { t_recorder = this; }
+SchemaRecorder::~SchemaRecorder() { t_recorder = nullptr; }
+SchemaRecorder* SchemaRecorder::active() { return t_recorder; }
+
 MapReader::MapReader(const Doc& node, Diagnostics& diags, std::string what)
     : node_(&node), diags_(&diags), what_(std::move(what)), ok_(node.is_map()) {
   if (!ok_) diags.error(node.where, "expected a map for " + what_ + ", found " + node.kind_name());
+  if (SchemaNote* s = ok_ ? note_for(node) : nullptr) s->map = true;
 }
 
 const Doc* MapReader::optional(std::string_view key) {
+  if (SchemaNote* s = ok_ ? note_for(*node_) : nullptr) {
+    auto it = std::find_if(s->keys.begin(), s->keys.end(), [&](const auto& k) { return k.first == key; });
+    if (it == s->keys.end()) s->keys.emplace_back(std::string(key), false);
+  }
   known_.emplace_back(key);
   if (!ok_) return nullptr;
   const Doc* d = node_->find(key);
@@ -391,6 +460,9 @@ const Doc* MapReader::optional(std::string_view key) {
 
 const Doc* MapReader::required(std::string_view key) {
   const Doc* d = optional(key);
+  if (SchemaNote* s = ok_ ? note_for(*node_) : nullptr)
+    for (auto& k : s->keys)
+      if (k.first == key) k.second = true;
   if (ok_ && !d) diags_->error(node_->where, "missing key '" + std::string(key) + "' in " + what_);
   return d;
 }
@@ -438,6 +510,7 @@ static bool expect_scalar(const Doc& n, Diagnostics& d, const std::string& what,
 
 std::optional<long long> read_int(const Doc& n, Diagnostics& d, const std::string& what, long long min, long long max) {
   std::string expected = "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
+  note_type(n, "integer", static_cast<double>(min), static_cast<double>(max));
   if (!expect_scalar(n, d, what, expected)) return std::nullopt;
   auto v = n.quoted ? std::nullopt : parse_int(n.scalar);
   if (!v || *v < min || *v > max) {
@@ -450,6 +523,7 @@ std::optional<long long> read_int(const Doc& n, Diagnostics& d, const std::strin
 std::optional<double> read_number(const Doc& n, Diagnostics& d, const std::string& what, double min, double max) {
   std::ostringstream ex;
   ex << "a number from " << min << " to " << max;
+  note_type(n, "number", min, max);
   if (!expect_scalar(n, d, what, ex.str())) return std::nullopt;
   auto v = n.quoted ? std::nullopt : parse_number(n.scalar);
   if (!v || *v < min || *v > max) {
@@ -460,6 +534,7 @@ std::optional<double> read_number(const Doc& n, Diagnostics& d, const std::strin
 }
 
 std::optional<bool> read_bool(const Doc& n, Diagnostics& d, const std::string& what) {
+  note_type(n, "boolean");
   if (!expect_scalar(n, d, what, "true or false")) return std::nullopt;
   if (!n.quoted && (n.scalar == "true" || n.scalar == "yes")) return true;
   if (!n.quoted && (n.scalar == "false" || n.scalar == "no")) return false;
@@ -468,12 +543,14 @@ std::optional<bool> read_bool(const Doc& n, Diagnostics& d, const std::string& w
 }
 
 std::optional<std::string> read_string(const Doc& n, Diagnostics& d, const std::string& what) {
+  note_type(n, "string");
   if (!expect_scalar(n, d, what, "text")) return std::nullopt;
   return n.scalar;
 }
 
 std::optional<Length> read_length(const Doc& n, Diagnostics& d, const std::string& what) {
   const std::string expected = "a length with its unit (e.g. 30cm, 12in)";
+  note_type(n, "length");
   if (!expect_scalar(n, d, what, expected)) return std::nullopt;
   auto v = parse_length(n.scalar);
   if (!v) {
@@ -495,6 +572,8 @@ std::optional<std::size_t> read_choice(const Doc& n, Diagnostics& d, const std::
                                        const std::vector<std::string>& names) {
   std::string list;
   for (std::size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
+  note_type(n, "choice");
+  if (SchemaNote* s = note_for(n); s && n.is_scalar()) s->choices = names;
   if (!expect_scalar(n, d, what, "one of " + list)) return std::nullopt;
   auto it = std::find(names.begin(), names.end(), n.scalar);
   if (it == names.end()) {

@@ -62,6 +62,35 @@ Doc merge_overlay(const Doc& base, const Doc& overlay);
 // to a scalar value, for sweeps. Returns false if the path does not exist.
 bool set_path(Doc& root, std::string_view path, const std::string& value);
 
+// The node at a dotted path (the same paths as set_path), or null.
+const Doc* get_path(const Doc& root, std::string_view path);
+// For a path set_path cannot follow: the part that fails and the nearest
+// existing key there ("modifiers.hero.valeu": "valeu", did you mean "value").
+struct PathProblem {
+  std::string prefix;   // the path up to the failing part ("modifiers.hero")
+  std::string part;     // the failing part
+  std::string nearest;  // the nearest key or "" (none close)
+  std::string expected; // what that node holds ("keys: a, b, c" or "items 1 to 6")
+};
+PathProblem path_problem(const Doc& root, std::string_view path);
+
+// Text of a node for messages and diffs, in YAML flow style on one line:
+// scalars as written, [a, b] for lists, {k: v} for maps, ~ for null.
+std::string flow_text(const Doc& n);
+
+// One difference between two documents, at a dotted path (as set_path's:
+// map keys, 1-based list items). `before`/`after` absent: the key was added
+// or removed.
+struct DocChange {
+  std::string path;
+  std::optional<std::string> before, after;  // flow_text of each side
+  Location where;                            // where `after` (else `before`) was written
+};
+// The differences from `before` to `after`, in `after`'s order (keys only in
+// `before` come where they were). Lists of equal length are compared item by
+// item; anything else that differs is one change.
+std::vector<DocChange> diff_docs(const Doc& before, const Doc& after);
+
 // Typed reading with located errors. Each returns nullopt after recording an
 // error that says what was expected.
 class MapReader {

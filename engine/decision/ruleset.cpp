@@ -60,6 +60,27 @@ std::string identity(const std::string& path) {
   return ec ? path : p.string();
 }
 
+// For an `extends:` file that is not there: the nearest .yaml file in the
+// folder it was looked for in, written as the user wrote the path.
+std::string sibling_suggestion(const std::string& looked_for, const std::string& written) {
+  std::error_code ec;
+  const fs::path dir = fs::path(looked_for).parent_path();
+  std::vector<std::string> names;
+  for (fs::directory_iterator it(dir.empty() ? fs::path(".") : dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".yaml") names.push_back(it->path().filename().string());
+  std::sort(names.begin(), names.end());
+  const std::string near = nearest(fs::path(written).filename().string(), names);
+  if (near.empty()) return "";
+  return ", did you mean '" + (fs::path(written).parent_path() / near).string() + "'?";
+}
+
+// `extends: target` written in `path`: beside it, unless absolute or built in.
+std::string resolve_extends(const std::string& path, const std::string& target) {
+  if (target.rfind(k_builtin, 0) != 0 && !fs::path(target).is_absolute() && path.rfind(k_builtin, 0) != 0)
+    return (fs::path(path).parent_path() / target).lexically_normal().string();
+  return target;
+}
+
 Doc load_chain(const std::string& path, std::vector<std::string>& stack, std::vector<std::string>& sources) {
   Doc doc = read_source(path);
   stack.push_back(identity(path));
@@ -71,9 +92,7 @@ Doc load_chain(const std::string& path, std::vector<std::string>& stack, std::ve
   }
   if (!ext->is_scalar() || ext->scalar.empty())
     throw LoadError(ext->where, std::string("expected the path of a base ruleset for extends, found ") + ext->kind_name());
-  std::string base = ext->scalar;
-  if (base.rfind(k_builtin, 0) != 0 && !fs::path(base).is_absolute() && path.rfind(k_builtin, 0) != 0)
-    base = (fs::path(path).parent_path() / base).lexically_normal().string();
+  std::string base = resolve_extends(path, ext->scalar);
   std::string id = identity(base);
   if (std::find(stack.begin(), stack.end(), id) != stack.end()) {
     std::string cycle;
@@ -85,9 +104,13 @@ Doc load_chain(const std::string& path, std::vector<std::string>& stack, std::ve
   if (base.rfind(k_builtin, 0) != 0) {
     std::error_code ec;
     if (!fs::exists(base, ec))
-      throw LoadError(ext->where, "extends a ruleset that does not exist: '" + ext->scalar + "' (looked for " + base + ")");
+      throw LoadError(ext->where, "extends a ruleset that does not exist: '" + ext->scalar + "' (looked for " + base + ")" +
+                                      sibling_suggestion(base, ext->scalar));
   } else if (!builtin_table(std::string_view(base).substr(k_builtin.size()))) {
-    throw LoadError(ext->where, "extends a built-in ruleset that does not exist: '" + ext->scalar + "' (built in: builtin:default)");
+    std::vector<std::string> names;
+    for (const auto& n : builtin_table_names()) names.push_back(std::string(k_builtin) + n);
+    throw LoadError(ext->where, "extends a built-in ruleset that does not exist: '" + ext->scalar + "' (built in: builtin:default)" +
+                                    did_you_mean(ext->scalar, names));
   }
   Doc merged = load_chain(base, stack, sources);
   sources.push_back(path);
@@ -490,16 +513,50 @@ RulesetPtr load_ruleset(const std::string& path, const std::vector<std::pair<std
   std::vector<std::string> stack, sources;
   Doc root = load_chain(path, stack, sources);
   for (const auto& [p, v] : edits)
-    if (!set_path(root, p, v))
-      throw LoadError({"--set", 0, 0}, "no such setting in the ruleset: '" + p + "' (a dotted path such as modifiers.hero.value)");
+    if (!set_path(root, p, v)) {
+      // The flag is what is wrong, not a line of the ruleset file.
+      const PathProblem why = path_problem(root, p);
+      std::string msg = "no such setting in the ruleset: '" + p + "'";
+      if (!why.part.empty()) {
+        msg += ": " + (why.prefix.empty() ? std::string("the ruleset") : "'" + why.prefix + "'") + " has no '" + why.part + "'";
+        if (!why.nearest.empty()) msg += ", did you mean '" + (why.prefix.empty() ? why.nearest : why.prefix + "." + why.nearest) + "'?";
+        msg += " (expected " + why.expected + ")";
+      } else if (!why.expected.empty()) {
+        msg += ": expected " + why.expected;
+        if (!why.nearest.empty()) msg += ", e.g. '" + why.nearest + "'";
+      }
+      throw LoadError({"--set " + p + "=" + v, 0, 0}, msg);
+    }
   return build(root, std::move(sources));
 }
 
 RulesetPtr load_ruleset(const std::string& path) { return load_ruleset(path, {}); }
 
-Doc load_ruleset_doc(const std::string& path) {
-  std::vector<std::string> stack, sources;
-  return load_chain(path, stack, sources);
+Doc load_ruleset_doc(const std::string& path, std::vector<std::string>* sources) {
+  std::vector<std::string> stack, found;
+  Doc root = load_chain(path, stack, found);
+  if (sources) *sources = std::move(found);
+  return root;
+}
+
+std::string extends_target(const std::string& path) {
+  Doc doc = read_source(path);
+  const Doc* ext = doc.is_map() ? doc.find("extends") : nullptr;
+  if (!ext || !ext->is_scalar() || ext->scalar.empty()) return "";
+  return resolve_extends(path, ext->scalar);
+}
+
+RulesetDiff diff_rulesets(const std::string& base, const std::string& variant) {
+  return {base, variant, diff_docs(load_ruleset_doc(base), load_ruleset_doc(variant))};
+}
+
+RulesetDiff diff_overlay(const std::string& file) {
+  const std::string base = extends_target(file);
+  if (base.empty()) {
+    load_ruleset_doc(file);  // still checked: a file that does not parse is refused
+    return {"", file, {}};
+  }
+  return diff_rulesets(base, file);
 }
 
 RulesetPtr default_ruleset() {

@@ -11,6 +11,7 @@
 
 #include "engine/decision/battle_rules.hpp"
 #include "engine/decision/charge.hpp"
+#include "engine/core/doc.hpp"
 #include "engine/core/facts.hpp"
 #include "engine/core/length.hpp"
 #include "engine/decision/skirmish_rules.hpp"
@@ -140,5 +141,27 @@ RulesetPtr load_ruleset(const std::string& path);
 RulesetPtr default_ruleset();
 // Loads with path edits applied after merging (`--set PATH=VALUE`).
 RulesetPtr load_ruleset(const std::string& path, const std::vector<std::pair<std::string, std::string>>& edits);
+
+// The merged document a ruleset file stands for (its `extends:` chain
+// resolved and merged; `extends` removed), before it is read into a Ruleset.
+// Throws LoadError as load_ruleset does. `sources`, if given, gets the files
+// merged, base first.
+Doc load_ruleset_doc(const std::string& path, std::vector<std::string>* sources = nullptr);
+// The file a ruleset `extends` (resolved as the loader resolves it: beside
+// the file, or builtin:NAME), or "" when it extends nothing.
+std::string extends_target(const std::string& path);
+
+// What a ruleset changes against another, setting by setting (dotted paths
+// as `--set` takes them). `vedette table --diff`, and the compare and
+// sensitivity reports, which start with it.
+struct RulesetDiff {
+  std::string base, variant;  // the two files (or builtin:NAME)
+  std::vector<DocChange> changes;
+};
+// `variant` against `base` (both files loaded and merged).
+RulesetDiff diff_rulesets(const std::string& base, const std::string& variant);
+// An overlay against what it extends; `base` is "" (and no changes) for a
+// file that extends nothing.
+RulesetDiff diff_overlay(const std::string& file);
 
 }  // namespace vedette

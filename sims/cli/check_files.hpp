@@ -24,6 +24,9 @@ std::string_view table_kind_name(TableKind k);
 // ruleset. A file that does not parse is a ruleset: loading it says why.
 TableKind table_kind(const std::string& path);
 
+// Loads one file as `kind` (as `vedette check` does); throws LoadError.
+void load_table(const std::string& file, TableKind kind);
+
 // Loads each file as `only` if given, else as the kind it is; prints
 // "FILE: ok (KIND ...)" per good file, "file:line:col: message" on stderr
 // per problem (or all of it as JSON). Returns 0, or 2 if any file is bad.

@@ -78,6 +78,7 @@ int run(const std::vector<std::string>& args, Io& io) {
   add_calibrate(app, runner);
   add_bench(app, runner);
   add_serve(app, runner);
+  add_schema(app, runner);
 
   // A first word that is no command: say so (CLI11 would only say that a
   // command is required).

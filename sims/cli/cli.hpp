@@ -46,6 +46,7 @@ void add_bench(CLI::App& app, Runner& run);   // sims/cli/commands/cmd_bench.cpp
 void add_serve(CLI::App& app, Runner& run);   // sims/cli/commands/cmd_serve.cpp
 void add_sensitivity(CLI::App& app, Runner& run);  // sims/cli/commands/cmd_sensitivity.cpp
 void add_calibrate(CLI::App& app, Runner& run);    // sims/cli/commands/cmd_calibrate.cpp
+void add_schema(CLI::App& app, Runner& run);  // sims/cli/commands/cmd_schema.cpp
 
 // The exit status of an internal error: an exception that is neither bad
 // input (2) nor a file that could not be written (1), i.e. a bug.

@@ -15,8 +15,9 @@ namespace vedette::lab {
 namespace fs = std::filesystem;
 using cli::UsageError;
 
-void add_lab_flags(CLI::App* c, LabFlags& f, bool ruleset) {
-  c->add_option("SCENARIO", f.scenario, "Scenario file (sims/scenarios/*.yaml)")->required();
+void add_lab_flags(CLI::App* c, LabFlags& f, bool ruleset, bool many) {
+  if (many) c->add_option("SCENARIO", f.scenarios, "Scenario files (sims/scenarios/*.yaml), one or more")->required();
+  else c->add_option("SCENARIO", f.scenario, "Scenario file (sims/scenarios/*.yaml)")->required();
   if (ruleset) c->add_option("--ruleset", f.ruleset, "Ruleset or house-rule file to play instead of the scenario's own");
   f.n_opt = c->add_option("-n", f.n, "Engagements to play (default 10,000)")->check(cli::unsigned_number());
   c->add_option("--seed", f.seed, "Seed of the run: the same seed gives the same numbers (default: a fresh one, printed)")

@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sims/cli/cli.hpp"
 #include "sims/lab/harness.hpp"
@@ -15,6 +16,7 @@ namespace vedette::lab {
 
 struct LabFlags {
   std::string scenario;
+  std::vector<std::string> scenarios;  // SCENARIO... (add_lab_flags with `many`); scenario is the first
   std::string ruleset;
   std::optional<std::uint64_t> n;
   std::optional<std::uint64_t> seed;
@@ -28,8 +30,9 @@ struct LabFlags {
 
 inline constexpr std::uint64_t k_default_n = 10000;
 
-// SCENARIO, --ruleset (unless `ruleset` is false), -n, --seed, --threads, --out, --json.
-void add_lab_flags(CLI::App* c, LabFlags& f, bool ruleset = true);
+// SCENARIO (SCENARIO... with `many`), --ruleset (unless `ruleset` is false),
+// -n, --seed, --threads, --out, --json.
+void add_lab_flags(CLI::App* c, LabFlags& f, bool ruleset = true, bool many = false);
 
 // Checks what the flags say on their own; throws cli::UsageError.
 void check_lab_flags(const LabFlags& f);

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/decision/ruleset.hpp"
 #include "sims/lab/lab_model.hpp"
 #include "sims/lab/stats.hpp"
 
@@ -69,6 +70,8 @@ struct Summary {
 Summary summarize(const Schema& s, const Tally& t);
 
 // ---------------------------------------------------------------- sim
+// One line: each outcome's probability and the mean length (the top of the report).
+std::string sim_headline(const Summary& s);
 std::string sim_markdown(const RunInfo& info, const Summary& s, const std::string& report_path);
 OJson sim_json(const RunInfo& info, const Summary& s, const Tally& t);
 std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t);
@@ -88,26 +91,61 @@ struct Comparison {
   std::string baseline, variant;  // ruleset names (or files)
   std::vector<CompareRow> rows;
   Summary base, var;
+  std::optional<RulesetDiff> rule;  // what the variant changes: the report starts with it
 };
 Comparison compare_figures(const Schema& s, const Tally& base, const Tally& var, const PairedTally& d,
                            std::string baseline_name, std::string variant_name);
 std::string compare_markdown(const RunInfo& info, const Comparison& c, const std::string& report_path);
 OJson compare_json(const RunInfo& info, const Comparison& c);
 std::string compare_html(const RunInfo& info, const Comparison& c);
+// One line: what moved and by how much (the top of the report).
+std::string compare_headline(const RunInfo& info, const Comparison& c);
+
+// Several scenarios, one comparison each (same rulesets, seed and -n):
+// the differences side by side, a figure flagged where it moves really up
+// in one scenario and really down in another (a sign flip), then each
+// scenario's own table.
+struct SideBySideRow {
+  std::string id, label;
+  bool probability = false;
+  std::vector<const CompareRow*> cells;  // per scenario; null where the scenario has no such figure
+  bool sign_flip = false;                // real and positive in one, real and negative in another
+};
+std::vector<SideBySideRow> side_by_side(const std::vector<Comparison>& cs);
+std::string compare_many_headline(const std::vector<RunInfo>& infos, const std::vector<Comparison>& cs);
+std::string compare_many_markdown(const std::vector<RunInfo>& infos, const std::vector<Comparison>& cs, const std::string& report_path);
+OJson compare_many_json(const std::vector<RunInfo>& infos, const std::vector<Comparison>& cs);
+std::string compare_many_html(const std::vector<RunInfo>& infos, const std::vector<Comparison>& cs);
 
 // -------------------------------------------------------------- sweep
 struct SweepPoint {
   std::string value;
   std::string ruleset;  // the edited ruleset's name
   Summary summary;
+  bool current = false;  // the value the ruleset has now
+  // Paired differences against the current value's point, engagement by
+  // engagement (none for the current value itself).
+  std::optional<Comparison> vs_current;
 };
 struct Sweep {
-  std::string path;  // the ruleset path swept
+  std::string path;     // the ruleset path swept
+  std::string current;  // its value in the ruleset swept
+  bool numeric = false; // every value a number: a line; otherwise points
   std::vector<SweepPoint> points;
 };
+std::string sweep_headline(const Sweep& w);
 std::string sweep_markdown(const RunInfo& info, const Sweep& w, const std::string& report_path);
 OJson sweep_json(const RunInfo& info, const Sweep& w);
 std::string sweep_html(const RunInfo& info, const Sweep& w);
+
+// ---------------------------------------------------------- rule diff
+// What a house rule changes against its base (vedette table --diff; the
+// compare and sensitivity reports start with it): one line or row per
+// setting, with the file and line it was written at.
+std::string rule_diff_text(const RulesetDiff& d);      // for a terminal
+std::string rule_diff_markdown(const RulesetDiff& d);  // a section: heading and table
+std::string rule_diff_html(const RulesetDiff& d);      // a section: <h2> and a scrolling table
+OJson rule_diff_json(const RulesetDiff& d);            // {base, variant, changes: [{path, before, after, file, line, column}]}
 
 // ---------------------------------------------------------------- CSV
 // engagements.csv: one row per engagement. Columns: engagement (the index i

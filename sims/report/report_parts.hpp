@@ -19,4 +19,17 @@ std::string html_open(const std::string& title);
 std::string html_run(const RunInfo& info);
 std::string html_close();
 
+// Compare figures: a p-value ("<0.001"), a signed number ("+1.20"), a
+// difference with its interval ("+1.20 pp [0.90, 1.50]"), each side's
+// figure, Markdown table cells.
+std::string p_text(double p);
+std::string signed_number(double v, int decimals);
+std::string diff_text(const CompareRow& r);
+std::string base_text(const CompareRow& r);
+std::string variant_text(const CompareRow& r);
+// Zero in every engagement of both: listed by name, not tabled.
+bool both_zero(const CompareRow& r);
+std::string zero_list(const Comparison& c);
+std::string md_escape(const std::string& s);
+
 }  // namespace vedette::lab::parts

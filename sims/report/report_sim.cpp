@@ -70,9 +70,21 @@ std::string md_escape(std::string s) {
 
 // --------------------------------------------------------------- Markdown
 
+std::string sim_headline(const Summary& s) {
+  const Schema& sc = *s.schema;
+  std::string o;
+  for (std::size_t k = 0; k < sc.outcomes(); ++k)
+    o += (k ? ", " : "") + sc.outcome_labels[k] + " " + percent(s.outcomes[k].p) + " [" + number(s.outcomes[k].lo * 100, 1) + ", " +
+         number(s.outcomes[k].hi * 100, 1) + "]";
+  for (std::size_t m = 0; m < sc.metrics.size(); ++m)
+    if (sc.metrics[m].id == "turns" && s.metrics[m].all.n > 0) o += "; " + number(s.metrics[m].all.mean, 1) + " turns on average";
+  return o + " (" + thousands(s.n) + " engagements).";
+}
+
 std::string sim_markdown(const RunInfo& info, const Summary& s, const std::string& report_path) {
   const Schema& sc = *s.schema;
   std::string o = "# vedette sim: " + info.scenario + "\n\n";
+  o += "**" + sim_headline(s) + "**\n\n";
   if (!info.scenario_description.empty()) o += info.scenario_description + "\n\n";
   o += parts::run_markdown(info);
 
@@ -82,15 +94,18 @@ std::string sim_markdown(const RunInfo& info, const Summary& s, const std::strin
          thousands(s.outcomes[k].n) + " |\n";
 
   o += "\n## Per engagement (mean ± standard error)\n\n| figure | all | ";
-  for (std::size_t k = 0; k < sc.outcomes(); ++k) o += "when " + md_escape(sc.outcome_labels[k]) + " | ";
+  for (std::size_t k = 0; k < sc.outcomes(); ++k)
+    if (s.outcomes[k].count > 0) o += "when " + md_escape(sc.outcome_labels[k]) + " | ";
   o += "min-max | P(> 0) |\n| --- | --- |";
-  for (std::size_t k = 0; k < sc.outcomes(); ++k) o += " --- |";
+  for (std::size_t k = 0; k < sc.outcomes(); ++k)
+    if (s.outcomes[k].count > 0) o += " --- |";
   o += " --- | --- |\n";
   for (std::size_t m = 0; m < sc.metrics.size(); ++m) {
     if (always_zero(s, m)) continue;
     const auto& f = s.metrics[m];
     o += "| " + md_escape(sc.metrics[m].label) + " | " + mean_text(f.all) + " | ";
-    for (std::size_t k = 0; k < sc.outcomes(); ++k) o += mean_text(f.by_outcome[k]) + " | ";
+    for (std::size_t k = 0; k < sc.outcomes(); ++k)
+      if (s.outcomes[k].count > 0) o += mean_text(f.by_outcome[k]) + " | ";
     o += (s.n ? std::to_string(f.min) + "-" + std::to_string(f.max) : std::string("n/a")) + " | " + prop_text(f.nonzero) + " |\n";
   }
   o += "\nThe \"when\" columns split each figure by the outcome (n = that outcome's engagements).\n";
@@ -248,7 +263,8 @@ OJson sim_json(const RunInfo& info, const Summary& s, const Tally& t) {
 std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
   const Schema& sc = *s.schema;
   std::string o = parts::html_open("vedette sim: " + info.scenario);
-  o += "<h1>vedette sim: " + html_escape(info.scenario) + "</h1>\n" + parts::html_run(info);
+  o += "<h1>vedette sim: " + html_escape(info.scenario) + "</h1>\n<p class=\"headline\">" + html_escape(sim_headline(s)) + "</p>\n" +
+       parts::html_run(info);
 
   // Who wins.
   std::vector<svg::Bar> bars;
@@ -282,8 +298,10 @@ std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
   if (!losses_html.empty()) o += "<h2>Losses</h2>\n" + losses_html;
 
   // Figures table.
-  o += "<h2>Per engagement</h2>\n<table>\n<tr><th>figure</th><th>mean ± SE</th><th>95% interval</th>";
-  for (std::size_t k = 0; k < sc.outcomes(); ++k) o += "<th>when " + html_escape(sc.outcome_labels[k]) + "</th>";
+  o += "<h2>Per engagement</h2>\n<div class=\"scroll\"><table>\n<tr><th>figure</th><th>mean ± SE</th><th>95% interval</th>";
+  // An outcome no engagement ended in would give an empty column: left out.
+  for (std::size_t k = 0; k < sc.outcomes(); ++k)
+    if (s.outcomes[k].count > 0) o += "<th>when " + html_escape(sc.outcome_labels[k]) + "</th>";
   o += "<th>min-max</th><th>P(&gt; 0)</th></tr>\n";
   for (std::size_t m = 0; m < sc.metrics.size(); ++m) {
     if (always_zero(s, m)) continue;
@@ -291,11 +309,11 @@ std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
     o += "<tr><td>" + html_escape(sc.metrics[m].label) + "</td><td>" + html_escape(mean_text(f.all)) + "</td><td>" + number(f.all.lo) + " to " +
          number(f.all.hi) + "</td>";
     for (std::size_t k = 0; k < sc.outcomes(); ++k)
-      o += "<td>" + html_escape(mean_text(f.by_outcome[k])) + " <span class=\"note\">(n " + thousands(f.by_outcome[k].n) + ")</span></td>";
+      if (s.outcomes[k].count > 0) o += "<td>" + html_escape(mean_text(f.by_outcome[k])) + " <span class=\"note\">(n " + thousands(f.by_outcome[k].n) + ")</span></td>";
     o += "<td>" + (s.n ? std::to_string(f.min) + "-" + std::to_string(f.max) : std::string("n/a")) + "</td><td>" + html_escape(prop_text(f.nonzero)) +
          "</td></tr>\n";
   }
-  o += "</table>\n";
+  o += "</table></div>\n";
   if (const std::string z = zero_list(sc, s); !z.empty()) o += "<p class=\"note\">Always 0: " + html_escape(z) + ".</p>\n";
 
   // Behaviour by band.
@@ -312,14 +330,14 @@ std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
     }
     o += "<h2>Actions Table: behaviour by RF band</h2>\n" +
          svg::heatmap("chart-behaviour", "Share of each band's decisions", sc.band_labels, sc.behaviour_ids, share, counts, notes);
-    o += "<table>\n<tr><th>band</th><th>behaviour</th><th>share [95%]</th><th>decisions</th></tr>\n";
+    o += "<div class=\"scroll\"><table>\n<tr><th>band</th><th>behaviour</th><th>share [95%]</th><th>decisions</th></tr>\n";
     for (std::size_t b = 0; b < sc.bands(); ++b)
       for (std::size_t h = 0; h < sc.behaviours(); ++h)
         if (s.behaviour[b][h].count > 0)
           o += "<tr><td>" + html_escape(sc.band_labels[b]) + "</td><td>" + html_escape(sc.behaviour_labels[h]) + "</td><td>" +
                html_escape(prop_text(s.behaviour[b][h])) + "</td><td>" + thousands(s.behaviour[b][h].count) + " of " +
                thousands(s.band_decisions[b]) + "</td></tr>\n";
-    o += "</table>\n";
+    o += "</table></div>\n";
   }
 
   // Funnels.
@@ -341,15 +359,15 @@ std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
 
   // Rates.
   if (!sc.rates.empty()) {
-    o += "<h2>Rates</h2>\n<table>\n<tr><th>rate</th><th>share [95%]</th><th>of</th><th>in engagements</th></tr>\n";
+    o += "<h2>Rates</h2>\n<div class=\"scroll\"><table>\n<tr><th>rate</th><th>share [95%]</th><th>of</th><th>in engagements</th></tr>\n";
     for (std::size_t r = 0; r < sc.rates.size(); ++r)
       o += "<tr><td>" + html_escape(sc.rates[r].label) + "</td><td>" + html_escape(prop_text(s.rates[r].p)) + "</td><td>" +
            thousands(s.rates[r].p.n) + "</td><td>" + thousands(s.rates[r].engagements) + "</td></tr>\n";
-    o += "</table>\n";
+    o += "</table></div>\n";
   }
 
   // Correlations of the outcome vector.
-  o += "<h2>Correlations</h2>\n<table>\n<tr><th></th>";
+  o += "<h2>Correlations</h2>\n<div class=\"scroll\"><table>\n<tr><th></th>";
   // Only the figures that vary (the rest have no correlation); all of them
   // are in summary.json.
   std::vector<std::string> ids;
@@ -367,7 +385,7 @@ std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
     for (std::size_t c = 0; c < ids.size(); ++c) o += "<td>" + number(s.correlation(dims[i], dims[c])) + "</td>";
     o += "</tr>\n";
   }
-  o += "</table>\n";
+  o += "</table></div>\n";
   return o + parts::html_close();
 }
 

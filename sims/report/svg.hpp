@@ -49,12 +49,15 @@ struct Stage {
 std::string funnel(const std::string& id, const std::string& title, const std::vector<Stage>& stages);
 
 // Estimates with intervals around a zero line (paired differences). Bars
-// with `colour` empty are drawn grey (not a real difference).
+// with `colour` empty are drawn grey (not a real difference). The axis is
+// scaled to the coloured (real) rows; a grey interval far beyond them is
+// clipped at the edge with an arrow.
 std::string forest(const std::string& id, const std::string& title, const std::vector<Bar>& rows, const std::string& unit);
 
-// Probabilities (0..1) over categorical x positions, one line per series,
-// with interval whiskers (sweeps).
+// Probabilities (0..1) over x positions, one series of points with interval
+// whiskers each, joined by a line when `connect` (numbers; categorical
+// values stay points) (sweeps).
 std::string lines(const std::string& id, const std::string& title, const std::vector<std::string>& x,
-                  const std::vector<Series>& series, const std::string& x_label);
+                  const std::vector<Series>& series, const std::string& x_label, bool connect = true);
 
 }  // namespace vedette::lab::svg

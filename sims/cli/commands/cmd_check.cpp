@@ -143,6 +143,11 @@ std::string_view table_kind_name(TableKind k) {
   return "ruleset";
 }
 
+void load_table(const std::string& file, TableKind kind) {
+  Json ignored;
+  check_one(file, kind, ignored);
+}
+
 TableKind table_kind(const std::string& path) {
   try {
     return kind_of_doc(parse_yaml_file(path), path, 0).value_or(TableKind::ruleset);

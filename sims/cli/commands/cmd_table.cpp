@@ -5,6 +5,7 @@
 
 #include "engine/decision/actions_table.hpp"
 #include "sims/cli/cli.hpp"
+#include "sims/report/report.hpp"
 
 namespace vedette::cli {
 
@@ -12,6 +13,7 @@ namespace {
 
 struct TableOptions {
   std::string ruleset;
+  std::string diff;
   bool json = false;
 };
 
@@ -55,7 +57,21 @@ void print_row(std::ostream& out, const Ruleset& r, const std::array<BehaviourIn
   out << "\n";
 }
 
+// `--diff FILE`: what FILE changes against what it extends (or against
+// --ruleset, when given).
+int run_diff(const TableOptions& o, Io& io) {
+  const RulesetDiff d = o.ruleset.empty() ? diff_overlay(o.diff) : diff_rulesets(o.ruleset, o.diff);
+  // Both files must load as rulesets: a diff of a file that does not load
+  // would show a rule nobody can play.
+  load_ruleset(o.diff);
+  if (!o.ruleset.empty()) load_ruleset(o.ruleset);
+  if (o.json) print_json(io.out, lab::rule_diff_json(d));
+  else io.out << lab::rule_diff_text(d);
+  return 0;
+}
+
 int run_table(const TableOptions& o, Io& io) {
+  if (!o.diff.empty()) return run_diff(o, io);
   RulesetPtr rules = ruleset_from(o.ruleset);
   const Ruleset& r = *rules;
   if (o.json) {
@@ -126,7 +142,8 @@ int run_table(const TableOptions& o, Io& io) {
 void add_table(CLI::App& app, Runner& run) {
   auto o = std::make_shared<TableOptions>();
   auto* c = app.add_subcommand("table", "Print the Actions Table as loaded, with each behaviour's exact odds per band.");
-  c->add_option("--ruleset", o->ruleset, "Ruleset YAML file (default: built-in seed 002 tables)");
+  c->add_option("--ruleset", o->ruleset, "Ruleset YAML file (default: built-in seed 002 tables); with --diff, the base to diff against");
+  c->add_option("--diff", o->diff, "Show what this ruleset file (a house rule) changes against what it extends (or against --ruleset)");
   c->add_flag("--json", o->json, "Print JSON");
   c->callback([o, &run] { run = [o](Io& io) { return run_table(*o, io); }; });
 }

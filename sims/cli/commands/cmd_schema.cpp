@@ -1,0 +1,228 @@
+// `vedette schema --out DIR FILE...`: a JSON Schema per kind of file
+// (rulesets and house rules, scenarios, skirmish scenarios, solo sessions,
+// seed 004's and the ASL module's tables), made by loading the files given
+// with the loaders' readers noting every key they ask for and every value
+// type they read (engine/core/schema_notes.hpp). The schema is the loaders'
+// own key tables, so it cannot drift from them: tests/test_schema.cpp
+// regenerates schemas/ from the shipped files and fails on any difference.
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <set>
+
+#include "engine/core/diagnostics.hpp"
+#include "engine/core/doc.hpp"
+#include "engine/core/schema_notes.hpp"
+#include "sims/cli/check_files.hpp"
+#include "sims/cli/cli.hpp"
+#include "sims/io/atomic_file.hpp"
+
+namespace vedette::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// What the files of one kind showed at one place of the document.
+struct Shape {
+  bool map = false, fixed = false, sequence = false, scalar = false;
+  bool untyped = false;  // a scalar here was read without a typed reader: anything goes
+  int readings = 0;      // fixed map: MapReaders seen here
+  // Fixed map: the keys asked for, and in how many readings each was
+  // required (required in the schema only if required in every reading: a
+  // unit needs `hex` on a hex board and `position` on a tabletop).
+  std::vector<std::pair<std::string, int>> keys;
+  std::map<std::string, std::unique_ptr<Shape>> props;
+  std::unique_ptr<Shape> values;  // a map of names chosen by the file (behaviours, bands, ...)
+  std::unique_ptr<Shape> items;   // sequence items
+  std::set<std::string> types;
+  double min = 0, max = 0;
+  bool bounded = false;
+  std::vector<std::string> choices;
+};
+
+Shape& child(std::unique_ptr<Shape>& p) {
+  if (!p) p = std::make_unique<Shape>();
+  return *p;
+}
+
+void walk(const Doc& d, Shape& s, const std::map<std::string, SchemaNote>& notes) {
+  auto it = d.where.line > 0 ? notes.find(note_key(d.where)) : notes.end();
+  const SchemaNote* note = it == notes.end() ? nullptr : &it->second;
+  switch (d.kind) {
+    case Doc::Kind::null: break;
+    case Doc::Kind::map:
+      s.map = true;
+      // A MapReader that asked for no key iterates names the file chooses.
+      if (note && note->map && !note->keys.empty()) {
+        s.fixed = true;
+        ++s.readings;
+        for (const auto& [k, req] : note->keys) {
+          auto at = std::find_if(s.keys.begin(), s.keys.end(), [&](const auto& x) { return x.first == k; });
+          if (at == s.keys.end()) s.keys.emplace_back(k, req ? 1 : 0);
+          else at->second += req ? 1 : 0;
+        }
+        for (const auto& e : d.entries) walk(e.value, child(s.props[e.key]), notes);
+      } else {
+        for (const auto& e : d.entries) walk(e.value, child(s.values), notes);
+      }
+      break;
+    case Doc::Kind::sequence:
+      s.sequence = true;
+      for (const auto& i : d.items) walk(i, child(s.items), notes);
+      break;
+    case Doc::Kind::scalar:
+      s.scalar = true;
+      if (!note || note->type.empty()) s.untyped = true;
+      if (note && !note->type.empty()) {
+        s.types.insert(note->type);
+        if (note->type == "integer" || note->type == "number") {
+          s.min = s.bounded ? std::min(s.min, note->min) : note->min;
+          s.max = s.bounded ? std::max(s.max, note->max) : note->max;
+          s.bounded = true;
+        }
+        for (const auto& c : note->choices)
+          if (std::find(s.choices.begin(), s.choices.end(), c) == s.choices.end()) s.choices.push_back(c);
+      }
+      break;
+  }
+}
+
+Json scalar_schema(const Shape& s) {
+  Json any = Json::array();
+  for (const auto& t : s.types) {
+    if (t == "integer" || t == "number") {
+      Json j{{"type", t}};
+      if (s.bounded) {
+        j["minimum"] = s.min;
+        j["maximum"] = s.max;
+      }
+      any.push_back(j);
+    } else if (t == "boolean") {
+      any.push_back(Json{{"enum", Json::array({true, false, "yes", "no"})}});
+    } else if (t == "choice") {
+      any.push_back(Json{{"enum", s.choices}});
+    } else if (t == "length") {
+      any.push_back(Json{{"type", "string"}, {"pattern", "^[-+]?[0-9.]+ ?(cm|mm|in)$"}});
+      any.push_back(Json{{"const", 0}});
+    } else {  // text: any scalar reads as text
+      any.push_back(Json{{"type", Json::array({"string", "number", "boolean"})}});
+    }
+  }
+  if (any.empty() || s.untyped) return Json::object();  // read without a type (or not at all): anything
+  return any.size() == 1 ? any[0] : Json{{"anyOf", any}};
+}
+
+// `overlay`: nothing required, a value may be ~ (deletes the base's), and a
+// list may be replaced item by item with a map of item numbers.
+Json schema_of(const Shape& s, bool overlay, bool top = false) {
+  Json any = Json::array();
+  if (s.map) {
+    Json o{{"type", "object"}};
+    if (s.fixed) {
+      o["properties"] = Json::object();
+      Json req = Json::array();
+      for (const auto& [k, r] : s.keys) {
+        auto p = s.props.find(k);
+        o["properties"][k] = p == s.props.end() ? Json::object() : schema_of(*p->second, overlay);
+        if (r == s.readings && !overlay) req.push_back(k);
+      }
+      o["additionalProperties"] = false;
+      if (!req.empty()) o["required"] = req;
+    } else {
+      o["additionalProperties"] = s.values ? schema_of(*s.values, overlay) : Json::object();
+    }
+    any.push_back(o);
+  }
+  if (s.sequence) {
+    const Json item = s.items ? schema_of(*s.items, overlay) : Json::object();
+    any.push_back(Json{{"type", "array"}, {"items", item}});
+    if (overlay && !s.map) any.push_back(Json{{"type", "object"}, {"patternProperties", {{"^[1-9][0-9]*$", item}}}, {"additionalProperties", false}});
+  }
+  if (s.scalar) {
+    Json sc = scalar_schema(s);
+    if (sc.empty()) return Json::object();  // a value read without a type: anything
+    any.push_back(sc);
+  }
+  if (overlay && !top) any.push_back(Json{{"type", "null"}});
+  if (any.empty()) return Json::object();
+  return any.size() == 1 ? any[0] : Json{{"anyOf", any}};
+}
+
+bool has_extends(TableKind k) { return k == TableKind::ruleset || k == TableKind::asl; }
+
+const char* file_name(TableKind k) {
+  switch (k) {
+    case TableKind::ruleset: return "ruleset";
+    case TableKind::scenario: return "scenario";
+    case TableKind::skirmish: return "skirmish-scenario";
+    case TableKind::session: return "session";
+    case TableKind::seed004: return "seed004";
+    case TableKind::asl: return "asl-cavalry";
+  }
+  return "ruleset";
+}
+
+Json document_schema(TableKind k, const Shape& top, const std::vector<std::string>& from) {
+  Json j;
+  j["$schema"] = "http://json-schema.org/draft-07/schema#";
+  j["title"] = "Vedette " + std::string(table_kind_name(k));
+  j["description"] = "Generated by `vedette schema` from the loader's own readers (the keys it asks for, the types it reads), run over " +
+                     std::to_string(from.size()) + " shipped file" + (from.size() == 1 ? "" : "s") +
+                     ". Regenerate with scripts/schemas; tests/test_schema.cpp fails when it differs.";
+  Json full = schema_of(top, false, true), over = schema_of(top, true, true);
+  if (has_extends(k)) {
+    for (Json* s : {&full, &over})
+      if (s->contains("properties")) (*s)["properties"]["extends"] = Json{{"type", "string"}, {"description", "the base file (or builtin:NAME) this one overlays"}};
+    j["definitions"] = {{"whole", full}, {"overlay", over}};
+    j["if"] = {{"type", "object"}, {"required", Json::array({"extends"})}};
+    j["then"] = {{"$ref", "#/definitions/overlay"}};
+    j["else"] = {{"$ref", "#/definitions/whole"}};
+  } else {
+    for (auto& [key, value] : full.items()) j[key] = value;
+  }
+  return j;
+}
+
+struct SchemaOptions {
+  std::vector<std::string> files;
+  std::string out;
+};
+
+int run_schema(const SchemaOptions& o, Io& io) {
+  std::map<TableKind, Shape> shapes;
+  std::map<TableKind, std::vector<std::string>> from;
+  for (const auto& f : o.files) {
+    const TableKind k = table_kind(f);
+    SchemaRecorder rec;
+    load_table(f, k);  // a file that does not load is refused (exit 2): a schema is made of good files only
+    walk(parse_yaml_file(f), shapes[k], rec.notes);
+    from[k].push_back(f);
+  }
+  std::error_code ec;
+  fs::create_directories(o.out, ec);
+  if (ec) throw UsageError("--out " + o.out + ": cannot make the folder: " + ec.message());
+  for (const auto& [k, shape] : shapes) {
+    const std::string path = (fs::path(o.out) / (std::string(file_name(k)) + ".schema.json")).string();
+    write_file_atomically(path, document_schema(k, shape, from[k]).dump(2) + "\n");
+    io.out << path << ": " << table_kind_name(k) << ", from " << from[k].size() << " file" << (from[k].size() == 1 ? "" : "s") << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_schema(CLI::App& app, Runner& run) {
+  auto o = std::make_shared<SchemaOptions>();
+  auto* c = app.add_subcommand("schema", "Write a JSON Schema per kind of file (for editors' YAML language servers), made from the loaders themselves.");
+  c->add_option("FILE", o->files, "Files to learn from, of any kinds (scripts/schemas passes every shipped file)")->required();
+  c->add_option("--out", o->out, "Folder for KIND.schema.json (made if missing)")->required();
+  c->footer("Each file is loaded as `vedette check` loads it while the loader's readers note each key they ask for (required or "
+            "optional) and each value's type and bounds; the notes become the schema. Files that extend another get the "
+            "overlay form (nothing required, ~ deletes, a map of item numbers replaces list items).");
+  c->callback([o, &run] { run = [o](Io& io) { return run_schema(*o, io); }; });
+}
+
+}  // namespace vedette::cli

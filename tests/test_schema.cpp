@@ -1,0 +1,246 @@
+// Editing tables: schemas/*.schema.json (JSON Schemas for editors' YAML
+// language servers) are made by `vedette schema` from the loaders' own
+// readers, run over the shipped files. Here: they are what the loaders make
+// of the shipped files today (no drift), every shipped file names its schema
+// and validates against it, and a file the schema accepts loads.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/core/doc.hpp"
+#include "helpers.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using vtest::run_vedette;
+
+namespace {
+
+const std::string k_src = VEDETTE_SOURCE_DIR;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Every YAML file shipped for designers: tables/ and sims/scenarios/, and a
+// solo session of the tests (sessions are written by vedette itself).
+std::vector<std::string> shipped() {
+  std::vector<std::string> all;
+  for (const char* dir : {"tables", "sims/scenarios"})
+    for (const auto& e : fs::recursive_directory_iterator(k_src + "/" + dir))
+      if (e.path().extension() == ".yaml") all.push_back(e.path().string());
+  std::sort(all.begin(), all.end());
+  all.push_back(vtest::data("sessions/game.vedette.yaml"));
+  return all;
+}
+
+// A YAML value as a YAML language server sees it (YAML 1.2 core schema).
+json to_json(const vedette::Doc& d) {
+  using K = vedette::Doc::Kind;
+  switch (d.kind) {
+    case K::null: return nullptr;
+    case K::map: {
+      json o = json::object();
+      for (const auto& e : d.entries) o[e.key] = to_json(e.value);
+      return o;
+    }
+    case K::sequence: {
+      json a = json::array();
+      for (const auto& i : d.items) a.push_back(to_json(i));
+      return a;
+    }
+    case K::scalar:
+      if (d.quoted) return d.scalar;
+      if (d.scalar == "~" || d.scalar == "null") return nullptr;
+      if (d.scalar == "true") return true;
+      if (d.scalar == "false") return false;
+      if (auto i = vedette::parse_int(d.scalar)) return *i;
+      if (auto x = vedette::parse_number(d.scalar)) return *x;
+      return d.scalar;
+  }
+  return nullptr;
+}
+
+// The JSON Schema (draft-07) keywords the generated schemas use. Returns
+// "" if `v` is valid, else where and why not.
+std::string invalid(const json& v, const json& s, const json& root, const std::string& at) {
+  if (s.is_boolean()) return s.get<bool>() ? "" : at + ": not allowed here";
+  if (s.contains("$ref")) {
+    const std::string ref = s["$ref"];
+    return invalid(v, root["definitions"][ref.substr(std::string("#/definitions/").size())], root, at);
+  }
+  if (s.contains("if")) {
+    const json& branch = invalid(v, s["if"], root, at).empty() ? s["then"] : s["else"];
+    if (auto why = invalid(v, branch, root, at); !why.empty()) return why;
+  }
+  if (s.contains("anyOf")) {
+    std::string whys;
+    for (const auto& alt : s["anyOf"]) {
+      auto why = invalid(v, alt, root, at);
+      if (why.empty()) { whys.clear(); break; }
+      whys += (whys.empty() ? "" : " | ") + why;
+    }
+    if (!whys.empty()) return whys;
+  }
+  if (s.contains("type")) {
+    auto is = [&](const std::string& t) {
+      return (t == "object" && v.is_object()) || (t == "array" && v.is_array()) || (t == "string" && v.is_string()) ||
+             (t == "boolean" && v.is_boolean()) || (t == "null" && v.is_null()) || (t == "integer" && v.is_number_integer()) ||
+             (t == "number" && v.is_number());
+    };
+    bool ok = false;
+    if (s["type"].is_string()) ok = is(s["type"]);
+    else for (const auto& t : s["type"]) ok = ok || is(t);
+    if (!ok) return at + ": expected " + s["type"].dump() + ", found " + v.dump();
+  }
+  if (s.contains("enum") && std::find(s["enum"].begin(), s["enum"].end(), v) == s["enum"].end())
+    return at + ": " + v.dump() + " is not one of " + s["enum"].dump();
+  if (s.contains("const") && v != s["const"]) return at + ": expected " + s["const"].dump();
+  if (v.is_number() && s.contains("minimum") && v.get<double>() < s["minimum"].get<double>()) return at + ": below the minimum";
+  if (v.is_number() && s.contains("maximum") && v.get<double>() > s["maximum"].get<double>()) return at + ": above the maximum";
+  if (v.is_string() && s.contains("pattern") && !std::regex_search(v.get<std::string>(), std::regex(s["pattern"].get<std::string>())))
+    return at + ": '" + v.get<std::string>() + "' does not match " + s["pattern"].get<std::string>();
+  if (v.is_object()) {
+    if (s.contains("required"))
+      for (const auto& k : s["required"])
+        if (!v.contains(k.get<std::string>())) return at + ": missing key " + k.dump();
+    for (const auto& [k, x] : v.items()) {
+      const std::string here = at + "." + k;
+      if (s.contains("properties") && s["properties"].contains(k)) {
+        if (auto why = invalid(x, s["properties"][k], root, here); !why.empty()) return why;
+        continue;
+      }
+      bool matched = false;
+      if (s.contains("patternProperties"))
+        for (const auto& [pat, ps] : s["patternProperties"].items())
+          if (std::regex_search(k, std::regex(pat))) {
+            matched = true;
+            if (auto why = invalid(x, ps, root, here); !why.empty()) return why;
+          }
+      if (!matched && s.contains("additionalProperties"))
+        if (auto why = invalid(x, s["additionalProperties"], root, here); !why.empty()) return why;
+    }
+  }
+  if (v.is_array() && s.contains("items"))
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (auto why = invalid(v[i], s["items"], root, at + "[" + std::to_string(i) + "]"); !why.empty()) return why;
+  return "";
+}
+
+// JSON as YAML flow text, with names written plain as a person writes them
+// (some loaders read `any` differently from a quoted "any").
+std::string flow_yaml(const json& v) {
+  static const std::regex name(R"(^[A-Za-z_][A-Za-z0-9_.+-]*$)");
+  if (v.is_object()) {
+    std::string o = "{";
+    for (auto it = v.begin(); it != v.end(); ++it) o += (it == v.begin() ? "" : ", ") + json(it.key()).dump() + ": " + flow_yaml(it.value());
+    return o + "}";
+  }
+  if (v.is_array()) {
+    std::string o = "[";
+    for (std::size_t i = 0; i < v.size(); ++i) o += (i ? ", " : "") + flow_yaml(v[i]);
+    return o + "]";
+  }
+  if (v.is_string()) {
+    const std::string s = v;
+    const bool reserved = s == "true" || s == "false" || s == "null" || s == "yes" || s == "no" || s == "y" || s == "n" || s == "on" || s == "off";
+    if (std::regex_match(s, name) && !reserved) return s;
+  }
+  return v.dump();
+}
+
+// The schema a file names in its first line: `# yaml-language-server: $schema=PATH`.
+std::string named_schema(const std::string& file) {
+  std::ifstream in(file);
+  std::string first;
+  std::getline(in, first);
+  static const std::regex modeline(R"(^# yaml-language-server: \$schema=(\S+)$)");
+  std::smatch m;
+  if (!std::regex_match(first, m, modeline)) return "";
+  return (fs::path(file).parent_path() / m[1].str()).lexically_normal().string();
+}
+
+}  // namespace
+
+TEST_CASE("schema: schemas/ is what `vedette schema` makes of the shipped files (it cannot drift from the loaders)", "[schema]") {
+  vtest::TempDir dir;
+  std::vector<std::string> args{"schema", "--out", dir.path()};
+  for (const auto& f : shipped()) args.push_back(f);
+  auto r = run_vedette(args);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::set<std::string> made;
+  for (const auto& e : fs::directory_iterator(dir.path())) {
+    made.insert(e.path().filename().string());
+    INFO(e.path().filename().string() << " differs from schemas/: run scripts/schemas and commit the result");
+    CHECK(slurp(e.path()) == slurp(k_src + "/schemas/" + e.path().filename().string()));
+  }
+  // One per kind of file Vedette reads.
+  CHECK(made == std::set<std::string>{"asl-cavalry.schema.json", "ruleset.schema.json", "scenario.schema.json", "seed004.schema.json",
+                                      "session.schema.json", "skirmish-scenario.schema.json"});
+}
+
+TEST_CASE("schema: every shipped file names its schema and validates against it", "[schema]") {
+  for (const auto& f : shipped()) {
+    if (f.find("tests/data") != std::string::npos) continue;  // a test's session, not shipped
+    INFO(f);
+    const std::string schema_file = named_schema(f);
+    REQUIRE_FALSE(schema_file.empty());
+    REQUIRE(fs::exists(schema_file));
+    const json schema = json::parse(slurp(schema_file));
+    CHECK(invalid(to_json(vedette::parse_yaml_file(f)), schema, schema, "") == "");
+  }
+}
+
+TEST_CASE("schema: a file the schema accepts loads, and typos the loader refuses the schema refuses too", "[schema]") {
+  // Mutants of the whole (non-overlay) shipped tables: each top-level key
+  // deleted in turn, and each misspelt. (Deeper deletions run into rules
+  // between values, such as bands that must cover every RF or cells naming
+  // a behaviour, which no schema states: `vedette check` has the last word.)
+  vtest::TempDir dir;
+  int accepted = 0, refused = 0;
+  for (const char* name : {"tables/default.yaml", "tables/seed004.yaml", "tables/asl_cavalry.yaml"}) {
+    const std::string file = k_src + "/" + name;
+    const json schema = json::parse(slurp(named_schema(file)));
+    const json doc = to_json(vedette::parse_yaml_file(file));
+    std::vector<json> mutants;
+    // Sections other sections name things from (a profile's weapon, a
+    // cell's behaviour) are kept: deleting them breaks references.
+    static const std::set<std::string> named{"weapons", "behaviours", "unit_types", "profiles", "faces", "terrain"};
+    for (const auto& [k, v] : doc.items()) {
+      json m = doc;
+      m.erase(k);
+      if (!named.count(k)) mutants.push_back(m);
+      json typo = doc;
+      typo.erase(k);
+      typo[k + "x"] = v;
+      mutants.push_back(typo);
+    }
+    for (std::size_t i = 0; i < mutants.size(); ++i) {
+      // As YAML flow text: the loader reads the mutant as it is.
+      const std::string path = dir.path() + "/mutant.yaml";
+      std::ofstream(path) << flow_yaml(mutants[i]) << "\n";
+      const bool ok = invalid(mutants[i], schema, schema, "").empty();
+      if (!ok) {
+        ++refused;
+        continue;
+      }
+      ++accepted;
+      auto r = run_vedette({"check", path});
+      INFO(name << " mutant " << i << ": " << r.err);
+      CHECK(r.status == 0);
+    }
+  }
+  // Both kinds occur: the schema is neither everything nor nothing.
+  CHECK(accepted > 5);
+  CHECK(refused > 10);
+}
