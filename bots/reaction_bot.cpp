@@ -78,8 +78,9 @@ Command command_for(const Battle& b, std::size_t i, const Decision& d, bool char
       return c;
     }
   }
-  const bool may_declare = b.turn() > 1 || r.combat.charge.first_turn;
-  if (beh.charge_possible && u.order == Order::good && may_declare) {
+  // Seed 003's gates (first turn, good order, no charge the turn after one):
+  // engine/engagement's charge_gate, the same the engine applies.
+  if (beh.charge_possible && charge_gate(b, i, k_no_unit, ChargeWhen::declare).allowed) {
     const Pace p = b.pace_limit(i, d.pace == Pace::halt ? Pace::walk : d.pace);
     c.charge = charge_target(b, i, p, charge_without_bonus);
     if (c.charge != k_no_unit) c.target = c.charge;

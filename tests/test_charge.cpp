@@ -174,7 +174,7 @@ nlohmann::json vedette_json(const std::string& args) {
 
 // =============================================================== geometry
 
-TEST_CASE("charge: range is 1.5x the move, minimum distance half the move or 6in whichever is less") {
+TEST_CASE("charge: range is 1.5x the move, minimum distance half the move or 6in whichever is less", "[charge][003-L42-range-bonus][003-L42-min-distance]") {
   // seed 003, charge range: "a unit with a normal move of 12" could charge a
   // target as far as 18" away"; "a unit with a movement allowance of 6"
   // cannot charge a target that is 3" or less away ...; a unit with a move
@@ -192,7 +192,7 @@ TEST_CASE("charge: range is 1.5x the move, minimum distance half the move or 6in
   CHECK(same_length(m.min_distance, Length::cm(15)));
 }
 
-TEST_CASE("charge: a target exactly at the maximum range is in range, just over is not") {
+TEST_CASE("charge: a target exactly at the maximum range is in range, just over is not", "[charge][003-L42-at-the-limit]") {
   // seed 003, charge range: "could charge a target as far as 18" away".
   auto at = geo(12, 18);
   CHECK(at.in_range);
@@ -243,7 +243,7 @@ TEST_CASE("charge: the target must lie within 45 degrees either side of the faci
   CHECK_FALSE(g.morale_check);
 }
 
-TEST_CASE("charge: contact inside the minimum distance gets no charge bonus") {
+TEST_CASE("charge: contact inside the minimum distance gets no charge bonus", "[charge][003-L42-inside-min-no-bonus]") {
   // seed 003, charge range: "If a charging unit contacts an enemy unit before
   // moving this minimum distance, combat still takes place - but the
   // attacking unit receives none of the combat benefits for charging."
@@ -288,7 +288,7 @@ TEST_CASE("charge: the other seed 003 numbers are data") {
 
 // ================================================================= morale
 
-TEST_CASE("charge morale: every cell of the table") {
+TEST_CASE("charge morale: every cell of the table", "[charge][003-L10-peasants-vs-light][003-L10-peasants-vs-medium][003-L10-peasants-vs-heavy][003-L11-light-foot-vs-light][003-L11-light-foot-vs-medium][003-L11-light-foot-vs-heavy][003-L12-heavy-foot-vs-light][003-L12-heavy-foot-vs-medium][003-L12-heavy-foot-vs-heavy][003-L13-elite-foot-vs-light][003-L13-elite-foot-vs-medium][003-L13-elite-foot-vs-heavy][003-L14-light-horse-vs-light][003-L14-light-horse-vs-medium][003-L14-light-horse-vs-heavy][003-L15-medium-horse-vs-light][003-L15-medium-horse-vs-medium][003-L15-medium-horse-vs-heavy][003-L16-heavy-horse-vs-light][003-L16-heavy-horse-vs-medium][003-L16-heavy-horse-vs-heavy][003-L9-table-columns]") {
   // seed 003, cavalry charge: the defending unit's table, 2D6 at least the number.
   for (const auto& g : k_golden) {
     CHECK(rules().kind(g.cls) == g.kind);
@@ -332,7 +332,7 @@ TEST_CASE("charge morale: flank deducts 1 and rear 2 from the dice score") {
   CHECK(p_stand(rules(), hopeless) == Fraction(0));
 }
 
-TEST_CASE("charge morale: both charging adds 1 for Foot and 2 for Horse") {
+TEST_CASE("charge morale: both charging adds 1 for Foot and 2 for Horse", "[charge][003-L7-both-bonus]") {
   // seed 003: "If both units are charging, both must check morale, adding 1
   // to the dice score if Foot, and two to the dice score if Horse."
   for (const auto& g : k_golden)

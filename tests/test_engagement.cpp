@@ -50,7 +50,7 @@ bool has_kind(const EventLog& log, const std::string& kind) { return !of_kind(lo
 
 // ------------------------------------------------------------ seed 003
 
-TEST_CASE("engagement: charge range and minimum distance for 12in and 6in moves (seed 003)", "[engagement][seed003]") {
+TEST_CASE("engagement: charge range and minimum distance for 12in and 6in moves (seed 003)", "[engagement][seed003][003-L42-examples]") {
   // "a unit with a normal move of 12" could charge a target as far as 18"
   // away ... a unit with a movement allowance of 6" cannot charge a target
   // that is 3" or less away from it; a unit with a move of 12" or more cannot
@@ -70,9 +70,13 @@ TEST_CASE("engagement: charge range and minimum distance for 12in and 6in moves 
     };
     CHECK(at(c.range_in).max_range.as_in() == Approx(c.range_in));
     CHECK(at(c.range_in).min_distance.as_in() == Approx(c.min_in));
-    CHECK(at(c.range_in).reaches);
-    CHECK(at(c.range_in).charge_bonus);
-    CHECK_FALSE(at(c.range_in + 0.01).reaches);
+    // L40: the base of the nearest target figure (2cm deep) entirely within
+    // the range: its near edge at most 18in - 2cm away.
+    const double base_in = 2.0 / 2.54;
+    CHECK(at(c.range_in - base_in).reaches);
+    CHECK(at(c.range_in - base_in).charge_bonus);
+    CHECK_FALSE(at(c.range_in - base_in + 0.01).reaches);
+    CHECK_FALSE(at(c.range_in).reaches);
     CHECK(at(c.min_in + 0.01).charge_bonus);
     CHECK(at(c.min_in).reaches);
     CHECK_FALSE(at(c.min_in).charge_bonus);  // contact, but none of the benefits of charging
@@ -91,14 +95,16 @@ TEST_CASE("engagement: charge range and minimum distance for 12in and 6in moves 
   CHECK_FALSE(charge_prospect(b, 0, 1, Pace::walk).reaches);
 }
 
-TEST_CASE("engagement: the charge arc is 45 degrees after the free preliminary turn (seed 003)", "[engagement][seed003]") {
+TEST_CASE("engagement: the charge arc is 45 degrees after the free preliminary turn (seed 003)", "[engagement][seed003][003-L36-preliminary][003-L50-preliminary-free]") {
   RulesetPtr d = default_ruleset();
   // 12 cavalry in 2 ranks: 6 files of 2.5cm, half-frontage 7.5cm; a 3in
   // (7.62cm) preliminary manoeuvre turns it at most 7.62/7.5 rad = 58.2 deg.
   auto at = [&](double bearing) {
     const Point c{100, 100};
     const Point t = c + direction(bearing) * 40.0;
-    auto s = make_scenario(d, {{"C", 0, "heavy_cavalry", 12, c, 0}, {"F", 1, "heavy_foot", 12, t, 0}}, 200, 200);
+    // One figure (a 2cm base): "entirely or partially within" the arc adds
+    // at most atan(1.42 / 40) = 2 degrees either side of its centre.
+    auto s = make_scenario(d, {{"C", 0, "heavy_cavalry", 12, c, 0}, {"F", 1, "heavy_foot", 1, t, 0}}, 200, 200);
     Battle b(*s);
     return charge_prospect(b, 0, 1, Pace::gallop);
   };
@@ -106,11 +112,12 @@ TEST_CASE("engagement: the charge arc is 45 degrees after the free preliminary t
   CHECK(at(30).in_arc);
   CHECK(at(30).turned_deg == Approx(30));
   CHECK(at(45 + can - 0.1).in_arc);
-  CHECK_FALSE(at(45 + can + 0.1).in_arc);
+  CHECK(at(45 + can + 1.0).in_arc);  // its centre outside, its near corner inside
+  CHECK_FALSE(at(45 + can + 2.5).in_arc);
   CHECK_FALSE(at(180).reaches);
 }
 
-TEST_CASE("engagement: no charge declared on the first turn - -2 initiative per declaration (seed 003)", "[engagement][seed003]") {
+TEST_CASE("engagement: no charge declared on the first turn - -2 initiative per declaration (seed 003)", "[engagement][seed003][003-L24-declare-step1][003-L24-no-first-turn][003-L24-initiative-minus-2]") {
   RulesetPtr d = default_ruleset();
   auto s = make_scenario(d, {{"C", 0, "heavy_cavalry", 12, {60, 70}, 180}, {"F", 1, "heavy_foot", 12, {60, 30}, 0}});
   ScriptedBot a([](const Battle&, std::size_t i) {
@@ -127,7 +134,9 @@ TEST_CASE("engagement: no charge declared on the first turn - -2 initiative per 
   g.attach(&log);
   g.play_turn();
   REQUIRE(of_kind(log, "declare_refused").size() == 1);
-  CHECK(of_kind(log, "declare_refused")[0].text == "C may not declare a charge: no charges are declared on the first turn (seed 003)");
+  CHECK(of_kind(log, "declare_refused")[0].text ==
+        "C may not declare a charge: no charge may be declared on the first turn of a scenario (seed 003)");
+  CHECK(get<std::string>(of_kind(log, "declare_refused")[0], "rule") == "003-L24-no-first-turn");
   CHECK(of_kind(log, "initiative")[0].text.find("declared") == std::string::npos);
   g.play_turn();
   REQUIRE(of_kind(log, "declare").size() == 1);
@@ -137,7 +146,7 @@ TEST_CASE("engagement: no charge declared on the first turn - -2 initiative per 
   CHECK(g.outcome().sides[0].charges_declared == 1);
 }
 
-TEST_CASE("engagement: flank and rear charges deduct 1 and 2 from the morale score (seed 003)", "[engagement][seed003]") {
+TEST_CASE("engagement: flank and rear charges deduct 1 and 2 from the morale score (seed 003)", "[engagement][seed003][003-L7-defender-checks][003-L20-flank][003-L20-rear]") {
   RulesetPtr d = default_ruleset();
   struct Case {
     Point cavalry;
@@ -163,7 +172,7 @@ TEST_CASE("engagement: flank and rear charges deduct 1 and 2 from the morale sco
   }
 }
 
-TEST_CASE("engagement: two units charging each other meet halfway and both check, +2 for horse (seed 003)", "[engagement][seed003]") {
+TEST_CASE("engagement: two units charging each other meet halfway and both check, +2 for horse (seed 003)", "[engagement][seed003][003-L102-meet-halfway][003-L102-too-close]") {
   RulesetPtr d = default_ruleset();
   auto s = make_scenario(d, {{"A", 0, "medium_cavalry", 10, {100, 100}, 0}, {"B", 1, "medium_cavalry", 10, {100, 140}, 180}}, 200, 240);
   ScriptedBot a(vtest::charge_from_turn_2(0, 1, Pace::gallop));
@@ -185,7 +194,7 @@ TEST_CASE("engagement: two units charging each other meet halfway and both check
   }
 }
 
-TEST_CASE("engagement: pikes facing the charge stand automatically, not on the flank (seed 003)", "[engagement][seed003]") {
+TEST_CASE("engagement: pikes facing the charge stand automatically, not on the flank (seed 003)", "[engagement][seed003][003-L18-pikes-stand]") {
   RulesetPtr d = default_ruleset();
   for (const bool front : {true, false}) {
     INFO(front);
@@ -207,7 +216,7 @@ TEST_CASE("engagement: pikes facing the charge stand automatically, not on the f
   }
 }
 
-TEST_CASE("engagement: a failed morale check retreats 1.5 moves and the charger follows through (seed 003)", "[engagement][seed003]") {
+TEST_CASE("engagement: a failed morale check retreats 1.5 moves and the charger follows through (seed 003)", "[engagement][seed003][003-L3-follow-through][003-L7-failure-retreat]") {
   RulesetPtr d = default_ruleset();
   auto s = make_scenario(d, {{"C", 0, "heavy_cavalry", 12, {100, 140}, 180}, {"F", 1, "peasants", 20, {100, 100}, 0}}, 200, 200);
   ScriptedBot a(vtest::charge_from_turn_2(0, 1, Pace::gallop));
@@ -228,7 +237,7 @@ TEST_CASE("engagement: a failed morale check retreats 1.5 moves and the charger 
   CHECK_FALSE(has_kind(log, "melee"));
 }
 
-TEST_CASE("engagement: a target out of reach means the full 1.5x move and shaken (seed 003)", "[engagement][seed003]") {
+TEST_CASE("engagement: a target out of reach means the full 1.5x move and shaken (seed 003)", "[engagement][seed003][003-L3-max-curve][003-L34-complete-in-range][003-L36-committed][003-L50-straight-line][003-L56-must-charge][003-L56-all-out-of-range][003-L66-penalties]") {
   RulesetPtr d = default_ruleset();
   // 80cm away: beyond the 75cm gallop charge range.
   auto s = make_scenario(d, {{"C", 0, "heavy_cavalry", 12, {100, 187}, 180}, {"F", 1, "heavy_foot", 20, {100, 100}, 0}}, 200, 200);
@@ -243,7 +252,7 @@ TEST_CASE("engagement: a target out of reach means the full 1.5x move and shaken
   CHECK(shaken);
 }
 
-TEST_CASE("engagement: infantry never opportunity-charges cavalry - cavalry may (seed 003)", "[engagement][seed003]") {
+TEST_CASE("engagement: infantry never opportunity-charges cavalry - cavalry may (seed 003)", "[engagement][seed003][003-L46-when][003-L90-opportunity][003-L93-target-moved][003-L94-immediately][003-L96-no-foot-on-horse][003-L98-interrupted-stops]") {
   RulesetPtr d = default_ruleset();
   // The cavalry walks across the front of a foot unit that would like to charge it.
   auto s = make_scenario(d, {{"C", 0, "light_cavalry", 12, {40, 130}, 90, Pace::walk}, {"F", 1, "heavy_foot", 20, {70, 100}, 0}}, 200, 200);
@@ -332,7 +341,7 @@ TEST_CASE("engagement: mounted infantry never gallops (seed 002)", "[engagement]
   CHECK(of_kind(log, "pace_limit").front().text == "D may not gallop this turn: canter instead (never gallops, seed 002)");
 }
 
-TEST_CASE("engagement: hits on mounted figures fall on the horse on 1-4, the rider on 5-6 (seed 002)", "[engagement][seed002]") {
+TEST_CASE("engagement: hits on mounted figures fall on the horse on 1-4, the rider on 5-6 (seed 002)", "[engagement][seed002][002-L35-hit-location]") {
   RulesetPtr d = default_ruleset();
   // Exactly, from the rule.
   for (int f = 1; f <= 6; ++f) CHECK(hit_location(*d, f) == (f <= 4 ? HitOn::horse : HitOn::rider));
@@ -361,7 +370,7 @@ TEST_CASE("engagement: hits on mounted figures fall on the horse on 1-4, the rid
   CHECK(std::abs(mean - 8.0 / 3.0) < 4 * std::sqrt(8 * (1.0 / 3) * (2.0 / 3) / 3000.0));
 }
 
-TEST_CASE("engagement: charging shock cavalry +1, mounted infantry -1 to melee dice (seed 002)", "[engagement][seed002]") {
+TEST_CASE("engagement: charging shock cavalry +1, mounted infantry -1 to melee dice (seed 002)", "[engagement][seed002][002-L31-mi-melee][002-L33-shock-charging]") {
   RulesetPtr d = default_ruleset();
   // Heavy cavalry charges armoured foot (elite, no missiles) from beyond the
   // minimum distance: needs 5 - 1 = 4; the foot needs 5.
@@ -478,7 +487,7 @@ TEST_CASE("engagement: every rolling rule lists its odds exactly", "[engagement]
   CHECK(shooting_need(*d, 5, 1) == 6);
 }
 
-TEST_CASE("engagement: no charge into special terrain, none uphill, terrain paid from the charge move (seed 003)", "[engagement][seed003]") {
+TEST_CASE("engagement: no charge into special terrain, none uphill, terrain paid from the charge move (seed 003)", "[engagement][seed003][003-L60-terrain-passable][003-L62-target-not-in-terrain][003-L63-terrain-cost][003-L68-obstacle-conditions][003-L70-no-uphill][003-L70-descend]") {
   RulesetPtr d = default_ruleset();
   auto with_table = [&](std::shared_ptr<Tabletop> t, Point cav, Point foot) {
     auto s = make_scenario(d, {{"C", 0, "heavy_cavalry", 12, cav, 180}, {"F", 1, "heavy_foot", 20, foot, 0}}, 200, 200);

@@ -27,7 +27,7 @@ std::string problems(const std::string& file) {
 
 }  // namespace
 
-TEST_CASE("rules: default profiles carry seed 002 types and seed 003 classes", "[rules]") {
+TEST_CASE("rules: default profiles carry seed 002 types and seed 003 classes", "[rules][002-L17-three-sorts]") {
   const Ruleset& r = *default_ruleset();
   const Profile* heavy = r.find_profile("heavy_cavalry");
   REQUIRE(heavy);
@@ -47,7 +47,7 @@ TEST_CASE("rules: default profiles carry seed 002 types and seed 003 classes", "
   CHECK(r.combat.retire.hexes == 2.0);                   // seed 004
 }
 
-TEST_CASE("rules: a mounted shooter uses the next range band (seed 002)", "[rules]") {
+TEST_CASE("rules: a mounted shooter uses the next range band (seed 002)", "[rules][002-L29-band-further]") {
   const Ruleset& r = *default_ruleset();
   const Profile* lc = r.find_profile("light_cavalry");
   REQUIRE(lc);

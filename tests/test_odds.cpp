@@ -73,7 +73,7 @@ Run run_vedette(const std::string& args) {
 
 }  // namespace
 
-TEST_CASE("odds: one turn is the band's odds exactly (seed 002 Actions Table)", "[odds]") {
+TEST_CASE("odds: one turn is the band's odds exactly (seed 002 Actions Table)", "[odds][002-L55-throw-d6]") {
   const RulesetPtr rules = default_ruleset();
   const Ruleset& r = *rules;
   // Every band, moving and at halt (the RF0 row's at-halt cells), both with a

@@ -62,7 +62,7 @@ TEST_CASE("rf: nothing applies: RF 0 and an empty breakdown", "[rf]") {
   CHECK(rf_of(s).total == 0);
 }
 
-TEST_CASE("rf: seed 002 risk factors - hero with unit -1", "[rf][seed002]") {
+TEST_CASE("rf: seed 002 risk factors - hero with unit -1", "[rf][seed002][002-L41-hero]") {
   Situation s;
   s.hero = true;
   RiskFactor rf = rf_of(s);
@@ -71,7 +71,7 @@ TEST_CASE("rf: seed 002 risk factors - hero with unit -1", "[rf][seed002]") {
   CHECK(rf.breakdown[0].reason == "Hero with unit");
 }
 
-TEST_CASE("rf: seed 002 risk factors - entirely in cover -1", "[rf][seed002]") {
+TEST_CASE("rf: seed 002 risk factors - entirely in cover -1", "[rf][seed002][002-L43-cover]") {
   Situation s;
   s.in_cover = true;
   RiskFactor rf = rf_of(s);
@@ -80,7 +80,7 @@ TEST_CASE("rf: seed 002 risk factors - entirely in cover -1", "[rf][seed002]") {
   CHECK(rf.breakdown[0].reason == "Unit entirely in cover, or moving at Canter/Gallop [in_cover]");
 }
 
-TEST_CASE("rf: seed 002 risk factors - moving at canter or gallop -1 and walk or halt nothing", "[rf][seed002]") {
+TEST_CASE("rf: seed 002 risk factors - moving at canter or gallop -1 and walk or halt nothing", "[rf][seed002][002-L43-moving-fast]") {
   CHECK(terms(rf_of(at(Pace::canter))) == Terms{{"cover_or_fast", -1}});
   CHECK(terms(rf_of(at(Pace::gallop))) == Terms{{"cover_or_fast", -1}});
   CHECK(rf_of(at(Pace::walk)).total == 0);
@@ -89,7 +89,7 @@ TEST_CASE("rf: seed 002 risk factors - moving at canter or gallop -1 and walk or
         "Unit entirely in cover, or moving at Canter/Gallop [moving_fast]");
 }
 
-TEST_CASE("rf: seed 002 risk factors - cover and canter/gallop together: one -1 with stack false", "[rf][seed002]") {
+TEST_CASE("rf: seed 002 risk factors - cover and canter/gallop together: one -1 with stack false", "[rf][seed002][002-L43-one-line]") {
   // The seed lists both on one -1 line; the default switch counts it once.
   const Ruleset& r = *default_ruleset();
   const Modifier* m = nullptr;
@@ -124,7 +124,7 @@ TEST_CASE("rf: overlay stack true counts cover and canter/gallop -1 each", "[rf]
   CHECK(rf_of(s, *r).total == -1);
 }
 
-TEST_CASE("rf: seed 002 risk factors - enemy in sight and in range +1", "[rf][seed002]") {
+TEST_CASE("rf: seed 002 risk factors - enemy in sight and in range +1", "[rf][seed002][002-L45-enemy-in-range]") {
   Situation s;
   s.enemy_in_range = true;
   RiskFactor rf = rf_of(s);
@@ -166,7 +166,7 @@ TEST_CASE("rf: casualty_hundredths rounds down to a full hundredth of a percent"
   CHECK(casualty_hundredths(1000000, 1000000) == 10000);  // no overflow
 }
 
-TEST_CASE("rf: seed 002 risk factors - +1 per FULL 10% of the group wounded or killed", "[rf][seed002]") {
+TEST_CASE("rf: seed 002 risk factors - +1 per FULL 10% of the group wounded or killed", "[rf][seed002][002-L49-casualties]") {
   struct C {
     std::int32_t hundredths;
     int rf;
@@ -207,7 +207,7 @@ TEST_CASE("rf: seed 002 risk factors - +1 per FULL 10% of the group wounded or k
   CHECK(rf_of(s).breakdown[0].reason == "Per 10% of group wounded or killed (12.5%: 1 x 10%)");
 }
 
-TEST_CASE("rf: seed 002 risk factors - enemy to flank or rear +2", "[rf][seed002]") {
+TEST_CASE("rf: seed 002 risk factors - enemy to flank or rear +2", "[rf][seed002][002-L51-flank-rear]") {
   Situation s;
   s.enemy_flank_rear = true;
   RiskFactor rf = rf_of(s);
@@ -217,7 +217,7 @@ TEST_CASE("rf: seed 002 risk factors - enemy to flank or rear +2", "[rf][seed002
   CHECK(Facts(s)[Fact::enemy_in_sight] == 1);
 }
 
-TEST_CASE("rf: seed 002 risk factors - running last turn or retreating from melee +3 once", "[rf][seed002]") {
+TEST_CASE("rf: seed 002 risk factors - running last turn or retreating from melee +3 once", "[rf][seed002][002-L53-running][002-L53-once]") {
   Situation ran;
   ran.ran_last_turn = true;
   CHECK(terms(rf_of(ran)) == Terms{{"running", 3}});
@@ -275,7 +275,7 @@ TEST_CASE("rf: seed 002 risk factors - combinations", "[rf][seed002]") {
   CHECK(terms(rf_of(w)) == Terms{{"cover_or_fast", -1}, {"enemy_in_range", 1}, {"raw_in_range", 1}, {"flank_rear", 2}});
 }
 
-TEST_CASE("rf: total equals the sum of the breakdown and the seed's arithmetic in every situation", "[rf][seed002]") {
+TEST_CASE("rf: total equals the sum of the breakdown and the seed's arithmetic in every situation", "[rf][seed002][002-L37-rf-added]") {
   // An independent reading of seed 002's list, checked against the engine
   // for every combination of the facts.
   RulesetPtr stacked = load_ruleset(vtest::data("good/cover_fast_stack.yaml"));

@@ -1,8 +1,10 @@
 // Seed 003 (shared/seeds/003_c05595434dc6dc28.txt), Charge: "When a unit
 // moves a charge move it must move at normal speed on the following turn."
 // A solo session remembers a charge answered in a turn and limits the next
-// turn's pace to combat.charge.next_turn_pace (walk in tables/default.yaml),
-// the way the gallop limit is kept.
+// turn's pace to combat.charge.next_turn_pace, the way the gallop limit is
+// kept. These tests play the switch's walk reading
+// (tests/data/engagement/next_turn_walk.yaml); tables/default.yaml's default
+// is gallop (no pace cap: issue 14 reads "normal speed" as no charge).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -18,7 +20,9 @@ namespace {
 // Lancers roll "Advance towards nearest enemy at gallop (Charge?)" (seed
 // 002: RF1, a 6) in turn 2 (seed 003 L24: no charges in turn 1).
 void lancers_may_charge(const TempDir& dir) {
-  Result n = run({"solo", "new", "game", "--unit", "Lancers:shock,heavy", "--seed", "21"}, dir.path);
+  Result n = run({"solo", "new", "game", "--unit", "Lancers:shock,heavy", "--seed", "21", "--ruleset",
+                  std::string(VEDETTE_TEST_DATA) + "/engagement/next_turn_walk.yaml"},
+                 dir.path);
   INFO(n.err);
   REQUIRE(n.status == 0);
   REQUIRE(run({"solo", "next-turn", "game"}, dir.path).status == 0);

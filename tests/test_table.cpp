@@ -100,7 +100,7 @@ TEST_CASE("table: seed 002 Actions Table - every cell of rows RF1 to RF9+ in eve
   CHECK(cells_checked == (1 + 4 + 3 + 4) * 4 * 6);
 }
 
-TEST_CASE("table: seed 002 Actions Table - the 24 cells of RF1 to RF9+ one by one", "[table][seed002]") {
+TEST_CASE("table: seed 002 Actions Table - the 24 cells of RF1 to RF9+ one by one", "[table][seed002][002-L10-rf1-d1][002-L10-rf1-d2][002-L10-rf1-d3][002-L10-rf1-d4][002-L10-rf1-d5][002-L10-rf1-d6][002-L11-rf2-5-d1][002-L11-rf2-5-d2][002-L11-rf2-5-d3][002-L11-rf2-5-d4][002-L11-rf2-5-d5][002-L11-rf2-5-d6][002-L12-rf6-8-d1][002-L12-rf6-8-d2][002-L12-rf6-8-d3][002-L12-rf6-8-d4][002-L12-rf6-8-d5][002-L12-rf6-8-d6][002-L13-rf9-d1][002-L13-rf9-d2][002-L13-rf9-d3][002-L13-rf9-d4][002-L13-rf9-d5][002-L13-rf9-d6]") {
   // The same cells written out one per line, so a failure names the cell.
   const Ruleset& r = *default_ruleset();
   const UnitState s = moving();
@@ -135,7 +135,7 @@ TEST_CASE("table: seed 002 Actions Table - the 24 cells of RF1 to RF9+ one by on
   CHECK(cell(9, 6) == k_halt);
 }
 
-TEST_CASE("table: seed 002 Actions Table - RF0 row: continue unless at halt and a 6", "[table][seed002]") {
+TEST_CASE("table: seed 002 Actions Table - RF0 row: continue unless at halt and a 6", "[table][seed002][002-L9-rf0-continue][002-L9-rf0-halt-six]") {
   const Ruleset& r = *default_ruleset();
   const Band& b = r.band_for(0);
   CHECK(b.id == "rf0");
@@ -187,7 +187,7 @@ TEST_CASE("table: seed 002 Actions Table - only RF0 has an at-halt row", "[table
       CHECK(decide(r, rf, face, halted()).behaviour == decide(r, rf, face, moving()).behaviour);
 }
 
-TEST_CASE("table: seed 002 Actions Table - (Charge?) marks", "[table][seed002]") {
+TEST_CASE("table: seed 002 Actions Table - (Charge?) marks", "[table][seed002][002-L10-charge-mark]") {
   const Ruleset& r = *default_ruleset();
   // A behaviour carries the charge mark exactly when the seed's text ends in "(Charge?)".
   for (const auto& b : r.behaviours) {
@@ -211,7 +211,7 @@ TEST_CASE("table: seed 002 Actions Table - (Charge?) marks", "[table][seed002]")
   CHECK(marked_faces(20, moving()) == std::vector<int>{});
 }
 
-TEST_CASE("table: seed 002 Actions Table - running cells are canter away and flee at gallop", "[table][seed002]") {
+TEST_CASE("table: seed 002 Actions Table - running cells are canter away and flee at gallop", "[table][seed002][002-L12-flee]") {
   const Ruleset& r = *default_ruleset();
   std::vector<std::string> running;
   for (const auto& b : r.behaviours)
@@ -245,7 +245,7 @@ TEST_CASE("table: seed 002 Actions Table - running cells are canter away and fle
   CHECK(running_faces(9) == std::vector<int>{1, 2, 3});
 }
 
-TEST_CASE("table: seed 002 Actions Table - what each behaviour does on the table top", "[table][seed002]") {
+TEST_CASE("table: seed 002 Actions Table - what each behaviour does on the table top", "[table][seed002][002-L10-walk-to-cover]") {
   const Ruleset& r = *default_ruleset();
   auto b = [&](const char* id) -> const Behaviour& {
     const Behaviour* x = r.find_behaviour(id);
@@ -274,7 +274,7 @@ TEST_CASE("table: seed 002 Actions Table - what each behaviour does on the table
   }
 }
 
-TEST_CASE("table: seed 002 Actions Table - band boundaries", "[table][seed002]") {
+TEST_CASE("table: seed 002 Actions Table - band boundaries", "[table][seed002][002-L7-d6-columns]") {
   const Ruleset& r = *default_ruleset();
   struct B {
     int rf;
@@ -386,7 +386,7 @@ TEST_CASE("table: odds of every band sum to 1 and match counting the faces", "[t
 
 // ------------------------------------------------------------- supplement
 
-TEST_CASE("table: seed 002 cavalry supplement - paces walk 1-30 canter 30-40 gallop 41-50 cm", "[table][seed002][supplement]") {
+TEST_CASE("table: seed 002 cavalry supplement - paces walk 1-30 canter 30-40 gallop 41-50 cm", "[table][seed002][supplement][002-L21-walk][002-L21-canter][002-L21-gallop][002-L31-mi-no-shoot]") {
   const Ruleset& r = *default_ruleset();
   CHECK(r.pace_range(Pace::walk).min.as_cm() == Approx(1));
   CHECK(r.pace_range(Pace::walk).max.as_cm() == Approx(30));
@@ -428,7 +428,7 @@ TEST_CASE("table: seed 002 cavalry supplement - paces walk 1-30 canter 30-40 gal
   CHECK(r.switches.no_gallop_pace == Pace::canter);
 }
 
-TEST_CASE("table: seed 002 cavalry supplement - gallop limit: 2 turns in a row then a forced walk", "[table][seed002][supplement]") {
+TEST_CASE("table: seed 002 cavalry supplement - gallop limit: 2 turns in a row then a forced walk", "[table][seed002][supplement][002-L23-gallop-limit]") {
   const Ruleset& r = *default_ruleset();
   UnitState s = halted();
   // Turn 1 and 2: the gallop cell (RF1, D6 6) gallops.
@@ -519,7 +519,7 @@ TEST_CASE("table: after() keeps the gallop streak", "[table][supplement]") {
   CHECK(after(mi, decide(r, 1, 6, mi)).type == mi.type);
 }
 
-TEST_CASE("table: seed 002 cavalry supplement - mounted infantry never gallops", "[table][seed002][supplement]") {
+TEST_CASE("table: seed 002 cavalry supplement - mounted infantry never gallops", "[table][seed002][supplement][002-L31-mi-no-gallop]") {
   const Ruleset& r = *default_ruleset();
   UnitState mi;
   mi.type = r.find_unit_type("mounted_infantry");

@@ -102,12 +102,10 @@ struct Arc {
   // Straight ahead, `half` either side (seed 003: charge arc, 45 either side).
   static constexpr Arc front(double half = 45.0) { return {0.0, half}; }
   // Seed 002: "Moving Cavalry may only shoot to the figures front and left 45°
-  // arc." Our reading: the 90 degree sector between straight ahead and
-  // directly left, i.e. an arc centred on the front-left diagonal
-  // (facing - 45) with 45 degrees either side, covering facing-90 .. facing.
-  // (A rider shoots to the horse's near, left, side; "45° arc" is read as
-  // in seed 003, where a 45 degree arc extends 45 degrees either side of its
-  // centre.) Both angles are parameters so a table can choose otherwise.
+  // arc." The arc is given by its centre off the facing and its half angle;
+  // tables/default.yaml's mounted_shooting.moving_arc chooses the reading
+  // (by default the 45-degree wedge from straight ahead to 45 left: centre
+  // -22.5, half 22.5).
   static constexpr Arc front_left(double centre = -45.0, double half = 45.0) { return {centre, half}; }
 };
 
@@ -216,6 +214,20 @@ class Board {
   // Does a straight move from a to b climb at any point (seed 003: no moving
   // uphill and charging in the same turn)?
   virtual bool moves_uphill(Point a, Point b) const = 0;
+
+  // Seed 003's charge through terrain: is the point in special terrain
+  // (ground that costs more than open ground to cross)? And where (as a
+  // fraction 0..1 of the way) does a straight move a-b first cross an
+  // obstacle (fence, hedge), if it does? Boards without them: never.
+  virtual bool special_terrain_at(Point p) const {
+    (void)p;
+    return false;
+  }
+  virtual std::optional<double> first_obstacle_crossing(Point a, Point b) const {
+    (void)a;
+    (void)b;
+    return std::nullopt;
+  }
 
   // Cost of a straight move in movement allowance; +infinity if impassable.
   virtual Length movement_cost(Point a, Point b) const = 0;

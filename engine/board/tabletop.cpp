@@ -294,6 +294,17 @@ Point Tabletop::clamp(Point p) const { return {std::clamp(p.x, 0.0, width_), std
 bool Tabletop::area_contains(std::size_t area, Point p) const { return contains(area_geom_.at(area), p); }
 bool Tabletop::hill_contains(std::size_t hill, Point p) const { return contains(hill_geom_.at(hill), p); }
 
+std::optional<double> Tabletop::first_obstacle_crossing(Point a, Point b) const {
+  std::optional<double> first;
+  for (std::size_t i = 0; i < obstacles_.size(); ++i) {
+    if (!box_meets_segment(obstacle_box_[i], a, b)) continue;
+    crossings(obstacles_[i].path, a, b, [&](double t) {
+      if (!first || t < *first) first = t;
+    });
+  }
+  return first;
+}
+
 double Tabletop::cost_multiplier_at(Point p) const {
   bool inside = false;
   double m = 0.0;

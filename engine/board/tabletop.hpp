@@ -126,6 +126,8 @@ class Tabletop final : public Board {
   Length height_at(Point p) const override;
   bool moves_uphill(Point a, Point b) const override;
   Length movement_cost(Point a, Point b) const override;
+  bool special_terrain_at(Point p) const override { return cost_multiplier_at(p) > 1.0; }
+  std::optional<double> first_obstacle_crossing(Point a, Point b) const override;
   Point move_toward(Point from, Point target, Length allowance) const override;
   Point move_away(Point from, Point threat, Length allowance) const override;
   std::optional<Point> nearest_cover(Point from, Length allowance, int min_cover) const override;

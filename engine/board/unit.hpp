@@ -61,10 +61,14 @@ struct Unit {
   std::int16_t charge_target = -1;    // unit index declared against
   bool charged_this_turn = false;     // moved a charge move this turn
   bool charged_last_turn = false;     // seed 003: normal speed the turn after
-  bool moved_this_turn = false;       // seed 003: opportunity charges need "not yet moved"
+  bool moved_this_turn = false;       // seed 003: opportunity charges need "not yet moved" (it moved or charged)
+  bool acted_this_turn = false;       // its own move step has come (moved or not)
+  bool charge_barred = false;         // seed 003: failed an initiation check: no charge for the rest of the turn
+  bool target_was_in_range = false;   // seed 003 L56: the declared target was in charge range at the declaration
+  bool pike_routed = false;           // seed 003 L5 (optional pike charge): failed its Loss Table roll, not yet rallied
   bool engaged = false;               // struck or striking this turn: cannot move further
   bool ran_last_turn = false;         // seed 002 RF +3
-  bool retreated_from_melee = false;  // seed 002 RF +3
+  bool retreated_from_melee = false;  // seed 002 RF +3: fell back from melee, and has not rallied since
   bool ran_this_turn = false;
   bool retreated_this_turn = false;
 

@@ -17,6 +17,7 @@ const std::array<FactInfo, k_fact_count> k_facts{{
     {"enemy_flank_rear", "an enemy is to the flank or rear, in sight", false},
     {"ran_last_turn", "the unit ran from the enemy last turn", false},
     {"retreated_from_melee", "the unit is retreating as a result of melee", false},
+    {"in_enemy_range", "the unit is within the weapons range of an enemy in sight", false},
 }};
 
 std::optional<Pace> parse_pace(std::string_view s) {
@@ -46,6 +47,7 @@ Facts::Facts(const Situation& s) {
   set(Fact::enemy_flank_rear, s.enemy_flank_rear);
   set(Fact::ran_last_turn, s.ran_last_turn);
   set(Fact::retreated_from_melee, s.retreated_from_melee);
+  set(Fact::in_enemy_range, s.in_enemy_range.value_or(s.enemy_in_range));
 }
 
 std::int32_t casualty_hundredths(int lost, int figures) {

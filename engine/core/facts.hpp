@@ -29,6 +29,7 @@ enum class Fact : std::uint8_t {
   enemy_flank_rear,      // an enemy to the flank or rear, in sight
   ran_last_turn,         // the unit chose a running behaviour last turn
   retreated_from_melee,  // the unit is retreating as a result of melee
+  in_enemy_range,        // the unit is within the weapons range of an enemy in sight (the enemy's range, always)
   count
 };
 inline constexpr std::size_t k_fact_count = static_cast<std::size_t>(Fact::count);
@@ -54,6 +55,11 @@ struct Situation {
   bool enemy_flank_rear = false;
   bool ran_last_turn = false;
   bool retreated_from_melee = false;
+  // Seed 002 L47 "Raw unit in range of any enemy unit in sight": the enemy's
+  // weapons reach the unit, whatever the weapons_range switch says for L45.
+  // Unset (a player's statement that gives only enemy_in_range): the same
+  // as enemy_in_range.
+  std::optional<bool> in_enemy_range;
 };
 
 // The facts as values: booleans are 0/1, numeric facts their number.

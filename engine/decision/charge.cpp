@@ -220,6 +220,19 @@ struct Loader {
     if (bounce && s.die > 0) s.bounce_on = faces(*bounce, p + ".bounce_on (faces of a D" + std::to_string(s.die) + ")", 1, s.die);
   }
 
+  void pike_charge(const Doc& n) {
+    const std::string p = "charge.pike_charge";
+    auto& k = r.pike_charge;
+    MapReader m(n, d, p);
+    boolean(m, "enabled", p, k.enabled);
+    integer(m, "min_files", p, 1, 100, k.min_files);
+    integer(m, "min_ranks", p, 1, 100, k.min_ranks);
+    integer(m, "loss_dice", p, 1, 4, k.loss_dice);
+    integer(m, "stand_target", p, 1, 24, k.stand_target);
+    number(m, "retreat_moves", p, 0, 10, k.retreat_moves);
+    m.finish();
+  }
+
   void load(const Doc& n) {
     MapReader m(n, d, "charge");
     if (!m.ok()) return;
@@ -229,6 +242,7 @@ struct Loader {
     if (auto x = m.required("morale")) morale(*x);
     if (auto x = m.optional("fear_of_charge")) fear_of_charge(*x);
     if (auto x = m.optional("infantry_square")) infantry_square(*x);
+    if (auto x = m.optional("pike_charge")) pike_charge(*x);
     m.finish();
   }
 };
@@ -260,6 +274,46 @@ ChargeGeometry charge_geometry(const ChargeRules& r, Length move, Length distanc
     g.shaken = r.out_of_reach_shaken;
   }
   return g;
+}
+
+ChargeGeometry charge_geometry(const ChargeRules& r, Length move, const ChargeTarget& t) {
+  // The centre-line answer, then the seed's two measures of extent.
+  const double mid = (t.bearing_lo_deg + t.bearing_hi_deg) / 2.0;
+  ChargeGeometry g = charge_geometry(r, move, t.distance, mid);
+  g.in_range = (t.distance + t.target_base).as_cm() <= g.max_range.as_cm() + k_length_eps_cm;
+  // Partially within: the covered angle overlaps [-arc, +arc]. The angles
+  // are relative to the facing and unwrapped around their middle.
+  const double centre = std::remainder(mid, 360.0);
+  const double lo = centre - (mid - t.bearing_lo_deg), hi = centre + (t.bearing_hi_deg - mid);
+  g.in_arc = hi >= -r.arc_degrees - k_angle_eps_deg && lo <= r.arc_degrees + k_angle_eps_deg;
+  g.reaches = g.in_range && g.in_arc;
+  g.charge_bonus = g.reaches && t.distance.as_cm() > g.min_distance.as_cm() + k_length_eps_cm;
+  g.morale_check = g.reaches && (g.charge_bonus || r.check_inside_min_distance);
+  g.out_of_reach = !g.reaches;
+  g.forced_move = g.out_of_reach ? move * r.out_of_reach_move_factor : Length();
+  g.shaken = g.out_of_reach && r.out_of_reach_shaken;
+  return g;
+}
+
+// ------------------------------------------------------------ the gates
+
+ChargeGate charge_gate(const ChargeGateInput& in) {
+  auto no = [](std::string_view rule, std::string_view why) { return ChargeGate{false, rule, why}; };
+  if (in.when == ChargeWhen::declare && in.turn <= 1 && !in.first_turn_allowed)
+    return no("003-L24-no-first-turn", "no charge may be declared on the first turn of a scenario (seed 003)");
+  if (!in.good_order) return no("003-L34-good-order", "a unit must be in good order to charge (seed 003)");
+  if (in.charged_last_turn)
+    return no("003-L3-normal-speed", "a unit that charged last turn must move at normal speed this turn: no charge (seed 003)");
+  if (in.barred_this_turn)
+    return no(in.when == ChargeWhen::opportunity ? "003-L100-opportunity-failed" : "003-L48-initiation-failed",
+              "it failed a charge initiation check this turn and cannot charge again this turn (seed 003)");
+  if (in.when == ChargeWhen::opportunity && in.moved_this_turn)
+    return no("003-L92-not-yet-moved", "only a unit that has not yet moved this turn may make an opportunity charge (seed 003)");
+  if (in.when == ChargeWhen::opportunity && in.infantry_against_cavalry)
+    return no("003-L96-no-foot-on-horse", "infantry may not make an opportunity charge against cavalry (seed 003)");
+  if (!in.target_visible)
+    return no("003-L34-target-visible", "the target must be visible to the front rank of the charging unit (seed 003)");
+  return {};
 }
 
 // ---------------------------------------------------------------- morale
@@ -366,6 +420,33 @@ GutCheck resolve_gut_check(const ChargeRules& r, Dice& dice) {
   for (int i = 0; i < r.fear_of_charge.dice; ++i) g.total += dice.d6();
   g.passes = gut_check_passes(r, g.total);
   return g;
+}
+
+// -------------------------------- optional: pike charge (003, Loss Table ours)
+
+bool pike_charge_applies(const ChargeRules& r, bool charger_pikes, int files, int ranks, bool target_pikes) {
+  const auto& k = r.pike_charge;
+  return k.enabled && charger_pikes && !target_pikes && files >= k.min_files && ranks >= k.min_ranks;
+}
+
+bool pike_loss_stands(const ChargeRules& r, int total) { return total >= r.pike_charge.stand_target; }
+
+Fraction p_pike_loss_stand(const ChargeRules& r) {
+  // loss_dice D6: count the totals by convolution (at most 4 dice).
+  std::array<long long, 25> ways{};
+  ways[0] = 1;
+  long long all = 1;
+  for (int k = 0; k < r.pike_charge.loss_dice; ++k) {
+    std::array<long long, 25> next{};
+    for (int t = 0; t < 25; ++t)
+      for (int f = 1; f <= 6 && t + f < 25; ++f) next[static_cast<std::size_t>(t + f)] += ways[static_cast<std::size_t>(t)];
+    ways = next;
+    all *= 6;
+  }
+  long long stand = 0;
+  for (int t = 0; t < 25; ++t)
+    if (pike_loss_stands(r, t)) stand += ways[static_cast<std::size_t>(t)];
+  return Fraction(stand, all);
 }
 
 // ------------------------------------------ optional: Infantry Square (004)

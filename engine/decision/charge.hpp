@@ -70,6 +70,18 @@ struct InfantrySquareRules {
   double bounce_back_moves = 0;  // the bounced cavalry falls back this many of its moves
 };
 
+// Seed 003's Swiss/Landsknechte pike charge, an optional rule: the seed
+// refers to a Loss Table it does not give, so the numbers are ours and the
+// rule is off by default (`charge.pike_charge`).
+struct PikeChargeRules {
+  bool enabled = false;
+  int min_files = 0;        // "at least 10 figures in 5 x 2 formation":
+  int min_ranks = 0;        //   the mass shock formation
+  int loss_dice = 0;        // "roll two dice and consult the Loss Table"
+  int stand_target = 0;     // EXAMPLE VALUE: the enemy stands on 2D6 >= this
+  double retreat_moves = 0; // "retreats 1 1/2 moves, backs to the enemy, and must rally"
+};
+
 // All of `charge:` in a ruleset. No seed number has a default here: the
 // loader fills every field from the YAML.
 struct ChargeRules {
@@ -101,6 +113,7 @@ struct ChargeRules {
   // optional rules
   FearOfChargeRules fear_of_charge;
   InfantrySquareRules infantry_square;
+  PikeChargeRules pike_charge;
 
   const DefenderRow& row(DefenderClass c) const { return table[static_cast<std::size_t>(c)]; }
   DefenderKind kind(DefenderClass c) const { return row(c).kind; }
@@ -135,6 +148,47 @@ struct ChargeGeometry {
 // nearest figure of the target; `bearing_deg`: the target's direction off the
 // unit's facing, any sign, any number of turns. `move` must be positive.
 ChargeGeometry charge_geometry(const ChargeRules& r, Length move, Length distance, double bearing_deg);
+
+// The same as the seed words it (003 L40), for a target with extent:
+// `distance` is to the near edge of the target's nearest figure, whose base
+// is `target_base` deep along the line of the charge: it is in range only if
+// that base lies ENTIRELY within the charge range (distance + target_base <=
+// range). The target is in the arc if it lies "entirely or partially" in the
+// 45 degrees either side of the facing: `bearing_lo_deg`..`bearing_hi_deg`
+// (lo <= hi, both off the facing, as seen from the charger) is the angle the
+// target's outline covers; any overlap with the arc counts.
+struct ChargeTarget {
+  Length distance;
+  Length target_base;
+  double bearing_lo_deg = 0;
+  double bearing_hi_deg = 0;
+};
+ChargeGeometry charge_geometry(const ChargeRules& r, Length move, const ChargeTarget& t);
+
+// ------------------------------------------------------------ the gates
+
+// Whether a unit may declare a charge now (step 1), or launch one now (a
+// declared charge in its move, or an opportunity charge in the enemy's), and
+// if not which rule of seed 003 forbids it. The one place these gates live:
+// the engagement engine and the solo session both ask it.
+enum class ChargeWhen : std::uint8_t { declare, launch_declared, opportunity };
+struct ChargeGateInput {
+  ChargeWhen when = ChargeWhen::declare;
+  int turn = 1;                      // 1-based turn of the scenario
+  bool first_turn_allowed = false;   // combat.charge.first_turn (seed 003: false)
+  bool good_order = true;            // seed 003 L34
+  bool charged_last_turn = false;    // seed 003 L3: normal speed the following turn
+  bool barred_this_turn = false;     // failed an initiation check this turn (L48, L100)
+  bool moved_this_turn = false;      // opportunity: has it moved yet (L92)
+  bool target_visible = true;        // seed 003 L34: to the front rank
+  bool infantry_against_cavalry = false;  // opportunity: foot on horse (L96)
+};
+struct ChargeGate {
+  bool allowed = true;
+  std::string_view rule;  // the conformance id of the rule that forbids it (empty if allowed)
+  std::string_view why;   // the rule in words, for a message
+};
+ChargeGate charge_gate(const ChargeGateInput& in);
 
 // ---------------------------------------------------------------- morale
 
@@ -203,6 +257,15 @@ struct GutCheck {
   bool passes = false;
 };
 GutCheck resolve_gut_check(const ChargeRules& r, Dice& dice);
+
+// -------------------------------- optional: pike charge (003, Loss Table ours)
+
+// Does a pike charge force the target's Loss Table roll? The charging pikes
+// in mass shock formation (files x ranks), the target not pikes itself
+// ("other than like troops").
+bool pike_charge_applies(const ChargeRules& r, bool charger_pikes, int files, int ranks, bool target_pikes);
+bool pike_loss_stands(const ChargeRules& r, int total);
+Fraction p_pike_loss_stand(const ChargeRules& r);
 
 // ------------------------------------------ optional: Infantry Square (004)
 

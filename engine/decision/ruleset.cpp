@@ -394,6 +394,9 @@ struct Builder {
     if (auto x = top.required("mounted_shooting")) {
       MapReader m(*x, d, "mounted_shooting");
       if (auto y = m.required("moving_arc_degrees")) s.moving_shoot_arc_degrees = static_cast<int>(read_int(*y, d, "moving_arc_degrees", 0, 360).value_or(45));
+      if (auto y = m.optional("moving_arc"))
+        if (auto i = read_choice(*y, d, "mounted_shooting moving_arc", {"front_to_left", "either_side_of_front_left"}))
+          s.moving_shoot_arc_wide = *i == 1;
       if (auto y = m.required("range_bands_further")) s.mounted_range_band_shift = static_cast<int>(read_int(*y, d, "range_bands_further", 0, 10).value_or(1));
       m.finish();
     }

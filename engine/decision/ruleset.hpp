@@ -92,6 +92,11 @@ struct Supplement {
   double turn_per_move_fraction = 0.25;   // ...per this fraction of its move
   double turn_per_move_fraction_gallop = 0.5;
   int moving_shoot_arc_degrees = 45;      // moving cavalry shoots front and left only
+  // How "front and left 45° arc" is drawn (mounted_shooting.moving_arc):
+  // false (front_to_left, the default) = the wedge from straight ahead to
+  // moving_shoot_arc_degrees to the left; true (either_side_of_front_left) =
+  // the old 90-degree sector, that many degrees either side of the diagonal.
+  bool moving_shoot_arc_wide = false;
   int mounted_range_band_shift = 1;       // shoots as this many bands more distant
   std::array<bool, 6> hit_on_horse{};     // by D6 face - 1: true = horse, false = rider
 };

@@ -258,6 +258,7 @@ Situation Battle::situation(std::size_t i) const {
   const UnitIndex viewer = nearest_enemy(i, true);
   s.in_cover = board_->entirely_in_cover(footprint(i), viewer == k_no_unit ? std::nullopt : std::optional<Point>(units_[viewer].pos));
   const WeaponsRange wr = rules_->switches.weapons_range;
+  s.in_enemy_range = false;
   const Length mine = reach(i);
   for (std::size_t j = 0; j < units_.size(); ++j) {
     if (!units_[j].active() || !enemies(i, j) || !sees(i, j)) continue;
@@ -266,6 +267,7 @@ Situation Battle::situation(std::size_t i) const {
     const Length theirs = reach(j);
     const bool theirs_reach = g <= theirs && theirs.as_cm() > 0;
     const bool mine_reach = g <= mine && mine.as_cm() > 0;
+    if (theirs_reach) s.in_enemy_range = true;
     if ((wr == WeaponsRange::enemy && theirs_reach) || (wr == WeaponsRange::unit && mine_reach) ||
         (wr == WeaponsRange::either && (theirs_reach || mine_reach)))
       s.enemy_in_range = true;

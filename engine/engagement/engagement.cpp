@@ -51,7 +51,25 @@ ChargeProspect charge_prospect(const Battle& b, std::size_t i, std::size_t t, Pa
   p.turned_deg = std::min(std::abs(rel), can);
   p.bearing_deg = rel >= 0 ? rel - p.turned_deg : rel + p.turned_deg;
   if (p.allowance.as_cm() <= 0) return p;
-  p.geometry = charge_geometry(cr, p.allowance, p.distance, p.bearing_deg);
+  // Seed 003 L40: the target "entirely or partially within" the arc (the
+  // angle its outline covers, seen from the charger's centre), and in range
+  // when the base of its nearest figure lies entirely within the charge
+  // range (distance to its near edge plus one base's depth). On a hex board
+  // a unit fills its hex: the centre line and the hex distance.
+  ChargeTarget ct;
+  ct.distance = p.distance;
+  ct.bearing_lo_deg = ct.bearing_hi_deg = p.bearing_deg;
+  if (!b.hex()) {
+    const auto& f = b.rules().combat.formations;
+    ct.target_base = (target.on_horse() ? f.cavalry_base : f.infantry_base).depth;
+    for (const Point c : corners(b.footprint(t))) {
+      if (c == u.pos) continue;
+      const double off = wrap_deg(relative_bearing_deg(u.pos, u.facing, c) - rel);
+      ct.bearing_lo_deg = std::min(ct.bearing_lo_deg, p.bearing_deg + off);
+      ct.bearing_hi_deg = std::max(ct.bearing_hi_deg, p.bearing_deg + off);
+    }
+  }
+  p.geometry = charge_geometry(cr, p.allowance, ct);
   p.max_range = p.geometry.max_range;
   p.min_distance = p.geometry.min_distance;
   p.in_range = p.geometry.in_range;
@@ -60,15 +78,55 @@ ChargeProspect charge_prospect(const Battle& b, std::size_t i, std::size_t t, Pa
   p.forced_move = p.geometry.out_of_reach ? p.geometry.forced_move : p.allowance * cr.out_of_reach_move_factor;
   p.shaken_if_short = cr.out_of_reach_shaken;
   // Terrain (seed 003): the straight path to contact, paid out of the charge
-  // move; no climbing; the target not in special terrain.
+  // move; no climbing; the target not in special terrain; out of special
+  // terrain at least the minimum distance short of the target.
   const Point dir = unit_vector(u.pos, target.pos);
   const Point contact = u.pos + dir * p.distance.as_cm();  // where its front meets the target's
   p.uphill = b.board().moves_uphill(u.pos, contact);
   const double into = b.board().distance(contact, target.pos).as_cm();
   p.target_in_terrain = into > 0 && b.board().movement_cost(contact, target.pos).as_cm() > into * (1.0 + 1e-9);
-  p.path_affordable = b.board().movement_cost(u.pos, contact) <= p.max_range + Length::cm(1e-9);
-  p.reaches = p.geometry.reaches && !p.uphill && !p.target_in_terrain && p.path_affordable;
+  const Length cost = b.board().movement_cost(u.pos, contact);
+  p.path_affordable = cost <= p.max_range + Length::cm(1e-9);
+  const double dist = p.distance.as_cm();
+  if (dist > 0 && cost.as_cm() > dist * (1.0 + 1e-9)) {
+    // Where does the path leave special terrain? Walk back from contact in
+    // half-centimetre steps (only paths that cost more than their length).
+    constexpr double step = 0.5;
+    for (double back = 0; back < dist; back += step) {
+      if (b.board().special_terrain_at(contact - dir * back)) {
+        p.emerges_at = Length::cm(back);
+        p.emerges_too_close = back < p.min_distance.as_cm() - 1e-9;
+        break;
+      }
+    }
+  }
+  if (const auto at = b.board().first_obstacle_crossing(u.pos, contact)) {
+    p.crosses_obstacle = true;
+    p.obstacle_at = Length::cm(*at * dist);
+  }
+  p.reaches = p.geometry.reaches && !p.uphill && !p.target_in_terrain && p.path_affordable && !p.emerges_too_close;
   return p;
+}
+
+ChargeGate charge_gate(const Battle& b, std::size_t i, UnitIndex target, ChargeWhen when) {
+  const Unit& u = b.unit(i);
+  if (!u.active()) return {false, "", "the unit is not on the table"};
+  if (u.in_square()) return {false, "", "a unit in square may not move (seed 004)"};
+  ChargeGateInput in;
+  in.when = when;
+  in.turn = b.turn();
+  in.first_turn_allowed = b.rules().combat.charge.first_turn;
+  in.good_order = u.order == Order::good;
+  in.charged_last_turn = u.charged_last_turn && !b.blocks();  // seed 004's blocks have their own rules
+  in.barred_this_turn = u.charge_barred;
+  in.moved_this_turn = u.moved_this_turn;
+  if (target != k_no_unit) {
+    const auto t = static_cast<std::size_t>(target);
+    if (t >= b.units().size() || !b.unit(t).active() || !b.enemies(i, t)) return {false, "", "the target is not an enemy on the table"};
+    in.target_visible = b.sees(i, t);
+    in.infantry_against_cavalry = !u.cavalry() && b.unit(t).on_horse();
+  }
+  return charge_gate(in);
 }
 
 // ------------------------------------------------------------- engagement
@@ -225,15 +283,12 @@ void Engagement::step_orders() {
     // Seed 003: declarations from turn 2, by units in good order, against a
     // visible enemy.
     const auto t = static_cast<std::size_t>(c.charge);
-    const char* refused = nullptr;
-    if (auto gate = declaration_refusal(r_, b_.turn_, u.order == Order::good)) refused = gate->why.data();
-    else if (u.in_square()) refused = "a unit in square may not move (seed 004)";
-    else if (t >= b_.units_.size() || !b_.units_[t].active() || !b_.enemies(i, t)) refused = "the target is not an enemy on the table";
-    else if (!b_.sees(i, t)) refused = "the target is not visible (seed 003)";
-    if (refused) {
+    const ChargeGate gate = charge_gate(b_, i, c.charge, ChargeWhen::declare);
+    if (!gate.allowed) {
       if (rec_) {
         Event e = event("orders", "declare_refused", i);
-        e.text = name(i) + " may not declare a charge: " + refused;
+        e.text = name(i) + " may not declare a charge: " + std::string(gate.why);
+        e.with("rule", std::string(gate.rule));
         emit(std::move(e));
       }
       c.charge = k_no_unit;
@@ -241,6 +296,10 @@ void Engagement::step_orders() {
     }
     u.charge_declared = true;
     u.charge_target = c.charge;
+    {
+      const Pace dp = c.pace == Pace::halt ? Pace::walk : c.pace;
+      u.target_was_in_range = charge_prospect(b_, i, t, u.on_horse() ? b_.pace_limit(i, dp) : Pace::walk).reaches;
+    }
     ++declared_[u.side];
     ++out_.sides[u.side].charges_declared;
     if (rec_) {
@@ -301,8 +360,9 @@ void Engagement::step_movement() {
 
 void Engagement::activate(std::size_t i) {
   Unit& u = b_.units_[i];
-  if (!u.active() || u.moved_this_turn) return;
-  u.moved_this_turn = true;
+  // A unit that has made an opportunity charge has had its move.
+  if (!u.active() || u.moved_this_turn || u.acted_this_turn) return;
+  u.acted_this_turn = true;
   const Point pos0 = u.pos;
   const double facing0 = u.facing;
   if (u.order == Order::routed) {
@@ -318,6 +378,7 @@ void Engagement::activate(std::size_t i) {
       e.with("move", "rout").with("distance_cm", moved).with("allowance_cm", a.as_cm()).with("pace", std::string(pace_name(p)));
       emit(std::move(e));
     }
+    if (moved > 0) u.moved_this_turn = true;
     if (b_.at_edge(i, home)) {
       u.off_table = true;
       if (rec_) {
@@ -337,12 +398,18 @@ void Engagement::activate(std::size_t i) {
     return;
   }
   const Command& c = commands_[i];
+  // Seed 003: a declared charge is made in the unit's move unless a gate
+  // now forbids it or its initiation check fails; then it cannot charge
+  // this turn (L48) but moves as its orders say otherwise.
+  bool charged = false;
   if (u.charge_declared) {
     Pace p = c.pace == Pace::halt ? Pace::walk : c.pace;
-    charge(i, static_cast<std::size_t>(u.charge_target), true, p);
-  } else {
-    move_unit(i, c);
+    charged = charge(i, static_cast<std::size_t>(u.charge_target), true, p);
   }
+  if (!charged && u.active()) move_unit(i, c);
+  // Seed 003 L92: "has not yet moved": a unit that halted (or only turned
+  // to face) in its move may still make an opportunity charge later.
+  if (u.pos != pos0) u.moved_this_turn = true;
   if (u.active() && !u.engaged && (u.pos != pos0 || u.facing != facing0)) opportunity_charges(i);
 }
 
@@ -355,10 +422,12 @@ void Engagement::move_unit(std::size_t i, const Command& c) {
     p = b_.pace_limit(i, c.pace);
     if (p != c.pace && rec_) {
       Event e = event("movement", "pace_limit", i);
+      const auto& sup = r_.supplement;
+      const bool gallop_limit = u.gallop_streak >= sup.gallop_max_turns && c.pace > sup.after_gallop_limit;
       e.text = name(i) + " may not " + std::string(pace_name(c.pace)) + " this turn: " + std::string(pace_name(p)) + " instead" +
-               (u.charged_last_turn ? " (charged last turn, seed 003)"
-                : u.type && !u.type->can_gallop && c.pace == Pace::gallop ? " (never gallops, seed 002)"
-                                                                          : " (gallop limit, seed 002)");
+               (u.type && !u.type->can_gallop && c.pace == Pace::gallop ? " (never gallops, seed 002)"
+                : gallop_limit                                           ? " (gallop limit, seed 002)"
+                                                                         : " (charged last turn, seed 003)");
       emit(std::move(e));
     }
   }
@@ -572,32 +641,68 @@ bool Engagement::initiation(std::size_t i, bool declared) {
   return pass;
 }
 
-void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) {
+UnitIndex Engagement::switch_target(std::size_t i, std::size_t from, Pace pace) const {
+  UnitIndex best = k_no_unit;
+  Length best_gap;
+  for (std::size_t j = 0; j < b_.units_.size(); ++j) {
+    if (j == from || !b_.units_[j].active() || !b_.enemies(i, j)) continue;
+    const Length g = b_.gap(i, j);
+    if (best != k_no_unit && !(g < best_gap)) continue;  // ties: the lower index
+    if (!charge_prospect(b_, i, j, pace).reaches) continue;
+    best = static_cast<UnitIndex>(j);
+    best_gap = g;
+  }
+  return best;
+}
+
+bool Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) {
   if (blocks_) {  // seed 004 block units: no initiation check (engine/engagement/engagement_blocks.cpp)
+    b_.units_[i].moved_this_turn = true;
     block_charge(i, t, pace);
-    return;
+    return true;
   }
   Unit& u = b_.units_[i];
   SideOutcome& so = out_.sides[u.side];
-  if (u.order != Order::good || u.in_square()) {
+  const ChargeGate gate = charge_gate(b_, i, k_no_unit, declared ? ChargeWhen::launch_declared : ChargeWhen::opportunity);
+  if (!gate.allowed) {
     if (rec_) {
       Event e = event("movement", "charge_refused", i);
-      e.text = name(i) + (u.in_square() ? " is in square and may not move (seed 004)" : " is no longer in good order and may not charge (seed 003)");
+      e.text = name(i) + " may not charge: " + std::string(gate.why);
+      e.with("rule", std::string(gate.rule));
       emit(std::move(e));
     }
-    return;
+    return false;
   }
   pace = u.on_horse() ? b_.pace_limit(i, pace) : Pace::walk;
-  if (!initiation(i, declared)) return;
+  if (!initiation(i, declared)) {
+    u.charge_barred = true;  // seed 003 L48 / L100: no charge for the rest of the turn
+    return false;
+  }
   ++so.charges_launched;
   u.charged_this_turn = true;
+  u.moved_this_turn = true;
   moved_pace_[i] = pace;
-  // Seed 003: if the declared target has gone, another enemy in range.
-  if (!b_.units_[t].active()) {
-    UnitIndex other = k_no_unit;
-    for (std::size_t j = 0; j < b_.units_.size() && other == k_no_unit; ++j)
-      if (b_.units_[j].active() && b_.enemies(i, j) && charge_prospect(b_, i, j, pace).reaches) other = static_cast<UnitIndex>(j);
-    if (other != k_no_unit) t = static_cast<std::size_t>(other);
+  // Seed 003 L56: "If more than one enemy unit lies within a unit's charge
+  // range, and the enemy unit that had been designated as the target of a
+  // charge is allowed to move out of charge range, then another enemy unit
+  // within range must be charged instead": the nearest (choice). A target
+  // that was never in range (misjudged, L52) is not switched from.
+  {
+    const bool gone = !b_.units_[t].active();
+    const bool was_in_range = !declared || u.target_was_in_range;
+    if (gone || (was_in_range && !charge_prospect(b_, i, t, pace).reaches)) {
+      const UnitIndex other = switch_target(i, t, pace);
+      if (other != k_no_unit) {
+        if (rec_) {
+          Event e = event("movement", "charge_switch", i);
+          e.text = name(i) + "'s target " + name(t) + (gone ? " has left the table" : " has moved out of charge range") + ": it charges " +
+                   name(static_cast<std::size_t>(other)) + ", the nearest enemy in range, instead (seed 003)";
+          e.with("from", name(t)).with("to", name(static_cast<std::size_t>(other)));
+          emit(std::move(e));
+        }
+        t = static_cast<std::size_t>(other);
+      }
+    }
   }
   Unit& target = b_.units_[t];
   ChargeProspect p = charge_prospect(b_, i, t, pace);
@@ -626,23 +731,55 @@ void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
     emit(std::move(e));
   }
 
+  // Seed 003 L68: "a unit attempting to cross an obstacle during a charge
+  // must make a successful charge initiation check in order to be able to
+  // proceed": a second check, as the first (choice). Failing, it goes up to
+  // the obstacle and stops there, not shaken, and cannot charge again this
+  // turn (L36: the charge is "discontinued at that point").
+  if (p.reaches && p.crosses_obstacle && !b_.hex()) {
+    if (rec_) {
+      Event e = event("movement", "obstacle", i);
+      e.text = name(i) + " must cross an obstacle " + len(p.obstacle_at) + " ahead (seed 003): another initiation check";
+      e.with("distance_cm", p.obstacle_at.as_cm());
+      emit(std::move(e));
+    }
+    if (!initiation(i, declared)) {
+      u.charge_barred = true;
+      const double short_of = std::max(0.0, p.obstacle_at.as_cm() - 0.5);
+      const double moved = go(i, u.pos + unit_vector(u.pos, target.pos) * short_of, pace, Length::cm(short_of), true);
+      moved_cm_[i] += moved;
+      ++so.charges_short;
+      if (rec_) {
+        Event e = event("movement", "charge_halted", i);
+        e.text = name(i) + " halts at the obstacle after " + len(Length::cm(moved)) + ": its charge is discontinued (seed 003)";
+        e.with("distance_cm", moved);
+        emit(std::move(e));
+      }
+      return true;
+    }
+  }
+
   // Seed 003: the target may meet a charge with an opportunity charge of its
-  // own; the two meet halfway.
+  // own; the two meet halfway. The gates are those of any opportunity charge
+  // (not yet moved, good order, not barred, no foot against horse).
   bool counter = false;
   ChargeProspect tp;
-  if (p.reaches && !target.moved_this_turn && !target.engaged && target.order == Order::good && !target.in_square() &&
-      !(!target.cavalry() && u.on_horse()) && bots_[target.side]->opportunity_charge(b_, t, i, commands_[t])) {
+  if (p.reaches && !target.engaged && charge_gate(b_, t, static_cast<UnitIndex>(i), ChargeWhen::opportunity).allowed &&
+      bots_[target.side]->opportunity_charge(b_, t, i, commands_[t])) {
     Pace tpace = commands_[t].pace == Pace::halt ? Pace::walk : commands_[t].pace;
     tpace = target.on_horse() ? b_.pace_limit(t, tpace) : Pace::walk;
     tp = charge_prospect(b_, t, i, tpace);
     if (tp.reaches) {
-      target.moved_this_turn = true;
-      const bool tdeclared = target.charge_declared && target.charge_target == static_cast<UnitIndex>(i);
-      if (initiation(t, tdeclared)) {
+      // Seed 003 L100: the -2 applies "if no charge was declared for the
+      // unit" during step 1, whatever target it was declared against.
+      if (initiation(t, target.charge_declared)) {
         counter = true;
+        target.moved_this_turn = true;
         ++out_.sides[target.side].charges_launched;
         target.charged_this_turn = true;
         moved_pace_[t] = tpace;
+      } else {
+        target.charge_barred = true;
       }
     }
   }
@@ -660,7 +797,7 @@ void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
       emit(std::move(e));
     }
     if (p.shaken_if_short) set_order(i, Order::shaken, "movement", "its charge fell short (seed 003)");
-    return;
+    return true;
   }
 
   double moved = 0;
@@ -701,7 +838,7 @@ void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
         emit(std::move(e));
       }
       set_order(i, Order::shaken, "movement", "its charge fell short (seed 003)");
-      return;
+      return true;
     }
   } else if (counter) {
     // Each covers half the gap between their fronts.
@@ -733,7 +870,7 @@ void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
         emit(std::move(e));
       }
       set_order(i, Order::shaken, "movement", "its charge fell short (seed 003)");
-      return;
+      return true;
     }
   }
   moved_cm_[i] += moved;
@@ -744,11 +881,65 @@ void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
     emit(std::move(e));
   }
 
+  // Seed 003's Swiss/Landsknechte pike charge (optional, charge.pike_charge;
+  // its Loss Table numbers are ours): pikes in mass shock formation force
+  // the target (not pikes itself) to roll; failing, it retreats and must
+  // rally; caught by pikes again before it rallies, it is eliminated.
+  if (!u.on_horse() && !b_.hex()) {
+    const Footprint fp = b_.footprint(i);
+    const Base& base = r_.combat.formations.infantry_base;
+    const int files = static_cast<int>(std::lround(fp.frontage.as_cm() / base.frontage.as_cm()));
+    const int ranks = static_cast<int>(std::lround(fp.depth.as_cm() / base.depth.as_cm()));
+    const bool target_pikes = target.profile->pikes && !target.on_horse();
+    if (pike_charge_applies(r_.charge, u.profile->pikes, files, ranks, target_pikes)) {
+      if (target.pike_routed && target.order != Order::good) {
+        target.off_table = true;
+        target.engaged = false;
+        ++out_.sides[target.side].destroyed;
+        ++so.charges_broke;
+        if (rec_) {
+          Event e = event("movement", "destroyed", t);
+          e.text = name(t) + " is followed up by pikemen before it rallied: totally eliminated (seed 003)";
+          emit(std::move(e));
+        }
+        return true;
+      }
+      const auto& pk = r_.charge.pike_charge;
+      std::vector<int> faces;
+      int total = 0;
+      for (int k = 0; k < pk.loss_dice; ++k) {
+        const int f = morale_.d6();
+        total += f;
+        if (rec_) faces.push_back(f);
+      }
+      const bool stands = pike_loss_stands(r_.charge, total);
+      if (rec_) {
+        Event e = event("movement", "pike_charge", t);
+        e.text = name(t) + " charged by pikes rolls on the Loss Table (seed 003; numbers ours): " + faces_str(faces) + " = " +
+                 std::to_string(total) + ", needs " + std::to_string(pk.stand_target) + ": " + (stands ? "stands" : "fails");
+        e.with("dice", faces_data(faces)).with("need", static_cast<long long>(pk.stand_target)).with("stands", stands);
+        emit(std::move(e));
+      }
+      if (!stands) {
+        ++so.charges_broke;
+        retreat(t, i, move_of(t) * pk.retreat_moves, "fails the pike charge's Loss Table roll");
+        set_order(t, Order::retreating, "movement", "it failed against the pike charge and must rally (seed 003)");
+        target.pike_routed = true;
+        return true;
+      }
+    }
+  }
+
   // The defender's answers to charging horse, all from engine/decision/charge.hpp:
   // seed 001's fear of charge and seed 004's square (optional rules), then
   // seed 003's morale check.
   const ChargeRules& cr = r_.charge;
-  const ChargedOn on = side_on == Aspect::front ? ChargedOn::front : side_on == Aspect::flank ? ChargedOn::flank : ChargedOn::rear;
+  // A counter-charging defender has turned to face its charger: it is
+  // charged in front (issue 14: not on the facing it had before it turned).
+  const ChargedOn on = counter                    ? ChargedOn::front
+                       : side_on == Aspect::front ? ChargedOn::front
+                       : side_on == Aspect::flank ? ChargedOn::flank
+                                                  : ChargedOn::rear;
   if (u.on_horse() && !target.cavalry() && !counter) {
     const int cover = b_.board().cover_of(b_.footprint(t), u.pos);
     if (fear_of_charge_applies(cr, Length::cm(moved), Length(), cover)) {
@@ -771,7 +962,7 @@ void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
           e.text = name(i) + " finds no one to strike and halts";
           emit(std::move(e));
         }
-        return;
+        return true;
       }
     }
     if (!target.in_square() && can_form_square(cr, b_.defender_class(t)) && bots_[target.side]->form_square(b_, t, i)) {
@@ -784,22 +975,30 @@ void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
       }
     }
   }
-  // Seed 003: "to withstand a charge by mounted men, the defending unit must
-  // check morale"; if both are charging, both check.
-  if (u.on_horse() && !target.in_square() && p.geometry.morale_check && !charge_morale(t, i, on, counter)) {
-    ++so.charges_broke;
-    retreat(t, i, morale_retreat(cr, move_of(t)), "fails its morale check");
-    if (!cr.failure_backs_to_enemy && target.active()) target.facing = bearing_deg(target.pos, u.pos);
-    set_order(t, cr.failure_must_rally ? Order::retreating : Order::shaken, "movement", "it failed its morale check against the charge (seed 003)");
-    follow_through(i, bearing0, Length::cm(std::max(0.0, p.max_range.as_cm() - moved)));  // victory before melee
-    return;
-  }
-  if (counter && target.on_horse() && tp.geometry.morale_check && !charge_morale(i, t, ChargedOn::front, true)) {
-    ++out_.sides[target.side].charges_broke;
-    retreat(i, t, morale_retreat(cr, move_of(i)), "fails its morale check");
-    if (!cr.failure_backs_to_enemy && u.active()) u.facing = bearing_deg(u.pos, target.pos);
-    set_order(i, cr.failure_must_rally ? Order::retreating : Order::shaken, "movement", "it failed its morale check against the charge (seed 003)");
-    return;
+  // Seed 003 L7: "to withstand a charge by mounted men, the defending unit
+  // must check morale"; "if both units are charging, both must check
+  // morale": the charger checks whatever the defender rolled (defender
+  // first). Who fails retreats; a charger whose defender fails while it
+  // stands has won before melee and follows through.
+  const bool defender_checks = u.on_horse() && !target.in_square() && p.geometry.morale_check;
+  const bool charger_checks = counter && target.on_horse() && tp.geometry.morale_check;
+  const bool defender_fails = defender_checks && !charge_morale(t, i, on, counter);
+  const bool charger_fails = charger_checks && !charge_morale(i, t, ChargedOn::front, true);
+  if (defender_fails || charger_fails) {
+    if (defender_fails) {
+      ++so.charges_broke;
+      retreat(t, i, morale_retreat(cr, move_of(t)), "fails its morale check");
+      if (!cr.failure_backs_to_enemy && target.active()) target.facing = bearing_deg(target.pos, u.pos);
+      set_order(t, cr.failure_must_rally ? Order::retreating : Order::shaken, "movement", "it failed its morale check against the charge (seed 003)");
+    }
+    if (charger_fails) {
+      ++out_.sides[target.side].charges_broke;
+      retreat(i, t, morale_retreat(cr, move_of(i)), "fails its morale check");
+      if (!cr.failure_backs_to_enemy && u.active()) u.facing = bearing_deg(u.pos, target.pos);
+      set_order(i, cr.failure_must_rally ? Order::retreating : Order::shaken, "movement", "it failed its morale check against the charge (seed 003)");
+    }
+    if (!charger_fails) follow_through(i, bearing0, Length::cm(std::max(0.0, p.max_range.as_cm() - moved)));  // victory before melee
+    return true;
   }
   ++so.charges_stood;
   u.engaged = true;
@@ -813,6 +1012,7 @@ void Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
   c.bearing = bearing0;
   c.balance = Length::cm(std::max(0.0, p.max_range.as_cm() - moved));
   contacts_.push_back(c);
+  return true;
 }
 
 bool Engagement::charge_morale(std::size_t d, std::size_t a, ChargedOn on, bool both) {
@@ -857,8 +1057,10 @@ void Engagement::opportunity_charges(std::size_t m) {
   for (std::size_t j = 0; j < b_.units_.size(); ++j) {
     Unit& v = b_.units_[j];
     if (!mover.active() || mover.engaged) return;
-    if (!v.active() || !b_.enemies(j, m) || v.moved_this_turn || v.engaged || v.order != Order::good || v.in_square()) continue;
-    if (!v.cavalry() && mover.on_horse()) continue;  // seed 003: infantry never opportunity-charges cavalry
+    if (!v.active() || !b_.enemies(j, m) || v.engaged) continue;
+    // Seed 003's gates: not yet moved (L92), good order, no charge the turn
+    // after a charge, not after a failed check (L100), foot never on horse (L96).
+    if (!charge_gate(b_, j, static_cast<UnitIndex>(m), ChargeWhen::opportunity).allowed) continue;
     if (!bots_[v.side]->opportunity_charge(b_, j, m, commands_[j])) continue;
     Pace p = commands_[j].pace == Pace::halt ? Pace::walk : commands_[j].pace;
     p = v.on_horse() ? b_.pace_limit(j, p) : Pace::walk;
@@ -868,8 +1070,8 @@ void Engagement::opportunity_charges(std::size_t m) {
       e.text = name(j) + " makes an opportunity charge on " + name(m) + " (seed 003)";
       emit(std::move(e));
     }
-    v.moved_this_turn = true;
-    charge(j, m, v.charge_declared && v.charge_target == static_cast<UnitIndex>(m), p);
+    // Seed 003 L100: the -2 applies if no charge was declared for the unit.
+    charge(j, m, v.charge_declared, p);
   }
 }
 
@@ -929,8 +1131,10 @@ void Engagement::step_shooting() {
       in_arc = true;
       arc_name = "all round (square)";
     } else if (u.on_horse() && moved_cm_[i] > 0) {
+      // Seed 002: "front and left 45° arc" (mounted_shooting.moving_arc).
       const double a = r_.supplement.moving_shoot_arc_degrees;
-      in_arc = b_.board().in_front_left_arc(u.pos, u.facing, target.pos, -a, a);
+      in_arc = r_.supplement.moving_shoot_arc_wide ? b_.board().in_front_left_arc(u.pos, u.facing, target.pos, -a, a)
+                                                   : b_.board().in_front_left_arc(u.pos, u.facing, target.pos, -a / 2, a / 2);
       arc_name = "front and left (moving cavalry, seed 002)";
     } else {
       in_arc = b_.board().in_front_arc(u.pos, u.facing, target.pos, r_.combat.shooting.arc_half_degrees);
@@ -1246,7 +1450,10 @@ void Engagement::step_morale() {
       e.with("dice", faces_data({d1, d2})).with("need", static_cast<long long>(r_.combat.morale.rally_target)).with("rallied", ok);
       emit(std::move(e));
     }
-    if (ok) u.order = Order::good;
+    if (ok) {
+      u.order = Order::good;
+      u.pike_routed = false;
+    }
   }
 }
 
@@ -1279,12 +1486,18 @@ void Engagement::step_end() {
       u.gallop_streak = 0;
     }
     u.ran_last_turn = u.ran_this_turn;
-    u.retreated_from_melee = u.retreated_this_turn;
+    // Seed 002 L53 "retreating as a result of melee": a state, from the turn
+    // after the fall back until the unit rallies (a unit repulsed in good
+    // order counts the next turn only).
+    u.retreated_from_melee = u.retreated_this_turn || (u.retreated_from_melee && u.order != Order::good);
     u.charged_last_turn = u.charged_this_turn;
     u.charge_declared = false;
     u.charge_target = k_no_unit;
+    u.target_was_in_range = false;
     u.charged_this_turn = false;
     u.moved_this_turn = false;
+    u.acted_this_turn = false;
+    u.charge_barred = false;
     u.engaged = false;
     u.ran_this_turn = false;
     u.retreated_this_turn = false;

@@ -40,12 +40,28 @@ struct ChargeProspect {
   bool uphill = false;          // seed 003: cannot move uphill and charge in the same turn
   bool target_in_terrain = false;  // seed 003: the target may not be in special terrain
   bool path_affordable = true;  // seed 003: terrain and obstacles paid out of the charge move
+  // Seed 003 L64: where the path last leaves special terrain, measured back
+  // from contact (0 if it never enters it), and whether that is inside the
+  // minimum distance (then the charge may not be made).
+  Length emerges_at;
+  bool emerges_too_close = false;
+  // Seed 003 L68: the path crosses an obstacle (fence, hedge) this far out.
+  bool crosses_obstacle = false;
+  Length obstacle_at;
   bool reaches = false;         // all of the above allow contact
   bool charge_bonus = false;    // contact after more than the minimum distance
   Length forced_move;           // out of reach: still moves this far forward
   bool shaken_if_short = true;  // ...and becomes shaken
 };
 ChargeProspect charge_prospect(const Battle& b, std::size_t charger, std::size_t target, Pace pace);
+
+// Seed 003's gates on a charge by unit `charger` (on `target`, k_no_unit if
+// none is named yet) as the battle stands: engine/decision/charge.hpp's
+// charge_gate() with the battle's facts (turn, order, last turn's charge, a
+// failed initiation check, movement, the target's visibility). A unit in
+// square (seed 004) or a target that is not an enemy on the table is
+// refused too, with an empty rule id.
+ChargeGate charge_gate(const Battle& b, std::size_t charger, UnitIndex target, ChargeWhen when);
 
 class Engagement {
  public:
@@ -100,9 +116,14 @@ class Engagement {
 
   void activate(std::size_t i);
   void move_unit(std::size_t i, const Command& c);
-  void charge(std::size_t i, std::size_t target, bool declared, Pace pace);
+  // Returns false when no charge took place (refused, or the initiation
+  // check failed): the unit has not moved.
+  bool charge(std::size_t i, std::size_t target, bool declared, Pace pace);
   void opportunity_charges(std::size_t mover);
   bool initiation(std::size_t i, bool declared);
+  // The nearest other enemy a charge from `i` at `pace` reaches now (seed 003
+  // L56), k_no_unit if none.
+  UnitIndex switch_target(std::size_t i, std::size_t from, Pace pace) const;
   bool charge_morale(std::size_t defender, std::size_t attacker, ChargedOn on, bool both_charging);
   void melee(const Contact& c);
   void retreat(std::size_t i, std::size_t from, Length distance, const char* why);
