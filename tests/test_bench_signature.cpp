@@ -21,7 +21,7 @@ using namespace vedette;
 namespace {
 
 // Recorded by `vedette bench --signature`.
-constexpr const char* k_signature = "fnv1a64:MERGED_SIGNATURE";
+constexpr const char* k_signature = "fnv1a64:4bc29d6e9661f780";
 
 const std::string k_dir = std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios";
 

@@ -718,7 +718,7 @@ TEST_CASE("seed 003: through vedette play, both charging units check morale even
   CHECK(first_failed > 0);
 }
 
-TEST_CASE("seed 003 (optional): a pike charge sends the enemy to the Loss Table; caught again unrallied, it is eliminated",
+TEST_CASE("seed 003 (optional): a pike charge sends the enemy to the Loss Table, and caught again unrallied it is eliminated",
           "[charge][003-L5-pike-charge][003-L5-pike-retreat][003-L5-pike-followed-up][003-L5-pike-mass-shock]") {
   RulesetPtr off = default_ruleset();
   CHECK_FALSE(off->charge.pike_charge.enabled);  // off by default: the seed gives no Loss Table

@@ -78,7 +78,7 @@ TEST_CASE("rule diff: vedette table --diff prints it, as text and JSON", "[rule-
   CHECK_THAT(bad.err, Catch::Contains("cells_face_out_of_range.yaml:5:13: no face 7 on a D6"));
 }
 
-TEST_CASE("compare: several scenarios side by side; a figure real and up in one, real and down in another, is a sign flip",
+TEST_CASE("compare: several scenarios side by side, and a figure real and up in one, real and down in another, is a sign flip",
           "[compare][rule-diff]") {
   using namespace vedette::lab;
   Comparison a, b, c;
