@@ -88,7 +88,10 @@
     guarded(async () => {
       const name = $("new-name").value.trim();
       const units = $("new-units").value.split("\n").map((s) => s.trim()).filter(Boolean);
-      await api("POST", "/api/sessions", { name, units, physical_dice: $("new-physical").checked });
+      const body = { name, units, physical_dice: $("new-physical").checked };
+      const seed = $("new-seed").value.trim();
+      if (seed) body.seed = Number(seed);
+      await api("POST", "/api/sessions", body);
       notice("");
       await openSession(name);
     });
