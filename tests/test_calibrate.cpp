@@ -107,7 +107,21 @@ TEST_CASE("calibrate: --levels writes one overlay per level, harder levels bolde
   for (const char* f : {"easy.yaml", "hard.yaml"}) {
     INFO(f);
     CHECK_NOTHROW(load_ruleset(dir.path() + "/levels/" + f));
+    // No schemas/ above a temporary folder: no modeline.
+    CHECK(slurp(dir.path() + "/levels/" + f).rfind("# Difficulty '", 0) == 0);
   }
+}
+
+TEST_CASE("calibrate: an overlay written inside a checkout names the schema above it (editors validate it)", "[difficulty][calibrate][cli]") {
+  vtest::TempDir dir;
+  std::filesystem::create_directories(dir.path() + "/schemas");
+  std::ofstream(dir.path() + "/schemas/ruleset.schema.json") << "{}\n";
+  auto j = vtest::run_json({"calibrate", k_default, "--levels", "easy=0.2", "-n", "500", "--seed", "4", "--json", "--write-dir",
+                            dir.path() + "/tables/difficulty"});
+  REQUIRE(j["levels"].size() == 1);
+  const std::string text = slurp(dir.path() + "/tables/difficulty/easy.yaml");
+  CHECK(text.rfind("# yaml-language-server: $schema=../../schemas/ruleset.schema.json\n# Difficulty 'easy'", 0) == 0);
+  CHECK_NOTHROW(load_ruleset(dir.path() + "/tables/difficulty/easy.yaml"));
 }
 
 TEST_CASE("calibrate: bad input says what is wrong, exits 2 and writes nothing", "[difficulty][calibrate][cli]") {

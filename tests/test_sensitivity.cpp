@@ -84,6 +84,7 @@ TEST_CASE("sensitivity: vedette sensitivity ranks paired effects, and each equal
   vtest::TempDir dir;
   auto j = vtest::run_json({"sensitivity", k_default, "-n", "600", "--seed", "5", "--threads", "2", "--json", "--out", dir.path()});
   CHECK(j["vedette"] == "sensitivity");
+  CHECK_FALSE(j.contains("rule"));  // the scenario's own whole ruleset: no diff to show
   const auto& effects = j["effects"];
   REQUIRE(effects.size() > 300);
   double last = 1;
@@ -130,6 +131,22 @@ TEST_CASE("sensitivity: vedette sensitivity ranks paired effects, and each equal
   CHECK(html.find("id=\"chart-tornado-cavalry\"") != std::string::npos);
   CHECK(html.find("Largest effect: ") != std::string::npos);
   CHECK(nlohmann::json::parse(slurp(dir.path() + "/summary.json")) == j);
+}
+
+TEST_CASE("sensitivity: an overlay's report starts with what it changes against its base", "[sensitivity][cli]") {
+  vtest::TempDir dir;
+  const std::string overlay = k_src + "/tables/house-rules/steady-veterans.yaml";
+  auto j = vtest::run_json({"sensitivity", k_default, "--ruleset", overlay, "-n", "50", "--seed", "3", "--json", "--out", dir.path()});
+  REQUIRE(j.contains("rule"));
+  CHECK(j["rule"]["changes"].size() > 0);
+  const std::string html = slurp(dir.path() + "/report.html");
+  const auto rule_at = html.find("<h2>The rule</h2>");
+  REQUIRE(rule_at != std::string::npos);
+  CHECK(rule_at < html.find("<h2>What moves"));
+  CHECK(html.find("steady-veterans.yaml against") != std::string::npos);
+  auto text = vtest::run_vedette({"sensitivity", k_default, "--ruleset", overlay, "-n", "50", "--seed", "3"});
+  REQUIRE(text.status == 0);
+  CHECK(text.out.find("## The rule") < text.out.find("Base:"));
 }
 
 TEST_CASE("sensitivity: the same seed gives the same effects whatever the thread count", "[sensitivity][cli]") {

@@ -196,6 +196,21 @@ std::string overlay_text(const CalibrateResult& c, const std::string& file) {
   char target[64];
   std::snprintf(target, sizeof target, "%.1f%%", c.target * 100);
   std::string o;
+  // Editors validate the overlay when it names its schema: the nearest
+  // schemas/ruleset.schema.json above the file (a Vedette checkout's), if any.
+  {
+    std::error_code ec;
+    const fs::path dir = fs::absolute(fs::path(file), ec).parent_path();
+    for (fs::path p = dir; !ec && !p.empty(); p = p.parent_path()) {
+      const fs::path schema = p / "schemas" / "ruleset.schema.json";
+      if (fs::exists(schema, ec)) {
+        const fs::path rel = fs::relative(schema, dir, ec);
+        if (!ec && !rel.empty()) o += "# yaml-language-server: $schema=" + rel.generic_string() + "\n";
+        break;
+      }
+      if (p == p.parent_path()) break;
+    }
+  }
   o += "# " + std::string(c.level.empty() ? "Difficulty" : "Difficulty '" + c.level + "'") + ": written by `vedette calibrate` for " +
        c.scenario_file + ".\n";
   o += "# Target: " + c.outcome_label + " " + target + ". Measured with " + c.knob + " = " + c.value + ": " + c.outcome_label + " " + measured +

@@ -53,8 +53,10 @@ std::string headline(const Sensitivity& s) {
 
 }  // namespace
 
-std::string sensitivity_markdown(const RunInfo& info, const Sensitivity& s, const std::string& report_path, std::size_t top) {
+std::string sensitivity_markdown(const RunInfo& info, const Sensitivity& s, const std::string& report_path, std::size_t top,
+                                 const RulesetDiff* rule) {
   std::string o = "# vedette sensitivity: " + info.scenario + "\n\n" + parts::run_markdown(info);
+  if (rule && !rule->base.empty()) o += "\n" + rule_diff_markdown(*rule);
   o += "\n" + headline(s) + "\n\nBase:";
   for (std::size_t k = 0; k < s.base.size(); ++k) o += (k ? " ·" : "") + std::string(" ") + s.outcome_labels[k] + " " + parts::prop_text(s.base[k]);
   o += "\n\n" + std::to_string(s.variants) + " variants played, " + parts::thousands(s.n) + " engagements each on the base's dice; " +
@@ -72,7 +74,7 @@ std::string sensitivity_markdown(const RunInfo& info, const Sensitivity& s, cons
   return o;
 }
 
-OJson sensitivity_json(const RunInfo& info, const Sensitivity& s) {
+OJson sensitivity_json(const RunInfo& info, const Sensitivity& s, const RulesetDiff* rule) {
   OJson j;
   j["vedette"] = "sensitivity";
   j["format"] = 1;
@@ -83,6 +85,7 @@ OJson sensitivity_json(const RunInfo& info, const Sensitivity& s) {
   j["steps"] = "whole numbers +/-1; lengths +/-1 of their unit (mm: 5); other numbers +/-10%; band bounds move with the next band's; "
                "Actions Table cells take each neighbouring cell's behaviour";
   j["headline"] = headline(s);
+  if (rule && !rule->base.empty()) j["rule"] = rule_diff_json(*rule);
   OJson base = OJson::object();
   for (std::size_t k = 0; k < s.base.size(); ++k) base[s.outcome_ids[k]] = json_proportion(s.base[k]);
   j["base"] = base;
@@ -173,10 +176,11 @@ std::string tornado_svg(const Sensitivity& s, std::size_t outcome, std::size_t t
   return o;
 }
 
-std::string sensitivity_html(const RunInfo& info, const Sensitivity& s, std::size_t top) {
+std::string sensitivity_html(const RunInfo& info, const Sensitivity& s, std::size_t top, const RulesetDiff* rule) {
   std::string o = parts::html_open("vedette sensitivity: " + info.scenario);
   o += "<h1>vedette sensitivity: " + html_escape(info.scenario) + "</h1>\n";
   o += "<p><b>" + html_escape(headline(s)) + "</b></p>\n" + parts::html_run(info);
+  if (rule && !rule->base.empty()) o += rule_diff_html(*rule);
   o += "<p>Base:";
   for (std::size_t k = 0; k < s.base.size(); ++k)
     o += (k ? " ·" : "") + std::string(" ") + html_escape(s.outcome_labels[k]) + " " + parts::prop_text(s.base[k]);

@@ -30,6 +30,7 @@ int run_sensitivity_cmd(const SensitivityCliOptions& o, Io& io) {
   auto scenario = open_lab_scenario(o.lab.scenario);
   const std::string base = o.lab.ruleset.empty() ? scenario->ruleset_path() : o.lab.ruleset;
   load_ruleset(base);  // a bad base is bad input, before anything is played or written
+  const RulesetDiff rule = diff_overlay(base);  // the reports start with what an overlay changes
 
   SensitivityOptions s;
   s.seed = o.lab.seed ? *o.lab.seed : fresh_seed();
@@ -56,11 +57,11 @@ int run_sensitivity_cmd(const SensitivityCliOptions& o, Io& io) {
   info.requested = s.n;
   info.engagements = static_cast<std::uint64_t>(res.n);
   if (sig) info.stopped_by = signal_name(sig);
-  OJson j = sensitivity_json(info, res);
+  OJson j = sensitivity_json(info, res, &rule);
   std::string report;
-  if (!o.lab.out.empty()) report = write_reports(o.lab.out, sensitivity_html(info, res), j);
+  if (!o.lab.out.empty()) report = write_reports(o.lab.out, sensitivity_html(info, res, 25, &rule), j);
   if (o.lab.json) print_json(io.out, j);
-  else io.out << sensitivity_markdown(info, res, report);
+  else io.out << sensitivity_markdown(info, res, report, 15, &rule);
   if (sig) io.err << "vedette: stopped by " << signal_name(sig) << "; the report holds the variants played before it\n";
   return exit_status(sig);
 }
