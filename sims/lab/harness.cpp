@@ -488,7 +488,10 @@ HarnessResult run_ranks(std::span<const Model* const> models, const HarnessOptio
       const std::uint64_t e = std::clamp((c0 + (r + 1) * per_rank) * k_chunk, b, o.n);
       return std::pair{b, e};
     };
-    const auto [my_begin, my_end] = block(static_cast<std::uint64_t>(me));
+    // (Plain variables, not a structured binding: clang 14, the fuzz build's
+    // compiler, cannot capture bindings in the lambdas below.)
+    const std::pair<std::uint64_t, std::uint64_t> my_block = block(static_cast<std::uint64_t>(me));
+    const std::uint64_t my_begin = my_block.first, my_end = my_block.second;
 
     // 1. This rank's block, on its threads.
     Sums mine(models);
