@@ -132,6 +132,19 @@ try {
   await clickText("heavy-foot");
   await clickText("front");
   await clickText("No");
+  // The odds before the dice, exact, as the API gives them (the engine's).
+  await page.waitForSelector(".charge .odds-head", { timeout: 10000 });
+  const oddsShown = await page.$eval(".charge .odds-head", (e) => e.textContent);
+  const api = await page.evaluate(async () => (await fetch(location.pathname.replace(/[^/]*$/, "") + "api/sessions/table/charge-odds", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ unit: "Lancers", distance: "20", defender: "heavy-foot", both_charging: false }) })).json());
+  const g = api.odds.goes_in;
+  check(oddsShown === `Charge goes in: ${Math.round(g.p * 100)}% (${g.num}/${g.den})`, `the odds before the dice: ${oddsShown} (API ${JSON.stringify(g)})`);
+  // Heavy lancers on heavy foot: the initiation check passes on 4+ (33 of 36).
+  check(g.num === 11 && g.den === 12, "the initiation check's 33/36: " + JSON.stringify(g));
+  check(/Initiation check 4\+ on 2D6/.test(await page.$eval(".charge .odds", (e) => e.textContent)), "the initiation check's line");
+  await page.screenshot({ path: path.join(outDir, "web-charge-odds-360x740.png") });
+  await noOverflow("the charge odds");
   await clickText("Roll for me");
   await page.waitForFunction(() => !document.querySelector("#notice").hidden || !document.querySelector(".charge"), { timeout: 10000 });
   const file = path.join(dir, "table.vedette.yaml");
@@ -168,10 +181,41 @@ try {
   await new Promise((r) => setTimeout(r, 500));
   check(!status().units[1].acted_this_turn, "u undid the terminal's activation");
 
+  // Real dice: a session with the player's dice, brought to a "(Charge?)"
+  // by the terminal; the page asks the initiation check's dice first, then
+  // (it passed) the defender's.
+  const real = path.join(dir, "real.vedette.yaml");
+  execFileSync(exe, ["solo", "new", real, "--physical-dice", "--unit", "Lancers:shock,figures=12,heavy"]);
+  execFileSync(exe, ["solo", "activate", real, "Lancers", "--roll", "3"]);
+  execFileSync(exe, ["solo", "next-turn", real]);
+  execFileSync(exe, ["solo", "activate", real, "Lancers", "--enemy-in-range", "--roll", "6"]);
+  await page.goto(base + "?session=real", { waitUntil: "networkidle0" });
+  await page.waitForSelector("#session:not([hidden]) .card");
+  await clickText("Charge");
+  for (const d of ["2", "0"]) await clickText(d, ".charge .pad");
+  await clickText("OK", ".charge .pad");
+  await clickText("heavy-foot");
+  await clickText("front");
+  await clickText("No");
+  await page.waitForSelector(".charge .odds-head", { timeout: 10000 });
+  check(!(await page.$$eval(".charge button", (bs) => bs.some((b) => b.textContent === "Roll for me"))), "no 'Roll for me' with the player's dice");
+  await clickText("I rolled");
+  for (const d of ["4", "5"]) await clickText(d, ".charge .pad");
+  await clickText("OK", ".charge .pad");
+  await page.waitForFunction(() => /defender's morale check/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
+  for (const d of ["3", "5"]) await clickText(d, ".charge .pad");
+  await clickText("OK", ".charge .pad");
+  await page.waitForFunction(() => !document.querySelector(".charge"), { timeout: 10000 });
+  const realCharge = JSON.parse(execFileSync(exe, ["solo", "log", real, "--json"]).toString());
+  const charges = (realCharge.events || realCharge).filter((e) => e.charge);
+  const last = charges.length ? charges[charges.length - 1].charge : {};
+  check(last.initiation && last.initiation.dice.join() === "4,5" && last.dice && last.dice.join() === "3,5",
+    "the player's dice are in the session: " + JSON.stringify(last));
+
   // Dark mode and a tablet: nothing spills out.
   await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "dark" }]);
   await page.setViewport({ width: 800, height: 1100 });
-  await page.reload({ waitUntil: "networkidle0" });
+  await page.goto(base + "?session=table", { waitUntil: "networkidle0" });
   await page.waitForSelector("#session:not([hidden]) .card");
   await noOverflow("the tablet in dark mode");
   await page.screenshot({ path: path.join(outDir, "web-tablet-dark.png") });
