@@ -6,7 +6,7 @@
 // that nothing spills out of the viewport, and writes screenshots.
 //   node browser.mjs VEDETTE_EXE OUT_DIR
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import puppeteer from "puppeteer-core";
@@ -129,9 +129,10 @@ try {
   await clickText("Charge");
   for (const d of ["2", "0"]) await clickText(d, ".charge .pad");
   await clickText("OK", ".charge .pad");
-  await clickText("heavy-foot");
+  await clickText("Heavy Foot");  // the ruleset's wording (charge-table)
   await clickText("front");
-  await clickText("No");
+  await clickText("No");  // pikes facing?
+  await clickText("No");  // both charging?
   // The odds before the dice, exact, as the API gives them (the engine's).
   await page.waitForSelector(".charge .odds-head", { timeout: 10000 });
   const oddsShown = await page.$eval(".charge .odds-head", (e) => e.textContent);
@@ -184,8 +185,12 @@ try {
   // Real dice: a session with the player's dice, brought to a "(Charge?)"
   // by the terminal; the page asks the initiation check's dice first, then
   // (it passed) the defender's.
+  // It plays a house rule (its own defender wording, a harder initiation
+  // check) and has no recorded weight: the form asks it.
   const real = path.join(dir, "real.vedette.yaml");
-  execFileSync(exe, ["solo", "new", real, "--physical-dice", "--unit", "Lancers:shock,figures=12,heavy"]);
+  writeFileSync(path.join(dir, "house.yaml"), "extends: builtin:default\ncharge:\n  morale:\n    table:\n" +
+    "      heavy_foot: {text: Town Pikemen, kind: foot, need: [8, 9, 10]}\ncombat:\n  charge:\n    initiation_target: 6\n");
+  execFileSync(exe, ["solo", "new", real, "--physical-dice", "--ruleset", path.join(dir, "house.yaml"), "--unit", "Lancers:shock,figures=12"]);
   execFileSync(exe, ["solo", "activate", real, "Lancers", "--roll", "3"]);
   execFileSync(exe, ["solo", "next-turn", real]);
   execFileSync(exe, ["solo", "activate", real, "Lancers", "--enemy-in-range", "--roll", "6"]);
@@ -194,10 +199,16 @@ try {
   await clickText("Charge");
   for (const d of ["2", "0"]) await clickText(d, ".charge .pad");
   await clickText("OK", ".charge .pad");
-  await clickText("heavy-foot");
+  await clickText("heavy");
+  check(!(await page.$$eval(".charge button", (bs) => bs.some((b) => b.textContent === "Heavy Foot"))), "the house rule's wording replaces the default's");
+  await clickText("Town Pikemen");
   await clickText("front");
-  await clickText("No");
+  await clickText("No");  // pikes facing?
+  await clickText("No");  // both charging?
   await page.waitForSelector(".charge .odds-head", { timeout: 10000 });
+  // The house rule's odds: 2D6 >= 6 to go (26 of 36).
+  const houseOdds = await page.$eval(".charge .odds-head", (e) => e.textContent);
+  check(houseOdds === "Charge goes in: 72% (13/18)", "the house rule's odds: " + houseOdds);
   check(!(await page.$$eval(".charge button", (bs) => bs.some((b) => b.textContent === "Roll for me"))), "no 'Roll for me' with the player's dice");
   await clickText("I rolled");
   for (const d of ["4", "5"]) await clickText(d, ".charge .pad");

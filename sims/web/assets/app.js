@@ -156,7 +156,11 @@
   function choices(flow, question, options, done) {
     flow.replaceChildren(el("p", { class: "question", text: question }));
     const row = el("div", { class: "choices" });
-    for (const o of options) row.append(el("button", { text: o, onclick: () => done(o) }));
+    // An option is its text, or [text shown, value].
+    for (const o of options) {
+      const [text, value] = Array.isArray(o) ? o : [o, o];
+      row.append(el("button", { text, onclick: () => done(value) }));
+    }
     flow.append(row);
     row.firstChild.focus();
   }
@@ -248,23 +252,34 @@
   function chargeForm(u, flow, append) {
     const form = el("div", { class: "charge" });
     const url = (what) => `/api/sessions/${encodeURIComponent(current.name)}/${what}`;
-    const start = () => {
+    // The questions; the defender classes, their wording and the weights
+    // are the session ruleset's (charge-table), so a house rule's show.
+    const start = () => guarded(async () => {
       interacting = true;
+      const table = await api("GET", url("charge-table"));
       const a = {};
-      numberPad(form, `Distance from ${u.name} to the target's nearest figure`, undefined, (d) => {
-        a.distance = String(d);
-        choices(form, "The unit charged is", ["peasants", "light-foot", "heavy-foot", "elite-foot", "light-horse", "medium-horse", "heavy-horse"], (def) => {
-          a.defender = def;
-          choices(form, "Where does the charge strike?", ["front", "flank", "rear"], (side) => {
-            if (side !== "front") a[side] = true;
-            choices(form, "Is the defender charging too?", ["Yes", "No"], (both) => {
-              a.both_charging = both === "Yes";
-              guarded(() => offer(a));
-            });
+      const kinds = Object.fromEntries(table.defenders.map((d) => [d.id, d.kind]));
+      const rest = () => choices(form, "The unit charged is", table.defenders.map((d) => [d.text, d.id]), (def) => {
+        a.defender = def;
+        choices(form, "Where does the charge strike?", ["front", "flank", "rear"], (side) => {
+          if (side !== "front") a[side] = true;
+          const both = () => choices(form, "Is the defender charging too?", ["Yes", "No"], (yes) => {
+            a.both_charging = yes === "Yes";
+            guarded(() => offer(a));
           });
+          // Pikes or pole arms facing the charge: foot charged in front, if the ruleset says they stand.
+          if (table.pikes_facing_stand && side === "front" && kinds[def] === "foot") {
+            choices(form, "Pikes or pole arms facing the charge?", ["Yes", "No"], (yes) => { a.pikes_facing = yes === "Yes"; both(); });
+          } else both();
         });
       });
-    };
+      numberPad(form, `Distance from ${u.name} to the target's nearest figure (${table.units_of_length})`, undefined, (d) => {
+        a.distance = String(d);
+        const weight = (table.units[u.name] || {}).weight;
+        if (weight) rest();
+        else choices(form, `Is ${u.name} light, medium or heavy cavalry?`, table.attacker_weights, (w) => { a.attacker = w; rest(); });
+      }, table.units_of_length);
+    });
     // Sends the charge with vedette's dice (none given) or the player's.
     const send = async (dice) => {
       const body = { unit: u.name, ...given, ...dice };
