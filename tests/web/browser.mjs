@@ -144,6 +144,7 @@ try {
   // Heavy lancers on heavy foot: the initiation check passes on 4+ (33 of 36).
   check(g.num === 11 && g.den === 12, "the initiation check's 33/36: " + JSON.stringify(g));
   check(/Initiation check 4\+ on 2D6/.test(await page.$eval(".charge .odds", (e) => e.textContent)), "the initiation check's line");
+  console.log("The odds panel (README's serve section):\n" + await page.$eval(".charge .odds", (e) => e.innerText));
   await page.screenshot({ path: path.join(outDir, "web-charge-odds-360x740.png") });
   await noOverflow("the charge odds");
   await clickText("Roll for me");
