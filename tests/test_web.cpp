@@ -15,6 +15,7 @@
 #include <sstream>
 #include <thread>
 
+#include "engine/core/fraction.hpp"
 #include "helpers.hpp"
 #include "sims/cli/cli.hpp"
 #include "sims/web/server.hpp"
@@ -374,4 +375,160 @@ TEST_CASE("web: bad flags for vedette serve exit 2 and say why", "[web]") {
   r = vtest::run_vedette({"serve", "--port", "70000"}, o);
   CHECK(r.status == 2);
   CHECK(r.err.find("--port") != std::string::npos);
+}
+
+namespace {
+
+// Plays the session's Lancers to turn 2's "(Charge?)" as the terminal would:
+// RF 1 (the enemy in weapons range) and a 6.
+void to_charge(Table& t, const std::string& name) {
+  const std::string file = (fs::path(t.tmp.path()) / (name + ".vedette.yaml")).string();
+  for (const auto& args : std::vector<std::vector<std::string>>{{"solo", "activate", file, "Lancers", "--roll", "3"},
+                                                                {"solo", "next-turn", file},
+                                                                {"solo", "activate", file, "Lancers", "--enemy-in-range", "--roll", "6"}}) {
+    const auto r = run_in_process(args);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+  }
+  REQUIRE(body_of(t.call("GET", "/api/sessions/" + name))["result"]["units"][0]["charge_pending"] == true);
+}
+
+vedette::Fraction fraction_of(const json& j) { return vedette::Fraction(j["num"].get<std::int64_t>(), j["den"].get<std::int64_t>()); }
+
+}  // namespace
+
+TEST_CASE("web: the charge's odds before the dice are the engine's own, exact, and write nothing",
+          "[web][003-L48-initiation-check][003-L7-defender-checks]") {
+  Table t;
+  t.create();
+  to_charge(t, "game");
+  const std::string file = (fs::path(t.tmp.path()) / "game.vedette.yaml").string();
+  const std::string before = slurp(file);
+  // Heavy Lancers on Heavy Foot, front, 20 (cm, the default tables' units)
+  // away: the initiation check passes on 4+ (33 of 36), the foot stand on
+  // 9+ (10 of 36).
+  const json ask{{"unit", "Lancers"}, {"distance", "20"}, {"defender", "heavy-foot"}};
+  Reply r = t.call("POST", "/api/sessions/game/charge-odds", ask);
+  REQUIRE(r.status == 200);
+  const json o = body_of(r);
+  CHECK(o["reaches"] == true);
+  CHECK(o["morale_check"] == true);
+  CHECK(o["initiation_need"] == 4);
+  CHECK(o["stand_target"] == 9);
+  CHECK(fraction_of(o["odds"]["initiation_passes"]) == vedette::Fraction(33, 36));
+  CHECK(fraction_of(o["odds"]["goes_in"]) == vedette::Fraction(33, 36));
+  CHECK(fraction_of(o["odds"]["defender_stands"]) == vedette::Fraction(33 * 10, 36 * 36));
+  CHECK(fraction_of(o["odds"]["defender_fails"]) == vedette::Fraction(33 * 26, 36 * 36));
+  CHECK(fraction_of(o["odds"]["no_charge"]) == vedette::Fraction(3, 36));
+  CHECK(fraction_of(o["odds"]["falls_short"]) == vedette::Fraction(0));
+  CHECK(o["needs_defender_dice"] == true);
+  CHECK(o["rolled_before"] == false);
+
+  // Out of reach: the check may pass, the charge still falls short.
+  json far = ask;
+  far["distance"] = "500";
+  const json f = body_of(t.call("POST", "/api/sessions/game/charge-odds", far));
+  CHECK(f["reaches"] == false);
+  CHECK(fraction_of(f["odds"]["falls_short"]) == vedette::Fraction(33, 36));
+  CHECK(fraction_of(f["odds"]["goes_in"]) == vedette::Fraction(0));
+
+  // The player's initiation dice: whether it passed, and whether the
+  // defender's dice will be read.
+  json fail = ask;
+  fail["initiation"] = {1, 2};
+  const json x = body_of(t.call("POST", "/api/sessions/game/charge-odds", fail));
+  CHECK(x["initiation"]["passed"] == false);
+  CHECK(x["needs_defender_dice"] == false);
+  json pass = ask;
+  pass["initiation"] = {4, 5};
+  const json y = body_of(t.call("POST", "/api/sessions/game/charge-odds", pass));
+  CHECK(y["initiation"]["passed"] == true);
+  CHECK(y["initiation"]["total"] == 9);
+  CHECK(y["needs_defender_dice"] == true);
+
+  // Bad answers: a 400 saying what was expected.
+  for (const auto& [body, words] : std::vector<std::pair<json, std::string>>{
+           {{{"unit", "Lancers"}, {"defender", "heavy-foot"}}, "distance"},
+           {{{"unit", "Lancers"}, {"distance", "20"}}, "defender"},
+           {{{"unit", "Lancers"}, {"distance", "20"}, {"defender", "heavy-fot"}}, "did you mean 'heavy-foot'"},
+           {{{"unit", "Nobody"}, {"distance", "20"}, {"defender", "heavy-foot"}}, "no unit named"},
+           {{{"unit", "Lancers"}, {"distance", "-3"}, {"defender", "heavy-foot"}}, "distance"},
+           {{{"unit", "Lancers"}, {"distance", "20"}, {"defender", "heavy-foot"}, {"initiation", {0, 7}}}, "two dice"},
+           {{{"unit", "Lancers"}, {"distance", "20"}, {"defender", "heavy-foot"}, {"flank", true}, {"rear", true}}, "not both"}}) {
+    Reply b = t.call("POST", "/api/sessions/game/charge-odds", body);
+    INFO(body.dump() << " -> " << b.body);
+    CHECK(b.status == 400);
+    CHECK(body_of(b)["error"].get<std::string>().find(words) != std::string::npos);
+  }
+  CHECK(slurp(file) == before);  // asking the odds writes nothing
+}
+
+TEST_CASE("web: with the player's dice a charge takes the initiation check's dice first, then the defender's",
+          "[web][003-L48-initiation-check]") {
+  Table t;
+  Reply c = t.call("POST", "/api/sessions",
+                   {{"name", "real"}, {"units", {"Lancers:shock,figures=12,heavy"}}, {"physical_dice", true}});
+  REQUIRE(c.status == 201);
+  to_charge(t, "real");
+  const std::string file = (fs::path(t.tmp.path()) / "real.vedette.yaml").string();
+  const std::string rev = body_of(t.call("GET", "/api/sessions/real"))["rev"];
+  json body{{"unit", "Lancers"}, {"distance", "20"}, {"defender", "heavy-foot"}, {"rev", rev}};
+  // Without the initiation dice: refused, nothing written.
+  const std::string before = slurp(file);
+  json only_roll = body;
+  only_roll["roll"] = {3, 5};
+  Reply no = t.call("POST", "/api/sessions/real/charge", only_roll);
+  CHECK(no.status == 400);
+  CHECK(body_of(no)["error"].get<std::string>().find("initiation") != std::string::npos);
+  json bad = body;
+  bad["initiation"] = {4, 9};
+  CHECK(t.call("POST", "/api/sessions/real/charge", bad).status == 400);
+  CHECK(slurp(file) == before);
+  // Both: the initiation check's (4 + 5 passes 4+), then the defender's (3 + 5 fails 9+).
+  body["initiation"] = {4, 5};
+  body["roll"] = {3, 5};
+  Reply ok = t.call("POST", "/api/sessions/real/charge", body);
+  INFO(ok.body);
+  REQUIRE(ok.status == 200);
+  const json ch = body_of(ok)["result"]["charge"];
+  CHECK(ch["initiation"]["dice"] == json({4, 5}));
+  CHECK(ch["initiation"]["passed"] == true);
+  CHECK(ch["dice"] == json({3, 5}));
+}
+
+TEST_CASE("web: the charge form's defender classes and weights come from the session's ruleset", "[web]") {
+  Table t;
+  t.create();
+  json table = body_of(t.call("GET", "/api/sessions/game/charge-table"));
+  CHECK(table["attacker_weights"] == json({"light", "medium", "heavy"}));
+  REQUIRE(table["defenders"].size() == 7);
+  CHECK(table["defenders"][2]["id"] == "heavy-foot");
+  CHECK(table["defenders"][2]["text"] == "Heavy Foot");
+  CHECK(table["defenders"][2]["need"]["heavy"] == 9);
+  CHECK(table["units"]["Lancers"]["weight"] == "heavy");
+  CHECK(table["units_of_length"] == "cm");
+
+  // A house rule: its wording and numbers reach the page, and the odds follow it.
+  const std::string rules = t.tmp.write("house.yaml",
+                                        "extends: builtin:default\n"
+                                        "charge:\n  morale:\n    table:\n"
+                                        "      heavy_foot: {text: Town Pikemen, kind: foot, need: [8, 9, 10]}\n"
+                                        "combat:\n  charge:\n    initiation_target: 6\n");
+  const std::string file = (fs::path(t.tmp.path()) / "house.vedette.yaml").string();
+  const auto made = run_in_process({"solo", "new", file, "--ruleset", rules, "--unit", "Lancers:shock,figures=12", "--seed", "3"});
+  INFO(made.err);
+  REQUIRE(made.status == 0);
+  table = body_of(t.call("GET", "/api/sessions/house/charge-table"));
+  CHECK(table["defenders"][2]["text"] == "Town Pikemen");
+  CHECK(table["defenders"][2]["need"]["heavy"] == 10);
+  CHECK(table["units"]["Lancers"]["weight"].is_null());  // asked at the charge
+  to_charge(t, "house");
+  const json o = body_of(t.call("POST", "/api/sessions/house/charge-odds",
+                                {{"unit", "Lancers"}, {"distance", "20"}, {"defender", "heavy-foot"}, {"attacker", "heavy"}}));
+  CHECK(o["initiation_need"] == 6);
+  CHECK(o["stand_target"] == 10);
+  CHECK(fraction_of(o["odds"]["defender_stands"]) == vedette::Fraction(26 * 6, 36 * 36));
+  Reply missing = t.call("POST", "/api/sessions/house/charge-odds", {{"unit", "Lancers"}, {"distance", "20"}, {"defender", "heavy-foot"}});
+  CHECK(missing.status == 400);
+  CHECK(body_of(missing)["error"].get<std::string>().find("attacker") != std::string::npos);
 }

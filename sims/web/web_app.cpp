@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <fstream>
 #include <iterator>
@@ -10,6 +11,7 @@
 
 #include "engine/core/content_hash.hpp"
 #include "engine/core/diagnostics.hpp"
+#include "engine/engagement/charge_odds.hpp"
 #include "sims/solo/session.hpp"
 #include "sims/solo/solo_turn.hpp"
 
@@ -98,6 +100,78 @@ std::optional<std::string> want_bool(const Json& j, const char* key, bool& out) 
   return std::nullopt;
 }
 
+// Two dice from the body ("roll", "initiation"): [A, B], each 1..6.
+std::optional<std::string> want_dice(const Json& j, const char* key, std::optional<std::array<int, 2>>& out) {
+  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
+  const Json& v = j[key];
+  if (!v.is_array() || v.size() != 2 || !v[0].is_number_integer() || !v[1].is_number_integer() || v[0].get<long long>() < 1 ||
+      v[0].get<long long>() > 6 || v[1].get<long long>() < 1 || v[1].get<long long>() > 6)
+    return std::string("\"") + key + "\" must be two dice, each from 1 to 6, e.g. [3, 5]";
+  out = std::array<int, 2>{v[0].get<int>(), v[1].get<int>()};
+  return std::nullopt;
+}
+
+// A length or text field given as a number or a string ("45", "45cm").
+std::optional<std::string> want_text(const Json& j, const char* key, std::string& out) {
+  if (j.contains(key) && j[key].is_number()) {
+    out = j[key].dump();
+    return std::nullopt;
+  }
+  return want_string(j, key, out, false);
+}
+
+Json fraction_json(Fraction f) { return Json{{"num", f.num}, {"den", f.den}, {"p", f.value()}}; }
+
+// The charge's answers from the body, read as `vedette solo charge` reads
+// its flags (the same parsers, the same default move): an error message if
+// one is missing or not acceptable.
+std::optional<std::string> charge_inputs(const Ruleset& r, const solo::Session& s, std::size_t k, const Json& body,
+                                         solo::ChargeInputs& in) {
+  std::string distance, defender, attacker, move, why;
+  for (auto [key, out] : {std::pair{"distance", &distance}, std::pair{"defender", &defender},
+                          std::pair{"attacker", &attacker}, std::pair{"move", &move}})
+    if (auto e = want_text(body, key, *out)) return e;
+  if (distance.empty()) return std::string("missing \"distance\": how far the target's nearest figure is (e.g. 45cm)");
+  if (defender.empty()) return std::string("missing \"defender\": one of the ruleset's defender classes (GET charge-table)");
+  const std::string weight = attacker.empty() ? s.header().units[k].weight : attacker;
+  if (weight.empty()) return "missing \"attacker\": is " + s.header().units[k].name + " light, medium or heavy cavalry?";
+  auto w = solo::parse_attacker(weight, why);
+  if (!w) return "\"attacker\": " + why;
+  in.attacker = *w;
+  if (move.empty()) {
+    in.move = solo::default_charge_move(r, s, k);
+  } else {
+    auto mv = solo::parse_table_length(r, move, true, why);
+    if (!mv) return "\"move\": " + why;
+    in.move = *mv;
+  }
+  auto ds = solo::parse_table_length(r, distance, false, why);
+  if (!ds) return "\"distance\": " + why;
+  in.distance = *ds;
+  std::optional<long long> bearing;
+  if (auto e = want_int(body, "bearing", bearing, -180, 360)) return e;
+  in.bearing = bearing ? static_cast<double>(*bearing) : 0.0;
+  auto df = solo::parse_defender(defender, why);
+  if (!df) return "\"defender\": " + why;
+  in.defender = *df;
+  bool flank = false, rear = false;
+  if (auto e = want_bool(body, "flank", flank)) return e;
+  if (auto e = want_bool(body, "rear", rear)) return e;
+  if (flank && rear) return std::string("\"flank\" and \"rear\": the charge strikes one side, not both");
+  in.side = flank ? ChargedOn::flank : rear ? ChargedOn::rear : ChargedOn::front;
+  if (auto e = want_bool(body, "both_charging", in.both_charging)) return e;
+  if (auto e = want_bool(body, "pikes_facing", in.pikes_facing)) return e;
+  if (in.pikes_facing && (r.charge.kind(in.defender) != DefenderKind::foot || in.side != ChargedOn::front))
+    return std::string("\"pikes_facing\": only foot facing the charge (not charged in the flank or rear) carry pikes against it");
+  return std::nullopt;
+}
+
+std::string dashed(std::string_view s) {
+  std::string o(s);
+  std::replace(o.begin(), o.end(), '_', '-');
+  return o;
+}
+
 }  // namespace
 
 Reply error_reply(int status, const std::string& message) { return json_reply(status, Json{{"error", message}}); }
@@ -184,6 +258,8 @@ Reply App::route(const Request& r) {
   const std::string& action = parts[3];
   if (action == "log" && r.method == "GET") return session_log(name);
   if (action == "question" && r.method == "POST") return next_question(name, r);
+  if (action == "charge-table" && r.method == "GET") return charge_table(name);
+  if (action == "charge-odds" && r.method == "POST") return charge_odds(name, r);
   if (r.method != "POST") return error_reply(405, "use POST for " + action);
   return session_action(name, action, r);
 }
@@ -331,6 +407,96 @@ Reply App::next_question(const std::string& name, const Request& r) {
   return json_reply(200, j);
 }
 
+Reply App::charge_table(const std::string& name) {
+  std::lock_guard lock(mutex_);
+  const solo::Session s = solo::Session::load(file_of(name));
+  const solo::SessionRules rules = solo::load_session_rules(s);
+  const Ruleset& r = *rules.rules;
+  Json weights = Json::array();
+  for (auto w : k_attacker_weight_names) weights.push_back(std::string(w));
+  Json defenders = Json::array();
+  for (std::size_t d = 0; d < k_defender_class_names.size(); ++d) {
+    const DefenderRow& row = r.charge.table[d];
+    Json need = Json::object();
+    for (std::size_t w = 0; w < k_attacker_weight_names.size(); ++w) need[std::string(k_attacker_weight_names[w])] = row.need[w];
+    defenders.push_back(Json{{"id", dashed(k_defender_class_names[d])},
+                             {"text", row.text},
+                             {"kind", std::string(k_defender_kind_names[static_cast<std::size_t>(row.kind)])},
+                             {"need", need}});
+  }
+  Json units = Json::object();
+  for (std::size_t k = 0; k < s.header().units.size(); ++k)
+    units[s.header().units[k].name] =
+        Json{{"weight", s.header().units[k].weight.empty() ? Json(nullptr) : Json(s.header().units[k].weight)},
+             {"move", format_length(solo::default_charge_move(r, s, k), r.units)}};
+  return json_reply(200, Json{{"rev", revision(name)},
+                              {"ruleset", rules.path},
+                              {"units_of_length", unit_name(r.units)},
+                              {"attacker_weights", weights},
+                              {"defenders", defenders},
+                              {"pikes_facing_stand", r.charge.pikes_facing_stand},
+                              {"units", units}});
+}
+
+Reply App::charge_odds(const std::string& name, const Request& r) {
+  Reply bad;
+  auto body = body_object(r, bad);
+  if (!body) return bad;
+  std::string unit;
+  if (auto e = want_string(*body, "unit", unit, true)) return error_reply(400, *e);
+  std::optional<std::array<int, 2>> initiation;
+  if (auto e = want_dice(*body, "initiation", initiation)) return error_reply(400, *e);
+  std::lock_guard lock(mutex_);
+  const solo::Session s = solo::Session::load(file_of(name));
+  const auto& units = s.header().units;
+  auto it = std::find_if(units.begin(), units.end(), [&](const solo::UnitSpec& u) { return u.name == unit; });
+  if (it == units.end()) return error_reply(400, "no unit named '" + unit + "' in this session");
+  const std::size_t k = static_cast<std::size_t>(it - units.begin());
+  const solo::SessionRules rules = solo::load_session_rules(s);
+  const Ruleset& rs = *rules.rules;
+  solo::ChargeInputs in;
+  if (auto e = charge_inputs(rs, s, k, *body, in)) return error_reply(400, *e);
+  // Everything from the engine: the preview `solo charge` prints, and the
+  // exact odds of each outcome (a "(Charge?)" is a declared charge).
+  const solo::ChargePreview pv = solo::preview_charge(rs, in);
+  const ChargeOdds o = vedette::charge_odds(rs, true, pv.geometry, pv.target);
+  Json j{{"unit", unit},
+         {"rev", revision(name)},
+         {"attacker", std::string(k_attacker_weight_names[static_cast<std::size_t>(in.attacker)])},
+         {"move", format_length(in.move, rs.units)},
+         {"distance", format_length(in.distance, rs.units)},
+         {"max_range", format_length(pv.geometry.max_range, rs.units)},
+         {"min_distance", format_length(pv.geometry.min_distance, rs.units)},
+         {"reaches", pv.geometry.reaches},
+         {"charge_bonus", pv.geometry.charge_bonus},
+         {"morale_check", pv.geometry.morale_check},
+         {"automatic", pv.target.automatic},
+         {"stand_target", pv.target.target},
+         {"initiation_need", o.initiation_need},
+         {"odds", Json{{"initiation_passes", fraction_json(o.initiation_passes)},
+                       {"goes_in", fraction_json(o.goes_in())},
+                       {"no_charge", fraction_json(o.no_charge)},
+                       {"falls_short", fraction_json(o.falls_short)},
+                       {"contact_no_check", fraction_json(o.contact_no_check)},
+                       {"defender_stands", fraction_json(o.defender_stands)},
+                       {"defender_fails", fraction_json(o.defender_fails)}}},
+         // vedette rolled this charge's dice already this turn (an undone
+         // charge): the same dice are used again, the player's are refused.
+         {"rolled_before", s.charge_dice_for(k, s.state().turn).has_value()}};
+  if (initiation) {
+    const InitiationCheck ic = initiation_check(rs, true, (*initiation)[0], (*initiation)[1]);
+    j["initiation"] = Json{{"dice", Json::array({(*initiation)[0], (*initiation)[1]})},
+                           {"total", ic.total},
+                           {"need", ic.need},
+                           {"passed", ic.passed}};
+    // The defender's 2D6 are asked only when they will be read.
+    j["needs_defender_dice"] = ic.passed && pv.needs_dice;
+  } else {
+    j["needs_defender_dice"] = pv.needs_dice;  // if the initiation check passes
+  }
+  return json_reply(200, j);
+}
+
 Reply App::session_action(const std::string& name, const std::string& action, const Request& r) {
   Reply bad;
   auto body = body_object(r, bad);
@@ -396,12 +562,11 @@ Reply App::session_action(const std::string& name, const std::string& action, co
         if (auto e = want_bool(*body, key, v)) return error_reply(400, *e);
         if (v) args.push_back(flag);
       }
-      if (body->contains("roll")) {
-        const Json& roll = (*body)["roll"];
-        if (!roll.is_array() || roll.size() != 2 || !roll[0].is_number_integer() || !roll[1].is_number_integer() ||
-            roll[0].get<int>() < 1 || roll[0].get<int>() > 6 || roll[1].get<int>() < 1 || roll[1].get<int>() > 6)
-          return error_reply(400, "\"roll\" must be two dice, each from 1 to 6, e.g. [3, 5]");
-        args.insert(args.end(), {"--roll", roll[0].dump(), roll[1].dump()});
+      // The player's dice: the initiation check's (seed 003 L48), then the defender's.
+      for (auto [key, flag] : {std::pair{"initiation", "--initiation"}, std::pair{"roll", "--roll"}}) {
+        std::optional<std::array<int, 2>> dice;
+        if (auto e = want_dice(*body, key, dice)) return error_reply(400, *e);
+        if (dice) args.insert(args.end(), {flag, std::to_string((*dice)[0]), std::to_string((*dice)[1])});
       }
     }
   } else {

@@ -79,6 +79,8 @@ class App {
   Reply session_view(const std::string& name);
   Reply session_log(const std::string& name);
   Reply next_question(const std::string& name, const Request& r);
+  Reply charge_table(const std::string& name);
+  Reply charge_odds(const std::string& name, const Request& r);
   Reply session_action(const std::string& name, const std::string& action, const Request& r);
   Reply command(const std::vector<std::string>& args, const std::string& name);
   std::string file_of(const std::string& name) const;

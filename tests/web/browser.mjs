@@ -6,7 +6,7 @@
 // that nothing spills out of the viewport, and writes screenshots.
 //   node browser.mjs VEDETTE_EXE OUT_DIR
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import puppeteer from "puppeteer-core";
@@ -129,9 +129,24 @@ try {
   await clickText("Charge");
   for (const d of ["2", "0"]) await clickText(d, ".charge .pad");
   await clickText("OK", ".charge .pad");
-  await clickText("heavy-foot");
+  await clickText("Heavy Foot");  // the ruleset's wording (charge-table)
   await clickText("front");
-  await clickText("No");
+  await clickText("No");  // pikes facing?
+  await clickText("No");  // both charging?
+  // The odds before the dice, exact, as the API gives them (the engine's).
+  await page.waitForSelector(".charge .odds-head", { timeout: 10000 });
+  const oddsShown = await page.$eval(".charge .odds-head", (e) => e.textContent);
+  const api = await page.evaluate(async () => (await fetch(location.pathname.replace(/[^/]*$/, "") + "api/sessions/table/charge-odds", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ unit: "Lancers", distance: "20", defender: "heavy-foot", both_charging: false }) })).json());
+  const g = api.odds.goes_in;
+  check(oddsShown === `Charge goes in: ${Math.round(g.p * 100)}% (${g.num}/${g.den})`, `the odds before the dice: ${oddsShown} (API ${JSON.stringify(g)})`);
+  // Heavy lancers on heavy foot: the initiation check passes on 4+ (33 of 36).
+  check(g.num === 11 && g.den === 12, "the initiation check's 33/36: " + JSON.stringify(g));
+  check(/Initiation check 4\+ on 2D6/.test(await page.$eval(".charge .odds", (e) => e.textContent)), "the initiation check's line");
+  console.log("The odds panel (README's serve section):\n" + await page.$eval(".charge .odds", (e) => e.innerText));
+  await page.screenshot({ path: path.join(outDir, "web-charge-odds-360x740.png") });
+  await noOverflow("the charge odds");
   await clickText("Roll for me");
   await page.waitForFunction(() => !document.querySelector("#notice").hidden || !document.querySelector(".charge"), { timeout: 10000 });
   const file = path.join(dir, "table.vedette.yaml");
@@ -168,10 +183,51 @@ try {
   await new Promise((r) => setTimeout(r, 500));
   check(!status().units[1].acted_this_turn, "u undid the terminal's activation");
 
+  // Real dice: a session with the player's dice, brought to a "(Charge?)"
+  // by the terminal; the page asks the initiation check's dice first, then
+  // (it passed) the defender's.
+  // It plays a house rule (its own defender wording, a harder initiation
+  // check) and has no recorded weight: the form asks it.
+  const real = path.join(dir, "real.vedette.yaml");
+  writeFileSync(path.join(dir, "house.yaml"), "extends: builtin:default\ncharge:\n  morale:\n    table:\n" +
+    "      heavy_foot: {text: Town Pikemen, kind: foot, need: [8, 9, 10]}\ncombat:\n  charge:\n    initiation_target: 6\n");
+  execFileSync(exe, ["solo", "new", real, "--physical-dice", "--ruleset", path.join(dir, "house.yaml"), "--unit", "Lancers:shock,figures=12"]);
+  execFileSync(exe, ["solo", "activate", real, "Lancers", "--roll", "3"]);
+  execFileSync(exe, ["solo", "next-turn", real]);
+  execFileSync(exe, ["solo", "activate", real, "Lancers", "--enemy-in-range", "--roll", "6"]);
+  await page.goto(base + "?session=real", { waitUntil: "networkidle0" });
+  await page.waitForSelector("#session:not([hidden]) .card");
+  await clickText("Charge");
+  for (const d of ["2", "0"]) await clickText(d, ".charge .pad");
+  await clickText("OK", ".charge .pad");
+  await clickText("heavy");
+  check(!(await page.$$eval(".charge button", (bs) => bs.some((b) => b.textContent === "Heavy Foot"))), "the house rule's wording replaces the default's");
+  await clickText("Town Pikemen");
+  await clickText("front");
+  await clickText("No");  // pikes facing?
+  await clickText("No");  // both charging?
+  await page.waitForSelector(".charge .odds-head", { timeout: 10000 });
+  // The house rule's odds: 2D6 >= 6 to go (26 of 36).
+  const houseOdds = await page.$eval(".charge .odds-head", (e) => e.textContent);
+  check(houseOdds === "Charge goes in: 72% (13/18)", "the house rule's odds: " + houseOdds);
+  check(!(await page.$$eval(".charge button", (bs) => bs.some((b) => b.textContent === "Roll for me"))), "no 'Roll for me' with the player's dice");
+  await clickText("I rolled");
+  for (const d of ["4", "5"]) await clickText(d, ".charge .pad");
+  await clickText("OK", ".charge .pad");
+  await page.waitForFunction(() => /defender's morale check/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
+  for (const d of ["3", "5"]) await clickText(d, ".charge .pad");
+  await clickText("OK", ".charge .pad");
+  await page.waitForFunction(() => !document.querySelector(".charge"), { timeout: 10000 });
+  const realCharge = JSON.parse(execFileSync(exe, ["solo", "log", real, "--json"]).toString());
+  const charges = (realCharge.events || realCharge).filter((e) => e.charge);
+  const last = charges.length ? charges[charges.length - 1].charge : {};
+  check(last.initiation && last.initiation.dice.join() === "4,5" && last.dice && last.dice.join() === "3,5",
+    "the player's dice are in the session: " + JSON.stringify(last));
+
   // Dark mode and a tablet: nothing spills out.
   await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "dark" }]);
   await page.setViewport({ width: 800, height: 1100 });
-  await page.reload({ waitUntil: "networkidle0" });
+  await page.goto(base + "?session=table", { waitUntil: "networkidle0" });
   await page.waitForSelector("#session:not([hidden]) .card");
   await noOverflow("the tablet in dark mode");
   await page.screenshot({ path: path.join(outDir, "web-tablet-dark.png") });

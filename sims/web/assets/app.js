@@ -156,7 +156,11 @@
   function choices(flow, question, options, done) {
     flow.replaceChildren(el("p", { class: "question", text: question }));
     const row = el("div", { class: "choices" });
-    for (const o of options) row.append(el("button", { text: o, onclick: () => done(o) }));
+    // An option is its text, or [text shown, value].
+    for (const o of options) {
+      const [text, value] = Array.isArray(o) ? o : [o, o];
+      row.append(el("button", { text, onclick: () => done(value) }));
+    }
     flow.append(row);
     row.firstChild.focus();
   }
@@ -216,38 +220,95 @@
   }
 
   // ------------------------------------------------------------------ charge
+  // "33/36 = 92%": an exact chance from the server.
+  const pct = (f) => `${Math.round(f.p * 100)}% (${f.num}/${f.den})`;
+
+  // The player's two dice on the number pad ("35" for a 3 and a 5).
+  function twoDice(form, question, done) {
+    numberPad(form, question, 66, (n) => {
+      const dice = [Math.floor(n / 10), n % 10];
+      if (dice.some((d) => d < 1 || d > 6)) { notice("Enter both dice, each 1 to 6: e.g. 35 for a 3 and a 5."); return; }
+      notice("");
+      done(dice);
+    });
+  }
+
+  // The odds before the dice: every number is the engine's (charge-odds).
+  function oddsPanel(o) {
+    const box = el("div", { class: "odds" });
+    box.append(el("p", { class: "odds-head", text: `Charge goes in: ${pct(o.odds.goes_in)}` }));
+    const list = el("ul", { class: "odds-list" });
+    const line = (f, text) => { if (f.num > 0) list.append(el("li", { text: `${pct(f)} ${text}` })); };
+    list.append(el("li", { text: `Initiation check ${o.initiation_need}+ on 2D6: passes ${pct(o.odds.initiation_passes)}` }));
+    line(o.odds.defender_fails, `the defender fails its morale check (${o.stand_target}+) and retreats`);
+    line(o.odds.defender_stands, o.automatic ? "the defender stands automatically: melee" : `the defender stands (${o.stand_target}+): melee`);
+    line(o.odds.contact_no_check, `contact inside the minimum distance (${o.min_distance}): melee, no morale check`);
+    line(o.odds.falls_short, `out of reach (range ${o.max_range}): it still moves forward`);
+    line(o.odds.no_charge, "the initiation check fails: no charge this turn");
+    box.append(list);
+    return box;
+  }
+
   function chargeForm(u, flow, append) {
     const form = el("div", { class: "charge" });
-    const start = () => {
+    const url = (what) => `/api/sessions/${encodeURIComponent(current.name)}/${what}`;
+    // The questions; the defender classes, their wording and the weights
+    // are the session ruleset's (charge-table), so a house rule's show.
+    const start = () => guarded(async () => {
       interacting = true;
-      const answers = {};
-      numberPad(form, `Distance from ${u.name} to the target's nearest figure`, undefined, (d) => {
-        answers.distance = String(d);
-        choices(form, "The unit charged is", ["peasants", "light-foot", "heavy-foot", "elite-foot", "light-horse", "medium-horse", "heavy-horse"], (def) => {
-          answers.defender = def;
-          choices(form, "Where does the charge strike?", ["front", "flank", "rear"], (side) => {
-            if (side !== "front") answers[side] = true;
-            choices(form, "Is the defender charging too?", ["Yes", "No"], (both) => {
-              answers.both_charging = both === "Yes";
-              const roll = current.status.physical_dice ? null : undefined;
-              const go = (dice) => guarded(async () => {
-                const body = dice ? { unit: u.name, ...answers, roll: dice } : { unit: u.name, ...answers };
-                const data = await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/charge`, { ...body, rev: current.rev });
-                const c = data.result.charge;
-                const odds = c.morale_check ? ` (they stood ${Math.round(c.p_stand * 100)}% of the time)` : "";
-                flash[u.name] = { turn: current.status.turn, text: c.reaches ? `Charge: ${c.outcome}${odds}` : `Charge: ${c.outcome}` };
-                await openSession(current.name);
-              });
-              if (roll === null) {
-                numberPad(form, "The defender's two dice, e.g. 35 for a 3 and a 5", 66, (n) => go([Math.floor(n / 10), n % 10]));
-              } else {
-                choices(form, "The defender's morale check", ["Roll for me"], () => go(null));
-              }
-            });
+      const table = await api("GET", url("charge-table"));
+      const a = {};
+      const kinds = Object.fromEntries(table.defenders.map((d) => [d.id, d.kind]));
+      const rest = () => choices(form, "The unit charged is", table.defenders.map((d) => [d.text, d.id]), (def) => {
+        a.defender = def;
+        choices(form, "Where does the charge strike?", ["front", "flank", "rear"], (side) => {
+          if (side !== "front") a[side] = true;
+          const both = () => choices(form, "Is the defender charging too?", ["Yes", "No"], (yes) => {
+            a.both_charging = yes === "Yes";
+            guarded(() => offer(a));
           });
+          // Pikes or pole arms facing the charge: foot charged in front, if the ruleset says they stand.
+          if (table.pikes_facing_stand && side === "front" && kinds[def] === "foot") {
+            choices(form, "Pikes or pole arms facing the charge?", ["Yes", "No"], (yes) => { a.pikes_facing = yes === "Yes"; both(); });
+          } else both();
         });
       });
+      numberPad(form, `Distance from ${u.name} to the target's nearest figure (${table.units_of_length})`, undefined, (d) => {
+        a.distance = String(d);
+        const weight = (table.units[u.name] || {}).weight;
+        if (weight) rest();
+        else choices(form, `Is ${u.name} light, medium or heavy cavalry?`, table.attacker_weights, (w) => { a.attacker = w; rest(); });
+      }, table.units_of_length);
+    });
+    // Sends the charge with vedette's dice (none given) or the player's.
+    const send = async (dice) => {
+      const body = { unit: u.name, ...given, ...dice };
+      const data = await api("POST", url("charge"), { ...body, rev: current.rev });
+      const c = data.result.charge;
+      const odds = c.morale_check ? ` (they stood ${Math.round(c.p_stand * 100)}% of the time)` : "";
+      flash[u.name] = { turn: current.status.turn, text: c.reaches ? `Charge: ${c.outcome}${odds}` : `Charge: ${c.outcome}` };
+      await openSession(current.name);
     };
+    const go = (dice) => guarded(() => send(dice));
+    let given = {};  // the answers, once all are in
+    const offer = async (a) => {
+      given = a;
+      const o = await api("POST", url("charge-odds"), { unit: u.name, ...a });
+      form.replaceChildren(el("p", { class: "question", text: `${u.name} charges: the odds before the dice` }), oddsPanel(o));
+      const row = el("div", { class: "choices" });
+      if (!current.status.physical_dice) row.append(el("button", { class: "primary", text: "Roll for me", onclick: () => go({}) }));
+      if (!o.rolled_before) row.append(el("button", { text: "I rolled", onclick: () => mine() }));
+      form.append(row);
+      row.firstChild.focus();
+    };
+    // The player's dice: first the initiation check's (seed 003), then, if
+    // the server says they are read, the defender's morale check's.
+    const mine = () => twoDice(form, `${u.name}'s charge initiation check: your two dice, e.g. 45 for a 4 and a 5`, (initiation) => guarded(async () => {
+      const o = await api("POST", url("charge-odds"), { unit: u.name, ...given, initiation });
+      if (!o.needs_defender_dice) return send({ initiation });
+      twoDice(form, `Passed (${o.initiation.total}, needs ${o.initiation.need}). The defender's morale check: two dice, e.g. 35`,
+        (roll) => go({ initiation, roll }));
+    }));
     form.append(el("p", { class: "question", text: `${u.name} may charge.` }),
       el("div", { class: "choices" },
         el("button", { class: "primary", text: "Charge", onclick: start }),

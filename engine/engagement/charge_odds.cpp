@@ -1,0 +1,28 @@
+#include "engine/engagement/charge_odds.hpp"
+
+#include "engine/engagement/table_rules.hpp"
+
+namespace vedette {
+
+ChargeOdds charge_odds(const Ruleset& r, bool declared, const ChargeGeometry& g, const MoraleTarget& t) {
+  ChargeOdds o;
+  o.initiation_need = initiation_check(r, declared, 0, 0).need;
+  int pass = 0;  // of the 36 throws of 2D6
+  for (int d1 = 1; d1 <= 6; ++d1)
+    for (int d2 = 1; d2 <= 6; ++d2)
+      if (initiation_check(r, declared, d1, d2).passed) ++pass;
+  o.initiation_passes = Fraction(pass, 36);
+  o.no_charge = Fraction(36 - pass, 36);
+  if (!g.reaches) {
+    o.falls_short = o.initiation_passes;
+  } else if (!g.morale_check) {
+    o.contact_no_check = o.initiation_passes;
+  } else {
+    const Fraction stand = p_stand(r.charge, t);  // an automatic stand is all 36 ways
+    o.defender_stands = o.initiation_passes * stand;
+    o.defender_fails = o.initiation_passes * (Fraction(1) - stand);
+  }
+  return o;
+}
+
+}  // namespace vedette

@@ -1,0 +1,99 @@
+// The exact odds of a seed 003 charge before the dice (charge_odds(),
+// engine/engagement/charge_odds.hpp), checked against enumerating every
+// throw of the four dice a charge can use: the charger's initiation check
+// (2D6, L48) and the defender's morale check (2D6, L7), each decided by the
+// engine's own functions one throw at a time.
+#include <catch2/catch.hpp>
+
+#include "engine/decision/charge.hpp"
+#include "engine/decision/ruleset.hpp"
+#include "engine/engagement/charge_odds.hpp"
+#include "engine/engagement/table_rules.hpp"
+
+using namespace vedette;
+
+namespace {
+
+// Counts of 6^4 = 1296 throws, outcome by outcome, as play resolves them.
+ChargeOdds enumerate(const Ruleset& r, bool declared, const ChargeGeometry& g, const MoraleTarget& t) {
+  int no = 0, short_ = 0, contact = 0, stands = 0, fails = 0;
+  for (int a = 1; a <= 6; ++a)
+    for (int b = 1; b <= 6; ++b)
+      for (int c = 1; c <= 6; ++c)
+        for (int d = 1; d <= 6; ++d) {
+          if (!initiation_check(r, declared, a, b).passed) ++no;
+          else if (!g.reaches) ++short_;
+          else if (!g.morale_check) ++contact;
+          else if (t.automatic || resolve_morale(r.charge, t, c, d).stands) ++stands;
+          else ++fails;
+        }
+  ChargeOdds o;
+  o.no_charge = Fraction(no, 1296);
+  o.falls_short = Fraction(short_, 1296);
+  o.contact_no_check = Fraction(contact, 1296);
+  o.defender_stands = Fraction(stands, 1296);
+  o.defender_fails = Fraction(fails, 1296);
+  return o;
+}
+
+void same(const ChargeOdds& got, const ChargeOdds& want) {
+  CHECK(got.no_charge == want.no_charge);
+  CHECK(got.falls_short == want.falls_short);
+  CHECK(got.contact_no_check == want.contact_no_check);
+  CHECK(got.defender_stands == want.defender_stands);
+  CHECK(got.defender_fails == want.defender_fails);
+  CHECK(got.no_charge + got.falls_short + got.goes_in() == Fraction(1));
+  CHECK(got.initiation_passes + got.no_charge == Fraction(1));
+}
+
+}  // namespace
+
+TEST_CASE("charge odds: every outcome's exact chance equals enumerating the four dice (seed 003)",
+          "[charge][003-L48-initiation-check][003-L7-defender-checks]") {
+  const RulesetPtr rp = default_ruleset();
+  const Ruleset& r = *rp;
+  const Length move = Length::in(12);
+  // Out of reach, inside the minimum distance, a full charge, out of the arc.
+  for (double distance : {30.0, 1.0, 10.0, 17.0})
+    for (double bearing : {0.0, 60.0})
+      for (std::size_t d = 0; d < k_defender_class_names.size(); ++d)
+        for (std::size_t w = 0; w < k_attacker_weight_names.size(); ++w)
+          for (ChargedOn side : {ChargedOn::front, ChargedOn::flank, ChargedOn::rear})
+            for (bool both : {false, true})
+              for (bool declared : {true, false}) {
+                const ChargeGeometry g = charge_geometry(r.charge, move, Length::in(distance), bearing);
+                const MoraleTarget t = morale_target(
+                    r.charge, {static_cast<DefenderClass>(d), static_cast<AttackerWeight>(w), side, both, false});
+                INFO("distance " << distance << " bearing " << bearing << " defender " << k_defender_class_names[d]
+                                 << " attacker " << k_attacker_weight_names[w] << " declared " << declared);
+                same(charge_odds(r, declared, g, t), enumerate(r, declared, g, t));
+              }
+}
+
+TEST_CASE("charge odds: the numbers a player checks by hand (seed 003 with the default tables)",
+          "[charge][003-L48-initiation-check][003-L7-defender-checks]") {
+  const RulesetPtr rp = default_ruleset();
+  const Ruleset& r = *rp;
+  const ChargeGeometry g = charge_geometry(r.charge, Length::in(12), Length::in(10), 0);
+  REQUIRE(g.reaches);
+  REQUIRE(g.morale_check);
+  // Heavy cavalry on heavy foot, front: the foot stand on 9+ (10 ways of 36);
+  // the initiation check passes on 4+ (33 ways).
+  const MoraleTarget t = morale_target(r.charge, {DefenderClass::heavy_foot, AttackerWeight::heavy, ChargedOn::front, false, false});
+  const ChargeOdds o = charge_odds(r, true, g, t);
+  CHECK(o.initiation_need == 4);
+  CHECK(o.initiation_passes == Fraction(33, 36));
+  CHECK(o.defender_stands == Fraction(33 * 10, 36 * 36));
+  CHECK(o.defender_fails == Fraction(33 * 26, 36 * 36));
+  CHECK(o.goes_in() == Fraction(33, 36));
+  // Undeclared (an opportunity charge): 6+, 26 ways.
+  CHECK(charge_odds(r, false, g, t).initiation_passes == Fraction(26, 36));
+  // Pikes facing the charge stand without rolling.
+  const MoraleTarget pikes = morale_target(r.charge, {DefenderClass::heavy_foot, AttackerWeight::heavy, ChargedOn::front, false, true});
+  CHECK(charge_odds(r, true, g, pikes).defender_stands == Fraction(33, 36));
+  CHECK(charge_odds(r, true, g, pikes).defender_fails == Fraction(0));
+  // A house rule: a harder initiation check changes the odds with it.
+  Ruleset house = r;
+  house.combat.charge.initiation_target = 8;
+  CHECK(charge_odds(house, true, g, t).initiation_passes == Fraction(15, 36));
+}
