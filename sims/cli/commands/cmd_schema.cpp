@@ -59,7 +59,9 @@ void walk(const Doc& d, Shape& s, const std::map<std::string, SchemaNote>& notes
       if (note && note->map && !note->keys.empty()) {
         s.fixed = true;
         ++s.readings;
-        for (const auto& [k, req] : note->keys) {
+        for (const auto& key : note->keys) {
+          const auto& k = key.first;  // (no structured binding: clang 14 cannot capture one in the lambda)
+          const bool req = key.second;
           auto at = std::find_if(s.keys.begin(), s.keys.end(), [&](const auto& x) { return x.first == k; });
           if (at == s.keys.end()) s.keys.emplace_back(k, req ? 1 : 0);
           else at->second += req ? 1 : 0;
