@@ -367,6 +367,21 @@ TEST_CASE("web: vedette serve --listen 0.0.0.0 needs the printed token on every 
   CHECK(yes->status == 200);
 }
 
+TEST_CASE("web: a second vedette serve on a port in use says so and stops (no shared port)", "[web]") {
+  Server first;
+  REQUIRE(first.port > 0);
+  vtest::TempDir dir;
+  vtest::RunOptions o;
+  auto r = vtest::run_vedette({"serve", "--dir", dir.path(), "--port", std::to_string(first.port)}, o);
+  CHECK(r.status != 0);
+  CHECK(r.err.find("cannot listen on 127.0.0.1:" + std::to_string(first.port)) != std::string::npos);
+  // The first still answers.
+  httplib::Client c("127.0.0.1", first.port);
+  auto page = c.Get("/");
+  REQUIRE(page);
+  CHECK(page->status == 200);
+}
+
 TEST_CASE("web: bad flags for vedette serve exit 2 and say why", "[web]") {
   vtest::RunOptions o;
   auto r = vtest::run_vedette({"serve", "--dir", "/no/such/folder"}, o);

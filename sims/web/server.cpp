@@ -2,6 +2,7 @@
 
 #include <httplib.h>
 #include <qrencode.h>
+#include <sys/socket.h>
 
 #include <chrono>
 #include <fstream>
@@ -91,6 +92,15 @@ bool serve(App& app, const ServeOptions& o, const std::function<void(int)>& read
   server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (res.status == 413) res.set_content(error_reply(413, "the request body is too large").body, "application/json");
   });
+  // The listening socket: SO_REUSEADDR only (so a restarted server gets its
+  // port back at once), not the library's default SO_REUSEPORT, which lets a
+  // second `vedette serve` bind the same port and split the requests.
+  int listen_fd = -1;
+  server.set_socket_options([&listen_fd](socket_t sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    listen_fd = sock;
+  });
   int port = o.port;
   if (port == 0) {
     port = server.bind_to_any_port(o.listen.c_str());
@@ -102,6 +112,11 @@ bool serve(App& app, const ServeOptions& o, const std::function<void(int)>& read
     err << "vedette: cannot listen on " << o.listen << ":" << o.port << " (in use, or not an address of this machine)\n";
     return false;
   }
+  // Debian's cpp-httplib listens with a backlog of 5: when many clients
+  // reconnect at once (a kept-alive connection ends after 10 requests), the
+  // connections beyond it are dropped and retried seconds later. Listening
+  // again on the bound socket raises the backlog (Linux).
+  if (listen_fd >= 0) ::listen(listen_fd, SOMAXCONN);
   std::thread watcher([&] {
     while (!stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     server.stop();
