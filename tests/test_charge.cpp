@@ -634,6 +634,40 @@ TEST_CASE("charge command: a charge that does not reach causes no morale check")
   CHECK(a45["stands"] == true);
 }
 
+// Seed 003 L40 as the player measures it: --distance is to the near edge of
+// the target's nearest figure, whose base (the ruleset's infantry base is
+// 20mm deep, cavalry 50mm) must lie entirely within range; --bearing is to
+// the part of the target nearest the facing line, so a target partly inside
+// the 45-degree arc may be charged.
+TEST_CASE("charge command: in range means the nearest figure's base entirely within range (seed 003, charge range)",
+          "[charge][003-L40-figure-in-range]") {
+  // 12in move: 18in range. Foot 17in away: far edge 17in + 2cm = 17.79in, in.
+  auto in = vedette_json("charge --move 12in --distance 17in --attacker medium --defender heavy-foot --roll 6 6");
+  CHECK(in["in_range"] == true);
+  CHECK(in["target_base"] == "0.79in");  // 20mm
+  // 17.5in: its base reaches 18.29in, not entirely within 18in.
+  auto out = vedette_json("charge --move 12in --distance 17.5in --attacker medium --defender heavy-foot");
+  CHECK(out["in_range"] == false);
+  CHECK(out["reaches"] == false);
+  // Horse have deeper bases (50mm): 16.5in + 1.97in is out, 16in in.
+  CHECK(vedette_json("charge --move 12in --distance 16.5in --attacker medium --defender light-horse")["in_range"] == false);
+  CHECK(vedette_json("charge --move 12in --distance 16in --attacker medium --defender light-horse --roll 6 6")["in_range"] == true);
+  Run t = run_vedette("charge --move 12in --distance 17.5in --attacker medium --defender heavy-foot");
+  INFO(t.out);
+  CHECK(t.status == 0);
+  CHECK(t.out.find("The base of the target's nearest figure reaches to") != std::string::npos);
+}
+
+TEST_CASE("charge command: a target partly inside the arc may be charged (seed 003, charge range)",
+          "[charge][003-L40-partial-arc]") {
+  // The bearing is to the target's nearest part: 45 is in, 46 out.
+  CHECK(vedette_json("charge --move 12in --distance 10in --bearing 45 --attacker heavy --defender peasants --roll 6 6")["in_arc"] == true);
+  CHECK(vedette_json("charge --move 12in --distance 10in --bearing -46 --attacker heavy --defender peasants")["in_arc"] == false);
+  Run h = run_vedette("charge --help");
+  CHECK(h.out.find("nearest part of the target") != std::string::npos);
+  CHECK(h.out.find("near edge of the target's nearest figure") != std::string::npos);
+}
+
 TEST_CASE("charge command: text shows the chance before the roll, then what to do") {
   Run r = run_vedette("charge --move 12in --distance 15in --attacker medium --defender heavy-foot --roll 3 4 --defender-move 6in");
   INFO(r.out);

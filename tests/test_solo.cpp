@@ -159,7 +159,7 @@ TEST_CASE("solo: seed 002 gallop limit forces a walk on the third turn", "[solo]
   CHECK(t1["behaviour"]["pace"] == "gallop");
   // seed 003 L24: no charge on the first turn, though the cell says "(Charge?)".
   CHECK(t1["behaviour"]["charge_possible"] == false);
-  CHECK(t1["charge_refused"] == "no charges are declared on the first turn (seed 003)");
+  CHECK(t1["charge_refused"] == "no charge may be declared on the first turn of a scenario (seed 003)");
   next_turn(dir);
   CHECK(status(dir)["units"][0]["gallop_streak"] == 1);
   // Turn 2: galloping (-1), in range (+1), flank (+2): RF 2; a 6 gallops again.

@@ -45,7 +45,7 @@ json status(const TempDir& dir) { return run({"solo", "status", "game", "--json"
 // seed 003: "needs 9" for Heavy Foot against heavy cavalry; 2D6 >= 9 is
 // 10 ways of 36. The chance is printed before the dice are asked for.
 TEST_CASE("solo charge: play offers the charge and shows range and the chance to stand before the 2D6 (seed 003)",
-          "[solo][charge][play]") {
+          "[solo][charge][play][003-L24-solo-initiative]") {
   TempDir dir;
   Result n = run({"solo", "new", "game", "--unit", "Lancers:shock,figures=10", "--seed", "5"}, dir.path);
   REQUIRE(n.status == 0);
@@ -66,7 +66,10 @@ TEST_CASE("solo charge: play offers the charge and shows range and the chance to
     REQUIRE(p != std::string::npos);
     return p;
   };
+  // Seed 003 L24: the declared charge's -2 to initiative is the player's to apply.
+  std::size_t minus2 = at("If it charges, the charge is declared (step 1): -2 to its side's initiative roll this turn");
   std::size_t offer = at("Is an enemy in front of Lancers for it to charge? [y/N] y");
+  CHECK(minus2 < offer);
   std::size_t range = at("Charge range: up to 75cm (1.5 x the 50cm move); minimum distance 15.24cm");
   std::size_t reach = at("Target: 60cm away, 10 degrees off the facing: in range and in the arc: it reaches, with the charge bonus.");
   std::size_t odds = at("needs 9+ on 2D6 to stand (table 9): chance to stand 10/36 = 27.8%.");
@@ -121,6 +124,26 @@ TEST_CASE("solo charge: a charge that falls short leaves the unit shaken in its 
   json arc = charge(dir, {"--distance", "40cm", "--bearing", "60", "--defender", "light-horse"});
   CHECK(arc["charge"]["reaches"] == false);
   CHECK(arc["charge"]["shaken"] == true);
+}
+
+// Seed 003 L40 in the solo session: the distance asked is to the near edge
+// of the target's nearest figure, whose base must lie entirely within the
+// charge range (50cm move: 75cm; infantry bases 2cm deep, cavalry 5cm);
+// the bearing is to the nearest part of the target.
+TEST_CASE("solo charge: in range means the nearest figure's base entirely within range (seed 003, charge range)",
+          "[solo][charge][003-L40-figure-in-range][003-L40-partial-arc]") {
+  TempDir dir;
+  lancers_may_charge(dir);
+  json foot = charge(dir, {"--distance", "73cm", "--defender", "heavy-foot"});  // 73 + 2 <= 75
+  CHECK(foot["charge"]["reaches"] == true);
+  REQUIRE(run({"solo", "undo", "game"}, dir.path).status == 0);
+  json horse = charge(dir, {"--distance", "73cm", "--defender", "light-horse"});  // 73 + 5 > 75
+  CHECK(horse["charge"]["reaches"] == false);
+  CHECK(horse["charge"]["outcome"].get<std::string>().find("5cm deep, is not entirely within its charge range of 75cm") !=
+        std::string::npos);
+  REQUIRE(run({"solo", "undo", "game"}, dir.path).status == 0);
+  json partly = charge(dir, {"--distance", "40cm", "--bearing", "45", "--defender", "peasants"});
+  CHECK(partly["charge"]["reaches"] == true);
 }
 
 // seed 003: flank -1 to the dice score (Heavy Foot vs heavy: 9 becomes 10,
@@ -238,7 +261,8 @@ TEST_CASE("solo charge: the charge form in play is saved answer by answer and re
 // engine's own gates (engine/engagement/table_rules.hpp): the "(Charge?)"
 // is not offered, `solo charge` refuses naming the rule (exit 2), and play
 // says why and goes on.
-TEST_CASE("solo charge: the session refuses what the rules refuse, naming the rule (seed 003 L24, L34)", "[solo][charge]") {
+TEST_CASE("solo charge: the session refuses what the rules refuse, naming the rule (seed 003 L24, L34)",
+          "[solo][charge][003-L34-solo-good-order][003-L24-solo-first-turn]") {
   TempDir dir;
   Result n = run({"solo", "new", "game", "--unit", "Lancers:shock,heavy", "--unit", "Cuirassiers:shock,heavy", "--unit",
                   "Hussars:shock,light", "--seed", "21"},
@@ -249,11 +273,11 @@ TEST_CASE("solo charge: the session refuses what the rules refuse, naming the ru
   INFO(a.err);
   REQUIRE(a.status == 0);
   CHECK(a.json()["activation"]["behaviour"]["charge_possible"] == false);
-  CHECK(a.json()["activation"]["charge_refused"] == "no charges are declared on the first turn (seed 003)");
+  CHECK(a.json()["activation"]["charge_refused"] == "no charge may be declared on the first turn of a scenario (seed 003)");
   CHECK(a.json()["activation"]["instruction"] == "Gallop 41-50 cm directly toward the nearest enemy.");  // no "Charge?"
   Result c1 = run({"solo", "charge", "game", "Lancers", "--distance", "40cm", "--defender", "peasants"}, dir.path);
   CHECK(c1.status == 2);
-  CHECK(contains(c1.err, "Lancers may not charge this turn: no charges are declared on the first turn (seed 003)"));
+  CHECK(contains(c1.err, "Lancers may not charge this turn: no charge may be declared on the first turn of a scenario (seed 003)"));
   // The file says version 2 now (a refused "(Charge?)" is recorded).
   CHECK(contains(slurp(dir.path / "game.vedette.yaml"), "\nversion: 2\n"));
   // Turn 2. Cuirassiers, steady and at halt, are offered the charge.
@@ -271,19 +295,20 @@ TEST_CASE("solo charge: the session refuses what the rules refuse, naming the ru
   INFO(p.out << p.err);
   REQUIRE(p.status == 0);
   CHECK(contains(p.out, "Do:    Hussars: Gallop"));
-  CHECK(contains(p.out, "No charge: only a unit in good order may charge (seed 003); it moves as the table says otherwise."));
+  CHECK(contains(p.out, "No charge: a unit must be in good order to charge (seed 003); it moves as the table says otherwise."));
   CHECK_FALSE(contains(p.out, "Is an enemy in front of Hussars for it to charge?"));
   CHECK(contains(p.out, "Start turn 3?"));
   Result c2 = run({"solo", "charge", "game", "Hussars", "--distance", "40cm", "--defender", "peasants"}, dir.path);
   CHECK(c2.status == 2);
-  CHECK(contains(c2.err, "Hussars may not charge this turn: only a unit in good order may charge (seed 003)"));
+  CHECK(contains(c2.err, "Hussars may not charge this turn: a unit must be in good order to charge (seed 003)"));
 }
 
 // seed 003 L48: "First, the player makes a charge initiation check for the
 // unit attempting to charge. If the unit fails this check, it cannot charge
 // at any time during the current turn." The "(Charge?)" is the unit's
 // declaration: 2D6 needing combat.charge.initiation_target (4), no -2.
-TEST_CASE("solo charge: the initiation check comes first, and a failed one is no charge (seed 003 L48)", "[solo][charge]") {
+TEST_CASE("solo charge: the initiation check comes first, and a failed one is no charge (seed 003 L48)",
+          "[solo][charge][003-L48-solo-initiation]") {
   TempDir dir;
   lancers_may_charge(dir);
   // The player's dice: 1 + 2 fails, whatever the geometry.

@@ -567,4 +567,18 @@ RulesetPtr default_ruleset() {
   return r;
 }
 
+Length target_base_depth(const Ruleset& r, DefenderClass target) {
+  const auto& f = r.combat.formations;
+  return (r.charge.kind(target) == DefenderKind::horse ? f.cavalry_base : f.infantry_base).depth;
+}
+
+ChargeGeometry table_charge_geometry(const Ruleset& r, Length move, Length distance, double bearing_deg,
+                                     DefenderClass target) {
+  ChargeTarget t;
+  t.distance = distance;
+  t.target_base = target_base_depth(r, target);
+  t.bearing_lo_deg = t.bearing_hi_deg = bearing_deg;
+  return charge_geometry(r.charge, move, t);
+}
+
 }  // namespace vedette

@@ -139,6 +139,19 @@ class Ruleset {
 
 using RulesetPtr = std::shared_ptr<const Ruleset>;
 
+// A charge as the player measures it at the table (`vedette charge`, the
+// solo session, the web page), by seed 003 L40: `distance` to the near edge
+// of the target's nearest figure, whose base must lie ENTIRELY within the
+// charge range (the depth of the ruleset's cavalry or infantry base, by the
+// defender's class, is added for the range; the minimum distance is to the
+// near edge, where contact is made); `bearing_deg` off the charger's facing
+// to the part of the target NEAREST the facing line (0 when that line
+// crosses it), so a target "entirely or partially" within the arc is in it.
+ChargeGeometry table_charge_geometry(const Ruleset& r, Length move, Length distance, double bearing_deg,
+                                     DefenderClass target);
+// The depth of one figure's base of a unit of that defender class.
+Length target_base_depth(const Ruleset& r, DefenderClass target);
+
 // Loads a ruleset file (resolving `extends:`), or a built-in one by name
 // ("builtin:default"). Throws LoadError listing every problem found.
 RulesetPtr load_ruleset(const std::string& path);

@@ -34,11 +34,16 @@ InitiationCheck initiation_check(const Ruleset& r, bool declared, int d1, int d2
   return c;
 }
 
-std::optional<ChargeRefusal> declaration_refusal(const Ruleset& r, int turn, bool good_order) {
-  if (turn == 1 && !r.combat.charge.first_turn)
-    return ChargeRefusal{"003-L24-no-first-turn", "no charges are declared on the first turn (seed 003)"};
-  if (!good_order) return ChargeRefusal{"003-L34-good-order", "only a unit in good order may charge (seed 003)"};
-  return std::nullopt;
+std::optional<ChargeRefusal> declaration_refusal(const Ruleset& r, int turn, bool good_order, bool charged_last_turn) {
+  ChargeGateInput in;
+  in.when = ChargeWhen::declare;
+  in.turn = turn;
+  in.first_turn_allowed = r.combat.charge.first_turn;
+  in.good_order = good_order;
+  in.charged_last_turn = charged_last_turn;
+  const ChargeGate g = charge_gate(in);
+  if (g.allowed) return std::nullopt;
+  return ChargeRefusal{g.rule, g.why};
 }
 
 }  // namespace vedette

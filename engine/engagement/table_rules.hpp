@@ -56,8 +56,12 @@ struct ChargeRefusal {
   std::string_view rule;
   std::string_view why;
 };
-// Step 1's declaration gates that need no geometry: not on the first turn
-// (unless combat.charge.first_turn), only in good order.
-std::optional<ChargeRefusal> declaration_refusal(const Ruleset& r, int turn, bool good_order);
+// Step 1's declaration gates that need no geometry, for a front end that
+// knows only the unit's memory (the solo session): not on the first turn
+// (unless combat.charge.first_turn), only in good order, not the turn after
+// a charge. The gates themselves are charge_gate()'s (engine/decision/
+// charge.hpp), the one place they live.
+std::optional<ChargeRefusal> declaration_refusal(const Ruleset& r, int turn, bool good_order,
+                                                 bool charged_last_turn = false);
 
 }  // namespace vedette

@@ -194,6 +194,7 @@ void print_charge_preview(std::ostream& out, const Ruleset& r, const ChargeInput
   out << "Charge range: up to " << format_length(g.max_range, u) << " (" << number_text(cr.range_factor) << " x the "
       << format_length(in.move, u) << " move); minimum distance " << format_length(g.min_distance, u) << "; arc "
       << number_text(cr.arc_degrees) << " degrees either side of the facing.\n";
+  const Length base = target_base_depth(r, in.defender);
   out << "Target: " << format_length(in.distance, u) << " away, " << number_text(in.bearing) << " degrees off the facing: ";
   if (g.reaches) {
     out << "in range and in the arc: it reaches";
@@ -201,9 +202,11 @@ void print_charge_preview(std::ostream& out, const Ruleset& r, const ChargeInput
                            : ", but inside the minimum distance: no charge bonus.\n");
   } else {
     out << "it does NOT reach (";
-    if (!g.in_range) out << "beyond " << format_length(g.max_range, u);
+    if (!g.in_range)
+      out << "its nearest figure's " << format_length(base, u) << " base reaches to " << format_length(in.distance + base, u)
+          << ", beyond " << format_length(g.max_range, u);
     if (!g.in_range && !g.in_arc) out << "; ";
-    if (!g.in_arc) out << "outside the arc";
+    if (!g.in_arc) out << "no part of it within the arc";
     out << "): the unit must still move " << format_length(g.forced_move, u) << " forward"
         << (g.shaken ? " and becomes shaken.\n" : ".\n");
   }

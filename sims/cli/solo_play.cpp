@@ -256,6 +256,9 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
   std::string ex = std::string(unit_name(u));
   if (field == "charge") {
     out << "Charge? The table allows " << name << " to charge.\n";
+    if (const int im = r.charge.declare_initiative_modifier; im != 0)
+      out << "  If it charges, the charge is declared (step 1): " << (im > 0 ? "+" : "") << im
+          << " to its side's initiative roll this turn (seed 003, per declared charge).\n";
     if (!p.yes_no("Is an enemy in front of " + name + " for it to charge?", false)) {
       ChargeRecord c;
       c.activation = m.last_activation;
@@ -275,12 +278,12 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
                                [&](const std::string& t, std::string& why) { return parse_table_length(r, t, true, why); });
     answer(format_length(l, u));
   } else if (field == "distance") {
-    auto l = p.checked<Length>("Distance from " + name + " to the target's nearest figure (in " + ex + ", or give a unit)?",
+    auto l = p.checked<Length>("Distance from " + possessive(name) + " front to the near edge of the target's nearest figure (in " + ex + ", or give a unit)?",
                                std::nullopt,
                                [&](const std::string& t, std::string& why) { return parse_table_length(r, t, false, why); });
     answer(format_length(l, u));
   } else if (field == "bearing") {
-    auto b = p.checked<double>("The target's bearing off " + possessive(name) + " facing, in degrees (0 = straight ahead)?",
+    auto b = p.checked<double>("Degrees off " + possessive(name) + " facing to the nearest part of the target (0 if the facing line crosses it)?",
                                std::string("0"), [](const std::string& t, std::string& why) { return parse_bearing(t, why); });
     std::ostringstream o;
     o << b;

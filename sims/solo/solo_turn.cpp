@@ -273,14 +273,15 @@ Activation decide_activation(const Ruleset& r, const Session& s, std::size_t uni
 }
 
 std::optional<ChargeRefusal> charge_refusal(const Ruleset& r, const Session& s, std::size_t unit) {
-  return declaration_refusal(r, s.state().turn, s.memory(unit).morale == Morale::steady);
+  const UnitMemory& m = s.memory(unit);
+  return declaration_refusal(r, s.state().turn, m.morale == Morale::steady, m.charged_last_turn);
 }
 
 // ----------------------------------------------------------------- charge
 
 ChargePreview preview_charge(const Ruleset& r, const ChargeInputs& in) {
   ChargePreview p;
-  p.geometry = charge_geometry(r.charge, in.move, in.distance, in.bearing);
+  p.geometry = table_charge_geometry(r, in.move, in.distance, in.bearing, in.defender);
   MoraleSituation ms;
   ms.defender = in.defender;
   ms.attacker = in.attacker;
@@ -376,7 +377,14 @@ ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit
     return c;
   }
   if (!g.reaches) {
-    c.outcome = "The charge does not reach: " + name + " must still move " + c.forced_move +
+    // Why, in seed 003 L40's words.
+    std::string why;
+    if (!g.in_range)
+      why = " (the base of the target's nearest figure, " + format_length(target_base_depth(r, in.defender), u) +
+            " deep, is not entirely within its charge range of " + c.max_range + ")";
+    else
+      why = " (no part of the target is within " + moves_text(cr.arc_degrees) + " degrees either side of its facing)";
+    c.outcome = "The charge does not reach" + why + ": " + name + " must still move " + c.forced_move +
                 " forward toward the target" + (c.shaken ? " and becomes shaken." : ".");
     return c;
   }

@@ -96,8 +96,10 @@ Activation decide_activation(const Ruleset& r, const Session& s, std::size_t uni
 struct ChargeInputs {
   AttackerWeight attacker = AttackerWeight::light;
   Length move;      // the charging unit's normal move
-  Length distance;  // to the target's nearest figure
-  double bearing = 0;
+  Length distance;  // to the near edge of the target's nearest figure
+  double bearing = 0;  // to the part of the target nearest the facing line
+  // (seed 003 L40, table_charge_geometry: that figure's base must lie
+  // entirely within range; a target partly in the arc is in it)
   DefenderClass defender = DefenderClass::peasants;
   ChargedOn side = ChargedOn::front;
   bool both_charging = false;

@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "engine/decision/charge.hpp"
+#include "engine/decision/ruleset.hpp"
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/dice.hpp"
 #include "sims/cli/cli.hpp"
@@ -156,7 +157,11 @@ int run_charge(const ChargeOptions& o, Io& io) {
                      ": pikes facing the enemy meet the charge with their front; a unit charged in the flank or rear is not facing it");
 
   const LengthUnit u = move.unit;
-  const ChargeGeometry g = charge_geometry(r, move.length, dist.length, o.bearing);
+  // Seed 003 L40 as the player measures it (table_charge_geometry): the
+  // near edge of the nearest figure, whose base must lie entirely within
+  // range; the bearing to the part of the target nearest the facing line.
+  const ChargeGeometry g = table_charge_geometry(rs, move.length, dist.length, o.bearing, s.defender);
+  const Length base = target_base_depth(rs, s.defender);
   const MoraleTarget t = morale_target(r, s);
   const int ways = stand_ways(r, t);
   const Fraction p = p_stand(r, t);
@@ -201,6 +206,7 @@ int run_charge(const ChargeOptions& o, Io& io) {
     j["ruleset"] = rs.name;
     j["move"] = format_length(move.length, u);
     j["distance"] = format_length(dist.length, u);
+    j["target_base"] = format_length(base, u);
     j["bearing"] = o.bearing;
     j["max_range"] = format_length(g.max_range, u);
     j["min_distance"] = format_length(g.min_distance, u);
@@ -277,10 +283,13 @@ int run_charge(const ChargeOptions& o, Io& io) {
   const std::string L_dist = format_length(dist.length, u);
   out << "Charge: a " << L_move << " move charges up to " << L_max << " (" << number(r.range_factor) << " x move); minimum distance "
       << L_min << ".\n";
-  out << "Target: " << L_dist << " away, " << degrees(o.bearing) << " off the facing (the arc is " << degrees(r.arc_degrees)
+  const std::string L_far = format_length(dist.length + base, u);
+  out << "Target: its nearest figure " << L_dist << " away, its " << format_length(base, u) << " base reaching to " << L_far
+      << ";\n        its nearest part " << degrees(o.bearing) << " off the facing (the arc is " << degrees(r.arc_degrees)
       << " either side).\n";
   if (g.reaches) {
-    out << "  Reaches: yes (" << L_dist << " is within " << L_max << ", and inside the arc).\n";
+    out << "  Reaches: yes (that figure's base lies entirely within " << L_max << ", and the target is "
+        << "at least partly in the arc).\n";
     if (g.charge_bonus) {
       out << "  Charge bonus: yes (contact after more than " << L_min << ").\n";
     } else {
@@ -289,8 +298,10 @@ int run_charge(const ChargeOptions& o, Io& io) {
     }
   } else {
     out << "  Reaches: NO.";
-    if (!g.in_range) out << " " << L_dist << " is beyond the charge range of " << L_max << ".";
-    if (!g.in_arc) out << " The target is outside the arc of " << degrees(r.arc_degrees) << " either side of the facing.";
+    if (!g.in_range)
+      out << " The base of the target's nearest figure reaches to " << L_far << ", not entirely within the charge range of "
+          << L_max << ".";
+    if (!g.in_arc) out << " No part of the target is within the arc of " << degrees(r.arc_degrees) << " either side of the facing.";
     out << "\n  The charge fails: the unit must still move its full " << format_length(g.forced_move, u) << " ("
         << number(r.out_of_reach_move_factor) << " x " << L_move << ") forward toward the target"
         << (g.shaken ? ", and becomes shaken.\n" : ".\n");
@@ -361,8 +372,10 @@ void add_charge(CLI::App& app, Runner& run) {
   auto* c = app.add_subcommand("charge",
                                "Resolve one cavalry charge (seed 003): range, charge bonus, the defender's 2D6 morale check.");
   c->add_option("--move", o->move, "The charging unit's normal move, with its unit (e.g. 12in, 30cm)")->required();
-  c->add_option("--distance", o->distance, "Distance to the target (after any preliminary manoeuvre), with its unit")->required();
-  c->add_option("--bearing", o->bearing, "The target's direction in degrees off the charging unit's facing (default 0)");
+  c->add_option("--distance", o->distance, "Distance to the near edge of the target's nearest figure (after any preliminary manoeuvre), with its unit; "
+                "that figure's base must lie entirely within range (seed 003)")->required();
+  c->add_option("--bearing", o->bearing, "Degrees off the charging unit's facing to the nearest part of the target (default 0: the facing line crosses it); "
+                "a target partly within the arc may be charged (seed 003)");
   c->add_option("--attacker", o->attacker, "The charging cavalry: light, medium or heavy")->required();
   c->add_option("--defender", o->defender,
                 "The unit charged: peasants, light-foot, heavy-foot, elite-foot, light-horse, medium-horse or heavy-horse")

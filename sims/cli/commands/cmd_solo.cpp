@@ -722,8 +722,10 @@ void add_solo(CLI::App& app, Runner& run) {
     c->add_option("GAME", o->game, "Session file")->required();
     c->add_option("UNIT", o->unit, "The charging unit's name")->required();
     c->add_flag("--decline", o->decline, "The unit does not charge");
-    c->add_option("--distance", o->distance, "Distance to the target's nearest figure (e.g. 45cm; a bare number is in the ruleset's units)");
-    c->add_option("--bearing", o->bearing, "The target's direction off the unit's facing, degrees (default 0)");
+    c->add_option("--distance", o->distance, "Distance to the near edge of the target's nearest figure (e.g. 45cm; a bare number is in the ruleset's units); "
+                  "that figure's base must lie entirely within range (seed 003)");
+    c->add_option("--bearing", o->bearing, "Degrees off the unit's facing to the nearest part of the target (default 0: the facing line crosses it); "
+                  "a target partly within the arc may be charged (seed 003)");
     c->add_option("--defender", o->defender,
                   "The unit charged: peasants, light-foot, heavy-foot, elite-foot, light-horse, medium-horse or heavy-horse");
     auto* flank = c->add_flag("--flank", o->flank, "The charge strikes the defender's flank");

@@ -273,7 +273,7 @@
           } else both();
         });
       });
-      numberPad(form, `Distance from ${u.name} to the target's nearest figure (${table.units_of_length})`, undefined, (d) => {
+      numberPad(form, `Distance from ${u.name}'s front to the near edge of the target's nearest figure (${table.units_of_length})`, undefined, (d) => {
         a.distance = String(d);
         const weight = (table.units[u.name] || {}).weight;
         if (weight) rest();
