@@ -54,6 +54,27 @@ try {
       times["activate+undo"].push(Number(process.hrtime.bigint() - t) / 1e6);
     }
   }
+  // The charge form: its table (GET charge-table) and the exact odds before
+  // the dice (POST charge-odds), on turn 2's "(Charge?)" (RF 1, a 6).
+  const rev = async () => JSON.parse((await request("GET", "/api/sessions/bench")).body).rev;
+  await request("POST", "/api/sessions/bench/activate", { unit: "Lancers", answers: {}, roll: 3, rev: await rev() });
+  await request("POST", "/api/sessions/bench/activate", { unit: "Hussars", answers: {}, roll: 3, rev: await rev() });
+  await request("POST", "/api/sessions/bench/next-turn", { rev: await rev() });
+  const offer = JSON.parse((await request("POST", "/api/sessions/bench/activate",
+    { unit: "Lancers", answers: { enemy_in_range: true }, roll: 6, rev: await rev() })).body);
+  if (!offer.result || !offer.result.activation || !offer.result.activation.behaviour.charge_possible)
+    throw new Error("bench_web: no charge offered on turn 2: " + JSON.stringify(offer).slice(0, 300));
+  times["charge-table"] = [];
+  times["charge-odds"] = [];
+  for (let i = 0; i < 200; i++) {
+    let t = process.hrtime.bigint();
+    const ct = await request("GET", "/api/sessions/bench/charge-table");
+    times["charge-table"].push(Number(process.hrtime.bigint() - t) / 1e6);
+    t = process.hrtime.bigint();
+    const co = await request("POST", "/api/sessions/bench/charge-odds", { unit: "Lancers", distance: "20", defender: "heavy-foot" });
+    times["charge-odds"].push(Number(process.hrtime.bigint() - t) / 1e6);
+    if (ct.status !== 200 || co.status !== 200) throw new Error(`bench_web: charge form answered ${ct.status}/${co.status}: ${co.body}`);
+  }
   for (const [k, xs] of Object.entries(times))
     console.log(`${k}: median ${pct(xs, 0.5).toFixed(2)} ms, 95th percentile ${pct(xs, 0.95).toFixed(2)} ms over ${xs.length}`);
   // 200 clients, each polling the session for 10 s (one request at a time, as the page does, but without its 3 s pause).

@@ -131,7 +131,7 @@ std::optional<std::string> charge_inputs(const Ruleset& r, const solo::Session& 
   for (auto [key, out] : {std::pair{"distance", &distance}, std::pair{"defender", &defender},
                           std::pair{"attacker", &attacker}, std::pair{"move", &move}})
     if (auto e = want_text(body, key, *out)) return e;
-  if (distance.empty()) return std::string("missing \"distance\": how far the target's nearest figure is (e.g. 45cm)");
+  if (distance.empty()) return std::string("missing \"distance\": how far the near edge of the target's nearest figure is (e.g. 45cm)");
   if (defender.empty()) return std::string("missing \"defender\": one of the ruleset's defender classes (GET charge-table)");
   const std::string weight = attacker.empty() ? s.header().units[k].weight : attacker;
   if (weight.empty()) return "missing \"attacker\": is " + s.header().units[k].name + " light, medium or heavy cavalry?";
