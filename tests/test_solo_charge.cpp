@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "sims/solo/session.hpp"
+#include "sims/solo/solo_turn.hpp"
 #include "solo_test_util.hpp"
 
 using namespace solo_test;
@@ -144,6 +145,31 @@ TEST_CASE("solo charge: in range means the nearest figure's base entirely within
   REQUIRE(run({"solo", "undo", "game"}, dir.path).status == 0);
   json partly = charge(dir, {"--distance", "40cm", "--bearing", "45", "--defender", "peasants"});
   CHECK(partly["charge"]["reaches"] == true);
+}
+
+// At the table a choice takes an unambiguous beginning of its name ("m"
+// for medium, "fl" for flank); an ambiguous one ("h": heavy-foot or
+// heavy-horse) is asked again, naming what it could be.
+TEST_CASE("solo charge: a choice takes an unambiguous beginning of its name", "[solo][charge][play]") {
+  TempDir dir;
+  Result n = run({"solo", "new", "game", "--unit", "Lancers:shock,figures=10", "--seed", "5"}, dir.path);
+  REQUIRE(n.status == 0);
+  REQUIRE(run({"solo", "next-turn", "game"}, dir.path).status == 0);
+  std::string script = "n\ny\nn\nn\n0\n6\n"                        // the questions and the D6
+                       "y\nm\n\n60\n10\nh\nheavy-f\nfl\nn\nn\n"  // the charge form, abbreviated
+                       "4 5\n3 4\nq\n";
+  Result r = run({"solo", "play", "game", "--physical-dice"}, dir.path, script);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(contains(r.out, "'h' could be 'heavy-foot' or 'heavy-horse': type more of it"));
+  CHECK(contains(r.out, "Heavy Foot charged by medium cavalry in the flank"));
+  // The flags take the same: `solo charge` and the web page parse alike.
+  std::string why;
+  CHECK(vedette::solo::parse_defender("p", why) == vedette::DefenderClass::peasants);
+  CHECK(vedette::solo::parse_side("r", why) == vedette::ChargedOn::rear);
+  CHECK_FALSE(vedette::solo::parse_side("f", why).has_value());
+  CHECK(why == "'f' could be 'front' or 'flank': type more of it");
+  CHECK_FALSE(vedette::solo::parse_attacker("x", why).has_value());
 }
 
 // seed 003: flank -1 to the dice score (Heavy Foot vs heavy: 9 becomes 10,

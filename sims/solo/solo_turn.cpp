@@ -429,10 +429,22 @@ std::optional<std::size_t> pick(const std::string& text, const std::array<std::s
   std::replace(t.begin(), t.end(), '-', '_');
   std::vector<std::string> list;
   std::string shown;
+  std::vector<std::size_t> starts;  // names the answer is a beginning of
   for (std::size_t k = 0; k < N; ++k) {
     if (names[k] == t) return k;
+    if (!t.empty() && names[k].substr(0, t.size()) == t) starts.push_back(k);
     list.emplace_back(names[k]);
     shown += (shown.empty() ? "" : ", ") + dashed(names[k]);
+  }
+  // An unambiguous beginning is enough at the table: "m" for medium,
+  // "heavy-f" for heavy-foot; an ambiguous one says which it could be.
+  if (starts.size() == 1) return starts[0];
+  if (starts.size() > 1) {
+    std::string could;
+    for (std::size_t i = 0; i < starts.size(); ++i)
+      could += std::string(i == 0 ? "" : i + 1 == starts.size() ? " or " : ", ") + "'" + dashed(names[starts[i]]) + "'";
+    why = "'" + text + "' could be " + could + ": type more of it";
+    return std::nullopt;
   }
   std::string near = dashed(nearest(t, list));
   why = "'" + text + "' is not one of: " + shown + (near.empty() ? "" : " (did you mean '" + near + "'?)");
