@@ -165,7 +165,7 @@ Step next_step(const Session& s, const Ruleset& r) {
     any_left = true;
     if (st.units[k].acted_in_turn == st.turn) continue;
     const UnitSpec& spec = s.header().units[k];
-    if (auto q = next_question(r, spec, st.units[k], s.figures_left(k))) return {Step::Kind::question, k, *q};
+    if (auto q = next_question(r, spec, st.units[k], s.figures_left(k), st.turn)) return {Step::Kind::question, k, *q};
     return {Step::Kind::roll, k, Question::in_cover};
   }
   if (!any_left) return {Step::Kind::game_over, 0, Question::in_cover};

@@ -147,11 +147,18 @@ bool question_matters(const Ruleset& r, const UnitSpec& spec, const UnitMemory& 
   });
 }
 
-std::optional<Question> next_question(const Ruleset& r, const UnitSpec& spec, const UnitMemory& m, int figures_left) {
+std::optional<Question> next_question(const Ruleset& r, const UnitSpec& spec, const UnitMemory& m, int figures_left,
+                                      int turn) {
+  // Turn 1: no melee has been fought (units are activated in step 1, and no
+  // charge is declared on the first turn), so "retreating as a result of
+  // melee?" is known to be no: not asked, and not counted either way when
+  // deciding whether the other questions matter.
+  Answers known = m.pending;
+  if (turn == 1 && !known[Question::retreated_from_melee]) known[Question::retreated_from_melee] = 0;
   for (std::size_t k = 0; k < k_question_count; ++k) {
     auto q = static_cast<Question>(k);
-    if (m.pending[q]) continue;
-    if (question_matters(r, spec, m, figures_left, m.pending, q)) return q;
+    if (known[q]) continue;
+    if (question_matters(r, spec, m, figures_left, known, q)) return q;
   }
   return std::nullopt;
 }

@@ -58,8 +58,10 @@ Situation situation(const UnitSpec& spec, const UnitMemory& m, const Answers& a)
 bool question_matters(const Ruleset& r, const UnitSpec& spec, const UnitMemory& m, int figures_left,
                       const Answers& a, Question q);
 // The next question play must ask, in the order of k_question_names, or
-// nullopt when the RF is known.
-std::optional<Question> next_question(const Ruleset& r, const UnitSpec& spec, const UnitMemory& m, int figures_left);
+// nullopt when the RF is known. `turn`: the session's turn; on turn 1 no
+// melee has been fought, so "retreating from melee?" is not asked (no).
+std::optional<Question> next_question(const Ruleset& r, const UnitSpec& spec, const UnitMemory& m, int figures_left,
+                                      int turn);
 
 // "Lancers'", "Hussar's".
 std::string possessive(const std::string& name);

@@ -393,7 +393,7 @@ Reply App::next_question(const std::string& name, const Request& r) {
     }
   }
   const solo::SessionRules rules = solo::load_session_rules(s);
-  const auto q = solo::next_question(*rules.rules, *it, m, it->figures - m.casualties);
+  const auto q = solo::next_question(*rules.rules, *it, m, it->figures - m.casualties, s.state().turn);
   Json j{{"unit", unit}, {"rev", revision(name)}};
   if (!q) {
     j["question"] = nullptr;
