@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <random>
@@ -353,19 +354,35 @@ TEST_CASE("solo files: a session killed mid-save always reads back, old or new a
   std::size_t events = Session::load(p).history().size();
   int advanced = 0;
   for (int k = 0; k < 40; ++k) {
+    // The child says when its first save is done, so that every round
+    // advances however loaded the machine (a fixed sleep alone could end
+    // every round before a save on a slow sanitizer build), then the kill
+    // lands at a random point of the saves that follow.
+    int ready[2];
+    REQUIRE(::pipe(ready) == 0);
     pid_t pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {  // the child only saves, until killed; it never returns into the test runner
+      ::close(ready[0]);
       try {
         Session s = Session::load(p);
-        for (;;) {
+        for (bool first = true;; first = false) {
           s.append(CasualtiesEvent{"Dragoons", s.memory(1).casualties > 2 ? -1 : 1});
           s.save();
+          if (first) {
+            (void)!::write(ready[1], "x", 1);
+            ::close(ready[1]);
+          }
         }
       } catch (...) {
       }
       ::_exit(1);
     }
+    ::close(ready[1]);
+    char byte = 0;
+    const ssize_t got = ::read(ready[0], &byte, 1);
+    ::close(ready[0]);
+    CHECK(got == 1);  // 0: the child failed before its first save
     std::this_thread::sleep_for(std::chrono::microseconds(rng() % 30000));
     ::kill(pid, SIGKILL);
     int st = 0;
@@ -378,7 +395,7 @@ TEST_CASE("solo files: a session killed mid-save always reads back, old or new a
     advanced += s.history().size() > events;
     events = s.history().size();
   }
-  CHECK(advanced > 0);
+  CHECK(advanced == 40);  // each round's first save completed before the kill
   // The session still plays on afterwards.
   Result r = run({"solo", "status", "game"}, dir.path);
   CHECK(r.status == 0);
