@@ -147,6 +147,37 @@ TEST_CASE("solo charge: in range means the nearest figure's base entirely within
   CHECK(partly["charge"]["reaches"] == true);
 }
 
+// Seed 003 L3: "When a unit moves a charge move it must move at normal
+// speed on the following turn": the session asks the engine's gate, so the
+// next turn's "(Charge?)" is not offered and `solo charge` names the rule.
+TEST_CASE("solo charge: no charge the turn after a charge (seed 003, normal speed)", "[solo][charge][003-L3-normal-speed]") {
+  TempDir dir;
+  lancers_may_charge(dir);
+  json c = charge(dir, {"--distance", "40cm", "--defender", "peasants"});
+  REQUIRE(c["charge"]["initiation"]["passed"] == true);  // seed 21's dice: the charge is made
+  REQUIRE(run({"solo", "next-turn", "game"}, dir.path).status == 0);
+  // At gallop (-1), an enemy in range and one on the flank: RF 2, whose 6
+  // is "Advance towards nearest enemy at gallop (Charge?)".
+  Result a = run({"solo", "activate", "game", "Lancers", "--enemy-in-range", "--enemy-flank-rear", "--roll", "6", "--json"}, dir.path);
+  INFO(a.err);
+  REQUIRE(a.status == 0);
+  REQUIRE(a.json()["activation"]["behaviour"]["id"] == "gallop_advance_charge");
+  CHECK(a.json()["activation"]["behaviour"]["charge_possible"] == false);
+  CHECK(a.json()["activation"]["charge_refused"] ==
+        "a unit that charged last turn must move at normal speed this turn: no charge (seed 003)");
+  Result again = run({"solo", "charge", "game", "Lancers", "--distance", "40cm", "--defender", "peasants"}, dir.path);
+  CHECK(again.status == 2);
+  CHECK(contains(again.err, "Lancers may not charge this turn: a unit that charged last turn must move at normal speed"));
+  // The turn after that it may charge again.
+  REQUIRE(run({"solo", "next-turn", "game"}, dir.path).status == 0);
+  Result b = run({"solo", "activate", "game", "Lancers", "--enemy-in-range", "--enemy-flank-rear", "--roll", "6", "--json"}, dir.path);
+  INFO(b.err);
+  REQUIRE(b.status == 0);
+  REQUIRE(b.json()["activation"]["behaviour"]["id"] == "gallop_advance_charge");
+  CHECK(b.json()["activation"]["behaviour"]["charge_possible"] == true);
+  CHECK(b.json()["activation"]["charge_refused"].is_null());
+}
+
 // At the table a choice takes an unambiguous beginning of its name ("m"
 // for medium, "fl" for flank); an ambiguous one ("h": heavy-foot or
 // heavy-horse) is asked again, naming what it could be.
