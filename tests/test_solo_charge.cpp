@@ -46,14 +46,14 @@ json status(const TempDir& dir) { return run({"solo", "status", "game", "--json"
 // seed 003: "needs 9" for Heavy Foot against heavy cavalry; 2D6 >= 9 is
 // 10 ways of 36. The chance is printed before the dice are asked for.
 TEST_CASE("solo charge: play offers the charge and shows range and the chance to stand before the 2D6 (seed 003)",
-          "[solo][charge][play][003-L24-solo-initiative]") {
+          "[solo][charge][play][003-L24-solo-initiative][003-L40-partial-arc]") {
   TempDir dir;
   Result n = run({"solo", "new", "game", "--unit", "Lancers:shock,figures=10", "--seed", "5"}, dir.path);
   REQUIRE(n.status == 0);
   REQUIRE(run({"solo", "next-turn", "game"}, dir.path).status == 0);  // seed 003 L24: no charge in turn 1
   // Turn 2: RF1 (enemy in range), the player's 6: gallop toward the enemy (Charge?).
   std::string script = "n\ny\nn\nn\n0\n6\n"  // the questions and the D6
-                       "y\nheavy\n\n60\n10\nheavy-foot\n\nn\nn\n"  // the charge form
+                       "y\nheavy\n\n60\nheavy-foot\n\nn\nn\n"  // the charge form
                        "4 5\n"                                      // the initiation check's 2D6 (seed 003 L48)
                        "3 4\n"                                      // the defender's 2D6
                        "q\n";
@@ -69,10 +69,12 @@ TEST_CASE("solo charge: play offers the charge and shows range and the chance to
   };
   // Seed 003 L24: the declared charge's -2 to initiative is the player's to apply.
   std::size_t minus2 = at("If it charges, the charge is declared (step 1): -2 to its side's initiative roll this turn");
-  std::size_t offer = at("Is an enemy in front of Lancers for it to charge? [y/N] y");
+  // Seed 003 L40: the offer's yes is the arc (no degrees are asked).
+  std::size_t offer = at("Is an enemy at least partly within 45 degrees either side of Lancers' facing, for it to charge? [y/N] y");
+  CHECK_FALSE(contains(o, "Degrees off"));
   CHECK(minus2 < offer);
   std::size_t range = at("Charge range: up to 75cm (1.5 x the 50cm move); minimum distance 15.24cm");
-  std::size_t reach = at("Target: 60cm away, 10 degrees off the facing: in range and in the arc: it reaches, with the charge bonus.");
+  std::size_t reach = at("Target: 60cm away: in range and in the arc: it reaches, with the charge bonus.");
   std::size_t odds = at("needs 9+ on 2D6 to stand (table 9): chance to stand 10/36 = 27.8%.");
   std::size_t init = at("Roll 2D6 for Lancers' charge initiation check (it needs 4+) and enter both dice (e.g. 3 5):");
   std::size_t passed = at("Initiation check, 2D6: 4 + 5 = 9, needs 4: passes  (your roll)");
@@ -187,7 +189,7 @@ TEST_CASE("solo charge: a choice takes an unambiguous beginning of its name", "[
   REQUIRE(n.status == 0);
   REQUIRE(run({"solo", "next-turn", "game"}, dir.path).status == 0);
   std::string script = "n\ny\nn\nn\n0\n6\n"                        // the questions and the D6
-                       "y\nm\n\n60\n10\nh\nheavy-f\nfl\nn\nn\n"  // the charge form, abbreviated
+                       "y\nm\n\n60\nh\nheavy-f\nfl\nn\nn\n"  // the charge form, abbreviated
                        "4 5\n3 4\nq\n";
   Result r = run({"solo", "play", "game", "--physical-dice"}, dir.path, script);
   INFO(r.out << r.err);
@@ -301,7 +303,7 @@ TEST_CASE("solo charge: the charge form in play is saved answer by answer and re
   CHECK(contains(r1.out, "Lancers' normal move, for the charge range? [50cm] 45"));
   CHECK(contains(r1.out, "next: Lancers' charge"));
   // Resume: the next question is the distance; u takes back the move.
-  Result r2 = run({"solo", "play", "game"}, dir.path, "u\n40cm\n30\n\nlight-horse\nrear\ny\nq\n");
+  Result r2 = run({"solo", "play", "game"}, dir.path, "u\n40cm\n30\nlight-horse\nrear\ny\nq\n");
   INFO(r2.out << r2.err);
   REQUIRE(r2.status == 0);
   CHECK(contains(r2.out, "Undone: #"));
@@ -353,7 +355,7 @@ TEST_CASE("solo charge: the session refuses what the rules refuse, naming the ru
   REQUIRE(p.status == 0);
   CHECK(contains(p.out, "Do:    Hussars: Gallop"));
   CHECK(contains(p.out, "No charge: a unit must be in good order to charge (seed 003); it moves as the table says otherwise."));
-  CHECK_FALSE(contains(p.out, "Is an enemy in front of Hussars for it to charge?"));
+  CHECK_FALSE(contains(p.out, "degrees either side of Hussars' facing, for it to charge?"));
   CHECK(contains(p.out, "Start turn 3?"));
   Result c2 = run({"solo", "charge", "game", "Hussars", "--distance", "40cm", "--defender", "peasants"}, dir.path);
   CHECK(c2.status == 2);

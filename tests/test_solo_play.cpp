@@ -169,7 +169,7 @@ TEST_CASE("solo play: a two-turn game in a terminal (seed 002 running +3, questi
   REQUIRE(t.expect("Roll a D6 for Lancers and enter it (1-6): "));
   t.send("6");
   REQUIRE(t.expect("Do:    Lancers: Gallop 41-50 cm directly toward the nearest enemy. Charge?"));
-  REQUIRE(t.expect("Is an enemy in front of Lancers for it to charge? [y/N] "));  // seed 002's "(Charge?)"
+  REQUIRE(t.expect("Is an enemy at least partly within 45 degrees either side of Lancers' facing, for it to charge? [y/N] "));  // seed 002's "(Charge?)"
   t.send("n");
   REQUIRE(t.expect("No charge."));
   REQUIRE(t.expect("Start turn 3? [Y/n] "));

@@ -195,7 +195,9 @@ void print_charge_preview(std::ostream& out, const Ruleset& r, const ChargeInput
       << format_length(in.move, u) << " move); minimum distance " << format_length(g.min_distance, u) << "; arc "
       << number_text(cr.arc_degrees) << " degrees either side of the facing.\n";
   const Length base = target_base_depth(r, in.defender);
-  out << "Target: " << format_length(in.distance, u) << " away, " << number_text(in.bearing) << " degrees off the facing: ";
+  out << "Target: " << format_length(in.distance, u) << " away";
+  if (in.bearing != 0) out << ", " << number_text(in.bearing) << " degrees off the facing";  // given with --bearing
+  out << ": ";
   if (g.reaches) {
     out << "in range and in the arc: it reaches";
     out << (g.charge_bonus ? ", with the charge bonus.\n"

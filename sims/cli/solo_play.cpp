@@ -16,6 +16,7 @@
 #include <cctype>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "engine/core/doc.hpp"
@@ -201,6 +202,10 @@ std::string next_charge_field(const Ruleset& r, const UnitSpec& spec, const std:
     std::string key(f);
     if (d.count(key)) continue;
     if (key == "attacker" && !spec.weight.empty()) continue;
+    // The arc is settled by the offer's yes ("at least partly within 45
+    // degrees of its facing"): no bearing in degrees is asked. A draft saved
+    // by an earlier vedette may hold one, and it is used.
+    if (key == "bearing") continue;
     if (key == "pikes_facing") {
       std::string why;
       auto def = parse_defender(d.at("defender"), why);
@@ -230,7 +235,10 @@ ChargeInputs inputs_from(const Ruleset& r, const UnitSpec& spec, const std::map<
   auto ds = parse_table_length(r, get("distance"), false, why);
   if (!ds) bad("distance");
   in.distance = *ds;
-  auto br = parse_bearing(get("bearing"), why);
+  // No bearing answer: the player said the target is at least partly in
+  // the arc (seed 003 L40), which table_charge_geometry reads as 0.
+  const std::string bearing = get("bearing");
+  auto br = bearing.empty() ? std::optional<double>(0.0) : parse_bearing(bearing, why);
   if (!br) bad("bearing");
   in.bearing = *br;
   auto df = parse_defender(get("defender"), why);
@@ -259,7 +267,13 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
     if (const int im = r.charge.declare_initiative_modifier; im != 0)
       out << "  If it charges, the charge is declared (step 1): " << (im > 0 ? "+" : "") << im
           << " to its side's initiative roll this turn (seed 003, per declared charge).\n";
-    if (!p.yes_no("Is an enemy in front of " + name + " for it to charge?", false)) {
+    // Seed 003 L40: the target must lie at least partly within the arc; the
+    // yes is the player's measure of it, so no degrees are asked.
+    std::ostringstream arc;
+    arc << r.charge.arc_degrees;
+    if (!p.yes_no("Is an enemy at least partly within " + arc.str() + " degrees either side of " + possessive(name) +
+                      " facing, for it to charge?",
+                  false)) {
       ChargeRecord c;
       c.activation = m.last_activation;
       c.declined = true;
@@ -282,12 +296,6 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
                                std::nullopt,
                                [&](const std::string& t, std::string& why) { return parse_table_length(r, t, false, why); });
     answer(format_length(l, u));
-  } else if (field == "bearing") {
-    auto b = p.checked<double>("Degrees off " + possessive(name) + " facing to the nearest part of the target (0 if the facing line crosses it)?",
-                               std::string("0"), [](const std::string& t, std::string& why) { return parse_bearing(t, why); });
-    std::ostringstream o;
-    o << b;
-    answer(o.str());
   } else if (field == "defender") {
     auto d = p.checked<DefenderClass>(
         "The unit charged: peasants, light-foot, heavy-foot, elite-foot, light-horse, medium-horse or heavy-horse?",
