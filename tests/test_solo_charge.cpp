@@ -160,24 +160,26 @@ TEST_CASE("solo charge: no charge the turn after a charge (seed 003, normal spee
   REQUIRE(run({"solo", "next-turn", "game"}, dir.path).status == 0);
   // At gallop (-1), an enemy in range and one on the flank: RF 2, whose 6
   // is "Advance towards nearest enemy at gallop (Charge?)".
-  Result a = run({"solo", "activate", "game", "Lancers", "--enemy-in-range", "--enemy-flank-rear", "--roll", "6", "--json"}, dir.path);
-  INFO(a.err);
-  REQUIRE(a.status == 0);
-  REQUIRE(a.json()["activation"]["behaviour"]["id"] == "gallop_advance_charge");
-  CHECK(a.json()["activation"]["behaviour"]["charge_possible"] == false);
-  CHECK(a.json()["activation"]["charge_refused"] ==
-        "a unit that charged last turn must move at normal speed this turn: no charge (seed 003)");
+  auto gallop_charge_cell = [&] {
+    Result r = run({"solo", "activate", "game", "Lancers", "--enemy-in-range", "--enemy-flank-rear", "--roll", "6", "--json"},
+                   dir.path);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    json act = r.json()["activation"];
+    REQUIRE(act["behaviour"]["id"] == "gallop_advance_charge");
+    return act;
+  };
+  json a = gallop_charge_cell();
+  CHECK(a["behaviour"]["charge_possible"] == false);
+  CHECK(a["charge_refused"] == "a unit that charged last turn must move at normal speed this turn: no charge (seed 003)");
   Result again = run({"solo", "charge", "game", "Lancers", "--distance", "40cm", "--defender", "peasants"}, dir.path);
   CHECK(again.status == 2);
   CHECK(contains(again.err, "Lancers may not charge this turn: a unit that charged last turn must move at normal speed"));
   // The turn after that it may charge again.
   REQUIRE(run({"solo", "next-turn", "game"}, dir.path).status == 0);
-  Result b = run({"solo", "activate", "game", "Lancers", "--enemy-in-range", "--enemy-flank-rear", "--roll", "6", "--json"}, dir.path);
-  INFO(b.err);
-  REQUIRE(b.status == 0);
-  REQUIRE(b.json()["activation"]["behaviour"]["id"] == "gallop_advance_charge");
-  CHECK(b.json()["activation"]["behaviour"]["charge_possible"] == true);
-  CHECK(b.json()["activation"]["charge_refused"].is_null());
+  json b = gallop_charge_cell();
+  CHECK(b["behaviour"]["charge_possible"] == true);
+  CHECK(b["charge_refused"].is_null());
 }
 
 // At the table a choice takes an unambiguous beginning of its name ("m"

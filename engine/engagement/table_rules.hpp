@@ -62,6 +62,6 @@ struct ChargeRefusal {
 // a charge. The gates themselves are charge_gate()'s (engine/decision/
 // charge.hpp), the one place they live.
 std::optional<ChargeRefusal> declaration_refusal(const Ruleset& r, int turn, bool good_order,
-                                                 bool charged_last_turn = false);
+                                                 bool charged_last_turn);
 
 }  // namespace vedette

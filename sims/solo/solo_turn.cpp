@@ -149,10 +149,10 @@ bool question_matters(const Ruleset& r, const UnitSpec& spec, const UnitMemory& 
 
 std::optional<Question> next_question(const Ruleset& r, const UnitSpec& spec, const UnitMemory& m, int figures_left,
                                       int turn) {
-  // Turn 1: no melee has been fought (units are activated in step 1, and no
-  // charge is declared on the first turn), so "retreating as a result of
-  // melee?" is known to be no: not asked, and not counted either way when
-  // deciding whether the other questions matter.
+  // Turn 1: the Actions Table is rolled in step 1, before any movement or
+  // melee of the scenario, so "retreating as a result of melee?" is known
+  // to be no (whatever combat.charge.first_turn says): not asked, and not
+  // counted either way when deciding whether the other questions matter.
   Answers known = m.pending;
   if (turn == 1 && !known[Question::retreated_from_melee]) known[Question::retreated_from_melee] = 0;
   for (std::size_t k = 0; k < k_question_count; ++k) {
