@@ -325,9 +325,7 @@ void Engagement::step_initiative() {
     }
     total[s] = initiative_total(r_, roll, declared_[s]);  // seed 003
   }
-  std::uint8_t first;
-  if (total[0] != total[1]) first = total[0] > total[1] ? 0 : 1;
-  else first = last_first_ == 255 ? 0 : static_cast<std::uint8_t>(1 - last_first_);  // tie: not last turn's
+  const auto first = static_cast<std::uint8_t>(first_to_move(total, last_first_ == 255 ? -1 : last_first_));
   order_ = {first, static_cast<std::uint8_t>(1 - first)};
   last_first_ = first;
   if (rec_) {
@@ -622,8 +620,7 @@ Point Engagement::clip_enemies(std::size_t i, Point from, Point to, UnitIndex ig
 
 Length Engagement::move_of(std::size_t i) const {
   const Unit& u = b_.units_[i];
-  if (u.on_horse()) return r_.pace_range(Pace::walk).max;
-  return u.profile->move;
+  return normal_move(r_, u.on_horse(), u.profile->move);
 }
 
 bool Engagement::initiation(std::size_t i, bool declared) {
@@ -997,7 +994,7 @@ bool Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
       if (!cr.failure_backs_to_enemy && u.active()) u.facing = bearing_deg(u.pos, target.pos);
       set_order(i, cr.failure_must_rally ? Order::retreating : Order::shaken, "movement", "it failed its morale check against the charge (seed 003)");
     }
-    if (!charger_fails) follow_through(i, bearing0, Length::cm(std::max(0.0, p.max_range.as_cm() - moved)));  // victory before melee
+    if (!charger_fails) follow_through(i, bearing0, follow_through_balance(r_, p.max_range, Length::cm(moved)));  // victory before melee
     return true;
   }
   ++so.charges_stood;
@@ -1010,7 +1007,7 @@ bool Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
   c.defender_bonus = counter && tp.charge_bonus;
   c.charge = true;
   c.bearing = bearing0;
-  c.balance = Length::cm(std::max(0.0, p.max_range.as_cm() - moved));
+  c.balance = follow_through_balance(r_, p.max_range, Length::cm(moved));
   contacts_.push_back(c);
   return true;
 }
@@ -1149,13 +1146,20 @@ void Engagement::step_shooting() {
       continue;
     }
     const Weapon& w = r_.weapons[*u.profile->weapon];
-    const int shift = u.on_horse() ? r_.supplement.mounted_range_band_shift : 0;
-    const auto band = w.band_at(g, shift);
-    if (!band) continue;
-    const int cover = b_.board().cover_of(b_.footprint(t), u.pos);
-    const int need = shooting_need(r_, w.bands[*band].hit, cover);
-    int n = dice_for(u.figures, r_.combat.shooting.figures_per_die);
-    if (u.in_square()) n = std::min(n, r_.charge.infantry_square.max_battle_dice);  // seed 004
+    ShotFacts sf;
+    sf.figures = u.figures;
+    sf.on_horse = u.on_horse();
+    sf.shoots_mounted = !u.type || u.type->shoots_mounted;
+    sf.in_square = u.in_square();
+    sf.distance = g;
+    sf.cover = b_.board().cover_of(b_.footprint(t), u.pos);
+    const std::optional<ShotPlan> plan = plan_shot(r_, w, sf);  // seed 002, the solo session's too
+    if (!plan) continue;
+    const std::optional<std::size_t> band = plan->band;
+    const int shift = plan->shift;
+    const int cover = sf.cover;
+    const int need = plan->need;
+    const int n = plan->dice;
     faces.clear();
     const int hits = need > 6 ? 0 : roll_hits(shooting_, n, need, rec_ ? &faces : nullptr);
     pending_hits_[t] += hits;
@@ -1305,10 +1309,7 @@ void Engagement::melee(const Contact& c) {
     }
   }
 
-  auto mod = [&](const Unit& u, bool bonus) {
-    if (!u.on_horse() || !u.type) return 0;
-    return u.type->melee + (bonus ? u.type->melee_charging : 0);  // seed 002
-  };
+  auto mod = [&](const Unit& u, bool bonus) { return melee_modifier(u.type, u.on_horse(), bonus); };  // seed 002
   const int need_a = melee_need(r_, mod(A, c.attacker_bonus));
   const int need_d = melee_need(r_, mod(D, c.defender_bonus));
   int hits_a = 0, hits_d = 0;
@@ -1387,22 +1388,24 @@ void Engagement::melee(const Contact& c) {
   }
   apply_hits(d, hits_a, melee_, "melee");
   apply_hits(a, hits_d, melee_, "melee");
-  if (hits_a > hits_d) {
+  // Who won and what follows: the solo session's melee asks the same function.
+  const MeleeAftermath after = melee_aftermath(r_, hits_a, hits_d, move_of(a), move_of(d), c.charge, c.balance);
+  if (after.winner == MeleeWinner::attacker) {
     if (D.active()) {
-      retreat(d, a, move_of(d) * r_.combat.melee.loser_retreat_moves, "loses the melee");
+      retreat(d, a, after.defender_back, "loses the melee");
       set_order(d, Order::retreating, "melee", "it lost the melee and must rally");
     }
-    if (c.charge) follow_through(a, c.bearing, c.balance);  // seed 003: victory in the first round
-  } else if (hits_d > hits_a) {
+    if (c.charge) follow_through(a, c.bearing, after.follow_through);  // seed 003: victory in the first round
+  } else if (after.winner == MeleeWinner::defender) {
     ++sa.charges_repulsed;
     if (A.active()) {
-      retreat(a, d, move_of(a) * r_.combat.melee.loser_retreat_moves, "loses the melee");
+      retreat(a, d, after.attacker_back, "loses the melee");
       set_order(a, Order::retreating, "melee", "it lost the melee and must rally");
     }
   } else {
     ++sa.charges_repulsed;
     if (A.active()) {
-      retreat(a, d, r_.combat.melee.tie_fall_back, "draws the melee and is repulsed");
+      retreat(a, d, after.attacker_back, "draws the melee and is repulsed");
       A.facing = bearing_deg(A.pos, D.pos);
     }
   }
@@ -1418,7 +1421,7 @@ void Engagement::step_morale() {
   for (std::size_t i = 0; i < b_.units_.size(); ++i) {
     Unit& u = b_.units_[i];
     if (!u.active() || u.order == Order::routed) continue;
-    if (u.lost() * 100 >= r_.combat.morale.rout_losses_pct * u.figures_start) {
+    if (routs(r_, u.lost(), u.figures_start)) {
       ++out_.sides[u.side].routs;
       std::string why;
       if (rec_)
@@ -1442,7 +1445,7 @@ void Engagement::step_morale() {
       continue;
     }
     const int d1 = morale_.d6(), d2 = morale_.d6();
-    const bool ok = d1 + d2 >= r_.combat.morale.rally_target;
+    const bool ok = rally_check(r_, d1, d2).rallied;
     if (rec_) {
       Event e = event("morale", "rally", i);
       e.text = name(i) + " (" + std::string(order_name(u.order)) + ") rally: 2D6 " + faces_str({d1, d2}) + " = " + std::to_string(d1 + d2) +

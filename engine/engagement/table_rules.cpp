@@ -1,5 +1,7 @@
 #include "engine/engagement/table_rules.hpp"
 
+#include <algorithm>
+
 #include "engine/engagement/combat.hpp"
 
 namespace vedette {
@@ -44,6 +46,83 @@ std::optional<ChargeRefusal> declaration_refusal(const Ruleset& r, int turn, boo
   const ChargeGate g = charge_gate(in);
   if (g.allowed) return std::nullopt;
   return ChargeRefusal{g.rule, g.why};
+}
+
+int first_to_move(const std::array<int, 2>& totals, int first_last_turn) {
+  if (totals[0] != totals[1]) return totals[0] > totals[1] ? 0 : 1;
+  return first_last_turn < 0 ? 0 : 1 - first_last_turn;  // tie: not last turn's
+}
+
+Length normal_move(const Ruleset& r, bool on_horse, Length foot_move) {
+  return on_horse ? r.pace_range(Pace::walk).max : foot_move;
+}
+
+Length shot_reach(const Ruleset& r, const Weapon& w, bool on_horse, bool shoots_mounted) {
+  if (on_horse && !shoots_mounted) return Length();  // seed 002: mounted infantry
+  return w.reach(on_horse ? r.supplement.mounted_range_band_shift : 0);
+}
+
+std::optional<ShotPlan> plan_shot(const Ruleset& r, const Weapon& w, const ShotFacts& f) {
+  if (f.on_horse && !f.shoots_mounted) return std::nullopt;
+  if (f.distance > shot_reach(r, w, f.on_horse, f.shoots_mounted)) return std::nullopt;
+  ShotPlan p;
+  p.shift = f.on_horse ? r.supplement.mounted_range_band_shift : 0;
+  const auto band = w.band_at(f.distance, p.shift);
+  if (!band) return std::nullopt;
+  p.band = *band;
+  p.need = shooting_need(r, w.bands[*band].hit, f.cover);
+  p.dice = dice_for(f.figures, r.combat.shooting.figures_per_die);
+  if (f.in_square) p.dice = std::min(p.dice, r.charge.infantry_square.max_battle_dice);  // seed 004
+  return p;
+}
+
+int melee_modifier(const UnitType* type, bool on_horse, bool charge_bonus) {
+  if (!on_horse || !type) return 0;
+  return type->melee + (charge_bonus ? type->melee_charging : 0);  // seed 002
+}
+
+MeleeWinner melee_result(int attacker_hits, int defender_hits) {
+  if (attacker_hits > defender_hits) return MeleeWinner::attacker;
+  if (defender_hits > attacker_hits) return MeleeWinner::defender;
+  return MeleeWinner::tie;
+}
+
+Length follow_through_balance(const Ruleset& r, Length max_range, Length moved) {
+  if (!r.combat.melee.follow_through) return Length();
+  return Length::cm(std::max(0.0, max_range.as_cm() - moved.as_cm()));
+}
+
+MeleeAftermath melee_aftermath(const Ruleset& r, int attacker_hits, int defender_hits, Length attacker_move,
+                               Length defender_move, bool charge, Length balance) {
+  MeleeAftermath m;
+  m.winner = melee_result(attacker_hits, defender_hits);
+  switch (m.winner) {
+    case MeleeWinner::attacker:
+      m.defender_back = defender_move * r.combat.melee.loser_retreat_moves;
+      m.defender_must_rally = true;
+      if (charge && r.combat.melee.follow_through) m.follow_through = balance;
+      break;
+    case MeleeWinner::defender:
+      m.attacker_back = attacker_move * r.combat.melee.loser_retreat_moves;
+      m.attacker_must_rally = true;
+      break;
+    case MeleeWinner::tie:
+      m.attacker_back = r.combat.melee.tie_fall_back;
+      break;
+  }
+  return m;
+}
+
+bool routs(const Ruleset& r, int lost, int figures_start) {
+  return lost * 100 >= r.combat.morale.rout_losses_pct * figures_start;
+}
+
+RallyCheck rally_check(const Ruleset& r, int d1, int d2) {
+  RallyCheck c;
+  c.need = r.combat.morale.rally_target;
+  c.total = d1 + d2;
+  c.rallied = c.total >= c.need;
+  return c;
 }
 
 }  // namespace vedette

@@ -14,6 +14,13 @@
 //  * declaration_refusal: whether a unit may declare a charge now (seed 003
 //    L24: not on the first turn; L34: only in good order), and which rule
 //    forbids it.
+//  * first_to_move: who wins the initiative, with the tie-break.
+//  * normal_move: the "move" a fall back is counted in.
+//  * plan_shot: a shooter's band, dice and score needed (seed 002).
+//  * melee_modifier, melee_result, melee_aftermath: one round of melee.
+//  * follow_through_balance: what a victorious charger moves on (seed 003).
+//  * routs, rally_check: the end-of-turn morale step.
+#include <array>
 #include <optional>
 #include <string_view>
 
@@ -63,5 +70,75 @@ struct ChargeRefusal {
 // charge.hpp), the one place they live.
 std::optional<ChargeRefusal> declaration_refusal(const Ruleset& r, int turn, bool good_order,
                                                  bool charged_last_turn);
+
+// Initiative: which side (0 or 1) moves first with these totals; a tie goes
+// to the side that did not move first last turn (`first_last_turn`, -1 on
+// the first turn: then to side 0). Choice: the seeds give no tie-break.
+int first_to_move(const std::array<int, 2>& totals, int first_last_turn);
+
+// The "move" a fall back is counted in: cavalry on horse the top of the
+// walk; a unit on foot its own move (profiles.*.move).
+Length normal_move(const Ruleset& r, bool on_horse, Length foot_move);
+
+// Shooting (seed 002): the band of `w` at this distance (mounted shooters
+// count mounted_shooting.range_bands_further bands further), the dice
+// (combat.shooting.figures_per_die; a square at most max_battle_dice, seed
+// 004) and the score each needs (the band's hit plus
+// combat.shooting.cover_penalty per cover level). nullopt: out of reach,
+// or mounted and its type may not shoot mounted.
+struct ShotFacts {
+  int figures = 0;
+  bool on_horse = true;
+  bool shoots_mounted = true;  // unit_types.*.shoots_mounted
+  bool in_square = false;
+  Length distance;  // front to front
+  int cover = 0;    // the target's cover level, seen from the shooter
+};
+struct ShotPlan {
+  std::size_t band = 0;  // 0-based
+  int shift = 0;         // bands counted further (mounted)
+  int dice = 0;
+  int need = 0;  // over 6: cannot hit
+};
+std::optional<ShotPlan> plan_shot(const Ruleset& r, const Weapon& w, const ShotFacts& f);
+// How far the weapon reaches for this shooter (0: it may not shoot).
+Length shot_reach(const Ruleset& r, const Weapon& w, bool on_horse, bool shoots_mounted);
+
+// Melee (combat.melee): a unit's die modifier (seed 002, unit_types: its
+// type's melee, plus melee_charging with the charge bonus; units on foot
+// none), and who won one round: more hits wins; a tie repulses the
+// attacker (choice).
+int melee_modifier(const UnitType* type, bool on_horse, bool charge_bonus);
+enum class MeleeWinner { attacker, defender, tie };
+MeleeWinner melee_result(int attacker_hits, int defender_hits);
+// What follows the round: the loser falls back
+// combat.melee.loser_retreat_moves of its own move and must rally; on a
+// tie the attacker falls back combat.melee.tie_fall_back, facing the enemy,
+// not shaken; a victorious charger follows through the balance of its
+// charge move (combat.melee.follow_through, seed 003).
+struct MeleeAftermath {
+  MeleeWinner winner = MeleeWinner::tie;
+  Length attacker_back;  // 0: stays
+  Length defender_back;
+  bool attacker_must_rally = false;
+  bool defender_must_rally = false;
+  Length follow_through;  // the attacker's, when it won a charge
+};
+MeleeAftermath melee_aftermath(const Ruleset& r, int attacker_hits, int defender_hits, Length attacker_move,
+                               Length defender_move, bool charge, Length balance);
+// Seed 003: the balance of the charge move after moving `moved` of its
+// `max_range`, when combat.melee.follow_through is on (else 0).
+Length follow_through_balance(const Ruleset& r, Length max_range, Length moved);
+
+// Morale (combat.morale): a unit that has lost rout_losses_pct of its
+// figures routs; a shaken or retreating unit with no enemy within
+// rally_enemy_clear rallies on 2D6 >= rally_target.
+bool routs(const Ruleset& r, int lost, int figures_start);
+struct RallyCheck {
+  int need = 0;
+  int total = 0;
+  bool rallied = false;
+};
+RallyCheck rally_check(const Ruleset& r, int d1, int d2);
 
 }  // namespace vedette
