@@ -53,7 +53,9 @@ TEST_CASE("solo charge: play offers the charge and shows range and the chance to
   REQUIRE(run({"solo", "next-turn", "game"}, dir.path).status == 0);  // seed 003 L24: no charge in turn 1
   // Turn 2: RF1 (enemy in range), the player's 6: gallop toward the enemy (Charge?).
   std::string script = "n\ny\nn\nn\n0\n6\n"  // the questions and the D6
-                       "y\nheavy\n\n60\nheavy-foot\n\nn\nn\n"  // the charge form
+                       "y\n"                       // the offer: the charge is declared
+                       "3\n4\n"                    // initiative: the player's total, the cavalry's die
+                       "heavy\n60\nheavy-foot\n\nn\nn\n"  // the charge form (the move is the rules')
                        "4 5\n"                                      // the initiation check's 2D6 (seed 003 L48)
                        "3 4\n"                                      // the defender's 2D6
                        "q\n";
@@ -190,8 +192,9 @@ TEST_CASE("solo charge: a choice takes an unambiguous beginning of its name", "[
   Result n = run({"solo", "new", "game", "--unit", "Lancers:shock,figures=10", "--seed", "5"}, dir.path);
   REQUIRE(n.status == 0);
   REQUIRE(run({"solo", "next-turn", "game"}, dir.path).status == 0);
-  std::string script = "n\ny\nn\nn\n0\n6\n"                        // the questions and the D6
-                       "y\nm\n\n60\nh\nheavy-f\nfl\nn\nn\n"  // the charge form, abbreviated
+  std::string script = "n\ny\nn\nn\n0\n6\n"                 // the questions and the D6
+                       "y\n3\n4\n"                         // the offer, the initiative
+                       "m\n60\nh\nheavy-f\nfl\nn\n"  // the charge form, abbreviated
                        "4 5\n3 4\nq\n";
   Result r = run({"solo", "play", "game", "--physical-dice"}, dir.path, script);
   INFO(r.out << r.err);
@@ -298,18 +301,20 @@ TEST_CASE("solo charge: the charge form in play is saved answer by answer and re
   TempDir dir;
   lancers_may_charge(dir, "Lancers:shock");
   // Play finds the pending "(Charge?)" first; answer part of the form.
-  Result r1 = run({"solo", "play", "game"}, dir.path, "y\nmedium\n45\n");
+  // The offer (the declaration), the initiative, then the form.
+  Result r1 = run({"solo", "play", "game"}, dir.path, "y\n3\nmedium\n45\n");
   INFO(r1.out << r1.err);
   REQUIRE(r1.status == 0);
   CHECK(contains(r1.out, "Is Lancers light, medium or heavy cavalry (seed 003's charge table)? medium"));
-  CHECK(contains(r1.out, "Lancers' normal move, for the charge range? [50cm] 45"));
+  CHECK(contains(r1.out, "the near edge of the target's nearest figure (in cm, or give a unit)? 45"));
+  CHECK_FALSE(contains(r1.out, "normal move"));  // the move is the rules' (combat.charge.allowance)
   CHECK(contains(r1.out, "next: Lancers' charge"));
-  // Resume: the next question is the distance; u takes back the move.
-  Result r2 = run({"solo", "play", "game"}, dir.path, "u\n40cm\n30\nlight-horse\nrear\ny\nq\n");
+  // Resume: the next question is the defender; u takes back the distance.
+  Result r2 = run({"solo", "play", "game"}, dir.path, "u\n30\nlight-horse\nrear\ny\nq\n");
   INFO(r2.out << r2.err);
   REQUIRE(r2.status == 0);
   CHECK(contains(r2.out, "Undone: #"));
-  CHECK(contains(r2.out, "Charge range: up to 60cm (1.5 x the 40cm move)"));
+  CHECK(contains(r2.out, "Charge range: up to 75cm (1.5 x the 50cm move)"));
   // Light Horse vs medium cavalry 6; rear -2, both charging (horse) +2: 6+.
   CHECK(contains(r2.out, "Light Horse charged by medium cavalry in the rear, both charging: needs 6+ on 2D6 to stand"));
   CHECK(contains(r2.out, "chance to stand 26/36 = 72.2%"));
@@ -352,7 +357,7 @@ TEST_CASE("solo charge: the session refuses what the rules refuse, naming the ru
   REQUIRE(run({"solo", "charge", "game", "Cuirassiers", "--decline"}, dir.path).status == 0);
   // Hussars, shaken, roll the same cell: play says why there is no charge and goes on.
   REQUIRE(run({"solo", "morale", "game", "Hussars", "shaken"}, dir.path).status == 0);
-  Result p = run({"solo", "play", "game", "--physical-dice"}, dir.path, "n\ny\nn\nn\n0\n6\nq\n");
+  Result p = run({"solo", "play", "game", "--physical-dice"}, dir.path, "n\ny\nn\nn\n0\n6\n3\n4\ny\nq\n");
   INFO(p.out << p.err);
   REQUIRE(p.status == 0);
   CHECK(contains(p.out, "Do:    Hussars: Gallop"));

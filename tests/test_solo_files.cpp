@@ -135,7 +135,7 @@ TEST_CASE("solo files: hand-edited sessions are located errors naming the key", 
     refused_everywhere(dir, "did you mean 'physical_dice'");
   }
   SECTION("a newer version") {
-    replace_once(text, "version: 1", "version: 3");
+    replace_once(text, "version: 1", "version: 4");
     spit(dir.path / k_file, text);
     refused_everywhere(dir, "newer vedette");
   }
@@ -427,7 +427,7 @@ TEST_CASE("solo files: undo and redo across hundreds of steps give back each sta
   h.ruleset_path = "builtin:default";
   h.ruleset_hash = "fnv1a64:0000000000000000";
   h.seed = 1;
-  h.units = {{"A", "shock", false, false, 12, ""}, {"B", "shock", false, true, 10, ""}};
+  h.units = {{"A", "shock", false, false, 12, "", ""}, {"B", "shock", false, true, 10, "", ""}};
   Session s(dir.path / "long.vedette.yaml", h);
   std::vector<std::string> states{describe(s.state())};
   std::mt19937 rng(3);
@@ -543,7 +543,7 @@ TEST_CASE("solo files: a session grown past the file limits is not saved, and th
   h.ruleset_path = "builtin:default";
   h.ruleset_hash = "fnv1a64:0000000000000000";
   h.seed = 1;
-  h.units = {{"A", "shock", false, false, 12, ""}};
+  h.units = {{"A", "shock", false, false, 12, "", ""}};
   const fs::path p = dir.path / "long.vedette.yaml";
   {
     Session s(p, h);

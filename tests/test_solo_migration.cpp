@@ -70,11 +70,11 @@ TEST_CASE("solo files: version 1 sessions load and stay version 1 until a versio
   CHECK(contains(bad.err, "initiation is a field of session version 2, but this file says version 1"));
   // A version from the future is refused with one clear message.
   std::string future = v2;
-  future.replace(future.find("\nversion: 2\n"), 12, "\nversion: 3\n");
+  future.replace(future.find("\nversion: 2\n"), 12, "\nversion: 4\n");
   spit(file, future);
   Result newer = run({"solo", "status", "game"}, dir.path);
   CHECK(newer.status == 2);
-  CHECK(contains(newer.err, "session version 3 was written by a newer vedette; this one reads version 2"));
+  CHECK(contains(newer.err, "session version 4 was written by a newer vedette; this one reads version 3"));
 }
 
 // play reloads a session another command changed while it waited: the

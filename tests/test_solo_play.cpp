@@ -151,6 +151,15 @@ TEST_CASE("solo play: a two-turn game in a terminal (seed 002 running +3, questi
   REQUIRE(t.expect("Table: Canter further from the nearest enemy"));
   REQUIRE(t.expect("Do:    Lancers: Canter 30-40 cm directly away from the nearest enemy, then face it."));
   REQUIRE(t.expect("Next turn: Lancers counts as running from the enemy (+3)."));
+  // Step 2, the initiative: the player's total, then (physical dice) the cavalry's die.
+  REQUIRE(t.expect("--- Initiative ---"));
+  REQUIRE(t.expect("and enter the total: "));
+  t.send("3");
+  REQUIRE(t.expect("Roll 1 D6 for the cavalry's initiative and enter it: "));
+  t.send("5");
+  REQUIRE(t.expect("Initiative: the cavalry rolls [5] = 5, your side 3: the cavalry moves first."));
+  REQUIRE(t.expect("--- End of turn 1 ---"));
+  REQUIRE(t.expect("Lancers: 9 of 10 figures, steady, moved at canter; ran, so +3 to its risk next turn."));
   REQUIRE(t.expect("All units have acted in turn 1. Start turn 2? [Y/n] "));
   t.send("");
 
@@ -172,6 +181,14 @@ TEST_CASE("solo play: a two-turn game in a terminal (seed 002 running +3, questi
   REQUIRE(t.expect("Is an enemy at least partly within 45 degrees either side of Lancers' facing, for it to charge? [y/N] "));  // seed 002's "(Charge?)"
   t.send("n");
   REQUIRE(t.expect("No charge."));
+  // A tie goes to the side that did not move first last turn (the engine's first_to_move).
+  REQUIRE(t.expect("and enter the total: "));
+  t.send("4");
+  REQUIRE(t.expect("Roll 1 D6 for the cavalry's initiative and enter it: "));
+  t.send("4");
+  REQUIRE(t.expect("Initiative: the cavalry rolls [4] = 4, your side 4: you move first"));
+  REQUIRE(t.expect("(a tie: it goes to the side that did not move first last turn)"));
+  REQUIRE(t.expect("Move your units now; then the cavalry moves"));
   REQUIRE(t.expect("Start turn 3? [Y/n] "));
   t.send("q");
   REQUIRE(t.expect("Everything so far is saved in game.vedette.yaml (turn 2)."));
@@ -216,6 +233,7 @@ TEST_CASE("solo play: a game scripted through piped input, with --seed rolls", "
   // and end of input in the middle of Lancers.
   std::string script = "n\ny\nn\n0\n"
                        "y\ny\nn\n2\n"
+                       "3\n"  // the player's initiative
                        "y\n"
                        "n\n";
   Result r = run({"solo", "play", "game"}, dir.path, script);
@@ -231,7 +249,7 @@ TEST_CASE("solo play: a game scripted through piped input, with --seed rolls", "
   CHECK(contains(r.out, "Input ended."));
   Session s = Session::load(dir.path / "game.vedette.yaml");
   CHECK(s.state().turn == 2);
-  CHECK(s.next_roll() == 2);
+  CHECK(s.next_roll() == 3);  // two activations and the cavalry's initiative die
   CHECK(s.memory(1).casualties == 2);
   CHECK(s.memory(0).pending.any());  // the turn-2 answer is saved
 

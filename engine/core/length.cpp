@@ -44,6 +44,13 @@ std::optional<Length> parse_length(std::string_view s) {
 std::string format_length(Length l, LengthUnit u) { return format_number(l.as(u)) + unit_name(u); }
 std::string format_length_prose(Length l, LengthUnit u) { return format_number(l.as(u)) + " " + unit_name(u); }
 
+std::string format_length_table(Length l, LengthUnit u) {
+  std::string out = format_length_prose(l, u);
+  if (u != LengthUnit::cm && u != LengthUnit::in) return out;
+  const LengthUnit other = u == LengthUnit::cm ? LengthUnit::in : LengthUnit::cm;
+  return out + " (" + format_number(std::round(l.as(other) * 2.0) / 2.0) + " " + unit_name(other) + ")";
+}
+
 std::string format_number(double v) {
   char buf[64];
   double r = std::round(v * 100.0) / 100.0;  // lengths on a table: 0.01 is plenty

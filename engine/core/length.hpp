@@ -54,5 +54,8 @@ std::string format_length(Length l, LengthUnit u);
 std::string format_number(double v);
 // The same with a space before the unit, for prose: "30 cm".
 std::string format_length_prose(Length l, LengthUnit u);
+// For the table: in the ruleset's unit, the other (cm or in) in brackets to
+// the nearest half: "15 cm (6 in)", "6 in (15 cm)". Other units as prose.
+std::string format_length_table(Length l, LengthUnit u);
 
 }  // namespace vedette

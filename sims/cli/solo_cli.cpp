@@ -101,6 +101,13 @@ std::string unit_summary(const Session& s, const Ruleset* r, std::size_t unit) {
   const UnitType* t = r ? r->find_unit_type(u.type) : nullptr;
   std::string out = t ? t->name : u.type;
   if (!u.weight.empty()) out += " (" + u.weight + ")";
+  if (!u.weapon.empty()) {
+    std::string w = u.weapon;
+    if (r)
+      for (const Weapon& x : r->weapons)
+        if (x.id == u.weapon) w = x.name;
+    out += ", " + w;
+  }
   if (u.raw) out += ", raw";
   if (u.hero) out += ", hero";
   int lost = s.memory(unit).casualties;
@@ -319,8 +326,11 @@ std::string describe(const Session& s, const Event& e) {
           std::string t = ev.unit + ": charges " + dashed(c.defender) + " (" + c.side + ") " + c.distance + " away";
           if (c.rolled) t += ", 2D6 " + std::to_string(c.dice[0]) + "+" + std::to_string(c.dice[1]) + " (" + charge_dice_text(s, c) + ")";
           return t + " -> " + c.outcome;
+        } else if constexpr (std::is_same_v<T, InitiativeEvent>) {
+          return "initiative: " + ev.s.outcome;
+        } else {
+          return ev.unit + ": " + std::string(e.kind()) + ": " + ev.s.outcome;
         }
-        return {};
       },
       e.body);
   std::string mark = s.in_effect(e.n) ? "" : "  [undone]";
@@ -403,6 +413,22 @@ Json event_json(const Session& s, const Event& e) {
           j["value"] = ev.value;
         } else if constexpr (std::is_same_v<T, ChargeEvent>) {
           j["charge"] = charge_json(s, ev.c);
+        } else if constexpr (std::is_same_v<T, InitiativeEvent> || std::is_same_v<T, ShootingEvent> ||
+                             std::is_same_v<T, MeleeEvent> || std::is_same_v<T, RallyEvent>) {
+          const StepRecord& r = ev.s;
+          Json g = Json::object();
+          for (const auto& [k, v] : r.given) g[k] = v;
+          j["given"] = g;
+          j["dice"] = r.dice;
+          j["dice_source"] = k_dice_source_names[static_cast<std::size_t>(r.dice_source)];
+          j["roll_index"] = r.roll_index ? Json(*r.roll_index) : Json(nullptr);
+          j["need"] = r.need;
+          j["score"] = r.score;
+          j["casualties"] = r.casualties;
+          j["result"] = r.result;
+          j["morale"] = r.morale ? Json(std::string(morale_name(*r.morale))) : Json(nullptr);
+          j["fell_back"] = r.fell_back;
+          j["outcome"] = r.outcome;
         }
       },
       e.body);

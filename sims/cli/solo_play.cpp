@@ -83,13 +83,15 @@ class Prompter {
     return t;
   }
 
-  bool yes_no(const std::string& question, bool def) {
+  // `explain`: what "?" says about the question, before the keys.
+  bool yes_no(const std::string& question, bool def, const std::string& explain = {}) {
     while (true) {
       std::string t = ask(question + (def ? " [Y/n] " : " [y/N] "));
       if (t.empty()) return def;
       if (t == "y" || t == "yes") return true;
       if (t == "n" || t == "no") return false;
       if (t == "?" || t == "help") {
+        if (!explain.empty()) out_ << "  " << explain << "\n";
         out_ << k_help;
         continue;
       }
@@ -121,11 +123,13 @@ class Prompter {
     }
   }
 
-  int number(const std::string& question, int lo, int hi, std::optional<int> def, const std::string& why_max) {
+  int number(const std::string& question, int lo, int hi, std::optional<int> def, const std::string& why_max,
+             const std::string& explain = {}) {
     while (true) {
       std::string t = ask(question + (def ? " [" + std::to_string(*def) + "] " : " "));
       if (t.empty() && def) return *def;
       if (t == "?" || t == "help") {
+        if (!explain.empty()) out_ << "  " << explain << "\n";
         out_ << k_help;
         continue;
       }
@@ -151,26 +155,64 @@ class Prompter {
 };
 
 // What play does next, found from the session alone.
+// The seed turn sequence (docs/turn-sequence.md) at the table: 1. each
+// unit's activation, its "(Charge?)" offer (the declaration) right after
+// its roll; 2. initiative; 3. the declared charges; 4. shooting; 5. melee;
+// 6. morale and rally; 7. the end-of-turn summary and the next turn.
 struct Step {
-  enum class Kind { question, roll, charge, next_turn, game_over } kind = Kind::game_over;
+  enum class Kind { question, roll, charge, initiative, shooting, melee, rally, next_turn, game_over } kind = Kind::game_over;
   std::size_t unit = 0;
   Question question = Question::in_cover;
 };
 
 Step next_step(const Session& s, const Ruleset& r) {
   const State& st = s.state();
+  const std::size_t n = s.header().units.size();
   bool any_left = false;
-  for (std::size_t k = 0; k < s.header().units.size(); ++k) {
-    if (s.charge_pending(k)) return {Step::Kind::charge, k, Question::in_cover};
-    if (s.figures_left(k) <= 0) continue;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (s.charge_pending(k) && !st.units[k].charge_draft.count("charge")) return {Step::Kind::charge, k, Question::in_cover};
+    if (s.figures_left(k) <= 0 || st.units[k].morale == Morale::routed) continue;
     any_left = true;
     if (st.units[k].acted_in_turn == st.turn) continue;
     const UnitSpec& spec = s.header().units[k];
     if (auto q = next_question(r, spec, st.units[k], s.figures_left(k), st.turn)) return {Step::Kind::question, k, *q};
     return {Step::Kind::roll, k, Question::in_cover};
   }
-  if (!any_left) return {Step::Kind::game_over, 0, Question::in_cover};
+  bool any_acted = false;
+  for (std::size_t k = 0; k < n; ++k) any_acted = any_acted || st.units[k].acted_in_turn == st.turn;
+  if (!any_left && !any_acted) return {Step::Kind::game_over, 0, Question::in_cover};
+  if (any_acted && st.initiative_turn != st.turn) return {Step::Kind::initiative, 0, Question::in_cover};
+  for (std::size_t k = 0; k < n; ++k)
+    if (s.charge_pending(k)) return {Step::Kind::charge, k, Question::in_cover};
+  for (std::size_t k = 0; k < n; ++k)
+    if (st.units[k].shot_in_turn != st.turn && shooting_chance(r, s, k).weapon) return {Step::Kind::shooting, k, Question::in_cover};
+  for (std::size_t k = 0; k < n; ++k)
+    if (st.units[k].contact && st.units[k].melee_in_turn != st.turn && s.figures_left(k) > 0)
+      return {Step::Kind::melee, k, Question::in_cover};
+  for (std::size_t k = 0; k < n; ++k)
+    if (st.units[k].rally_in_turn != st.turn && rally_need(r, s, k) != RallyNeed::none)
+      return {Step::Kind::rally, k, Question::in_cover};
   return {Step::Kind::next_turn, 0, Question::in_cover};
+}
+
+// What "?" says about a question: the rule behind it, in words.
+std::string explain(const Ruleset& r, Question q) {
+  switch (q) {
+    case Question::in_cover:
+      return "Entirely in cover: every figure of the unit is in or behind terrain that gives cover (woods, buildings, "
+             "a wall or hedge it stands behind) as seen from the nearest enemy it can see.";
+    case Question::enemy_in_range:
+      return "An enemy in clear sight: a straight line from the unit's centre to the enemy's crosses no woods, buildings, "
+             "hill crest or other unit. In range: within the reach of its weapons (" +
+             std::string(k_weapons_range_names[static_cast<std::size_t>(r.switches.weapons_range)]) + "'s, as the ruleset says).";
+    case Question::enemy_flank_rear:
+      return "An enemy it can see that is more than 45 degrees off the line of its facing: beside it or behind it.";
+    case Question::retreated_from_melee:
+      return "It fell back as a result of a melee (or of a failed charge) and has not rallied since.";
+    case Question::new_casualties:
+      return "Figures it lost since its last activation, to your shooting or melee (the session adds them up).";
+  }
+  return {};
 }
 
 // Undoes the player's last answer: steps are taken back until one that was
@@ -187,6 +229,7 @@ void undo_last_answer(Session& s, std::ostream& out) {
     if (const auto* a = std::get_if<ActivateEvent>(&e.body)) answered = a->a.dice == DiceSource::player;
     if (const auto* c = std::get_if<ChargeEvent>(&e.body))
       answered = c->c.declined || (c->c.has_dice() && c->c.dice_source == DiceSource::player);
+    if (const StepRecord* st = step_record(e.body)) answered = !st->given.empty();
     s.append(UndoEvent{t});
     out << "  Undone: " << describe(s, s.event(t)) << "\n";
     if (answered) break;
@@ -202,6 +245,10 @@ std::string next_charge_field(const Ruleset& r, const UnitSpec& spec, const std:
     std::string key(f);
     if (d.count(key)) continue;
     if (key == "attacker" && !spec.weight.empty()) continue;
+    // The charge's normal move is the rules' (combat.charge.allowance: the
+    // top of its pace this turn), not a question; a draft saved by an
+    // earlier vedette may hold an answer, and it is used.
+    if (key == "move") continue;
     // The arc is settled by the offer's yes ("at least partly within 45
     // degrees of its facing"): no bearing in degrees is asked. A draft saved
     // by an earlier vedette may hold one, and it is used.
@@ -216,7 +263,8 @@ std::string next_charge_field(const Ruleset& r, const UnitSpec& spec, const std:
   return {};
 }
 
-ChargeInputs inputs_from(const Ruleset& r, const UnitSpec& spec, const std::map<std::string, std::string>& d) {
+ChargeInputs inputs_from(const Ruleset& r, const Session& s, std::size_t k, const std::map<std::string, std::string>& d) {
+  const UnitSpec& spec = s.header().units[k];
   auto get = [&](const char* key) -> std::string {
     auto it = d.find(key);
     return it == d.end() ? std::string() : it->second;
@@ -229,9 +277,14 @@ ChargeInputs inputs_from(const Ruleset& r, const UnitSpec& spec, const std::map<
   auto w = parse_attacker(spec.weight.empty() ? get("attacker") : spec.weight, why);
   if (!w) bad("attacker");
   in.attacker = *w;
-  auto mv = parse_table_length(r, get("move"), true, why);
-  if (!mv) bad("move");
-  in.move = *mv;
+  const std::string move = get("move");
+  if (move.empty()) {
+    in.move = default_charge_move(r, s, k);
+  } else {
+    auto mv = parse_table_length(r, move, true, why);
+    if (!mv) bad("move");
+    in.move = *mv;
+  }
   auto ds = parse_table_length(r, get("distance"), false, why);
   if (!ds) bad("distance");
   in.distance = *ds;
@@ -282,6 +335,7 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
       return;
     }
     answer("yes");
+    out << "Declared: " << name << " charges in its side's move, after the initiative.\n";
   } else if (field == "attacker") {
     auto w = p.checked<AttackerWeight>("Is " + name + " light, medium or heavy cavalry (seed 003's charge table)?",
                                        std::nullopt, [](const std::string& t, std::string& why) { return parse_attacker(t, why); });
@@ -311,7 +365,7 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
     answer(yes_no_text(p.yes_no("Are they Swiss or Landsknechte with pikes or pole arms facing the charge?", false)));
   } else {
     // The form is complete: what is known before the dice, then the dice.
-    ChargeInputs in = inputs_from(r, spec, m.charge_draft);
+    ChargeInputs in = inputs_from(r, s, k, m.charge_draft);
     ChargePreview pv = preview_charge(r, in);
     print_charge_preview(out, r, in, pv);
     ChargeDice dice;
@@ -345,6 +399,167 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
     print_charge_result(out, s, c);
     if (c.shaken) out << name << " is now shaken (remembered in the session).\n";
   }
+}
+
+// Dice the player rolls for the automated side: `n` faces, or (hits_only)
+// just the number of hits.
+std::vector<int> ask_dice(Prompter& p, const std::string& prompt, std::size_t n) {
+  return p.checked<std::vector<int>>(prompt, std::nullopt, [n](const std::string& t, std::string& why) -> std::optional<std::vector<int>> {
+    std::istringstream is(t);
+    std::vector<int> v;
+    std::string w;
+    while (is >> w) {
+      auto x = parse_int(w);
+      if (!x || *x < 1 || *x > 6) {
+        why = "'" + w + "' is not a die: type " + std::to_string(n) + " numbers from 1 to 6";
+        return std::nullopt;
+      }
+      v.push_back(static_cast<int>(*x));
+    }
+    if (v.size() != n) {
+      why = "type " + std::to_string(n) + (n == 1 ? " die" : " dice") + ", e.g. " + (n == 1 ? "4" : "3 5");
+      return std::nullopt;
+    }
+    return v;
+  });
+}
+
+void initiative_step(Session& s, const Ruleset& r, bool physical, Prompter& p, std::ostream& out) {
+  const int dice = r.combat.initiative.dice;
+  const int declared = charges_declared(s);
+  const int im = r.charge.declare_initiative_modifier;
+  out << "\n--- Initiative ---\n";
+  if (declared)
+    out << "  The cavalry declared " << declared << (declared == 1 ? " charge" : " charges") << ": " << (im >= 0 ? "+" : "")
+        << im * declared << " to its roll.\n";
+  std::string ask = "Roll " + std::to_string(dice) + " D6 for your side's initiative" +
+                    (im ? ", " + std::string(im < 0 ? "less " : "plus ") + std::to_string(std::abs(im)) +
+                              " for each charge your side declared," : "") +
+                    " and enter the total:";
+  const int player = p.number(ask, -20, 6 * dice, std::nullopt, "",
+                              "Seed 003: each side rolls for the initiative; every charge a side declared costs it " +
+                                  std::to_string(std::abs(im)) + ". The higher total moves first.");
+  StepDice cav;
+  if (physical && !s.step_dice_for(TurnStep::initiative, Session::k_no_step_unit, s.state().turn))
+    cav = player_dice(ask_dice(p, "Roll " + std::to_string(dice) + " D6 for the cavalry's initiative and enter " +
+                                      (dice == 1 ? "it:" : "them:"),
+                               static_cast<std::size_t>(dice)));
+  else
+    cav = session_step_dice(s, TurnStep::initiative, Session::k_no_step_unit, dice);
+  StepRecord rec = resolve_initiative(r, s, player, cav);
+  s.append(InitiativeEvent{rec});
+  out << "Initiative: " << rec.outcome << "\n";
+  out << (rec.result == "cavalry" ? "  The cavalry moves now, as its orders above say; then you move.\n"
+                                  : "  Move your units now; then the cavalry moves, as its orders above say.\n");
+}
+
+void shooting_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prompter& p, std::ostream& out) {
+  const std::string& name = s.header().units[k].name;
+  const ShootingChance c = shooting_chance(r, s, k);
+  const LengthUnit u = r.units;
+  out << "Shooting (" << c.weapon->name << (c.dismounts ? ", on foot: it dismounts to shoot" : "") << "):\n";
+  std::string arc;
+  std::ostringstream deg;
+  if (c.moving && c.on_horse) {
+    deg << r.supplement.moving_shoot_arc_degrees;
+    arc = "ahead of it or to its left front (moving cavalry shoots front and left, " + deg.str() + " degrees, seed 002)";
+  } else {
+    deg << r.combat.shooting.arc_half_degrees;
+    arc = "within " + deg.str() + " degrees either side of its facing";
+  }
+  const bool target = p.yes_no("Is an enemy in clear sight within " + format_length_table(c.reach, u) + " of " + possessive(name) +
+                                   " front, " + arc + "?",
+                               false,
+                               "It shoots only at the nearest enemy it can see (seed 002: uncommanded units), if that "
+                               "enemy is within its weapon's reach and in its arc. Clear sight: a straight line crossing "
+                               "no woods, buildings, hill crest or other unit.");
+  Length distance;
+  bool cover = false;
+  StepDice dice;
+  std::optional<int> hits;
+  if (target) {
+    distance = p.checked<Length>("How far is the nearest enemy it can see, front to front (in " + std::string(unit_name(u)) +
+                                     ", or give a unit)?",
+                                 std::nullopt, [&](const std::string& t, std::string& why) -> std::optional<Length> {
+                                   auto l = parse_table_length(r, t, false, why);
+                                   if (l && *l > c.reach) {
+                                     why = format_length_table(*l, u) + " is beyond its reach of " + format_length_table(c.reach, u) +
+                                           ": then the answer to the last question was no (u undoes it)";
+                                     return std::nullopt;
+                                   }
+                                   return l;
+                                 });
+    // Cover is asked only when it can still matter: a die that cannot hit
+    // in the open cannot hit in cover either.
+    const auto open = solo_shot(r, s, k, distance, false);
+    if (open && open->need <= 6)
+      cover = p.yes_no("Is that enemy in cover, as " + name + " sees it?", false,
+                       "Cover: woods, buildings, a wall or hedge between the shooter and the target, or the target in them. "
+                       "Each level of cover adds " + std::to_string(r.combat.shooting.cover_penalty) + " to the score needed.");
+    const auto plan = solo_shot(r, s, k, distance, cover);
+    if (plan && plan->need <= 6) {
+      if (physical && !s.step_dice_for(TurnStep::shooting, k, s.state().turn))
+        hits = p.number("Roll " + std::to_string(plan->dice) + " D6 for " + name + ", each hitting on " + std::to_string(plan->need) +
+                            "+, and enter the number of hits:",
+                        0, plan->dice, std::nullopt, "");
+      else
+        dice = session_step_dice(s, TurnStep::shooting, k, plan->dice);
+    }
+  }
+  if (hits) dice.source = DiceSource::player;
+  StepRecord rec = resolve_shooting(r, s, k, target, distance, cover, dice, hits);
+  s.append(ShootingEvent{name, rec});
+  out << rec.outcome << "\n";
+}
+
+void melee_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prompter& p, std::ostream& out) {
+  const std::string& name = s.header().units[k].name;
+  const MeleeSide side = solo_melee_side(r, s, k);
+  out << "Melee: " << name << " is in contact with the unit it charged. It fights with " << side.dice
+      << (side.dice == 1 ? " die" : " dice") << " needing " << side.need << "+"
+      << (side.modifier ? std::string(" (") + (side.modifier > 0 ? "+" : "") + std::to_string(side.modifier) + " to each die)" : "")
+      << ". Roll your unit's melee dice as your rules say.\n";
+  const int left = s.figures_left(k);
+  const int theirs = p.number("How many hits did your unit score on " + name + "?", 0, 1000, std::nullopt, "",
+                              "Each hit removes one of its figures (" + std::to_string(left) + " left). More hits wins the melee.");
+  std::optional<int> own;
+  StepDice dice;
+  if (physical && !s.step_dice_for(TurnStep::melee, k, s.state().turn))
+    own = p.number("Roll " + std::to_string(side.dice) + " D6 for " + name + ", each hitting on " + std::to_string(side.need) +
+                       "+, and enter the number of hits:",
+                   0, side.dice, std::nullopt, "");
+  else
+    dice = session_step_dice(s, TurnStep::melee, k, side.dice);
+  StepRecord rec = resolve_melee(r, s, k, theirs, dice, own);
+  s.append(MeleeEvent{name, rec});
+  out << rec.outcome << "\n";
+}
+
+void rally_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prompter& p, std::ostream& out) {
+  const std::string& name = s.header().units[k].name;
+  if (rally_need(r, s, k) == RallyNeed::routs) {
+    StepRecord rec = resolve_rally(r, s, k, false, StepDice{});
+    s.append(RallyEvent{name, rec});
+    out << rec.outcome << "\n";
+    return;
+  }
+  const bool near = p.yes_no("Morale: " + name + " is " + std::string(morale_name(s.memory(k).morale)) +
+                                 ". Is any enemy within " + format_length_table(r.combat.morale.rally_enemy_clear, r.units) +
+                                 " of it?",
+                             false, "A unit rallies only with no enemy that close; then it needs " +
+                                        std::to_string(r.combat.morale.rally_target) + "+ on 2D6.");
+  StepDice dice;
+  if (!near) {
+    if (physical && !s.step_dice_for(TurnStep::rally, k, s.state().turn))
+      dice = player_dice(ask_dice(p, "Roll 2D6 for " + possessive(name) + " rally (it needs " +
+                                         std::to_string(r.combat.morale.rally_target) + "+) and enter both dice:",
+                                  2));
+    else
+      dice = session_step_dice(s, TurnStep::rally, k, 2);
+  }
+  StepRecord rec = resolve_rally(r, s, k, near, dice);
+  s.append(RallyEvent{name, rec});
+  out << rec.outcome << "\n";
 }
 
 }  // namespace
@@ -425,7 +640,14 @@ int run_solo_play(const PlayOptions& o, Io& io) {
           out << "No automated unit has figures left: the cavalry's game is over. The session is saved.\n";
           return 0;
         }
+        if (step.kind == Step::Kind::initiative) {
+          initiative_step(s, r, physical, p, out);
+          save_or_throw(s);
+          continue;
+        }
         if (step.kind == Step::Kind::next_turn) {
+          out << "\n--- End of turn " << turn << " ---\n";
+          for (std::size_t k = 0; k < s.header().units.size(); ++k) out << "  " << turn_summary(r, s, k) << "\n";
           if (!p.yes_no("All units have acted in turn " + std::to_string(turn) + ". Start turn " +
                             std::to_string(turn + 1) + "?",
                         true)) {
@@ -450,14 +672,30 @@ int run_solo_play(const PlayOptions& o, Io& io) {
           save_or_throw(s);
           continue;
         }
+        if (step.kind == Step::Kind::shooting) {
+          shooting_step(s, r, k, physical, p, out);
+          save_or_throw(s);
+          continue;
+        }
+        if (step.kind == Step::Kind::melee) {
+          melee_step(s, r, k, physical, p, out);
+          save_or_throw(s);
+          continue;
+        }
+        if (step.kind == Step::Kind::rally) {
+          rally_step(s, r, k, physical, p, out);
+          save_or_throw(s);
+          continue;
+        }
         if (step.kind == Step::Kind::question) {
           const std::string text = question_text(r, step.question, spec.name);
           int value;
           if (is_yes_no(step.question)) {
-            value = p.yes_no(text, false) ? 1 : 0;
+            value = p.yes_no(text, false, explain(r, step.question)) ? 1 : 0;
           } else {
             int left = s.figures_left(k);
-            value = p.number(text, 0, left, 0, spec.name + " has " + std::to_string(left) + " figures left");
+            value = p.number(text, 0, left, 0, spec.name + " has " + std::to_string(left) + " figures left",
+                             explain(r, step.question));
           }
           s.append(AnswerEvent{spec.name, step.question, value});
           save_or_throw(s);
@@ -490,6 +728,10 @@ int run_solo_play(const PlayOptions& o, Io& io) {
     if (step.kind == Step::Kind::question || step.kind == Step::Kind::roll)
       next = "; next: " + s.header().units[step.unit].name;
     if (step.kind == Step::Kind::charge) next = "; next: " + possessive(s.header().units[step.unit].name) + " charge";
+    if (step.kind == Step::Kind::initiative) next = "; next: the initiative";
+    if (step.kind == Step::Kind::shooting || step.kind == Step::Kind::melee || step.kind == Step::Kind::rally)
+      next = "; next: " + possessive(s.header().units[step.unit].name) +
+             (step.kind == Step::Kind::shooting ? " shooting" : step.kind == Step::Kind::melee ? " melee" : " morale");
     out << (q.eof ? "Input ended. " : "") << "Everything so far is saved in " << file << " (turn " << s.state().turn
         << next << ").\nResume with: vedette solo play " << file << "\n";
     return 0;

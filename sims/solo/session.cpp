@@ -40,12 +40,50 @@ std::array<int, 4> solo_roll_charge(std::uint64_t seed, std::uint64_t index) {
   return out;
 }
 
-int needed_version(const std::vector<Event>& history) {
+std::vector<int> solo_roll_dice(std::uint64_t seed, std::uint64_t index, int n) {
+  Rng rng = make_stream(seed, index, Subsystem::solo);
+  Dice dice(rng);
+  std::vector<int> out(static_cast<std::size_t>(std::max(0, n)));
+  for (int& d : out) d = dice.d6();
+  return out;
+}
+
+std::optional<TurnStep> turn_step_of(const EventBody& body) {
+  if (std::holds_alternative<InitiativeEvent>(body)) return TurnStep::initiative;
+  if (std::holds_alternative<ShootingEvent>(body)) return TurnStep::shooting;
+  if (std::holds_alternative<MeleeEvent>(body)) return TurnStep::melee;
+  if (std::holds_alternative<RallyEvent>(body)) return TurnStep::rally;
+  return std::nullopt;
+}
+
+const StepRecord* step_record(const EventBody& body) {
+  if (const auto* e = std::get_if<InitiativeEvent>(&body)) return &e->s;
+  if (const auto* e = std::get_if<ShootingEvent>(&body)) return &e->s;
+  if (const auto* e = std::get_if<MeleeEvent>(&body)) return &e->s;
+  if (const auto* e = std::get_if<RallyEvent>(&body)) return &e->s;
+  return nullptr;
+}
+
+namespace {
+// Version 3's marks: a turn step, a routed unit, a unit's weapon.
+bool needs_version_3(const Header& h, const Event& e) {
+  if (turn_step_of(e.body)) return true;
+  if (const auto* m = std::get_if<MoraleEvent>(&e.body); m && m->morale == Morale::routed) return true;
+  (void)h;
+  return false;
+}
+}  // namespace
+
+int needed_version(const Header& header, const std::vector<Event>& history) {
+  for (const UnitSpec& u : header.units)
+    if (!u.weapon.empty()) return 3;
+  int v = 1;
   for (const Event& e : history) {
-    if (const auto* a = std::get_if<ActivateEvent>(&e.body); a && !a->a.charge_refused.empty()) return 2;
-    if (const auto* c = std::get_if<ChargeEvent>(&e.body); c && c->c.initiation_dice) return 2;
+    if (needs_version_3(header, e)) return 3;
+    if (const auto* a = std::get_if<ActivateEvent>(&e.body); a && !a->a.charge_refused.empty()) v = 2;
+    if (const auto* c = std::get_if<ChargeEvent>(&e.body); c && c->c.initiation_dice) v = 2;
   }
-  return 1;
+  return v;
 }
 
 fs::path session_path(const std::string& game) {
@@ -78,7 +116,7 @@ bool Event::undoable() const {
   return std::holds_alternative<AnswerEvent>(body) || std::holds_alternative<CasualtiesEvent>(body) ||
          std::holds_alternative<ActivateEvent>(body) || std::holds_alternative<NextTurnEvent>(body) ||
          std::holds_alternative<MoraleEvent>(body) || std::holds_alternative<ChargeEvent>(body) ||
-         std::holds_alternative<ChargeAnswerEvent>(body);
+         std::holds_alternative<ChargeAnswerEvent>(body) || turn_step_of(body).has_value();
 }
 
 const std::string* Event::unit() const {
@@ -88,6 +126,9 @@ const std::string* Event::unit() const {
   if (auto* m = std::get_if<MoraleEvent>(&body)) return &m->unit;
   if (auto* c = std::get_if<ChargeEvent>(&body)) return &c->unit;
   if (auto* c = std::get_if<ChargeAnswerEvent>(&body)) return &c->unit;
+  if (auto* c = std::get_if<ShootingEvent>(&body)) return &c->unit;
+  if (auto* c = std::get_if<MeleeEvent>(&body)) return &c->unit;
+  if (auto* c = std::get_if<RallyEvent>(&body)) return &c->unit;
   return nullptr;
 }
 
@@ -210,6 +251,32 @@ void write_charge(std::ostringstream& o, const ChargeRecord& c) {
   o << ind << "outcome: " << q(c.outcome) << "\n";
 }
 
+void write_step(std::ostringstream& o, const StepRecord& r) {
+  const char* ind = "    ";
+  o << ind << "given: {";
+  bool first = true;
+  for (const auto& [k, v] : r.given) {
+    o << (first ? "" : ", ") << k << ": " << q(v);
+    first = false;
+  }
+  o << "}\n";
+  if (!r.dice.empty()) {
+    o << ind << "dice: [";
+    for (std::size_t k = 0; k < r.dice.size(); ++k) o << (k ? ", " : "") << r.dice[k];
+    o << "]\n";
+  }
+  o << ind << "dice_source: " << k_dice_source_names[static_cast<std::size_t>(r.dice_source)] << "\n";
+  if (r.roll_index) o << ind << "roll_index: " << *r.roll_index << "\n";
+  if (r.same_dice_as) o << ind << "same_dice_as: " << *r.same_dice_as << "\n";
+  o << ind << "need: " << r.need << "\n";
+  o << ind << "score: " << r.score << "\n";
+  o << ind << "casualties: " << r.casualties << "\n";
+  o << ind << "result: " << r.result << "\n";
+  if (r.morale) o << ind << "morale: " << morale_name(*r.morale) << "\n";
+  o << ind << "fell_back: " << b(r.fell_back) << "\n";
+  o << ind << "outcome: " << q(r.outcome) << "\n";
+}
+
 void write_event(std::ostringstream& o, const Event& e) {
   std::string head = "n: " + i(e.n) + ", turn: " + i(e.turn) + ", event: " + std::string(e.kind());
   std::visit(
@@ -242,6 +309,12 @@ void write_event(std::ostringstream& o, const Event& e) {
         } else if constexpr (std::is_same_v<T, ChargeEvent>) {
           o << "  - n: " << e.n << "\n    turn: " << e.turn << "\n    event: charge\n    unit: " << q(ev.unit) << "\n";
           write_charge(o, ev.c);
+        } else if constexpr (std::is_same_v<T, InitiativeEvent>) {
+          o << "  - n: " << e.n << "\n    turn: " << e.turn << "\n    event: initiative\n";
+          write_step(o, ev.s);
+        } else {
+          o << "  - n: " << e.n << "\n    turn: " << e.turn << "\n    event: " << e.kind() << "\n    unit: " << q(ev.unit) << "\n";
+          write_step(o, ev.s);
         }
       },
       e.body);
@@ -279,7 +352,7 @@ std::string Session::text() const {
        "# oldest first; `memory` is derived from it and checked when the file is read.\n"
        "# Change the game with `vedette solo` commands (undo, casualties, ...).\n";
   o << "format: " << k_format << "\n";
-  o << "version: " << needed_version(history_) << "\n";
+  o << "version: " << needed_version(header_, history_) << "\n";
   o << "ruleset:\n  path: " << q(header_.ruleset_path) << "\n  hash: " << q(header_.ruleset_hash) << "\n";
   o << "seed: " << header_.seed << "\n";
   o << "physical_dice: " << b(header_.physical_dice) << "\n";
@@ -287,7 +360,8 @@ std::string Session::text() const {
   o << "units:\n";
   for (const auto& u : header_.units)
     o << "  - {name: " << q(u.name) << ", type: " << q(u.type) << ", raw: " << b(u.raw) << ", hero: " << b(u.hero)
-      << ", figures: " << u.figures << (u.weight.empty() ? "" : ", weight: " + u.weight) << "}\n";
+      << ", figures: " << u.figures << (u.weight.empty() ? "" : ", weight: " + u.weight)
+      << (u.weapon.empty() ? "" : ", weapon: " + q(u.weapon)) << "}\n";
   o << memory_text(header_, state_, next_roll_);
   o << "history:";
   if (history_.empty()) o << " []";
@@ -421,6 +495,53 @@ std::optional<int> Session::charge_dice_for(std::size_t unit, int turn) const {
   return it->second;
 }
 
+std::optional<int> Session::step_dice_for(TurnStep step, std::size_t unit, int turn) const {
+  auto it = first_step_dice_.find({static_cast<int>(step), unit, turn});
+  if (it == first_step_dice_.end()) return std::nullopt;
+  return it->second;
+}
+
+void Session::check_step_dice(const Event& e, TurnStep step, std::size_t unit, const StepRecord& r) {
+  for (int d : r.dice)
+    if (d < 1 || d > 6) throw SessionError("dice must be 1 to 6", "dice");
+  if (r.dice_source == DiceSource::player) {
+    if (r.roll_index || r.same_dice_as) throw SessionError("a player's dice have no roll_index or same_dice_as", "roll_index");
+    return;
+  }
+  if (r.dice.empty()) {
+    if (r.roll_index || r.same_dice_as) throw SessionError("a step with no dice has no roll_index", "roll_index");
+    return;
+  }
+  if (!r.roll_index) throw SessionError("rolled dice need their roll_index", "dice");
+  auto first = first_step_dice_.find({static_cast<int>(step), unit, e.turn});
+  if (r.same_dice_as) {
+    if (first == first_step_dice_.end() || first->second != *r.same_dice_as)
+      throw SessionError("same_dice_as: " + std::to_string(*r.same_dice_as) + " is not the " +
+                             std::string(k_turn_step_names[static_cast<std::size_t>(step)]) + " first rolled in this turn",
+                         "same_dice_as");
+    const StepRecord* prior = step_record(event(*r.same_dice_as).body);
+    if (!prior || prior->roll_index != r.roll_index)
+      throw SessionError("reuses the dice of #" + std::to_string(*r.same_dice_as) + " but not its roll", "same_dice_as");
+  } else {
+    if (first != first_step_dice_.end())
+      throw SessionError("dice were already rolled for this step in turn " + std::to_string(e.turn) + " (#" +
+                             std::to_string(first->second) + "); the step after an undo reuses them (same_dice_as)",
+                         "dice");
+    if (*r.roll_index < next_roll_)
+      throw SessionError("roll_index " + std::to_string(*r.roll_index) + " was already used (the next roll is " +
+                             std::to_string(next_roll_) + ")",
+                         "roll_index");
+  }
+  const std::vector<int> expect = solo_roll_dice(header_.seed, *r.roll_index, static_cast<int>(r.dice.size()));
+  if (expect != r.dice) {
+    std::string want;
+    for (int d : expect) want += (want.empty() ? "" : ", ") + std::to_string(d);
+    throw SessionError("dice are not what roll number " + std::to_string(*r.roll_index) + " of seed " +
+                           std::to_string(header_.seed) + " gives ([" + want + "])",
+                       "dice");
+  }
+}
+
 bool Session::charge_pending(std::size_t unit) const {
   const UnitMemory& m = state_.units[unit];
   if (m.acted_in_turn != state_.turn || m.last_activation == 0 || m.charge_for == m.last_activation) return false;
@@ -541,6 +662,8 @@ void Session::apply_to_state(const Event& e) {
     if (state_.units[k].acted_in_turn == state_.turn)
       throw SessionError(name + " has already acted in turn " + std::to_string(state_.turn));
     if (figures_left(k) <= 0) throw SessionError(name + " has no figures left");
+    if (state_.units[k].morale == Morale::routed)
+      throw SessionError(name + " has routed: it flees toward its own edge and no longer acts");
   };
   std::visit(
       [&](const auto& ev) {
@@ -608,7 +731,17 @@ void Session::apply_to_state(const Event& e) {
             m.charged_this_turn = false;
             m.pending = {};
             m.charge_draft.clear();
+            // Seed 002 L53: a unit that fell back from a melee this turn is
+            // "retreating as a result of melee" next turn: the session knows,
+            // so play does not ask.
+            if (m.fell_back_this_turn) m.pending[Question::retreated_from_melee] = 1;
+            m.fell_back_this_turn = false;
+            m.contact = false;
+            m.charge_bonus = false;
+            m.charge_event = 0;
           }
+          if (state_.initiative_turn == state_.turn) state_.first_last_turn = state_.first_this_turn;
+          state_.first_this_turn = -1;
           ++state_.turn;
         } else if constexpr (std::is_same_v<T, MoraleEvent>) {
           unit_mem(ev.unit).second->morale = ev.morale;
@@ -623,6 +756,11 @@ void Session::apply_to_state(const Event& e) {
           m->charge_for = ev.c.activation;
           m->charge_draft.clear();
           if (!ev.c.declined && ev.c.shaken) m->morale = Morale::shaken;
+          // Melee follows a charge that reached and stood, or struck inside
+          // the minimum distance (no morale check, no charge bonus).
+          m->contact = !ev.c.declined && ev.c.initiation_passed && ev.c.reaches && (ev.c.stands || !ev.c.morale_check);
+          m->charge_bonus = m->contact && ev.c.charge_bonus;
+          m->charge_event = ev.c.declined ? 0 : e.n;
           // Seed 003: a charge that reaches and one that falls short (it
           // "must still move forward") are both a charge move.
           // A failed initiation check is no charge (seed 003 L48).
@@ -635,6 +773,52 @@ void Session::apply_to_state(const Event& e) {
             throw SessionError("unknown charge field '" + ev.field + "'", "field");
           if (!printable_utf8(ev.value)) throw SessionError("a charge answer must be printable text", "value");
           m->charge_draft[ev.field] = ev.value;
+        } else if constexpr (std::is_same_v<T, InitiativeEvent>) {
+          if (state_.initiative_turn == state_.turn)
+            throw SessionError("the initiative of turn " + std::to_string(state_.turn) + " was already rolled");
+          if (ev.s.result != "cavalry" && ev.s.result != "player")
+            throw SessionError("an initiative's result is cavalry or player, not '" + ev.s.result + "'", "result");
+          state_.initiative_turn = state_.turn;
+          state_.first_this_turn = ev.s.result == "cavalry" ? 0 : 1;
+        } else if constexpr (std::is_same_v<T, ShootingEvent> || std::is_same_v<T, MeleeEvent> ||
+                             std::is_same_v<T, RallyEvent>) {
+          auto [k, m] = unit_mem(ev.unit);
+          const StepRecord& r = ev.s;
+          const char* kind = std::is_same_v<T, ShootingEvent> ? "shooting" : std::is_same_v<T, MeleeEvent> ? "melee" : "rally";
+          int& done = std::is_same_v<T, ShootingEvent> ? m->shot_in_turn
+                      : std::is_same_v<T, MeleeEvent>  ? m->melee_in_turn
+                                                        : m->rally_in_turn;
+          if (done == state_.turn)
+            throw SessionError(ev.unit + " has had its " + kind + " step in turn " + std::to_string(state_.turn));
+          if (!r.dice.empty() && (std::is_same_v<T, ShootingEvent> || std::is_same_v<T, MeleeEvent>)) {
+            int hits = 0;
+            for (int d : r.dice) hits += d >= r.need;
+            if (hits != r.score)
+              throw SessionError("the dice give " + std::to_string(hits) + " hits needing " + std::to_string(r.need) +
+                                     ", but it records " + std::to_string(r.score),
+                                 "score");
+          }
+          if constexpr (std::is_same_v<T, MeleeEvent>) {
+            if (!m->contact) throw SessionError(ev.unit + " is in no melee in turn " + std::to_string(state_.turn));
+            if (r.casualties < 0 || r.casualties > figures_left(k))
+              throw SessionError("casualties " + std::to_string(r.casualties) + " for " + ev.unit + ": it has " +
+                                     std::to_string(figures_left(k)) + " figures left",
+                                 "casualties");
+            if (r.result != "won" && r.result != "lost" && r.result != "tie")
+              throw SessionError("a melee's result is won, lost or tie, not '" + r.result + "'", "result");
+            m->casualties += r.casualties;
+            if (r.fell_back) m->fell_back_this_turn = true;
+          }
+          if constexpr (std::is_same_v<T, RallyEvent>) {
+            if (r.result != "rallied" && r.result != "failed" && r.result != "no_rally" && r.result != "routed")
+              throw SessionError("a rally's result is rallied, failed, no_rally or routed, not '" + r.result + "'", "result");
+            if (r.dice.size() == 2 && (r.dice[0] + r.dice[1] != r.score || (r.score >= r.need) != (r.result == "rallied")))
+              throw SessionError("the dice " + std::to_string(r.dice[0]) + " + " + std::to_string(r.dice[1]) +
+                                     " against " + std::to_string(r.need) + " do not give '" + r.result + "'",
+                                 "result");
+          }
+          if (r.morale) m->morale = *r.morale;
+          done = state_.turn;
         }
       },
       e.body);
@@ -686,6 +870,9 @@ void Session::apply(const Event& e) {
   if (act) check_dice(e, act->a);
   const auto* charge = std::get_if<ChargeEvent>(&e.body);
   if (charge) check_charge_dice(e, charge->c);
+  const std::optional<TurnStep> step = turn_step_of(e.body);
+  const std::size_t step_unit = step && e.unit() ? unit_index(*e.unit()) : k_no_step_unit;
+  if (step) check_step_dice(e, *step, step_unit, *step_record(e.body));
   State saved = state_;
   apply_to_state(e);
   push_done(e.n, std::move(saved));
@@ -703,6 +890,13 @@ void Session::apply(const Event& e) {
     std::size_t u = unit_index(charge->unit);
     if (!charge->c.same_dice_as) first_charge_dice_[{u, e.turn}] = e.n;
     next_roll_ = std::max(next_roll_, *charge->c.roll_index + 1);
+  }
+  if (step) {
+    const StepRecord& r = *step_record(e.body);
+    if (r.dice_source == DiceSource::rolled && r.roll_index) {
+      if (!r.same_dice_as) first_step_dice_[{static_cast<int>(*step), step_unit, e.turn}] = e.n;
+      next_roll_ = std::max(next_roll_, *r.roll_index + 1);
+    }
   }
 }
 
@@ -946,6 +1140,73 @@ std::optional<ChargeRecord> read_charge(MapReader& m, Reader& r) {
   return c;
 }
 
+std::optional<StepRecord> read_step(MapReader& m, Reader& r) {
+  StepRecord s;
+  bool ok = true;
+  auto need = [&](auto opt, auto& into) {
+    if (opt) into = *opt;
+    else ok = false;
+  };
+  if (const Doc* g = m.required("given")) {
+    MapReader gm(*g, r.d, "given");
+    if (!gm.ok()) {
+      ok = false;
+    } else {
+      for (const auto& entry : g->entries) {
+        if (std::find(k_step_given.begin(), k_step_given.end(), entry.key) == k_step_given.end()) {
+          r.d.error(entry.key_where, "unknown answer '" + entry.key +
+                                         "' in given (expected player_roll, target, distance, cover, player_hits or enemy_near)");
+          ok = false;
+          continue;
+        }
+        auto v = r.str(gm.optional(entry.key), entry.key);
+        if (v) s.given[entry.key] = *v;
+        else ok = false;
+      }
+    }
+  } else {
+    ok = false;
+  }
+  if (const Doc* dn = m.optional("dice")) {
+    if (!dn->is_sequence() || dn->items.empty() || dn->items.size() > 1000) {
+      r.d.error(dn->where, "expected a list of dice for dice, e.g. [3, 5]");
+      ok = false;
+    } else {
+      for (const Doc& item : dn->items) {
+        auto v = r.num(&item, "a die", 1, 6);
+        if (v) s.dice.push_back(*v);
+        else ok = false;
+      }
+    }
+  }
+  auto src = r.choice(m.required("dice_source"), "dice_source", k_dice_source_names);
+  if (src) s.dice_source = static_cast<DiceSource>(*src);
+  else ok = false;
+  if (const Doc* ri = m.optional("roll_index")) {
+    auto v = r.u64(*ri, "roll_index");
+    if (v) s.roll_index = *v;
+    else ok = false;
+  }
+  if (const Doc* sd = m.optional("same_dice_as")) {
+    auto v = r.num(sd, "same_dice_as", 1, 100000000);
+    if (v) s.same_dice_as = *v;
+    else ok = false;
+  }
+  need(r.num(m.required("need"), "need", -1000, 1000), s.need);
+  need(r.num(m.required("score"), "score", -1000, 100000), s.score);
+  need(r.num(m.required("casualties"), "casualties", 0, k_max_figures), s.casualties);
+  need(r.str(m.required("result"), "result"), s.result);
+  if (const Doc* mo = m.optional("morale")) {
+    auto c = r.choice(mo, "morale", k_morale_names);
+    if (c) s.morale = static_cast<Morale>(*c);
+    else ok = false;
+  }
+  need(r.flag(m.required("fell_back"), "fell_back"), s.fell_back);
+  need(r.str(m.required("outcome"), "outcome"), s.outcome);
+  if (!ok) return std::nullopt;
+  return s;
+}
+
 std::optional<Event> read_event(const Doc& node, Reader& r, int expected_n) {
   std::string what = "history item " + std::to_string(expected_n);
   MapReader m(node, r.d, what);
@@ -1081,6 +1342,26 @@ std::optional<Event> read_event(const Doc& node, Reader& r, int expected_n) {
       e.body = std::move(ce);
       break;
     }
+    case 11: {
+      auto st = read_step(m, r);
+      if (st) e.body = InitiativeEvent{std::move(*st)};
+      else ok = false;
+      break;
+    }
+    case 12:
+    case 13:
+    case 14: {
+      std::string u = unit();
+      auto st = read_step(m, r);
+      if (!st) {
+        ok = false;
+        break;
+      }
+      if (*kind == 12) e.body = ShootingEvent{u, std::move(*st)};
+      else if (*kind == 13) e.body = MeleeEvent{u, std::move(*st)};
+      else e.body = RallyEvent{u, std::move(*st)};
+      break;
+    }
     default: ok = false;
   }
   m.finish();
@@ -1190,6 +1471,10 @@ Session Session::load(const fs::path& path) {
         auto hero = r.flag(um.optional("hero"), "hero");
         auto figs = r.num(um.required("figures"), "figures", 1, k_max_figures);
         auto weight = r.choice(um.optional("weight"), "weight", k_attacker_weight_names);
+        const Doc* weapon_node = um.optional("weapon");
+        auto weapon = r.str(weapon_node, "weapon");
+        if (weapon_node && version < 3)
+          d.error(weapon_node->where, "weapon is a field of session version 3, but this file says version " + std::to_string(version));
         um.finish();
         if (!name || !type || !figs) continue;
         if (name->empty()) {
@@ -1204,6 +1489,7 @@ Session Session::load(const fs::path& path) {
         spec.hero = hero.value_or(false);
         spec.figures = *figs;
         if (weight) spec.weight = std::string(k_attacker_weight_names[*weight]);
+        if (weapon) spec.weapon = *weapon;
         h.units.push_back(spec);
       }
     }
@@ -1225,6 +1511,12 @@ Session Session::load(const fs::path& path) {
       }
     }
   }
+  // A version 2 file holds no event of version 3.
+  if (version < 3)
+    for (const Event& e : events)
+      if (needs_version_3(h, e))
+        d.error(e.where, std::string(turn_step_of(e.body) ? "the " + std::string(e.kind()) + " event" : "morale: routed") +
+                             " is of session version 3, but this file says version " + std::to_string(version));
   // A version 1 file holds no field of version 2.
   if (version < 2)
     for (const Event& e : events) {

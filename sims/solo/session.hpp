@@ -24,6 +24,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -37,9 +38,11 @@ namespace vedette::solo {
 inline constexpr std::string_view k_format = "vedette-session";
 // The newest version this vedette reads. A file is written at the lowest
 // version that holds its history: version 1 until an event needs a field of
-// version 2 (a charge's initiation check, a "(Charge?)" a rule refused), so
-// an older vedette still reads what it could understand.
-inline constexpr int k_version = 2;
+// version 2 (a charge's initiation check, a "(Charge?)" a rule refused), 2
+// until it needs one of version 3 (the whole turn's steps: initiative,
+// shooting, melee, rally; a routed unit; a unit's weapon), so an older
+// vedette still reads what it could understand.
+inline constexpr int k_version = 3;
 
 // A problem with an event against the session's state: a unit that has
 // already acted, casualties beyond the figures, an undo with nothing to undo.
@@ -59,8 +62,10 @@ inline std::string_view question_name(Question q) { return k_question_names[stat
 inline std::string_view question_label(Question q) { return k_question_labels[static_cast<std::size_t>(q)]; }
 inline bool is_yes_no(Question q) { return q != Question::new_casualties; }
 
-enum class Morale : std::uint8_t { steady, shaken, rallying };
-inline constexpr std::array<std::string_view, 3> k_morale_names{"steady", "shaken", "rallying"};
+// rallying: must rally (the engine's "retreating"); routed (version 3): it
+// flees and no longer acts.
+enum class Morale : std::uint8_t { steady, shaken, rallying, routed };
+inline constexpr std::array<std::string_view, 4> k_morale_names{"steady", "shaken", "rallying", "routed"};
 inline std::string_view morale_name(Morale m) { return k_morale_names[static_cast<std::size_t>(m)]; }
 
 enum class DiceSource : std::uint8_t { rolled, player };
@@ -76,6 +81,7 @@ struct UnitSpec {
   bool hero = false;
   int figures = 0;     // 1..k_max_figures
   std::string weight;  // light, medium or heavy (seed 003's charge table); "" = asked at a charge
+  std::string weapon;  // version 3: a weapons id of the ruleset it shoots with; "" = none
 };
 inline constexpr int k_max_figures = 1000;
 // Units in one session: each turn change and each undo costs a little per
@@ -184,6 +190,36 @@ struct ChargeRecord {
   bool has_dice() const { return rolled || initiation_dice.has_value(); }
 };
 
+// One of the turn's later steps (version 3), walked by play after the
+// units' activations, each through the engine's own rule
+// (engine/engagement/table_rules.hpp): the initiative, a unit's shooting,
+// the melee after a charge that stood, the end-of-turn morale (rout and
+// rally). The automated side's dice are rolled (roll_index: the first
+// dice of that roll's stream; a step redone after an undo reuses them,
+// same_dice_as) or the player's (then only the count of hits or the total
+// may be recorded).
+struct StepRecord {
+  // What the player said, checked when given: initiative "player_roll";
+  // shooting "target" (yes/no), "distance", "cover"; melee "player_hits";
+  // rally "enemy_near".
+  std::map<std::string, std::string> given;
+  std::vector<int> dice;  // the automated side's dice, when known
+  DiceSource dice_source = DiceSource::rolled;
+  std::optional<std::uint64_t> roll_index;
+  std::optional<int> same_dice_as;
+  int need = 0;        // the score each die needs, or the 2D6 total
+  int score = 0;       // hits (shooting, melee) or the total (initiative, rally)
+  int casualties = 0;  // figures the automated unit lost in this step (melee)
+  // initiative: cavalry | player (who moves first); shooting: shot | none;
+  // melee: won | lost | tie; rally: rallied | failed | no_rally | routed.
+  std::string result;
+  std::optional<Morale> morale;  // the unit's morale after, when the step set it
+  bool fell_back = false;        // melee: it falls back (retreating from melee next turn)
+  std::string outcome;           // in words, as shown
+};
+inline constexpr std::array<std::string_view, 6> k_step_given{"player_roll", "target",      "distance",
+                                                              "cover",       "player_hits", "enemy_near"};
+
 struct AnswerEvent {
   std::string unit;
   Question question = Question::in_cover;
@@ -228,10 +264,30 @@ struct ChargeAnswerEvent {
   std::string field;  // one of k_charge_fields
   std::string value;  // as the player gave it, checked
 };
+struct InitiativeEvent {
+  StepRecord s;
+};
+struct ShootingEvent {
+  std::string unit;
+  StepRecord s;
+};
+struct MeleeEvent {
+  std::string unit;
+  StepRecord s;
+};
+struct RallyEvent {
+  std::string unit;
+  StepRecord s;
+};
 using EventBody = std::variant<AnswerEvent, CasualtiesEvent, ActivateEvent, NextTurnEvent, UndoEvent, RedoEvent,
-                               RulesetEvent, SeedEvent, MoraleEvent, ChargeEvent, ChargeAnswerEvent>;
-inline constexpr std::array<std::string_view, 11> k_event_names{
-    "answer", "casualties", "activate", "next_turn", "undo", "redo", "ruleset", "seed", "morale", "charge", "charge_answer"};
+                               RulesetEvent, SeedEvent, MoraleEvent, ChargeEvent, ChargeAnswerEvent, InitiativeEvent,
+                               ShootingEvent, MeleeEvent, RallyEvent>;
+inline constexpr std::array<std::string_view, 15> k_event_names{
+    "answer",        "casualties", "activate", "next_turn", "undo",  "redo",    "ruleset", "seed",
+    "morale",        "charge",     "charge_answer", "initiative", "shooting", "melee", "rally"};
+// The turn's later steps, in the order play walks them.
+enum class TurnStep : std::uint8_t { initiative, shooting, melee, rally };
+inline constexpr std::array<std::string_view, 4> k_turn_step_names{"initiative", "shooting", "melee", "rally"};
 
 struct Event {
   int n = 0;     // 1-based position in the history
@@ -266,11 +322,23 @@ struct UnitMemory {
   int charge_for = 0;       // the activation whose "(Charge?)" has been answered
   std::map<std::string, std::string> charge_draft;  // play's charge form so far
   Answers pending;          // answers given this turn before its roll
+  // This turn's later steps (not written in the memory section: derived
+  // from the history like the rest, and needed only within the turn).
+  bool contact = false;         // its charge stood (or struck inside the minimum distance): melee follows
+  bool charge_bonus = false;    // ...with the charge bonus
+  int charge_event = 0;         // its charge this turn, not declined (the event number)
+  int shot_in_turn = 0;         // the turn it last had its shooting step
+  int melee_in_turn = 0;
+  int rally_in_turn = 0;
+  bool fell_back_this_turn = false;  // fell back from a melee or a failed charge
 };
 
 struct State {
   int turn = 1;
   std::vector<UnitMemory> units;  // by roster position
+  int initiative_turn = 0;   // the last turn whose initiative was rolled
+  int first_this_turn = -1;  // who moves first this turn: 0 the cavalry, 1 the player
+  int first_last_turn = -1;  // ...last turn (the tie-break), -1 unknown
 };
 
 struct Header {
@@ -343,12 +411,17 @@ class Session {
   // Whether this unit's activation this turn offers "(Charge?)" and it has
   // not been answered yet.
   bool charge_pending(std::size_t unit) const;
+  // The first rolled dice of a turn step for (unit, turn) (initiative: unit
+  // k_no_step_unit), as its event number: the step after an undo reuses them.
+  static constexpr std::size_t k_no_step_unit = static_cast<std::size_t>(-1);
+  std::optional<int> step_dice_for(TurnStep step, std::size_t unit, int turn) const;
 
  private:
   void apply(const Event& e);
   void apply_to_state(const Event& e);
   void check_dice(const Event& e, const Activation& a);
   void check_charge_dice(const Event& e, const ChargeRecord& c);
+  void check_step_dice(const Event& e, TurnStep step, std::size_t unit, const StepRecord& r);
 
   std::filesystem::path path_;
   Header header_;
@@ -369,6 +442,7 @@ class Session {
   std::map<std::pair<std::size_t, int>, int> first_die_;  // (unit, turn) -> event
   std::map<std::pair<std::size_t, int>, int> player_die_;
   std::map<std::pair<std::size_t, int>, int> first_charge_dice_;
+  std::map<std::tuple<int, std::size_t, int>, int> first_step_dice_;  // (step, unit, turn) -> event
   std::optional<std::string> disk_text_;  // what the file held when read or last written
 };
 
@@ -380,8 +454,13 @@ std::array<int, 2> solo_roll_2d6(std::uint64_t seed, std::uint64_t index);
 // The four dice of roll number `index` a charge uses: the morale check's
 // 2D6 (as solo_roll_2d6) then the initiation check's.
 std::array<int, 4> solo_roll_charge(std::uint64_t seed, std::uint64_t index);
-// The version a session with this history is written at (1 or 2).
-int needed_version(const std::vector<Event>& history);
+// The first `n` dice of roll number `index` (a turn step's dice).
+std::vector<int> solo_roll_dice(std::uint64_t seed, std::uint64_t index, int n);
+// The version a session with this header and history is written at (1 to 3).
+int needed_version(const Header& header, const std::vector<Event>& history);
+// The step and unit an event is, if it is a turn step.
+std::optional<TurnStep> turn_step_of(const EventBody& body);
+const StepRecord* step_record(const EventBody& body);
 
 // "lancers.vedette.yaml" for "lancers"; a path with an extension unchanged.
 std::filesystem::path session_path(const std::string& game);

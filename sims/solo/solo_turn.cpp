@@ -9,6 +9,7 @@
 #include "engine/core/content_hash.hpp"
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/doc.hpp"
+#include "engine/engagement/combat.hpp"
 #include "sims/io/atomic_file.hpp"
 
 namespace vedette::solo {
@@ -418,6 +419,12 @@ ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit
     c.outcome = defender + " FAIL (" + roll + "): they retreat " + moves_text(cr.failure_retreat_moves) + " moves" +
                 (cr.failure_backs_to_enemy ? ", backs to the enemy" : "") + (cr.failure_must_rally ? ", and must rally" : "") +
                 ".";
+    // Seed 003: a charger whose target fails has won before melee and
+    // follows through the balance of its charge move.
+    const Length balance = follow_through_balance(r, g.max_range, in.distance);
+    if (balance.as_cm() > 0)
+      c.outcome += " " + name + " follows through up to " + format_length_table(balance, u) +
+                   " (the balance of its charge move) in the direction of its charge.";
   }
   return c;
 }
@@ -506,6 +513,340 @@ std::optional<double> parse_bearing(const std::string& text, std::string& why) {
     return std::nullopt;
   }
   return v;
+}
+
+}  // namespace vedette::solo
+
+// ------------------------------------------------- the turn's later steps
+
+namespace vedette::solo {
+
+namespace {
+
+std::string dice_text(const std::vector<int>& d) {
+  std::string t = "[";
+  for (std::size_t k = 0; k < d.size(); ++k) t += (k ? " " : "") + std::to_string(d[k]);
+  return t + "]";
+}
+
+std::string plural(int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
+
+std::string times_text(double v) {
+  std::ostringstream o;
+  o << v;
+  return o.str();
+}
+
+int hits_of(const std::vector<int>& dice, int need) {
+  int h = 0;
+  for (int d : dice) h += d >= need;
+  return h;
+}
+
+void take_dice(StepRecord& rec, const StepDice& d) {
+  rec.dice = d.dice;
+  rec.dice_source = d.source;
+  rec.roll_index = d.source == DiceSource::rolled && !d.dice.empty() ? d.roll_index : std::nullopt;
+  rec.same_dice_as = d.source == DiceSource::rolled && !d.dice.empty() ? d.same_dice_as : std::nullopt;
+}
+
+const ActivateEvent* this_turn_activation(const Session& s, std::size_t unit) {
+  const UnitMemory& m = s.memory(unit);
+  if (m.acted_in_turn != s.state().turn || m.last_activation == 0) return nullptr;
+  return std::get_if<ActivateEvent>(&s.event(m.last_activation).body);
+}
+
+}  // namespace
+
+StepDice session_step_dice(const Session& s, TurnStep step, std::size_t unit, int n) {
+  StepDice d;
+  if (auto first = s.step_dice_for(step, unit, s.state().turn)) {
+    d.roll_index = step_record(s.event(*first).body)->roll_index;
+    d.same_dice_as = *first;
+  }
+  if (!d.roll_index) d.roll_index = s.next_roll();
+  d.dice = solo_roll_dice(s.header().seed, *d.roll_index, n);
+  return d;
+}
+
+StepDice player_dice(std::vector<int> dice) {
+  StepDice d;
+  d.dice = std::move(dice);
+  d.source = DiceSource::player;
+  return d;
+}
+
+int charges_declared(const Session& s) {
+  int n = 0;
+  for (std::size_t k = 0; k < s.header().units.size(); ++k) {
+    const UnitMemory& m = s.memory(k);
+    if (m.acted_in_turn != s.state().turn) continue;
+    if (s.charge_pending(k)) {
+      auto it = m.charge_draft.find("charge");
+      n += it != m.charge_draft.end() && it->second == "yes";
+    } else if (m.charge_for == m.last_activation && m.charge_for != 0) {
+      n += m.charge_event != 0;  // a charge answered, not declined
+    }
+  }
+  return n;
+}
+
+StepRecord resolve_initiative(const Ruleset& r, const Session& s, int player_total, const StepDice& cavalry) {
+  StepRecord rec;
+  take_dice(rec, cavalry);
+  rec.given["player_roll"] = std::to_string(player_total);
+  int roll = 0;
+  for (int d : cavalry.dice) roll += d;
+  const int declared = charges_declared(s);
+  rec.score = initiative_total(r, roll, declared);  // seed 003: -2 per declared charge
+  const int first = first_to_move({rec.score, player_total}, s.state().first_last_turn);
+  rec.result = first == 0 ? "cavalry" : "player";
+  std::string t = "the cavalry rolls " + dice_text(cavalry.dice);
+  if (declared)
+    t += " " + std::string(r.charge.declare_initiative_modifier >= 0 ? "+" : "") +
+         std::to_string(r.charge.declare_initiative_modifier * declared) + " (" + plural(declared, "charge", "charges") +
+         " declared)";
+  t += " = " + std::to_string(rec.score) + ", your side " + std::to_string(player_total) + ": ";
+  t += first == 0 ? "the cavalry moves first" : "you move first";
+  if (rec.score == player_total)
+    t += s.state().first_last_turn < 0 ? " (a tie: on the first turn it goes to the cavalry)"
+                                       : " (a tie: it goes to the side that did not move first last turn)";
+  rec.outcome = t + ".";
+  return rec;
+}
+
+ShootingChance shooting_chance(const Ruleset& r, const Session& s, std::size_t unit) {
+  ShootingChance c;
+  const UnitSpec& spec = s.header().units[unit];
+  const UnitMemory& m = s.memory(unit);
+  if (spec.weapon.empty()) {
+    c.why_not = spec.name + " has no missile weapon";
+    return c;
+  }
+  for (const Weapon& w : r.weapons)
+    if (w.id == spec.weapon) c.weapon = &w;
+  if (!c.weapon) {
+    c.why_not = "the ruleset has no weapon '" + spec.weapon + "'";
+    return c;
+  }
+  if (s.figures_left(unit) <= 0 || m.morale == Morale::routed) {
+    c.why_not = spec.name + " is out of the fight";
+    c.weapon = nullptr;
+    return c;
+  }
+  // Turn sequence step 4: units in contact, that charged, or that must rally do not shoot.
+  if (m.morale == Morale::rallying || m.charged_this_turn || m.contact) {
+    c.why_not = spec.name + (m.morale == Morale::rallying ? " must rally" : " charged this turn");
+    c.weapon = nullptr;
+    return c;
+  }
+  const UnitType* t = r.find_unit_type(spec.type);
+  const bool shoots_mounted = !t || t->shoots_mounted;
+  const ActivateEvent* act = this_turn_activation(s, unit);
+  const bool halted = act && act->a.pace == Pace::halt;
+  c.moving = !halted;
+  if (!shoots_mounted) {
+    // Seed 002: mounted infantry never shoots mounted; the automated unit
+    // dismounts when the table halts it (combat.dismount.on_halt).
+    if (!(halted && r.combat.dismount.on_halt)) {
+      c.why_not = spec.name + " is mounted and mounted infantry may not shoot mounted (seed 002)";
+      c.weapon = nullptr;
+      return c;
+    }
+    c.on_horse = false;
+    c.dismounts = true;
+    c.moving = false;
+  }
+  c.reach = shot_reach(r, *c.weapon, c.on_horse, shoots_mounted);
+  if (!(c.reach.as_cm() > 0)) {
+    c.why_not = spec.name + "'s " + c.weapon->name + " cannot reach any band";
+    c.weapon = nullptr;
+  }
+  return c;
+}
+
+std::optional<ShotPlan> solo_shot(const Ruleset& r, const Session& s, std::size_t unit, Length distance, bool cover) {
+  const ShootingChance c = shooting_chance(r, s, unit);
+  if (!c.weapon) return std::nullopt;
+  const UnitType* t = r.find_unit_type(s.header().units[unit].type);
+  ShotFacts f;
+  f.figures = s.figures_left(unit);
+  f.on_horse = c.on_horse;
+  f.shoots_mounted = !t || t->shoots_mounted;
+  f.distance = distance;
+  f.cover = cover ? 1 : 0;
+  return plan_shot(r, *c.weapon, f);
+}
+
+StepRecord resolve_shooting(const Ruleset& r, const Session& s, std::size_t unit, bool target, Length distance,
+                            bool cover, const StepDice& dice, std::optional<int> player_hits) {
+  StepRecord rec;
+  const std::string& name = s.header().units[unit].name;
+  const ShootingChance c = shooting_chance(r, s, unit);
+  rec.given["target"] = target ? "yes" : "no";
+  rec.dice_source = dice.source;
+  const std::string dismount = c.dismounts ? name + " dismounts (its whole move, seed 001) and " : name + " ";
+  if (!target || !c.weapon) {
+    rec.result = "none";
+    rec.outcome = c.weapon ? name + " has no enemy to shoot at." : c.why_not + ".";
+    return rec;
+  }
+  rec.given["distance"] = format_length(distance, r.units);
+  rec.given["cover"] = cover ? "yes" : "no";
+  const std::optional<ShotPlan> plan = solo_shot(r, s, unit, distance, cover);
+  if (!plan) {
+    rec.result = "none";
+    rec.outcome = "Out of reach: " + name + "'s " + c.weapon->name + " reaches " + format_length_table(c.reach, r.units) + ".";
+    return rec;
+  }
+  rec.need = plan->need;
+  rec.result = "shot";
+  std::string t = dismount + "shoots " + c.weapon->name + " at your nearest unit it can see (" +
+                  format_length_table(distance, r.units) + ", range band " + std::to_string(plan->band + 1) +
+                  (plan->shift ? ", counted " + std::to_string(plan->shift) + " further as it is mounted" : "") + "): " +
+                  plural(plan->dice, "die", "dice") + " needing " + std::to_string(plan->need) + "+" +
+                  (cover ? " (+" + std::to_string(r.combat.shooting.cover_penalty) + " for cover)" : "");
+  if (plan->need > 6) {
+    rec.outcome = t + ": it cannot hit.";
+    return rec;
+  }
+  if (player_hits) {
+    rec.score = *player_hits;
+  } else {
+    take_dice(rec, dice);
+    rec.need = plan->need;
+    rec.score = hits_of(dice.dice, plan->need);
+    t += " " + dice_text(dice.dice);
+  }
+  t += " = " + plural(rec.score, "hit", "hits") + ".";
+  if (rec.score > 0)
+    t += " Remove " + plural(rec.score, "figure", "figures") + " from that unit (a mounted figure: the horse on 1-4, the rider on 5-6; seed 002).";
+  rec.outcome = t;
+  return rec;
+}
+
+MeleeSide solo_melee_side(const Ruleset& r, const Session& s, std::size_t unit) {
+  MeleeSide m;
+  const UnitType* t = r.find_unit_type(s.header().units[unit].type);
+  m.dice = dice_for(s.figures_left(unit), r.combat.melee.figures_per_die);
+  m.modifier = melee_modifier(t, true, s.memory(unit).charge_bonus);  // seed 002
+  m.need = melee_need(r, m.modifier);
+  return m;
+}
+
+StepRecord resolve_melee(const Ruleset& r, const Session& s, std::size_t unit, int player_hits, const StepDice& dice,
+                         std::optional<int> own_hits) {
+  StepRecord rec;
+  const std::string& name = s.header().units[unit].name;
+  const UnitMemory& mem = s.memory(unit);
+  const LengthUnit u = r.units;
+  const MeleeSide side = solo_melee_side(r, s, unit);
+  rec.given["player_hits"] = std::to_string(player_hits);
+  rec.need = side.need;
+  if (own_hits) {
+    rec.dice_source = DiceSource::player;
+    rec.score = *own_hits;
+  } else {
+    take_dice(rec, dice);
+    rec.score = hits_of(dice.dice, side.need);
+  }
+  rec.casualties = std::min(player_hits, s.figures_left(unit));
+  // The balance of its charge move, for a follow-through (seed 003).
+  Length balance;
+  if (mem.charge_event)
+    if (const auto* ce = std::get_if<ChargeEvent>(&s.event(mem.charge_event).body)) {
+      auto range = parse_length(ce->c.max_range), dist = parse_length(ce->c.distance);
+      if (range && dist) balance = follow_through_balance(r, *range, *dist);
+    }
+  const MeleeAftermath after =
+      melee_aftermath(r, rec.score, player_hits, normal_move(r, true, Length()), Length(), true, balance);
+  std::string t = name + " fights with " + plural(side.dice, "die", "dice") + " needing " + std::to_string(side.need) + "+";
+  if (side.modifier) t += " (" + std::string(side.modifier > 0 ? "+" : "") + std::to_string(side.modifier) + " to each die)";
+  if (!own_hits) t += " " + dice_text(dice.dice);
+  t += ": " + plural(rec.score, "hit", "hits") + " on your unit; yours scored " + std::to_string(player_hits) + ". ";
+  if (rec.score > 0) t += "Remove " + plural(rec.score, "figure", "figures") + " from your unit. ";
+  const std::string moves = times_text(r.combat.melee.loser_retreat_moves);
+  switch (after.winner) {
+    case MeleeWinner::attacker:
+      rec.result = "won";
+      t += name + " wins: your unit falls back " + moves + " of its moves, backs to the enemy, and must rally.";
+      if (after.follow_through.as_cm() > 0)
+        t += " " + name + " follows through up to " + format_length_table(after.follow_through, u) +
+             " (the balance of its charge move) in the direction of its charge.";
+      break;
+    case MeleeWinner::defender:
+      rec.result = "lost";
+      rec.fell_back = true;
+      rec.morale = Morale::rallying;
+      t += name + " loses: it falls back " + format_length_table(after.attacker_back, u) + " (" + moves +
+           " moves), backs to your unit, and must rally.";
+      break;
+    case MeleeWinner::tie:
+      rec.result = "tie";
+      rec.fell_back = true;
+      t += "A tie: " + name + " is repulsed and falls back " + format_length_table(after.attacker_back, u) +
+           ", facing your unit.";
+      break;
+  }
+  rec.outcome = t;
+  return rec;
+}
+
+RallyNeed rally_need(const Ruleset& r, const Session& s, std::size_t unit) {
+  const UnitMemory& m = s.memory(unit);
+  if (s.figures_left(unit) <= 0 || m.morale == Morale::routed) return RallyNeed::none;
+  if (routs(r, m.casualties, s.header().units[unit].figures)) return RallyNeed::routs;
+  if (m.morale == Morale::shaken || m.morale == Morale::rallying) return RallyNeed::rally;
+  return RallyNeed::none;
+}
+
+StepRecord resolve_rally(const Ruleset& r, const Session& s, std::size_t unit, bool enemy_near, const StepDice& dice) {
+  StepRecord rec;
+  const UnitSpec& spec = s.header().units[unit];
+  const UnitMemory& m = s.memory(unit);
+  rec.dice_source = dice.source;
+  if (rally_need(r, s, unit) == RallyNeed::routs) {
+    rec.result = "routed";
+    rec.morale = Morale::routed;
+    rec.outcome = spec.name + " ROUTS: it has lost " + std::to_string(m.casualties) + " of " + std::to_string(spec.figures) +
+                  " figures (a unit routs at " + std::to_string(r.combat.morale.rout_losses_pct) +
+                  "%). It flees toward its own table edge at its fastest pace from now on and leaves the table on reaching it.";
+    return rec;
+  }
+  rec.given["enemy_near"] = enemy_near ? "yes" : "no";
+  if (enemy_near) {
+    rec.result = "no_rally";
+    rec.outcome = spec.name + " cannot rally: an enemy is within " +
+                  format_length_table(r.combat.morale.rally_enemy_clear, r.units) + "; it stays " +
+                  std::string(morale_name(m.morale)) + ".";
+    return rec;
+  }
+  take_dice(rec, dice);
+  const RallyCheck c = rally_check(r, dice.dice.at(0), dice.dice.at(1));
+  rec.need = c.need;
+  rec.score = c.total;
+  rec.result = c.rallied ? "rallied" : "failed";
+  if (c.rallied) rec.morale = Morale::steady;
+  rec.outcome = spec.name + " rallies on 2D6 " + std::to_string(c.need) + "+: " + dice_text(dice.dice) + " = " +
+                std::to_string(c.total) + (c.rallied ? ": back in good order." : ": fails, and stays " + std::string(morale_name(m.morale)) + ".");
+  return rec;
+}
+
+std::string turn_summary(const Ruleset& r, const Session& s, std::size_t unit) {
+  const UnitSpec& spec = s.header().units[unit];
+  const UnitMemory& m = s.memory(unit);
+  std::string t = spec.name + ": " + std::to_string(s.figures_left(unit)) + " of " + std::to_string(spec.figures) + " figures";
+  if (s.figures_left(unit) <= 0) return t + ", destroyed.";
+  t += ", " + std::string(morale_name(m.morale));
+  if (m.morale == Morale::routed) return t + ": flees toward its own edge.";
+  if (m.acted_in_turn == s.state().turn) t += ", moved at " + std::string(pace_name(m.pace));
+  if (m.charged_this_turn) t += "; charged, so no charge next turn (seed 003)";
+  if (m.pace == Pace::gallop && m.gallop_streak >= r.supplement.gallop_max_turns)
+    t += "; galloped " + std::to_string(m.gallop_streak) + " turns running, so at most " +
+         std::string(pace_name(r.supplement.after_gallop_limit)) + " next turn (seed 002)";
+  if (m.ran_this_turn) t += "; ran, so +3 to its risk next turn";
+  if (m.fell_back_this_turn) t += "; fell back from a melee";
+  return t + ".";
 }
 
 }  // namespace vedette::solo

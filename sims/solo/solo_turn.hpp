@@ -141,6 +141,77 @@ ChargeDice session_charge_dice(const Session& s, std::size_t unit);
 ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit, const ChargeInputs& in,
                             const ChargeDice& dice);
 
+// ------------------------------------------------- the turn's later steps
+//
+// After the activations (step 1, the charge declarations), play walks the
+// rest of the seed turn sequence (docs/turn-sequence.md), each through the
+// engine's own rule (engine/engagement/table_rules.hpp): initiative, the
+// charges (above), shooting, melee, morale and rally. The player's units
+// stay the player's: Vedette asks only the facts it needs about them.
+
+// The dice a rolled step uses now: those already rolled for it this turn
+// (before an undo), or the session's next roll; `n` dice.
+struct StepDice {
+  std::vector<int> dice;
+  DiceSource source = DiceSource::rolled;
+  std::optional<std::uint64_t> roll_index;
+  std::optional<int> same_dice_as;
+};
+StepDice session_step_dice(const Session& s, TurnStep step, std::size_t unit, int n);
+// The player's own dice for a step (no roll index).
+StepDice player_dice(std::vector<int> dice);
+
+// Charges the automated side declared this turn (offers answered yes).
+int charges_declared(const Session& s);
+// Seed 003's initiative: the cavalry's dice (combat.initiative.dice) plus
+// charge.declaring.initiative_modifier per declared charge, against the
+// player's total (their dice with their own modifier); first_to_move's
+// tie-break with the session's memory of last turn.
+StepRecord resolve_initiative(const Ruleset& r, const Session& s, int player_total, const StepDice& cavalry);
+
+// Whether the unit has a shooting step this turn, and with what: the
+// weapon (UnitSpec::weapon), on foot (mounted infantry that halted
+// dismounts, combat.dismount.on_halt, seed 002: it may never shoot
+// mounted), its reach. `why_not` says why not, in words.
+struct ShootingChance {
+  const Weapon* weapon = nullptr;
+  bool on_horse = true;
+  bool dismounts = false;
+  bool moving = false;  // moved mounted this turn: seed 002's front-and-left arc
+  Length reach;
+  std::string why_not;
+};
+ShootingChance shooting_chance(const Ruleset& r, const Session& s, std::size_t unit);
+// The shot at the nearest enemy it can see, at this distance and cover
+// (plan_shot); nullopt when out of reach.
+std::optional<ShotPlan> solo_shot(const Ruleset& r, const Session& s, std::size_t unit, Length distance, bool cover);
+// The record: no target (target false), or the shot with the dice (rolled:
+// their faces; the player's: `player_hits` only).
+StepRecord resolve_shooting(const Ruleset& r, const Session& s, std::size_t unit, bool target, Length distance,
+                            bool cover, const StepDice& dice, std::optional<int> player_hits);
+
+// The melee after the unit's charge (seed 003, combat.melee): its dice
+// and the score each needs (melee_modifier: the charge bonus), then the
+// round with the hits the player's unit scored on it.
+struct MeleeSide {
+  int dice = 0;
+  int modifier = 0;
+  int need = 0;
+};
+MeleeSide solo_melee_side(const Ruleset& r, const Session& s, std::size_t unit);
+StepRecord resolve_melee(const Ruleset& r, const Session& s, std::size_t unit, int player_hits, const StepDice& dice,
+                         std::optional<int> own_hits);
+
+// The end-of-turn morale step: routs (no question), or a rally for a shaken
+// or rallying unit (2D6, only with no enemy within rally_enemy_clear).
+enum class RallyNeed { none, routs, rally };
+RallyNeed rally_need(const Ruleset& r, const Session& s, std::size_t unit);
+StepRecord resolve_rally(const Ruleset& r, const Session& s, std::size_t unit, bool enemy_near, const StepDice& dice);
+
+// One line per unit for the end of the turn: figures, morale, pace, what
+// limits it next turn.
+std::string turn_summary(const Ruleset& r, const Session& s, std::size_t unit);
+
 // Parsing the charge's answers (play's form, the `solo charge` flags).
 // Each returns nullopt and sets `why` when the text is not acceptable.
 std::optional<AttackerWeight> parse_attacker(const std::string& text, std::string& why);

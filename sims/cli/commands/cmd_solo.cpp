@@ -57,7 +57,7 @@ struct UnitParse {
 
 UnitParse parse_unit(const std::string& text, const Ruleset& r) {
   const std::string form =
-      "expected NAME:TYPE[,raw][,hero][,figures=N][,light|medium|heavy], e.g. \"Lancers:shock,hero,figures=12,heavy\"";
+      "expected NAME:TYPE[,raw][,hero][,figures=N][,light|medium|heavy][,weapon=W], e.g. \"Lancers:shock,hero,figures=12,heavy\"";
   auto colon = text.find(':');
   if (colon == std::string::npos) throw UsageError("--unit '" + text + "': " + form);
   UnitParse out;
@@ -102,6 +102,19 @@ UnitParse parse_unit(const std::string& text, const Ruleset& r) {
       if (w != "light" && w != "medium" && w != "heavy")
         throw UsageError("--unit '" + text + "': weight must be light, medium or heavy, got '" + w + "'");
       out.spec.weight = w;
+    } else if (p.rfind("weapon=", 0) == 0) {
+      if (!out.spec.weapon.empty()) dup("weapon");
+      std::string w = p.substr(7);
+      std::vector<std::string> weapons;
+      std::string names;
+      for (const Weapon& x : r.weapons) {
+        weapons.push_back(x.id);
+        names += (names.empty() ? "" : ", ") + x.id;
+      }
+      if (w != "none" && std::find(weapons.begin(), weapons.end(), w) == weapons.end())
+        throw UsageError("--unit '" + text + "': unknown weapon '" + w + "'" + did_you_mean(w, weapons) +
+                         " (the ruleset has: " + names + ", or none)");
+      if (w != "none") out.spec.weapon = w;
     } else if (p.rfind("figures=", 0) == 0) {
       if (out.figures_given) dup("figures");
       auto n = parse_int(p.substr(8));
@@ -113,7 +126,7 @@ UnitParse parse_unit(const std::string& text, const Ruleset& r) {
     } else {
       std::string key = p.substr(0, p.find('='));
       throw UsageError("--unit '" + text + "': unknown option '" + p + "'" +
-                       did_you_mean(key, {"raw", "hero", "figures", "weight", "light", "medium", "heavy"}) + "; " + form);
+                       did_you_mean(key, {"raw", "hero", "figures", "weight", "light", "medium", "heavy", "weapon"}) + "; " + form);
     }
   }
   return out;
@@ -464,7 +477,7 @@ int run_morale(const MoraleOptions& o, Io& io) {
   std::size_t k = find_unit_or_throw(s, o.unit);
   auto it = std::find(k_morale_names.begin(), k_morale_names.end(), o.morale);
   if (it == k_morale_names.end())
-    throw UsageError("morale: expected steady, shaken or rallying, got '" + o.morale + "'");
+    throw UsageError("morale: expected steady, shaken, rallying or routed, got '" + o.morale + "'");
   if (!printable_utf8(o.reason)) throw UsageError("--reason must be printable text");
   (void)rules_for_change(s, o.accept, io);
   auto m = static_cast<Morale>(it - k_morale_names.begin());
@@ -626,9 +639,9 @@ void add_solo(CLI::App& app, Runner& run) {
     auto* c = solo->add_subcommand("new", "Create a session file for a solo game");
     c->add_option("GAME", o->game, "Session file (.vedette.yaml is added when it has no extension)")->required();
     c->add_option("--unit", o->units,
-                  "An automated unit: \"NAME:TYPE[,raw][,hero][,figures=N][,light|medium|heavy]\" (TYPE: a ruleset unit "
+                  "An automated unit: \"NAME:TYPE[,raw][,hero][,figures=N][,light|medium|heavy][,weapon=W]\" (TYPE: a ruleset unit "
                   "type, e.g. shock, shooting, mounted-infantry; the weight is seed 003's charge column, asked at a "
-                  "charge if not given). Repeat for each unit.")
+                  "charge if not given; weapon=W a ruleset weapon it shoots with, e.g. carbine, pistol, musket). Repeat for each unit.")
         ->required()
         ->allow_extra_args(false);
     c->add_option("--ruleset", o->ruleset, "Ruleset YAML file (default: the built-in seed 002 tables, builtin:default)");
@@ -748,10 +761,10 @@ void add_solo(CLI::App& app, Runner& run) {
   }
   {
     auto o = std::make_shared<MoraleOptions>();
-    auto* c = solo->add_subcommand("morale", "Record a unit as steady, shaken or rallying");
+    auto* c = solo->add_subcommand("morale", "Record a unit as steady, shaken, rallying or routed");
     c->add_option("GAME", o->game, "Session file")->required();
     c->add_option("UNIT", o->unit, "The unit's name")->required();
-    c->add_option("STATE", o->morale, "steady, shaken or rallying")->required();
+    c->add_option("STATE", o->morale, "steady, shaken, rallying or routed")->required();
     c->add_option("--reason", o->reason, "Why, for the log");
     add_accept(c, o->accept);
     c->add_flag("--json", o->json, "Print one JSON object");
