@@ -52,7 +52,7 @@ TEST_CASE("solo charge: play offers the charge and shows range and the chance to
   REQUIRE(n.status == 0);
   REQUIRE(run({"solo", "next-turn", "game"}, dir.path).status == 0);  // seed 003 L24: no charge in turn 1
   // Turn 2: RF1 (enemy in range), the player's 6: gallop toward the enemy (Charge?).
-  std::string script = "n\ny\nn\nn\n0\n6\n"  // the questions and the D6
+  std::string script = "n\ny\nn\n0\n6\n"  // the questions (steady: no melee question) and the D6
                        "y\n"                       // the offer: the charge is declared
                        "3\n4\n"                    // initiative: the player's total, the cavalry's die
                        "heavy\n60\nheavy-foot\n\nn\nn\n"  // the charge form (the move is the rules')
@@ -192,7 +192,7 @@ TEST_CASE("solo charge: a choice takes an unambiguous beginning of its name", "[
   Result n = run({"solo", "new", "game", "--unit", "Lancers:shock,figures=10", "--seed", "5"}, dir.path);
   REQUIRE(n.status == 0);
   REQUIRE(run({"solo", "next-turn", "game"}, dir.path).status == 0);
-  std::string script = "n\ny\nn\nn\n0\n6\n"                 // the questions and the D6
+  std::string script = "n\ny\nn\n0\n6\n"                    // the questions and the D6
                        "y\n3\n4\n"                         // the offer, the initiative
                        "m\n60\nh\nheavy-f\nfl\nn\n"  // the charge form, abbreviated
                        "4 5\n3 4\nq\n";

@@ -13,6 +13,7 @@
 
 #include "bots/reaction_bot.hpp"
 #include "engagement_helpers.hpp"
+#include "engine/core/length.hpp"
 #include "engine/engagement/engagement.hpp"
 #include "sims/solo/session.hpp"
 #include "sims/solo/solo_turn.hpp"
@@ -157,4 +158,187 @@ TEST_CASE("solo and simulation: the same situations give the same decisions, dic
       s.append(solo::NextTurnEvent{});
     }
   }
+}
+
+// The turn's later steps (issue 16): shooting, melee, rout and rally, each
+// played by the engine and then through the solo session's own path (the
+// functions `solo play` calls, on a session brought to the same state
+// through its events), the player's answers and the dice scripted from the
+// engine's. Band, dice, score needed, hits, who wins, how far a beaten
+// charger falls back, who routs and who rallies must be the same.
+namespace {
+
+using vedette::solo::Session;
+
+std::vector<int> faces_of(const Event& e, const std::string& key) {
+  std::vector<int> out;
+  for (long long f : vtest::get<DiceFaces>(e, key)) out.push_back(static_cast<int>(f));
+  return out;
+}
+
+struct Mirror {
+  solo_test::TempDir dir;
+  Session s;
+  explicit Mirror(const Scenario& sc, const Unit& u)
+      : s(dir / "m.vedette.yaml", [&] {
+          solo::Header h;
+          h.ruleset_path = "builtin:default";
+          h.ruleset_hash = solo::ruleset_hash(*sc.rules);
+          h.seed = 1;
+          solo::UnitSpec spec;
+          spec.name = u.name;
+          spec.type = u.type->id;
+          spec.figures = u.figures_start;
+          if (u.profile->weapon) spec.weapon = sc.rules->weapons[*u.profile->weapon].id;
+          spec.weight = std::string(k_weight_names[static_cast<std::size_t>(u.profile->weight)]);
+          h.units.push_back(spec);
+          return h;
+        }()) {
+    s.append(solo::NextTurnEvent{});  // turn 2: a charge may be declared
+  }
+  // An activation whose pace is (or is not) a halt, or one that offers a charge.
+  void activate(const Ruleset& r, bool halt, bool charge) {
+    solo::Answers a;
+    a[solo::Question::enemy_in_range] = 1;
+    for (int roll = 1; roll <= 6; ++roll) {
+      solo::Die die;
+      die.dice = solo::DiceSource::player;
+      die.roll = roll;
+      const solo::Activation act = solo::decide_activation(r, s, 0, a, 0, die);
+      if (charge ? act.charge_possible : (act.pace == Pace::halt) == halt) {
+        s.append(solo::ActivateEvent{s.header().units[0].name, act});
+        return;
+      }
+    }
+    FAIL("no D6 gives the activation wanted");
+  }
+  void lose(int figures) {
+    if (figures > 0) s.append(solo::CasualtiesEvent{s.header().units[0].name, figures});
+  }
+};
+
+}  // namespace
+
+TEST_CASE("solo and simulation: shooting, melee, rout and rally give the same numbers and outcomes",
+          "[solo][equivalence][turn]") {
+  RulesetPtr r = default_ruleset();
+  auto sc = make_scenario(r,
+                          {{"Cuirassiers", 0, "heavy_cavalry", 12, {60, 120}, 180},
+                           {"Hussars", 0, "light_cavalry", 12, {120, 115}, 180},
+                           {"Dragoons", 0, "dragoons", 10, {180, 120}, 180},
+                           {"Lancers", 0, "lancers", 12, {240, 118}, 180},
+                           {"Foot", 1, "heavy_foot", 16, {90, 70}, 0},
+                           {"Levies", 1, "levies", 16, {200, 72}, 0}},
+                          300, 200, 10);
+  int shots = 0, melees = 0, rallies = 0, routs_seen = 0, steady_checked = 0;
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    ReactionTableBot cav(BotOptions{});
+    ScriptedBot hold;
+    Engagement g(*sc, {&cav, &hold}, seed, 0);
+    EventLog log;
+    g.attach(&log);
+    const Battle& b = g.battle();
+    while (!g.finished()) {
+      std::vector<int> lost_before;
+      std::vector<bool> routed_before;
+      for (const Unit& u : b.units()) {
+        lost_before.push_back(u.lost());
+        routed_before.push_back(u.order == Order::routed);
+      }
+      const std::size_t first = log.events.size();
+      g.play_turn();
+      for (std::size_t e = first; e < log.events.size(); ++e) {
+        const Event& ev = log.events[e];
+        std::size_t i = 0;
+        while (i < b.units().size() && b.unit(i).name != ev.unit) ++i;
+        if (i == b.units().size() || b.unit(i).side != 0) continue;
+        const Unit& u = b.unit(i);
+        INFO("seed " << seed << ", turn " << ev.turn << ": " << ev.text);
+        if (ev.kind == "shoot") {
+          // Seed 002: the band (one further mounted), the dice, the score needed.
+          Mirror m(*sc, u);
+          m.activate(*r, !u.on_horse(), false);  // dismounted mounted infantry halted to shoot
+          m.lose(lost_before[i]);
+          const Length gap = Length::cm(vtest::get<double>(ev, "gap_cm"));
+          const bool cover = solo_test::contains(ev.text, "(cover 1)");
+          const auto plan = solo::solo_shot(*r, m.s, 0, gap, cover);
+          REQUIRE(plan);
+          CHECK(static_cast<long long>(plan->band + 1) == vtest::get<long long>(ev, "band"));
+          CHECK(plan->need == vtest::get<long long>(ev, "need"));
+          const std::vector<int> faces = faces_of(ev, "dice");
+          if (plan->need <= 6) CHECK(static_cast<std::size_t>(plan->dice) == faces.size());
+          const solo::StepRecord rec =
+              solo::resolve_shooting(*r, m.s, 0, true, gap, cover, solo::player_dice(faces), std::nullopt);
+          CHECK(rec.score == vtest::get<long long>(ev, "hits"));
+          ++shots;
+        } else if (ev.kind == "melee") {
+          // Seed 003 and combat.melee: the charge bonus, the dice, who wins, the fall back.
+          const bool bonus = solo_test::contains(ev.text, "charging)");
+          int figures = u.figures_start - lost_before[i];
+          for (std::size_t k = first; k < e; ++k)
+            if (log.events[k].kind == "casualties" && log.events[k].unit == u.name)
+              figures = static_cast<int>(vtest::get<long long>(log.events[k], "figures_left"));
+          Mirror m(*sc, u);
+          m.activate(*r, false, true);
+          solo::ChargeInputs in;
+          in.attacker = b.attacker_weight(i);
+          in.move = solo::default_charge_move(*r, m.s, 0);
+          in.distance = Length::cm(bonus ? 20 : 5);  // beyond or inside the minimum distance
+          in.defender = DefenderClass::heavy_foot;
+          solo::ChargeDice dice;
+          dice.source = solo::DiceSource::player;
+          dice.initiation = {6, 6};
+          dice.dice = {6, 6};
+          m.s.append(solo::ChargeEvent{u.name, solo::resolve_charge(*r, m.s, 0, in, dice)});
+          REQUIRE(m.s.memory(0).contact);
+          m.lose(u.figures_start - figures);
+          const int theirs = static_cast<int>(vtest::get<long long>(ev, "defender_hits"));
+          const solo::StepRecord rec =
+              solo::resolve_melee(*r, m.s, 0, theirs, solo::player_dice(faces_of(ev, "attacker_dice")), std::nullopt);
+          CHECK(rec.need == vtest::get<long long>(ev, "attacker_need"));
+          CHECK(rec.score == vtest::get<long long>(ev, "attacker_hits"));
+          CHECK(rec.casualties == std::min(theirs, figures));
+          // What the engine did next to the charger: fell back (how far), or not.
+          const Event* back = nullptr;
+          for (std::size_t k = e + 1; k < log.events.size() && !back; ++k)
+            if (log.events[k].kind == "retreat" && log.events[k].unit == u.name) back = &log.events[k];
+          CHECK(rec.fell_back == (back != nullptr));
+          if (back)
+            CHECK(solo_test::contains(rec.outcome, format_length_table(Length::cm(vtest::get<double>(*back, "allowance_cm")), r->units)));
+          if (back) CHECK((rec.result == "lost") == solo_test::contains(back->text, "loses the melee"));
+          // A charger that lost its last figure is destroyed, not fallen back.
+          CHECK(solo_test::contains(rec.outcome, "it is destroyed") == (theirs >= figures));
+          ++melees;
+        } else if (ev.kind == "rally") {
+          // combat.morale: 2D6 against rally_target.
+          Mirror m(*sc, u);
+          m.lose(u.lost());
+          m.s.append(solo::MoraleEvent{u.name, solo::Morale::shaken, ""});
+          REQUIRE(solo::rally_need(*r, m.s, 0) == solo::RallyNeed::rally);
+          const solo::StepRecord rec = solo::resolve_rally(*r, m.s, 0, false, solo::player_dice(faces_of(ev, "dice")));
+          CHECK((rec.result == "rallied") == vtest::get<bool>(ev, "rallied"));
+          CHECK(rec.need == vtest::get<long long>(ev, "need"));
+          ++rallies;
+        }
+      }
+      // Routs (combat.morale.rout_losses_pct): the engine's morale step and
+      // the session's, with the same losses, agree unit by unit.
+      for (std::size_t i = 0; i < b.units().size(); ++i) {
+        const Unit& u = b.unit(i);
+        if (u.side != 0 || routed_before[i] || u.figures == 0) continue;
+        Mirror m(*sc, u);
+        m.lose(u.lost());
+        const bool solo_routs = solo::rally_need(*r, m.s, 0) == solo::RallyNeed::routs;
+        INFO("seed " << seed << ", " << u.name << " lost " << u.lost() << " of " << u.figures_start);
+        CHECK(solo_routs == (u.order == Order::routed));
+        ++(solo_routs ? routs_seen : steady_checked);
+      }
+    }
+  }
+  // Each step was compared, more than once.
+  CHECK(shots > 20);
+  CHECK(melees > 20);
+  CHECK(rallies > 5);
+  CHECK(routs_seen > 5);
+  CHECK(steady_checked > 10);
 }

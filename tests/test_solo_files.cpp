@@ -274,7 +274,7 @@ TEST_CASE("solo files: a changed ruleset file is noticed by its hash", "[solo][f
   CHECK(contains(declined.out, "Continue with the new rules? [y/N]"));
   CHECK(slurp(dir.path / k_file) == before);
   // "y" records the new hash and plays on with the new rules (hero -3).
-  Result accepted = run({"solo", "play", "game", "--physical-dice"}, dir.path, "y\nn\nn\nn\nn\n0\n3\n");
+  Result accepted = run({"solo", "play", "game", "--physical-dice"}, dir.path, "y\nn\nn\nn\n0\n3\n");  // steady on turn 2: no melee question
   INFO(accepted.out << accepted.err);
   CHECK(accepted.status == 0);
   CHECK(contains(accepted.out, "Going on with the new rules"));

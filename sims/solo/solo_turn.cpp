@@ -148,6 +148,13 @@ bool question_matters(const Ruleset& r, const UnitSpec& spec, const UnitMemory& 
   });
 }
 
+Answers derived_answers(const UnitMemory& m, int turn, Answers a) {
+  if (!a[Question::retreated_from_melee] && turn > 1 && m.morale != Morale::steady && m.morale != Morale::routed &&
+      m.retreated_from_melee)
+    a[Question::retreated_from_melee] = 1;  // retreating since a fall back, not rallied
+  return a;
+}
+
 std::optional<Question> next_question(const Ruleset& r, const UnitSpec& spec, const UnitMemory& m, int figures_left,
                                       int turn) {
   // Turn 1: the Actions Table is rolled in step 1, before any movement or
@@ -155,7 +162,16 @@ std::optional<Question> next_question(const Ruleset& r, const UnitSpec& spec, co
   // to be no (whatever combat.charge.first_turn says): not asked, and not
   // counted either way when deciding whether the other questions matter.
   Answers known = m.pending;
-  if (turn == 1 && !known[Question::retreated_from_melee]) known[Question::retreated_from_melee] = 0;
+  // Seed 002 L53, "retreating as a result of melee" (the engine's
+  // Unit::retreated_from_melee): it holds from the turn after a fall back
+  // until the unit rallies. A fall back from the session's own melees is
+  // already answered (NextTurnEvent); a unit in good order cannot still be
+  // retreating; one that was retreating and has not rallied still is. So
+  // the question is asked only of a shaken or rallying unit the session
+  // knows nothing about (a melee your own charge started).
+  known = derived_answers(m, turn, known);
+  if (!known[Question::retreated_from_melee] && (turn == 1 || m.morale == Morale::steady))
+    known[Question::retreated_from_melee] = 0;
   for (std::size_t k = 0; k < k_question_count; ++k) {
     auto q = static_cast<Question>(k);
     if (known[q]) continue;
@@ -207,7 +223,8 @@ Activation decide_activation(const Ruleset& r, const Session& s, std::size_t uni
   const UnitSpec& spec = s.header().units[unit];
   UnitMemory m = s.memory(unit);
   m.casualties += new_casualties;
-  Situation sit = situation(spec, m, answers);
+  const Answers known = derived_answers(m, s.state().turn, answers);
+  Situation sit = situation(spec, m, known);
   Facts facts(sit);
   RiskFactor rf = compute_rf(r, facts);
   UnitState us;
@@ -766,6 +783,12 @@ StepRecord resolve_melee(const Ruleset& r, const Session& s, std::size_t unit, i
   t += ": " + plural(rec.score, "hit", "hits") + " on your unit; yours scored " + std::to_string(player_hits) + ". ";
   if (rec.score > 0) t += "Remove " + plural(rec.score, "figure", "figures") + " from your unit. ";
   const std::string moves = times_text(r.combat.melee.loser_retreat_moves);
+  const bool destroyed = rec.casualties >= s.figures_left(unit);
+  if (destroyed) {
+    rec.result = after.winner == MeleeWinner::attacker ? "won" : after.winner == MeleeWinner::defender ? "lost" : "tie";
+    rec.outcome = t + name + " loses its last figure in the melee: it is destroyed.";
+    return rec;
+  }
   switch (after.winner) {
     case MeleeWinner::attacker:
       rec.result = "won";

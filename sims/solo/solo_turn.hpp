@@ -57,6 +57,10 @@ Situation situation(const UnitSpec& spec, const UnitMemory& m, const Answers& a)
 // "retreating from melee?" for one that ran last turn (the same +3).
 bool question_matters(const Ruleset& r, const UnitSpec& spec, const UnitMemory& m, int figures_left,
                       const Answers& a, Question q);
+// The answers the session knows without asking, added to `a`: seed 002's
+// "retreating as a result of melee" for a unit that answered (or was
+// found) retreating and has not rallied since (the engine's rule).
+Answers derived_answers(const UnitMemory& m, int turn, Answers a);
 // The next question play must ask, in the order of k_question_names, or
 // nullopt when the RF is known. `turn`: the session's turn; on turn 1 no
 // melee has been fought, so "retreating from melee?" is not asked (no).
