@@ -77,7 +77,7 @@ TEST_CASE("rf: seed 002 risk factors - entirely in cover -1", "[rf][seed002][002
   RiskFactor rf = rf_of(s);
   CHECK(rf.total == -1);
   CHECK(terms(rf) == Terms{{"cover_or_fast", -1}});
-  CHECK(rf.breakdown[0].reason == "Unit entirely in cover, or moving at Canter/Gallop [in_cover]");
+  CHECK(rf.breakdown[0].reason == "Unit entirely in cover, or moving at Canter/Gallop (here: in cover)");
 }
 
 TEST_CASE("rf: seed 002 risk factors - moving at canter or gallop -1 and walk or halt nothing", "[rf][seed002][002-L43-moving-fast]") {
@@ -86,7 +86,7 @@ TEST_CASE("rf: seed 002 risk factors - moving at canter or gallop -1 and walk or
   CHECK(rf_of(at(Pace::walk)).total == 0);
   CHECK(rf_of(at(Pace::halt)).total == 0);
   CHECK(rf_of(at(Pace::gallop)).breakdown[0].reason ==
-        "Unit entirely in cover, or moving at Canter/Gallop [moving_fast]");
+        "Unit entirely in cover, or moving at Canter/Gallop (here: moving fast)");
 }
 
 TEST_CASE("rf: seed 002 risk factors - cover and canter/gallop together: one -1 with stack false", "[rf][seed002][002-L43-one-line]") {
@@ -103,7 +103,7 @@ TEST_CASE("rf: seed 002 risk factors - cover and canter/gallop together: one -1 
     RiskFactor rf = rf_of(s);
     CHECK(rf.total == -1);
     CHECK(terms(rf) == Terms{{"cover_or_fast", -1}});
-    CHECK(rf.breakdown[0].reason == "Unit entirely in cover, or moving at Canter/Gallop [in_cover, moving_fast]");
+    CHECK(rf.breakdown[0].reason == "Unit entirely in cover, or moving at Canter/Gallop (here: in cover, moving fast)");
   }
 }
 
@@ -230,7 +230,7 @@ TEST_CASE("rf: seed 002 risk factors - running last turn or retreating from mele
   CHECK(rf_of(both).total == 3);
   CHECK(terms(rf_of(both)) == Terms{{"running", 3}});
   CHECK(rf_of(both).breakdown[0].reason ==
-        "Running from enemy last turn, or retreating as a result of melee [ran_last_turn, retreated_from_melee]");
+        "Running from enemy last turn, or retreating as a result of melee (here: ran last turn, retreated from melee)");
   // With the stack switch on (an overlay): +3 each.
   RulesetPtr r = load_ruleset(vtest::data("good/running_stack.yaml"));
   CHECK(rf_of(both, *r).total == 6);

@@ -75,8 +75,9 @@ TEST_CASE("solo charge: play offers the charge and shows range and the chance to
   std::size_t offer = at("Is an enemy at least partly within 45 degrees either side of Lancers' facing, for it to charge? [y/N] y");
   CHECK_FALSE(contains(o, "Degrees off"));
   CHECK(minus2 < offer);
-  std::size_t range = at("Charge range: up to 75cm (1.5 x the 50cm move); minimum distance 15.24cm");
-  std::size_t reach = at("Target: 60cm away: in range and in the arc: it reaches, with the charge bonus.");
+  // Lengths in the table's units, the other in brackets.
+  std::size_t range = at("Charge range: up to 75 cm (29.5 in), 1.5 x the 50 cm (19.5 in) move; minimum distance 15.24 cm (6 in)");
+  std::size_t reach = at("Target: 60 cm (23.5 in) away: in range and in the arc: it reaches, with the charge bonus.");
   std::size_t odds = at("needs 9+ on 2D6 to stand (table 9): chance to stand 10/36 = 27.8%.");
   std::size_t init = at("Roll 2D6 for Lancers' charge initiation check (it needs 4+) and enter both dice (e.g. 3 5):");
   std::size_t passed = at("Initiation check, 2D6: 4 + 5 = 9, needs 4: passes  (your roll)");
@@ -144,7 +145,7 @@ TEST_CASE("solo charge: in range means the nearest figure's base entirely within
   REQUIRE(run({"solo", "undo", "game"}, dir.path).status == 0);
   json horse = charge(dir, {"--distance", "73cm", "--defender", "light-horse"});  // 73 + 5 > 75
   CHECK(horse["charge"]["reaches"] == false);
-  CHECK(horse["charge"]["outcome"].get<std::string>().find("5cm deep, is not entirely within its charge range of 75cm") !=
+  CHECK(horse["charge"]["outcome"].get<std::string>().find("5 cm (2 in) deep, is not entirely within its charge range of 75 cm (29.5 in)") !=
         std::string::npos);
   REQUIRE(run({"solo", "undo", "game"}, dir.path).status == 0);
   json partly = charge(dir, {"--distance", "40cm", "--bearing", "45", "--defender", "peasants"});
@@ -314,7 +315,7 @@ TEST_CASE("solo charge: the charge form in play is saved answer by answer and re
   INFO(r2.out << r2.err);
   REQUIRE(r2.status == 0);
   CHECK(contains(r2.out, "Undone: #"));
-  CHECK(contains(r2.out, "Charge range: up to 75cm (1.5 x the 50cm move)"));
+  CHECK(contains(r2.out, "Charge range: up to 75 cm (29.5 in), 1.5 x the 50 cm (19.5 in) move"));
   // Light Horse vs medium cavalry 6; rear -2, both charging (horse) +2: 6+.
   CHECK(contains(r2.out, "Light Horse charged by medium cavalry in the rear, both charging: needs 6+ on 2D6 to stand"));
   CHECK(contains(r2.out, "chance to stand 26/36 = 72.2%"));

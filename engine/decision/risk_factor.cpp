@@ -1,5 +1,7 @@
 #include "engine/decision/risk_factor.hpp"
 
+#include <algorithm>
+
 namespace vedette {
 
 int modifier_value(const Modifier& m, const Facts& f) {
@@ -49,10 +51,12 @@ RiskFactor compute_rf(const Ruleset& r, const Facts& f) {
       std::int32_t x = f[m.facts.front()];
       reason += " (" + percent(x) + ": " + std::to_string(x / m.step) + " x " + percent(m.step) + ")";
     } else if (m.kind == Modifier::Kind::any) {
+      // Which of the facts holds, in words ("here: in cover"), not the keys.
       std::string which;
       for (Fact x : m.facts)
         if (f[x]) which += (which.empty() ? "" : ", ") + std::string(fact_name(x));
-      reason += " [" + which + "]";
+      std::replace(which.begin(), which.end(), '_', ' ');
+      reason += " (here: " + which + ")";
     }
     rf.total += v;
     rf.breakdown.push_back({&m, v, std::move(reason)});

@@ -150,19 +150,21 @@ void print_rf(std::ostream& out, const Activation& a) {
 
 namespace {
 
-std::string die_text(const Session& s, const Activation& a) {
+// Where a die came from. The main lines say "rolled"; the log (verbose)
+// names the roll of the session's seed, which the file checks.
+std::string die_text(const Session& s, const Activation& a, bool verbose) {
   if (a.dice == DiceSource::player) return "your roll";
-  std::string t = "roll #" + std::to_string(*a.roll_index) + " of seed " + std::to_string(s.header().seed);
+  std::string t = verbose ? "roll #" + std::to_string(*a.roll_index) + " of seed " + std::to_string(s.header().seed) : "rolled";
   if (a.same_die_as)
-    t += "; the die already rolled for this unit this turn (#" + std::to_string(*a.same_die_as) +
-         "): undo does not re-roll";
+    t += verbose ? "; the die already rolled for this unit this turn (#" + std::to_string(*a.same_die_as) + "): undo does not re-roll"
+                 : "; the die it already had this turn: undo does not re-roll";
   return t;
 }
 
 }  // namespace
 
 void print_decision(std::ostream& out, const Session& s, const Activation& a, const std::string& unit) {
-  out << "D6: " << a.roll << "  (" << die_text(s, a) << ")\n";
+  out << "D6: " << a.roll << "  (" << die_text(s, a, false) << ")\n";
   out << "Table: " << a.behaviour_text << "\n";
   if (!a.note.empty()) out << "Limit: " << a.note << "\n";
   out << "Do:    " << unit << ": " << a.instruction << "\n";
@@ -184,11 +186,12 @@ std::string number_text(double v) {
   return buf;
 }
 
-std::string charge_dice_text(const Session& s, const ChargeRecord& c) {
+std::string charge_dice_text(const Session& s, const ChargeRecord& c, bool verbose) {
   if (c.dice_source == DiceSource::player) return "your roll";
-  std::string t = "roll #" + std::to_string(*c.roll_index) + " of seed " + std::to_string(s.header().seed);
+  std::string t = verbose ? "roll #" + std::to_string(*c.roll_index) + " of seed " + std::to_string(s.header().seed) : "rolled";
   if (c.same_dice_as)
-    t += "; the dice already rolled for this charge this turn (#" + std::to_string(*c.same_dice_as) + "): undo does not re-roll";
+    t += verbose ? "; the dice already rolled for this charge this turn (#" + std::to_string(*c.same_dice_as) + "): undo does not re-roll"
+                 : "; the dice it already had this turn: undo does not re-roll";
   return t;
 }
 
@@ -198,11 +201,11 @@ void print_charge_preview(std::ostream& out, const Ruleset& r, const ChargeInput
   const ChargeRules& cr = r.charge;
   const LengthUnit u = r.units;
   const ChargeGeometry& g = p.geometry;
-  out << "Charge range: up to " << format_length(g.max_range, u) << " (" << number_text(cr.range_factor) << " x the "
-      << format_length(in.move, u) << " move); minimum distance " << format_length(g.min_distance, u) << "; arc "
+  out << "Charge range: up to " << format_length_table(g.max_range, u) << ", " << number_text(cr.range_factor) << " x the "
+      << format_length_table(in.move, u) << " move; minimum distance " << format_length_table(g.min_distance, u) << "; arc "
       << number_text(cr.arc_degrees) << " degrees either side of the facing.\n";
   const Length base = target_base_depth(r, in.defender);
-  out << "Target: " << format_length(in.distance, u) << " away";
+  out << "Target: " << format_length_table(in.distance, u) << " away";
   if (in.bearing != 0) out << ", " << number_text(in.bearing) << " degrees off the facing";  // given with --bearing
   out << ": ";
   if (g.reaches) {
@@ -212,11 +215,11 @@ void print_charge_preview(std::ostream& out, const Ruleset& r, const ChargeInput
   } else {
     out << "it does NOT reach (";
     if (!g.in_range)
-      out << "its nearest figure's " << format_length(base, u) << " base reaches to " << format_length(in.distance + base, u)
-          << ", beyond " << format_length(g.max_range, u);
+      out << "its nearest figure's " << format_length_table(base, u) << " base reaches to " << format_length_table(in.distance + base, u)
+          << ", beyond " << format_length_table(g.max_range, u);
     if (!g.in_range && !g.in_arc) out << "; ";
     if (!g.in_arc) out << "no part of it within the arc";
-    out << "): the unit must still move " << format_length(g.forced_move, u) << " forward"
+    out << "): the unit must still move " << format_length_table(g.forced_move, u) << " forward"
         << (g.shaken ? " and becomes shaken.\n" : ".\n");
   }
   const std::string who = cr.row(in.defender).text + " charged by " +
@@ -241,10 +244,10 @@ void print_charge_result(std::ostream& out, const Session& s, const ChargeRecord
   if (c.initiation_dice) {
     const auto& d = *c.initiation_dice;
     out << "Initiation check, 2D6: " << d[0] << " + " << d[1] << " = " << d[0] + d[1] << ", needs " << c.initiation_need
-        << ": " << (c.initiation_passed ? "passes" : "FAILS") << "  (" << charge_dice_text(s, c) << ")\n";
+        << ": " << (c.initiation_passed ? "passes" : "FAILS") << "  (" << charge_dice_text(s, c, false) << ")\n";
   }
   if (c.rolled)
-    out << "2D6: " << c.dice[0] << " + " << c.dice[1] << " = " << c.dice[0] + c.dice[1] << "  (" << charge_dice_text(s, c)
+    out << "2D6: " << c.dice[0] << " + " << c.dice[1] << " = " << c.dice[0] + c.dice[1] << "  (" << charge_dice_text(s, c, false)
         << ")\n";
   out << "Charge: " << c.outcome << "\n";
 }
@@ -302,7 +305,7 @@ std::string describe(const Session& s, const Event& e) {
         } else if constexpr (std::is_same_v<T, ActivateEvent>) {
           const Activation& a = ev.a;
           std::string t = ev.unit + ": RF " + std::to_string(a.rf) + " (" + a.band + "), D6 " + std::to_string(a.roll) +
-                          " (" + die_text(s, a) + ") -> " + a.behaviour_text + ". " + a.instruction;
+                          " (" + die_text(s, a, true) + ") -> " + a.behaviour_text + ". " + a.instruction;
           if (!a.note.empty()) t += " [" + a.note + "]";
           return t;
         } else if constexpr (std::is_same_v<T, NextTurnEvent>) {
@@ -324,7 +327,7 @@ std::string describe(const Session& s, const Event& e) {
           const ChargeRecord& c = ev.c;
           if (c.declined) return ev.unit + ": no charge (#" + std::to_string(c.activation) + " offered one)";
           std::string t = ev.unit + ": charges " + dashed(c.defender) + " (" + c.side + ") " + c.distance + " away";
-          if (c.rolled) t += ", 2D6 " + std::to_string(c.dice[0]) + "+" + std::to_string(c.dice[1]) + " (" + charge_dice_text(s, c) + ")";
+          if (c.rolled) t += ", 2D6 " + std::to_string(c.dice[0]) + "+" + std::to_string(c.dice[1]) + " (" + charge_dice_text(s, c, true) + ")";
           return t + " -> " + c.outcome;
         } else if constexpr (std::is_same_v<T, InitiativeEvent>) {
           return "initiative: " + ev.s.outcome;

@@ -457,7 +457,7 @@ void shooting_step(Session& s, const Ruleset& r, std::size_t k, bool physical, P
   const std::string& name = s.header().units[k].name;
   const ShootingChance c = shooting_chance(r, s, k);
   const LengthUnit u = r.units;
-  out << "Shooting (" << c.weapon->name << (c.dismounts ? ", on foot: it dismounts to shoot" : "") << "):\n";
+  out << "Shooting: " << name << " (" << c.weapon->name << (c.dismounts ? ", on foot: it dismounts to shoot" : "") << ")\n";
   std::string arc;
   std::ostringstream deg;
   if (c.moving && c.on_horse) {
@@ -637,12 +637,13 @@ int run_solo_play(const PlayOptions& o, Io& io) {
       }
       try {
         if (step.kind == Step::Kind::game_over) {
-          out << "No automated unit has figures left: the cavalry's game is over. The session is saved.\n";
+          out << "Every automated unit is routed or destroyed: the cavalry's game is over. The session is saved.\n";
           return 0;
         }
         if (step.kind == Step::Kind::initiative) {
           initiative_step(s, r, physical, p, out);
           save_or_throw(s);
+          announced = k_none;
           continue;
         }
         if (step.kind == Step::Kind::next_turn) {

@@ -405,16 +405,16 @@ ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit
     // Why, in seed 003 L40's words.
     std::string why;
     if (!g.in_range)
-      why = " (the base of the target's nearest figure, " + format_length(target_base_depth(r, in.defender), u) +
-            " deep, is not entirely within its charge range of " + c.max_range + ")";
+      why = " (the base of the target's nearest figure, " + format_length_table(target_base_depth(r, in.defender), u) +
+            " deep, is not entirely within its charge range of " + format_length_table(g.max_range, u) + ")";
     else
       why = " (no part of the target is within " + moves_text(cr.arc_degrees) + " degrees either side of its facing)";
-    c.outcome = "The charge does not reach" + why + ": " + name + " must still move " + c.forced_move +
+    c.outcome = "The charge does not reach" + why + ": " + name + " must still move " + format_length_table(g.forced_move, u) +
                 " forward toward the target" + (c.shaken ? " and becomes shaken." : ".");
     return c;
   }
   if (!g.morale_check) {
-    c.outcome = "Contact inside the minimum distance (" + c.min_distance +
+    c.outcome = "Contact inside the minimum distance (" + format_length_table(g.min_distance, u) +
                 "): melee, but without the combat benefits of a charge; no morale check.";
     return c;
   }
@@ -862,7 +862,7 @@ std::string turn_summary(const Ruleset& r, const Session& s, std::size_t unit) {
   if (s.figures_left(unit) <= 0) return t + ", destroyed.";
   t += ", " + std::string(morale_name(m.morale));
   if (m.morale == Morale::routed) return t + ": flees toward its own edge.";
-  if (m.acted_in_turn == s.state().turn) t += ", moved at " + std::string(pace_name(m.pace));
+  if (m.acted_in_turn == s.state().turn) t += m.pace == Pace::halt ? ", halted" : ", moved at " + std::string(pace_name(m.pace));
   if (m.charged_this_turn) t += "; charged, so no charge next turn (seed 003)";
   if (m.pace == Pace::gallop && m.gallop_streak >= r.supplement.gallop_max_turns)
     t += "; galloped " + std::to_string(m.gallop_streak) + " turns running, so at most " +

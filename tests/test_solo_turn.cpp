@@ -1,0 +1,239 @@
+// `vedette solo play` walks the automated cavalry's whole turn (issue 16):
+// activations (with the charge declarations), initiative, charges, shooting,
+// melee, morale and rally, the end-of-turn summary. Each rule is the
+// engine's (engine/engagement/table_rules.hpp); these tests play it the way
+// a player does, through piped answers, and check the numbers against the
+// session's own dice. tests/test_solo_equivalence.cpp checks the same steps
+// against the simulation.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "engine/core/builtin_tables.hpp"
+#include "engine/core/length.hpp"
+#include "engine/decision/ruleset.hpp"
+#include "sims/solo/session.hpp"
+#include "sims/solo/solo_turn.hpp"
+#include "solo_test_util.hpp"
+
+using namespace solo_test;
+using vedette::solo::Session;
+
+namespace {
+
+const std::string k_file = "game.vedette.yaml";
+
+void ok(const TempDir& dir, const std::vector<std::string>& args) {
+  Result r = run(args, dir.path);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+}
+
+int hits(const std::vector<int>& dice, int need) {
+  int h = 0;
+  for (int d : dice) h += d >= need;
+  return h;
+}
+
+Session load(const TempDir& dir) { return Session::load(dir.path / k_file); }
+
+}  // namespace
+
+// Issue 16's targets: a plain activation in at most 4 questions. Play is
+// given exactly the answers and then end of input: had it needed one more,
+// it would stop on Lancers (the quit message names what comes next).
+TEST_CASE("solo turn: a plain activation takes at most 4 questions", "[solo][play][turn][prompts]") {
+  TempDir dir;
+  ok(dir, {"solo", "new", "game", "--unit", "Lancers:shock,heavy", "--seed", "4"});
+  ok(dir, {"solo", "next-turn", "game"});  // turn 2: "retreating from melee?" could be asked, and is not (steady)
+  Result r = run({"solo", "play", "game"}, dir.path, "n\ny\nn\n0\n");
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(contains(r.out, "Is Lancers entirely in cover? [y/N] n\n"));
+  CHECK(contains(r.out, "weapons range? [y/N] y\n"));
+  CHECK(contains(r.out, "flank or rear, and in sight? [y/N] n\n"));
+  CHECK(contains(r.out, "(figures wounded or killed since last asked)? [0] 0\nRisk factor"));
+  CHECK_FALSE(contains(r.out, "retreating as a result of melee"));
+  CHECK_FALSE(contains(r.out, "next: Lancers)."));  // the activation was complete
+  CHECK(load(dir).memory(0).acted_in_turn == 2);
+}
+
+// A charge and its aftermath in at most 8 prompts (issue 16): the offer,
+// distance, defender, side, both charging, pikes, and the hits the player's
+// unit scored in the melee: 7, with the session's dice. (The initiative,
+// asked once a turn between the declaration and the charge, is the turn's.)
+// Seed 003: a charge that stands goes into melee with the charge bonus
+// (shock +1, seed 002); the melee is the engine's (combat.melee): more hits
+// wins, the loser falls back 1.5 of its moves and must rally, a victorious
+// charger follows through the balance of its charge move.
+TEST_CASE("solo turn: a charge that stands goes into melee, in 7 prompts (seed 003 follow-through, seed 002 +1 charging)",
+          "[solo][play][turn][prompts][003-L3-solo-follow-through][002-L53-solo-retreating]") {
+  using namespace vedette;
+  RulesetPtr r = default_ruleset();
+  // The defender: elite foot in the front, charged by heavy horse from 20 cm.
+  solo::ChargeInputs in;
+  in.attacker = AttackerWeight::heavy;
+  in.move = Length::cm(50);  // the top of the gallop (combat.charge.allowance: pace)
+  in.distance = Length::cm(20);
+  in.defender = DefenderClass::elite_foot;
+  const int need = solo::preview_charge(*r, in).target.target;
+  // Rolls: #0 the initiative, #1 the charge (morale then initiation dice), #2 the melee.
+  std::uint64_t seed = 0;
+  for (std::uint64_t s = 1; s < 2000 && !seed; ++s) {
+    const auto c = solo::solo_roll_charge(s, 1);
+    if (c[2] + c[3] >= 4 && c[0] + c[1] >= need) seed = s;
+  }
+  REQUIRE(seed);
+  TempDir dir;
+  ok(dir, {"solo", "new", "game", "--unit", "Lancers:shock,heavy,figures=10", "--seed", std::to_string(seed)});
+  ok(dir, {"solo", "next-turn", "game"});
+  ok(dir, {"solo", "activate", "game", "Lancers", "--enemy-in-range", "--roll", "6"});  // gallop, (Charge?)
+  const std::string script = "y\n"            // 1 the offer: declared
+                             "3\n"            //   the initiative (the turn's, not the charge's)
+                             "20\n"           // 2 distance
+                             "elite-foot\n"   // 3 defender
+                             "\n"             // 4 front
+                             "n\n"            // 5 both charging
+                             "n\n"            // 6 pikes
+                             "2\n";           // 7 the hits the player's unit scored
+  Result p = run({"solo", "play", "game"}, dir.path, script);
+  INFO(p.out << p.err);
+  REQUIRE(p.status == 0);
+  CHECK(contains(p.out, "-2 (1 charge declared)"));  // seed 003 L24
+  CHECK(contains(p.out, "STAND"));
+  const std::vector<int> dice = solo::solo_roll_dice(seed, 2, 10);
+  const int mine = hits(dice, 4);  // 5+ less shock cavalry's +1 charging
+  CHECK(contains(p.out, "Lancers fights with 10 dice needing 4+ (+1 to each die)"));
+  CHECK(contains(p.out, ": " + std::to_string(mine) + (mine == 1 ? " hit" : " hits") + " on your unit; yours scored 2."));
+  if (mine > 2) {
+    CHECK(contains(p.out, "Lancers wins: your unit falls back 1.5 of its moves, backs to the enemy, and must rally."));
+    // The balance of a 75 cm charge range after 20 cm: 55 cm.
+    CHECK(contains(p.out, "Lancers follows through up to 55 cm (21.5 in) (the balance of its charge move)"));
+  } else if (mine < 2) {
+    CHECK(contains(p.out, "Lancers loses: it falls back 15 cm (6 in) (1.5 moves), backs to your unit, and must rally."));
+  } else {
+    CHECK(contains(p.out, "A tie: Lancers is repulsed and falls back 10 cm (4 in), facing your unit."));
+  }
+  CHECK_FALSE(contains(p.out, "next: Lancers' charge"));
+  CHECK_FALSE(contains(p.out, "next: Lancers' melee"));  // all 7 answers used, none missing
+  Session s = load(dir);
+  CHECK(s.memory(0).casualties == 2);
+  CHECK(s.memory(0).morale == (mine < 2 ? solo::Morale::rallying : solo::Morale::steady));
+  // The melee's dice are the session's roll #2, checked when the file is read.
+  const auto& last = s.history().back();
+  REQUIRE(std::holds_alternative<solo::MeleeEvent>(last.body));
+  CHECK(std::get<solo::MeleeEvent>(last.body).s.dice == dice);
+  CHECK(std::get<solo::MeleeEvent>(last.body).s.roll_index == 2u);
+  // A unit that fell back is known to be retreating next turn (seed 002 L53): not asked.
+  if (mine <= 2) {
+    Result q = run({"solo", "play", "game"}, dir.path, "y\n");
+    INFO(q.out);
+    CHECK(contains(q.out, "Start turn 3?"));
+    CHECK(load(dir).memory(0).pending[solo::Question::retreated_from_melee] == 1);
+  }
+}
+
+// combat.morale.rout_losses_pct (a choice: 50%): at the end of the turn a
+// unit that has lost half its figures routs, without a question; it no
+// longer acts, and the summary says it flees.
+TEST_CASE("solo turn: a unit at half its figures routs at the end of the turn and no longer acts",
+          "[solo][play][turn][rout]") {
+  TempDir dir;
+  ok(dir, {"solo", "new", "game", "--unit", "Lancers:shock,figures=10", "--unit", "Hussars:shock,figures=10", "--seed", "9"});
+  // Lancers: 5 new casualties (50%); Hussars: none; the player's initiative 3.
+  Result p = run({"solo", "play", "game"}, dir.path, "n\nn\nn\n5\nn\nn\nn\n0\n3\ny\n");
+  INFO(p.out << p.err);
+  REQUIRE(p.status == 0);
+  CHECK(contains(p.out, "Lancers ROUTS: it has lost 5 of 10 figures (a unit routs at 50%)."));
+  CHECK_FALSE(contains(p.out, "Hussars ROUTS"));
+  CHECK(contains(p.out, "Lancers: 5 of 10 figures, routed: flees toward its own edge."));
+  Session s = load(dir);
+  CHECK(s.memory(0).morale == vedette::solo::Morale::routed);
+  CHECK(s.state().turn == 2);
+  // Turn 2: only Hussars is asked about; Lancers cannot be activated.
+  Result q = run({"solo", "play", "game"}, dir.path, "q\n");
+  CHECK(contains(q.out, "--- Hussars"));
+  CHECK_FALSE(contains(q.out, "--- Lancers"));
+  Result a = run({"solo", "activate", "game", "Lancers", "--roll", "3"}, dir.path);
+  CHECK(a.status == 2);
+  CHECK(contains(a.err, "Lancers has routed: it flees toward its own edge and no longer acts"));
+  // The file says version 3 (a routed unit), and reads back byte for byte.
+  CHECK(contains(slurp(dir.path / k_file), "\nversion: 3\n"));
+  CHECK(load(dir).text() == slurp(dir.path / k_file));
+}
+
+// combat.morale.rally_target (choice: 7) and rally_enemy_clear (15 cm): a
+// shaken unit with no enemy that close rallies on 2D6 >= 7 at the end of
+// the turn; with an enemy near it does not roll.
+TEST_CASE("solo turn: a shaken unit rallies on 2D6 against the ruleset's target, only with no enemy near",
+          "[solo][play][turn][rally]") {
+  for (bool near : {false, true}) {
+    TempDir dir;
+    ok(dir, {"solo", "new", "game", "--unit", "Lancers:shock", "--seed", "11"});
+    ok(dir, {"solo", "morale", "game", "Lancers", "shaken"});
+    // Turn 1: the activation (4 answers), the initiative, the rally question.
+    Result p = run({"solo", "play", "game"}, dir.path, std::string("n\nn\nn\n0\n3\n") + (near ? "y\n" : "n\n") + "y\n");
+    INFO(p.out << p.err);
+    REQUIRE(p.status == 0);
+    CHECK(contains(p.out, "Morale: Lancers is shaken. Is any enemy within 15 cm (6 in) of it? [y/N] "));
+    const vedette::solo::Morale after = load(dir).memory(0).morale;
+    if (near) {
+      CHECK(contains(p.out, "Lancers cannot rally: an enemy is within 15 cm (6 in); it stays shaken."));
+      CHECK(after == vedette::solo::Morale::shaken);
+    } else {
+      // Rolls: #0 the activation, #1 the initiative, #2 the rally.
+      const std::vector<int> d = vedette::solo::solo_roll_dice(11, 2, 2);
+      const int total = d[0] + d[1];
+      CHECK(contains(p.out, "Lancers rallies on 2D6 7+: [" + std::to_string(d[0]) + " " + std::to_string(d[1]) + "] = " +
+                                std::to_string(total)));
+      CHECK(after == (total >= 7 ? vedette::solo::Morale::steady : vedette::solo::Morale::shaken));
+    }
+  }
+}
+
+// Seed 002: mounted shooters count one range band further (L29); mounted
+// infantry never shoots mounted (L31): the automated unit dismounts when the
+// table halts it (combat.dismount.on_halt, seed 001: it takes its move) and
+// shoots on foot. Moving cavalry shoots front and left (L27).
+TEST_CASE("solo turn: shooting - mounted one band further, mounted infantry dismounts to shoot (seed 002)",
+          "[solo][play][turn][shooting][002-L29-solo-band-further][002-L31-solo-dismount]") {
+  TempDir dir;
+  ok(dir, {"solo", "new", "game", "--unit", "Hussars:shooting,weapon=carbine", "--unit",
+           "Dragoons:mounted-infantry,weapon=musket,figures=8", "--seed", "3", "--physical-dice"});
+  // Hussars: RF 1 (enemy in range), D6 6: gallops (no charge on turn 1); Dragoons: RF 1, D6 3: halts.
+  const std::string script = "n\ny\nn\n0\n6\n"  // Hussars
+                             "n\ny\nn\n0\n3\n"  // Dragoons
+                             "3\n4\n"           // initiative: yours, the cavalry's die
+                             "y\n15\nn\n2\n"   // Hussars: a target, 15 cm, no cover, 2 hits
+                             "y\n15\nn\n1\n";  // Dragoons: the same
+  Result p = run({"solo", "play", "game"}, dir.path, script);
+  INFO(p.out << p.err);
+  REQUIRE(p.status == 0);
+  CHECK(contains(p.out, "Do:    Dragoons: Halt"));
+  // Hussars, mounted and moving: carbine 10/20/30 cm, one band further: 15 cm is band 3 (6+); reach 20 cm.
+  CHECK(contains(p.out, "Is an enemy in clear sight within 20 cm (8 in) of Hussars' front, ahead of it or to its left front"));
+  CHECK(contains(p.out, "Hussars shoots Carbine at your nearest unit it can see (15 cm (6 in), range band 3, counted 1 further as it is mounted): 4 dice needing 6+ = 2 hits."));
+  // Dragoons dismount: musket 20/40 cm on foot, 15 cm is band 1 (5+); 8 figures: 3 dice.
+  CHECK(contains(p.out, "Shooting: Dragoons (Musket, on foot: it dismounts to shoot)"));
+  CHECK(contains(p.out, "within 40 cm (15.5 in) of Dragoons' front, within 45 degrees either side of its facing?"));
+  CHECK(contains(p.out, "Dragoons dismounts (its whole move, seed 001) and shoots Musket at your nearest unit it can see (15 cm (6 in), range band 1): 3 dice needing 5+ = 1 hit."));
+  CHECK(contains(p.out, "All units have acted in turn 1."));
+  Session s = load(dir);
+  int shots = 0;
+  for (const auto& e : s.history()) shots += std::holds_alternative<vedette::solo::ShootingEvent>(e.body);
+  CHECK(shots == 2);
+}
+
+// A moving mounted-infantry unit has no shooting step (seed 002: never
+// shoots mounted), and a unit with no weapon has none either.
+TEST_CASE("solo turn: mounted infantry on the move and units without a weapon do not shoot", "[solo][play][turn][shooting]") {
+  TempDir dir;
+  ok(dir, {"solo", "new", "game", "--unit", "Dragoons:mounted-infantry,weapon=musket", "--unit", "Lancers:shock", "--seed",
+           "3", "--physical-dice"});
+  Result p = run({"solo", "play", "game"}, dir.path, "n\ny\nn\n0\n1\nn\ny\nn\n0\n1\n3\n4\nq\n");
+  INFO(p.out << p.err);
+  REQUIRE(p.status == 0);
+  CHECK_FALSE(contains(p.out, "Do:    Dragoons: Halt"));
+  CHECK_FALSE(contains(p.out, "Shooting:"));
+  CHECK(contains(p.out, "Start turn 2?"));
+}
