@@ -103,7 +103,7 @@ TEST_CASE("solo turn: a charge that stands goes into melee, in 7 prompts (seed 0
   CHECK(contains(p.out, "STAND"));
   const std::vector<int> dice = solo::solo_roll_dice(seed, 2, 10);
   const int mine = hits(dice, 4);  // 5+ less shock cavalry's +1 charging
-  CHECK(contains(p.out, "Lancers fights with 10 dice needing 4+ (+1 to each die)"));
+  CHECK(contains(p.out, "Lancers fights with 10 dice needing 4+ (5+ with +1 to each die)"));
   CHECK(contains(p.out, ": " + std::to_string(mine) + (mine == 1 ? " hit" : " hits") + " on your unit; yours scored 2."));
   if (mine > 2) {
     CHECK(contains(p.out, "Lancers wins: your unit falls back 1.5 of its moves, backs to the enemy, and must rally."));
@@ -236,4 +236,66 @@ TEST_CASE("solo turn: mounted infantry on the move and units without a weapon do
   CHECK_FALSE(contains(p.out, "Do:    Dragoons: Halt"));
   CHECK_FALSE(contains(p.out, "Shooting:"));
   CHECK(contains(p.out, "Start turn 2?"));
+}
+
+// The same steps one command each (`solo initiative`, `shoot`, `melee`,
+// `rally`), for scripts and the web page; `solo status --json` names the
+// next step with its prompt. Bad input is refused (exit 2) with nothing
+// written.
+TEST_CASE("solo turn: the step commands, status's next step, and what they refuse", "[solo][turn][commands]") {
+  TempDir dir;
+  ok(dir, {"solo", "new", "game", "--unit", "Hussars:shooting,weapon=carbine", "--unit", "Lancers:shock,heavy", "--seed", "5"});
+  ok(dir, {"solo", "next-turn", "game"});
+  ok(dir, {"solo", "activate", "game", "Hussars", "--enemy-in-range", "--roll", "6"});
+  ok(dir, {"solo", "charge", "game", "Hussars", "--decline"});
+  ok(dir, {"solo", "activate", "game", "Lancers", "--enemy-in-range", "--roll", "6"});
+  auto next = [&] { return run({"solo", "status", "game", "--json"}, dir.path).json()["next_step"]; };
+  auto refused = [&](const std::vector<std::string>& args, const std::string& says) {
+    const std::string before = slurp(dir.path / k_file);
+    Result r = run(args, dir.path);
+    INFO(r.out << r.err);
+    CHECK(r.status == 2);
+    CHECK(contains(r.err, says));
+    CHECK(slurp(dir.path / k_file) == before);
+  };
+  CHECK(next()["step"] == "charge");
+  // Seed 003: the declaration (the charge) comes before the initiative.
+  refused({"solo", "initiative", "game", "--total", "3"}, "Lancers' \"(Charge?)\" is not answered yet");
+  ok(dir, {"solo", "charge", "game", "Lancers", "--distance", "20cm", "--defender", "heavy-foot", "--initiation", "5", "5",
+           "--roll", "6", "6"});
+  CHECK(next()["step"] == "initiative");
+  CHECK(next()["charges_declared"] == 1);
+  refused({"solo", "initiative", "game", "--total", "3", "--roll", "3", "4"}, "the initiative is 1 D6");
+  Result in = run({"solo", "initiative", "game", "--total", "1", "--roll", "4", "--json"}, dir.path);
+  INFO(in.err);
+  REQUIRE(in.status == 0);
+  CHECK(in.json()["result"] == "cavalry");  // 4 - 2 = 2 against 1
+  CHECK(contains(in.json()["outcome"].get<std::string>(), "the cavalry rolls [4] -2 (1 charge declared) = 2, your side 1"));
+  refused({"solo", "initiative", "game", "--total", "3"}, "already rolled");
+  // Shooting: the prompt from the server, the distance checked against the reach.
+  nlohmann::json n = next();
+  CHECK(n["step"] == "shooting");
+  CHECK(n["unit"] == "Hussars");
+  CHECK(n["reach"] == "20cm");
+  refused({"solo", "shoot", "game", "Hussars", "--distance", "90cm"}, "beyond Hussars' reach of 20 cm (8 in)");
+  refused({"solo", "shoot", "game", "Hussars"}, "give --distance L");
+  refused({"solo", "shoot", "game", "Lancers", "--distance", "5cm"}, "Lancers does not shoot this turn");
+  Result sh = run({"solo", "shoot", "game", "Hussars", "--distance", "8cm", "--hits", "2", "--json"}, dir.path);
+  INFO(sh.err);
+  REQUIRE(sh.status == 0);
+  CHECK(sh.json()["score"] == 2);
+  CHECK(sh.json()["need"] == 5);  // carbine 0-10 cm is band 1 (4+); mounted, band 2: 5+
+  // Melee after the charge that stood (6 + 6).
+  CHECK(next()["step"] == "melee");
+  refused({"solo", "melee", "game", "Hussars", "--their-hits", "1"}, "Hussars is in no melee this turn");
+  refused({"solo", "melee", "game", "Lancers", "--their-hits", "1", "--hits", "40"}, "--hits: 40 of 12 dice");
+  Result me = run({"solo", "melee", "game", "Lancers", "--their-hits", "20", "--hits", "3", "--json"}, dir.path);
+  INFO(me.err);
+  REQUIRE(me.status == 0);
+  CHECK(me.json()["casualties"] == 12);  // more hits than figures: all of them
+  CHECK(contains(me.json()["outcome"].get<std::string>(), "it is destroyed"));
+  CHECK(next()["step"] == "next_turn");
+  refused({"solo", "rally", "game", "Hussars"}, "Hussars has nothing to rally from");
+  // The file reads back byte for byte.
+  CHECK(load(dir).text() == slurp(dir.path / k_file));
 }

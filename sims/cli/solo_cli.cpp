@@ -488,6 +488,48 @@ Json status_json(const Session& s, const std::optional<SessionRules>& rules) {
     units.push_back(uj);
   }
   j["units"] = units;
+  // What comes next in the turn (solo play's order), with its prompt.
+  if (rules) {
+    const Ruleset& r = *rules->rules;
+    const Step st = next_step(s, r);
+    Json n;
+    n["step"] = k_step_kind_names[static_cast<std::size_t>(st.kind)];
+    const bool has_unit = st.kind != Step::Kind::initiative && st.kind != Step::Kind::next_turn && st.kind != Step::Kind::game_over;
+    n["unit"] = has_unit ? Json(s.header().units[st.unit].name) : Json(nullptr);
+    switch (st.kind) {
+      case Step::Kind::initiative:
+        n["question"] = initiative_question(r);
+        n["charges_declared"] = charges_declared(s);
+        n["dice"] = r.combat.initiative.dice;
+        n["rolled_before"] = s.step_dice_for(TurnStep::initiative, Session::k_no_step_unit, s.state().turn).has_value();
+        break;
+      case Step::Kind::shooting: {
+        const ShootingChance c = shooting_chance(r, s, st.unit);
+        n["question"] = shooting_question(r, s, st.unit);
+        n["weapon"] = c.weapon->name;
+        n["dismounts"] = c.dismounts;
+        n["reach"] = format_length(c.reach, r.units);
+        n["units_of_length"] = unit_name(r.units);
+        n["rolled_before"] = s.step_dice_for(TurnStep::shooting, st.unit, s.state().turn).has_value();
+        break;
+      }
+      case Step::Kind::melee: {
+        const MeleeSide side = solo_melee_side(r, s, st.unit);
+        n["text"] = melee_intro(r, s, st.unit);
+        n["dice"] = side.dice;
+        n["need"] = side.need;
+        n["rolled_before"] = s.step_dice_for(TurnStep::melee, st.unit, s.state().turn).has_value();
+        break;
+      }
+      case Step::Kind::rally:
+        n["routs"] = rally_need(r, s, st.unit) == RallyNeed::routs;
+        n["question"] = rally_question(r, s, st.unit);
+        n["rolled_before"] = s.step_dice_for(TurnStep::rally, st.unit, s.state().turn).has_value();
+        break;
+      default: break;
+    }
+    j["next_step"] = n;
+  }
   j["undo"] = {{"steps", s.undo_depth()}, {"next", s.undo_target() ? Json(s.undo_target()) : Json(nullptr)}};
   j["redo"] = {{"steps", s.redo_depth()}, {"next", s.redo_target() ? Json(s.redo_target()) : Json(nullptr)}};
   j["events"] = s.history().size();

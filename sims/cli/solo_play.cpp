@@ -155,46 +155,6 @@ class Prompter {
 };
 
 // What play does next, found from the session alone.
-// The seed turn sequence (docs/turn-sequence.md) at the table: 1. each
-// unit's activation, its "(Charge?)" offer (the declaration) right after
-// its roll; 2. initiative; 3. the declared charges; 4. shooting; 5. melee;
-// 6. morale and rally; 7. the end-of-turn summary and the next turn.
-struct Step {
-  enum class Kind { question, roll, charge, initiative, shooting, melee, rally, next_turn, game_over } kind = Kind::game_over;
-  std::size_t unit = 0;
-  Question question = Question::in_cover;
-};
-
-Step next_step(const Session& s, const Ruleset& r) {
-  const State& st = s.state();
-  const std::size_t n = s.header().units.size();
-  bool any_left = false;
-  for (std::size_t k = 0; k < n; ++k) {
-    if (s.charge_pending(k) && !st.units[k].charge_draft.count("charge")) return {Step::Kind::charge, k, Question::in_cover};
-    if (s.figures_left(k) <= 0 || st.units[k].morale == Morale::routed) continue;
-    any_left = true;
-    if (st.units[k].acted_in_turn == st.turn) continue;
-    const UnitSpec& spec = s.header().units[k];
-    if (auto q = next_question(r, spec, st.units[k], s.figures_left(k), st.turn)) return {Step::Kind::question, k, *q};
-    return {Step::Kind::roll, k, Question::in_cover};
-  }
-  bool any_acted = false;
-  for (std::size_t k = 0; k < n; ++k) any_acted = any_acted || st.units[k].acted_in_turn == st.turn;
-  if (!any_left && !any_acted) return {Step::Kind::game_over, 0, Question::in_cover};
-  if (any_acted && st.initiative_turn != st.turn) return {Step::Kind::initiative, 0, Question::in_cover};
-  for (std::size_t k = 0; k < n; ++k)
-    if (s.charge_pending(k)) return {Step::Kind::charge, k, Question::in_cover};
-  for (std::size_t k = 0; k < n; ++k)
-    if (st.units[k].shot_in_turn != st.turn && shooting_chance(r, s, k).weapon) return {Step::Kind::shooting, k, Question::in_cover};
-  for (std::size_t k = 0; k < n; ++k)
-    if (st.units[k].contact && st.units[k].melee_in_turn != st.turn && s.figures_left(k) > 0)
-      return {Step::Kind::melee, k, Question::in_cover};
-  for (std::size_t k = 0; k < n; ++k)
-    if (st.units[k].rally_in_turn != st.turn && rally_need(r, s, k) != RallyNeed::none)
-      return {Step::Kind::rally, k, Question::in_cover};
-  return {Step::Kind::next_turn, 0, Question::in_cover};
-}
-
 // What "?" says about a question: the rule behind it, in words.
 std::string explain(const Ruleset& r, Question q) {
   switch (q) {
@@ -432,10 +392,7 @@ void initiative_step(Session& s, const Ruleset& r, bool physical, Prompter& p, s
   if (declared)
     out << "  The cavalry declared " << declared << (declared == 1 ? " charge" : " charges") << ": " << (im >= 0 ? "+" : "")
         << im * declared << " to its roll.\n";
-  std::string ask = "Roll " + std::to_string(dice) + " D6 for your side's initiative" +
-                    (im ? ", " + std::string(im < 0 ? "less " : "plus ") + std::to_string(std::abs(im)) +
-                              " for each charge your side declared," : "") +
-                    " and enter the total:";
+  const std::string ask = initiative_question(r);
   const int player = p.number(ask, -20, 6 * dice, std::nullopt, "",
                               "Seed 003: each side rolls for the initiative; every charge a side declared costs it " +
                                   std::to_string(std::abs(im)) + ". The higher total moves first.");
@@ -458,18 +415,7 @@ void shooting_step(Session& s, const Ruleset& r, std::size_t k, bool physical, P
   const ShootingChance c = shooting_chance(r, s, k);
   const LengthUnit u = r.units;
   out << "Shooting: " << name << " (" << c.weapon->name << (c.dismounts ? ", on foot: it dismounts to shoot" : "") << ")\n";
-  std::string arc;
-  std::ostringstream deg;
-  if (c.moving && c.on_horse) {
-    deg << r.supplement.moving_shoot_arc_degrees;
-    arc = "ahead of it or to its left front (moving cavalry shoots front and left, " + deg.str() + " degrees, seed 002)";
-  } else {
-    deg << r.combat.shooting.arc_half_degrees;
-    arc = "within " + deg.str() + " degrees either side of its facing";
-  }
-  const bool target = p.yes_no("Is an enemy in clear sight within " + format_length_table(c.reach, u) + " of " + possessive(name) +
-                                   " front, " + arc + "?",
-                               false,
+  const bool target = p.yes_no(shooting_question(r, s, k), false,
                                "It shoots only at the nearest enemy it can see (seed 002: uncommanded units), if that "
                                "enemy is within its weapon's reach and in its arc. Clear sight: a straight line crossing "
                                "no woods, buildings, hill crest or other unit.");
@@ -515,10 +461,7 @@ void shooting_step(Session& s, const Ruleset& r, std::size_t k, bool physical, P
 void melee_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prompter& p, std::ostream& out) {
   const std::string& name = s.header().units[k].name;
   const MeleeSide side = solo_melee_side(r, s, k);
-  out << "Melee: " << name << " is in contact with the unit it charged. It fights with " << side.dice
-      << (side.dice == 1 ? " die" : " dice") << " needing " << side.need << "+"
-      << (side.modifier ? std::string(" (") + (side.modifier > 0 ? "+" : "") + std::to_string(side.modifier) + " to each die)" : "")
-      << ". Roll your unit's melee dice as your rules say.\n";
+  out << melee_intro(r, s, k) << "\n";
   const int left = s.figures_left(k);
   const int theirs = p.number("How many hits did your unit score on " + name + "?", 0, 1000, std::nullopt, "",
                               "Each hit removes one of its figures (" + std::to_string(left) + " left). More hits wins the melee.");
@@ -543,10 +486,7 @@ void rally_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prom
     out << rec.outcome << "\n";
     return;
   }
-  const bool near = p.yes_no("Morale: " + name + " is " + std::string(morale_name(s.memory(k).morale)) +
-                                 ". Is any enemy within " + format_length_table(r.combat.morale.rally_enemy_clear, r.units) +
-                                 " of it?",
-                             false, "A unit rallies only with no enemy that close; then it needs " +
+  const bool near = p.yes_no(rally_question(r, s, k), false, "A unit rallies only with no enemy that close; then it needs " +
                                         std::to_string(r.combat.morale.rally_target) + "+ on 2D6.");
   StepDice dice;
   if (!near) {

@@ -778,7 +778,9 @@ StepRecord resolve_melee(const Ruleset& r, const Session& s, std::size_t unit, i
   const MeleeAftermath after =
       melee_aftermath(r, rec.score, player_hits, normal_move(r, true, Length()), Length(), true, balance);
   std::string t = name + " fights with " + plural(side.dice, "die", "dice") + " needing " + std::to_string(side.need) + "+";
-  if (side.modifier) t += " (" + std::string(side.modifier > 0 ? "+" : "") + std::to_string(side.modifier) + " to each die)";
+  if (side.modifier)
+    t += " (" + std::to_string(r.combat.melee.hit) + "+ with " + (side.modifier > 0 ? "+" : "") + std::to_string(side.modifier) +
+         " to each die)";
   if (!own_hits) t += " " + dice_text(dice.dice);
   t += ": " + plural(rec.score, "hit", "hits") + " on your unit; yours scored " + std::to_string(player_hits) + ". ";
   if (rec.score > 0) t += "Remove " + plural(rec.score, "figure", "figures") + " from your unit. ";
@@ -853,6 +855,77 @@ StepRecord resolve_rally(const Ruleset& r, const Session& s, std::size_t unit, b
   rec.outcome = spec.name + " rallies on 2D6 " + std::to_string(c.need) + "+: " + dice_text(dice.dice) + " = " +
                 std::to_string(c.total) + (c.rallied ? ": back in good order." : ": fails, and stays " + std::string(morale_name(m.morale)) + ".");
   return rec;
+}
+
+std::string initiative_question(const Ruleset& r) {
+  const int dice = r.combat.initiative.dice;
+  const int im = r.charge.declare_initiative_modifier;
+  return "Roll " + std::to_string(dice) + " D6 for your side's initiative" +
+         (im ? ", " + std::string(im < 0 ? "less " : "plus ") + std::to_string(std::abs(im)) + " for each charge your side declared,"
+             : "") +
+         " and enter the total:";
+}
+
+std::string shooting_question(const Ruleset& r, const Session& s, std::size_t unit) {
+  const ShootingChance c = shooting_chance(r, s, unit);
+  const std::string& name = s.header().units[unit].name;
+  std::ostringstream deg;
+  std::string arc;
+  if (c.moving && c.on_horse) {
+    deg << r.supplement.moving_shoot_arc_degrees;
+    arc = "ahead of it or to its left front (moving cavalry shoots front and left, " + deg.str() + " degrees, seed 002)";
+  } else {
+    deg << r.combat.shooting.arc_half_degrees;
+    arc = "within " + deg.str() + " degrees either side of its facing";
+  }
+  return "Is an enemy in clear sight within " + format_length_table(c.reach, r.units) + " of " + possessive(name) + " front, " +
+         arc + "?";
+}
+
+std::string melee_intro(const Ruleset& r, const Session& s, std::size_t unit) {
+  const std::string& name = s.header().units[unit].name;
+  const MeleeSide side = solo_melee_side(r, s, unit);
+  std::string t = "Melee: " + name + " is in contact with the unit it charged. It fights with " + plural(side.dice, "die", "dice") +
+                  " needing " + std::to_string(side.need) + "+";
+  if (side.modifier)
+    t += " (" + std::to_string(r.combat.melee.hit) + "+ with " + (side.modifier > 0 ? "+" : "") + std::to_string(side.modifier) +
+         " to each die)";
+  return t + ". Roll your unit's melee dice as your rules say.";
+}
+
+std::string rally_question(const Ruleset& r, const Session& s, std::size_t unit) {
+  return "Morale: " + s.header().units[unit].name + " is " + std::string(morale_name(s.memory(unit).morale)) +
+         ". Is any enemy within " + format_length_table(r.combat.morale.rally_enemy_clear, r.units) + " of it?";
+}
+
+Step next_step(const Session& s, const Ruleset& r) {
+  const State& st = s.state();
+  const std::size_t n = s.header().units.size();
+  bool any_left = false;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (s.charge_pending(k) && !st.units[k].charge_draft.count("charge")) return {Step::Kind::charge, k, Question::in_cover};
+    if (s.figures_left(k) <= 0 || st.units[k].morale == Morale::routed) continue;
+    any_left = true;
+    if (st.units[k].acted_in_turn == st.turn) continue;
+    const UnitSpec& spec = s.header().units[k];
+    if (auto q = next_question(r, spec, st.units[k], s.figures_left(k), st.turn)) return {Step::Kind::question, k, *q};
+    return {Step::Kind::roll, k, Question::in_cover};
+  }
+  bool any_acted = false;
+  for (std::size_t k = 0; k < n; ++k) any_acted = any_acted || st.units[k].acted_in_turn == st.turn;
+  if (!any_left && !any_acted) return {Step::Kind::game_over, 0, Question::in_cover};
+  if (any_acted && st.initiative_turn != st.turn) return {Step::Kind::initiative, 0, Question::in_cover};
+  for (std::size_t k = 0; k < n; ++k)
+    if (s.charge_pending(k)) return {Step::Kind::charge, k, Question::in_cover};
+  for (std::size_t k = 0; k < n; ++k)
+    if (st.units[k].shot_in_turn != st.turn && shooting_chance(r, s, k).weapon) return {Step::Kind::shooting, k, Question::in_cover};
+  for (std::size_t k = 0; k < n; ++k)
+    if (st.units[k].contact && st.units[k].melee_in_turn != st.turn && s.figures_left(k) > 0)
+      return {Step::Kind::melee, k, Question::in_cover};
+  for (std::size_t k = 0; k < n; ++k)
+    if (st.units[k].rally_in_turn != st.turn && rally_need(r, s, k) != RallyNeed::none)
+      return {Step::Kind::rally, k, Question::in_cover};
+  return {Step::Kind::next_turn, 0, Question::in_cover};
 }
 
 std::string turn_summary(const Ruleset& r, const Session& s, std::size_t unit) {

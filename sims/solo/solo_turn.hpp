@@ -212,6 +212,28 @@ enum class RallyNeed { none, routs, rally };
 RallyNeed rally_need(const Ruleset& r, const Session& s, std::size_t unit);
 StepRecord resolve_rally(const Ruleset& r, const Session& s, std::size_t unit, bool enemy_near, const StepDice& dice);
 
+// What comes next in the seed turn sequence (docs/turn-sequence.md) at the
+// table, found from the session alone: 1. each unit's activation (its
+// questions, then the roll), its "(Charge?)" offer (the declaration) right
+// after its roll; 2. the initiative; 3. the declared charges; 4. shooting;
+// 5. melee; 6. morale and rally; 7. the next turn. `solo play`, `solo
+// status --json` and the web page walk the same order.
+struct Step {
+  enum class Kind { question, roll, charge, initiative, shooting, melee, rally, next_turn, game_over } kind = Kind::game_over;
+  std::size_t unit = 0;
+  Question question = Question::in_cover;
+};
+inline constexpr std::array<std::string_view, 9> k_step_kind_names{
+    "question", "roll", "charge", "initiative", "shooting", "melee", "rally", "next_turn", "game_over"};
+Step next_step(const Session& s, const Ruleset& r);
+
+// The prompts of the turn's steps, in the player's words (play and the
+// web page ask the same).
+std::string initiative_question(const Ruleset& r);
+std::string shooting_question(const Ruleset& r, const Session& s, std::size_t unit);
+std::string melee_intro(const Ruleset& r, const Session& s, std::size_t unit);
+std::string rally_question(const Ruleset& r, const Session& s, std::size_t unit);
+
 // One line per unit for the end of the turn: figures, morale, pace, what
 // limits it next turn.
 std::string turn_summary(const Ruleset& r, const Session& s, std::size_t unit);

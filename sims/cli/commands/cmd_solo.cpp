@@ -492,6 +492,149 @@ int run_morale(const MoraleOptions& o, Io& io) {
   return 0;
 }
 
+// ------------------------------------------- the turn's later steps
+// `solo initiative`, `solo shoot`, `solo melee`, `solo rally`: the steps
+// `solo play` walks after the activations, one command each for scripts and
+// the web page, on the same functions (sims/solo/solo_turn.hpp).
+
+// Prints a step's event: its outcome in words, or one JSON object.
+int print_step(const Session& s, int n, bool json, Io& io) {
+  if (json) {
+    print_json(io.out, event_json(s, s.event(n)));
+    return 0;
+  }
+  io.out << step_record(s.event(n).body)->outcome << "\n";
+  return 0;
+}
+
+struct InitiativeOptions {
+  std::string game;
+  std::optional<int> total;
+  std::vector<int> roll;
+  bool accept = false, json = false;
+};
+
+int run_initiative(const InitiativeOptions& o, Io& io) {
+  Session s = open_session(o.game);
+  SessionRules sr = rules_for_change(s, o.accept, io);
+  const Ruleset& r = *sr.rules;
+  const int dice = r.combat.initiative.dice;
+  // Seed 003: declarations come before the initiative (each is -2).
+  for (std::size_t k = 0; k < s.header().units.size(); ++k)
+    if (s.charge_pending(k) && !s.memory(k).charge_draft.count("charge"))
+      throw UsageError(possessive(s.header().units[k].name) + " \"(Charge?)\" is not answered yet: declarations come before the "
+                       "initiative (seed 003); answer it with `vedette solo charge` (or --decline) first");
+  StepDice d;
+  if (!o.roll.empty()) {
+    if (static_cast<int>(o.roll.size()) != dice)
+      throw UsageError("--roll: the initiative is " + std::to_string(dice) + " D6 (combat.initiative.dice); give " +
+                       std::to_string(dice) + (dice == 1 ? " die" : " dice"));
+    if (s.step_dice_for(TurnStep::initiative, Session::k_no_step_unit, s.state().turn))
+      throw UsageError("the cavalry's initiative dice were already rolled this turn; they are used again (leave out --roll)");
+    d = player_dice(o.roll);
+  } else {
+    d = session_step_dice(s, TurnStep::initiative, Session::k_no_step_unit, dice);
+  }
+  const Event& e = s.append(InitiativeEvent{resolve_initiative(r, s, *o.total, d)});
+  const int n = e.n;
+  save_or_throw(s);
+  return print_step(s, n, o.json, io);
+}
+
+struct ShootOptions {
+  std::string game, unit, distance;
+  bool no_target = false, cover = false;
+  std::optional<int> hits;
+  bool accept = false, json = false;
+};
+
+int run_shoot(const ShootOptions& o, Io& io) {
+  Session s = open_session(o.game);
+  const std::size_t k = find_unit_or_throw(s, o.unit);
+  SessionRules sr = rules_for_change(s, o.accept, io);
+  const Ruleset& r = *sr.rules;
+  const std::string& name = s.header().units[k].name;
+  const ShootingChance c = shooting_chance(r, s, k);
+  if (!c.weapon) throw UsageError(name + " does not shoot this turn: " + c.why_not);
+  if (o.no_target == !o.distance.empty())
+    throw UsageError("give --distance L (to the nearest enemy it can see) or --no-target");
+  Length distance;
+  StepDice d;
+  if (!o.no_target) {
+    std::string why;
+    auto l = parse_table_length(r, o.distance, false, why);
+    if (!l) throw UsageError("--distance: " + why);
+    distance = *l;
+    const auto plan = solo_shot(r, s, k, distance, o.cover);
+    if (!plan)
+      throw UsageError("--distance " + o.distance + ": beyond " + possessive(name) + " reach of " +
+                       format_length_table(c.reach, r.units) + " (then use --no-target)");
+    if (o.hits && (*o.hits < 0 || *o.hits > plan->dice))
+      throw UsageError("--hits: " + std::to_string(*o.hits) + " of " + std::to_string(plan->dice) + " dice");
+    if (!o.hits && plan->need <= 6) d = session_step_dice(s, TurnStep::shooting, k, plan->dice);
+  }
+  if (o.hits) d.source = DiceSource::player;
+  const Event& e = s.append(ShootingEvent{name, resolve_shooting(r, s, k, !o.no_target, distance, o.cover, d, o.hits)});
+  const int n = e.n;
+  save_or_throw(s);
+  return print_step(s, n, o.json, io);
+}
+
+struct MeleeOptions {
+  std::string game, unit;
+  std::optional<int> their_hits, hits;
+  bool accept = false, json = false;
+};
+
+int run_melee(const MeleeOptions& o, Io& io) {
+  Session s = open_session(o.game);
+  const std::size_t k = find_unit_or_throw(s, o.unit);
+  SessionRules sr = rules_for_change(s, o.accept, io);
+  const Ruleset& r = *sr.rules;
+  const std::string& name = s.header().units[k].name;
+  if (!s.memory(k).contact) throw UsageError(name + " is in no melee this turn (melee follows its charge that stood)");
+  const MeleeSide side = solo_melee_side(r, s, k);
+  if (o.hits && (*o.hits < 0 || *o.hits > side.dice))
+    throw UsageError("--hits: " + std::to_string(*o.hits) + " of " + std::to_string(side.dice) + " dice");
+  StepDice d;
+  if (!o.hits) d = session_step_dice(s, TurnStep::melee, k, side.dice);
+  const Event& e = s.append(MeleeEvent{name, resolve_melee(r, s, k, *o.their_hits, d, o.hits)});
+  const int n = e.n;
+  save_or_throw(s);
+  return print_step(s, n, o.json, io);
+}
+
+struct RallyOptions {
+  std::string game, unit;
+  bool enemy_near = false;
+  std::vector<int> roll;
+  bool accept = false, json = false;
+};
+
+int run_rally(const RallyOptions& o, Io& io) {
+  Session s = open_session(o.game);
+  const std::size_t k = find_unit_or_throw(s, o.unit);
+  SessionRules sr = rules_for_change(s, o.accept, io);
+  const Ruleset& r = *sr.rules;
+  const std::string& name = s.header().units[k].name;
+  const RallyNeed need = rally_need(r, s, k);
+  if (need == RallyNeed::none) throw UsageError(name + " has nothing to rally from (it is " + std::string(morale_name(s.memory(k).morale)) + ")");
+  StepDice d;
+  if (need == RallyNeed::rally && !o.enemy_near) {
+    if (!o.roll.empty()) {
+      if (s.step_dice_for(TurnStep::rally, k, s.state().turn))
+        throw UsageError(possessive(name) + " rally dice were already rolled this turn; they are used again (leave out --roll)");
+      d = player_dice(o.roll);
+    } else {
+      d = session_step_dice(s, TurnStep::rally, k, 2);
+    }
+  }
+  const Event& e = s.append(RallyEvent{name, resolve_rally(r, s, k, o.enemy_near, d)});
+  const int n = e.n;
+  save_or_throw(s);
+  return print_step(s, n, o.json, io);
+}
+
 // ---------------------------------------------------------------- charge
 
 struct ChargeOptions {
@@ -758,6 +901,53 @@ void add_solo(CLI::App& app, Runner& run) {
     add_accept(c, o->accept);
     c->add_flag("--json", o->json, "Print one JSON object");
     c->callback([o, &run] { run = guarded([o](Io& io) { return run_charge(*o, io); }); });
+  }
+  {
+    auto o = std::make_shared<InitiativeOptions>();
+    auto* c = solo->add_subcommand("initiative", "Roll the turn's initiative: the cavalry's dice, -2 per declared charge (seed 003), against your total");
+    c->add_option("GAME", o->game, "Session file")->required();
+    c->add_option("--total", o->total, "Your side's initiative: your dice less 2 for each charge your side declared")
+        ->required()
+        ->check(CLI::Range(-20, 120));
+    c->add_option("--roll", o->roll, "The cavalry's dice as you rolled them (default: vedette rolls)")->check(CLI::Range(1, 6));
+    add_accept(c, o->accept);
+    c->add_flag("--json", o->json, "Print one JSON object");
+    c->callback([o, &run] { run = guarded([o](Io& io) { return run_initiative(*o, io); }); });
+  }
+  {
+    auto o = std::make_shared<ShootOptions>();
+    auto* c = solo->add_subcommand("shoot", "A unit's shooting this turn (seed 002): at the nearest enemy it can see");
+    c->add_option("GAME", o->game, "Session file")->required();
+    c->add_option("UNIT", o->unit, "The unit's name")->required();
+    c->add_option("--distance", o->distance, "Front to front to the nearest enemy it can see, e.g. 25cm or 10in");
+    c->add_flag("--no-target", o->no_target, "No enemy in clear sight within its reach and arc");
+    c->add_flag("--cover", o->cover, "That enemy is in cover, as the unit sees it");
+    c->add_option("--hits", o->hits, "Hits from the dice you rolled for it (default: vedette rolls)");
+    add_accept(c, o->accept);
+    c->add_flag("--json", o->json, "Print one JSON object");
+    c->callback([o, &run] { run = guarded([o](Io& io) { return run_shoot(*o, io); }); });
+  }
+  {
+    auto o = std::make_shared<MeleeOptions>();
+    auto* c = solo->add_subcommand("melee", "The melee after a unit's charge that stood (seed 003): its dice against your unit's hits");
+    c->add_option("GAME", o->game, "Session file")->required();
+    c->add_option("UNIT", o->unit, "The unit's name")->required();
+    c->add_option("--their-hits", o->their_hits, "Hits your unit scored on it")->required()->check(CLI::Range(0, 100000));
+    c->add_option("--hits", o->hits, "Hits from the dice you rolled for it (default: vedette rolls)");
+    add_accept(c, o->accept);
+    c->add_flag("--json", o->json, "Print one JSON object");
+    c->callback([o, &run] { run = guarded([o](Io& io) { return run_melee(*o, io); }); });
+  }
+  {
+    auto o = std::make_shared<RallyOptions>();
+    auto* c = solo->add_subcommand("rally", "End of turn: a unit at half strength routs; a shaken or rallying one rallies on 2D6");
+    c->add_option("GAME", o->game, "Session file")->required();
+    c->add_option("UNIT", o->unit, "The unit's name")->required();
+    c->add_flag("--enemy-near", o->enemy_near, "An enemy is within combat.morale.rally_enemy_clear of it: no rally");
+    c->add_option("--roll", o->roll, "Your 2D6 for it, e.g. --roll 3 4 (default: vedette rolls)")->expected(2)->check(CLI::Range(1, 6));
+    add_accept(c, o->accept);
+    c->add_flag("--json", o->json, "Print one JSON object");
+    c->callback([o, &run] { run = guarded([o](Io& io) { return run_rally(*o, io); }); });
   }
   {
     auto o = std::make_shared<MoraleOptions>();
