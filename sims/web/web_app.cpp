@@ -569,6 +569,51 @@ Reply App::session_action(const std::string& name, const std::string& action, co
         if (dice) args.insert(args.end(), {flag, std::to_string((*dice)[0]), std::to_string((*dice)[1])});
       }
     }
+  } else if (action == "initiative") {
+    // The turn's steps (`vedette solo initiative/shoot/melee/rally`).
+    args.insert(args.end(), {"initiative", file});
+    std::optional<long long> roll, charges, cavalry;
+    if (auto e = want_int(*body, "your_roll", roll, 1, 120)) return error_reply(400, *e);
+    if (!roll) return error_reply(400, "missing \"your_roll\": your side's initiative dice");
+    if (auto e = want_int(*body, "your_charges", charges, 0, 100)) return error_reply(400, *e);
+    if (auto e = want_int(*body, "roll", cavalry, 1, 6)) return error_reply(400, *e);
+    args.insert(args.end(), {"--your-roll", std::to_string(*roll), "--your-charges", std::to_string(charges.value_or(0))});
+    if (cavalry) args.insert(args.end(), {"--roll", std::to_string(*cavalry)});
+  } else if (action == "shoot") {
+    if (auto e = need_unit()) return error_reply(400, *e);
+    args.insert(args.end(), {"shoot", file, unit});
+    bool target = false, cover = false;
+    if (auto e = want_bool(*body, "target", target)) return error_reply(400, *e);
+    if (auto e = want_bool(*body, "cover", cover)) return error_reply(400, *e);
+    std::string distance;
+    if (auto e = want_text(*body, "distance", distance)) return error_reply(400, *e);
+    std::optional<long long> hits;
+    if (auto e = want_int(*body, "hits", hits, 0, 1000)) return error_reply(400, *e);
+    if (!target) {
+      args.push_back("--no-target");
+    } else {
+      if (distance.empty()) return error_reply(400, "missing \"distance\": to the nearest enemy it can see (e.g. 25)");
+      args.insert(args.end(), {"--distance", distance});
+      if (cover) args.push_back("--cover");
+      if (hits) args.insert(args.end(), {"--hits", std::to_string(*hits)});
+    }
+  } else if (action == "melee") {
+    if (auto e = need_unit()) return error_reply(400, *e);
+    std::optional<long long> theirs, hits;
+    if (auto e = want_int(*body, "their_hits", theirs, 0, 100000)) return error_reply(400, *e);
+    if (!theirs) return error_reply(400, "missing \"their_hits\": the hits your unit scored");
+    if (auto e = want_int(*body, "hits", hits, 0, 1000)) return error_reply(400, *e);
+    args.insert(args.end(), {"melee", file, unit, "--their-hits", std::to_string(*theirs)});
+    if (hits) args.insert(args.end(), {"--hits", std::to_string(*hits)});
+  } else if (action == "rally") {
+    if (auto e = need_unit()) return error_reply(400, *e);
+    args.insert(args.end(), {"rally", file, unit});
+    bool near = false;
+    if (auto e = want_bool(*body, "enemy_near", near)) return error_reply(400, *e);
+    if (near) args.push_back("--enemy-near");
+    std::optional<std::array<int, 2>> dice;
+    if (auto e = want_dice(*body, "roll", dice)) return error_reply(400, *e);
+    if (dice) args.insert(args.end(), {"--roll", std::to_string((*dice)[0]), std::to_string((*dice)[1])});
   } else {
     return error_reply(404, "no such action: " + action);
   }

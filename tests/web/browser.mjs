@@ -224,6 +224,34 @@ try {
   check(last.initiation && last.initiation.dice.join() === "4,5" && last.dice && last.dice.join() === "3,5",
     "the player's dice are in the session: " + JSON.stringify(last));
 
+  // The turn's steps (issue 16): after the activations the page asks the
+  // initiative and the shooting the server names, with its prompts.
+  const steps = path.join(dir, "steps.vedette.yaml");
+  execFileSync(exe, ["solo", "new", steps, "--seed", "4", "--unit", "Hussars:shooting,weapon=carbine"]);
+  execFileSync(exe, ["solo", "activate", steps, "Hussars", "--enemy-in-range", "--roll", "6"]);  // turn 1: gallops, no charge
+  await page.goto(base + "?session=steps", { waitUntil: "networkidle0" });
+  await page.waitForSelector("#step:not([hidden])");
+  check(/Initiative/.test(await page.$eval("#step", (e) => e.textContent)), "the initiative step is offered");
+  await clickText("Go", "#step");
+  await clickText("3", "#step .pad");
+  await clickText("OK", "#step .pad");
+  await clickText("0", "#step");  // charges your side declared
+  await clickText("Roll for me", "#step");
+  await page.waitForFunction(() => /shooting/.test(document.querySelector("#step h2").textContent), { timeout: 10000 });
+  check(/within 20 cm \(8 in\) of Hussars' front/.test(await page.$eval("#step", (e) => e.textContent)), "the server's shooting question");
+  await clickText("Go", "#step");
+  await clickText("Yes", "#step");
+  for (const d of ["1", "5"]) await clickText(d, "#step .pad");
+  await clickText("OK", "#step .pad");
+  await clickText("No", "#step");  // cover
+  await clickText("Roll for me", "#step");
+  await page.waitForFunction(() => /shoots Carbine at your nearest unit/.test((document.querySelector("#step .outcome") || {}).textContent || ""), { timeout: 10000 });
+  await page.screenshot({ path: path.join(outDir, "web-steps-360x740.png") });
+  await noOverflow("the turn's steps");
+  const stepsLog = execFileSync(exe, ["solo", "log", steps]).toString();
+  check(/initiative: the cavalry rolls/.test(stepsLog) && /Hussars: shooting: Hussars shoots Carbine .*15 cm/.test(stepsLog),
+    "the initiative and the shooting are in the session:\n" + stepsLog);
+
   // Dark mode and a tablet: nothing spills out.
   await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "dark" }]);
   await page.setViewport({ width: 800, height: 1100 });

@@ -509,7 +509,8 @@ int print_step(const Session& s, int n, bool json, Io& io) {
 
 struct InitiativeOptions {
   std::string game;
-  std::optional<int> total;
+  std::optional<int> total, your_roll;
+  int your_charges = 0;
   std::vector<int> roll;
   bool accept = false, json = false;
 };
@@ -535,7 +536,11 @@ int run_initiative(const InitiativeOptions& o, Io& io) {
   } else {
     d = session_step_dice(s, TurnStep::initiative, Session::k_no_step_unit, dice);
   }
-  const Event& e = s.append(InitiativeEvent{resolve_initiative(r, s, *o.total, d)});
+  if (o.total.has_value() == o.your_roll.has_value())
+    throw UsageError("give --total (your side's initiative) or --your-roll N [--your-charges K], not both");
+  // Seed 003's -2 per declared charge, for your side too (initiative_total).
+  const int total = o.total ? *o.total : initiative_total(r, *o.your_roll, o.your_charges);
+  const Event& e = s.append(InitiativeEvent{resolve_initiative(r, s, total, d)});
   const int n = e.n;
   save_or_throw(s);
   return print_step(s, n, o.json, io);
@@ -907,8 +912,9 @@ void add_solo(CLI::App& app, Runner& run) {
     auto* c = solo->add_subcommand("initiative", "Roll the turn's initiative: the cavalry's dice, -2 per declared charge (seed 003), against your total");
     c->add_option("GAME", o->game, "Session file")->required();
     c->add_option("--total", o->total, "Your side's initiative: your dice less 2 for each charge your side declared")
-        ->required()
         ->check(CLI::Range(-20, 120));
+    c->add_option("--your-roll", o->your_roll, "Your side's initiative dice (their sum), instead of --total")->check(CLI::Range(1, 120));
+    c->add_option("--your-charges", o->your_charges, "Charges your side declared this turn (with --your-roll)")->check(CLI::Range(0, 100));
     c->add_option("--roll", o->roll, "The cavalry's dice as you rolled them (default: vedette rolls)")->check(CLI::Range(1, 6));
     add_accept(c, o->accept);
     c->add_flag("--json", o->json, "Print one JSON object");

@@ -139,11 +139,90 @@
       act.addEventListener("click", () => { interacting = true; guarded(() => ask(u, flow, {})); });
       card.querySelector(".casualties").addEventListener("click", () => (interacting = true) && numberPad(flow, `New casualties on ${u.name}`, u.figures - u.casualties,
         (n) => guarded(() => change("casualties", { unit: u.name, count: n }))));
-      card.querySelector(".morale").addEventListener("click", () => (interacting = true) && choices(flow, `${u.name} is now`, ["steady", "shaken", "rallying"],
+      card.querySelector(".morale").addEventListener("click", () => (interacting = true) && choices(flow, `${u.name} is now`, ["steady", "shaken", "rallying", "routed"],
         (m) => guarded(() => change("morale", { unit: u.name, state: m }))));
       if (u.charge_pending) chargeForm(u, flow, true);
       box.append(card);
     }
+    renderStep(s.next_step);
+  }
+
+  // ------------------------------------------------------ the turn's steps
+  // After the activations, the server names the next step of the turn
+  // (initiative, shooting, melee, rally) with its prompt in words; the page
+  // asks it with buttons and sends the answers (`vedette solo initiative`,
+  // `shoot`, `melee`, `rally`). Every number comes from the server.
+  function renderStep(n) {
+    const box = $("step");
+    const steps = ["initiative", "shooting", "melee", "rally"];
+    const last = flash["step"] && flash["step"].turn === current.status.turn ? flash["step"].text : "";
+    if (!n || !steps.includes(n.step)) {
+      // The turn's steps are done: the last outcome stays until the next turn.
+      box.hidden = !last;
+      box.replaceChildren(...(last ? [el("h2", { text: "This turn" }), el("p", { class: "outcome", text: last })] : []));
+      return;
+    }
+    box.hidden = false;
+    const head = el("h2", { text: n.step === "initiative" ? "Initiative" : `${n.unit}: ${n.step === "rally" ? "morale" : n.step}` });
+    const flow = el("div", { class: "flow" });
+    box.replaceChildren(head, flow);
+    const physical = current.status.physical_dice;
+    const send = (action, body) => guarded(async () => {
+      const r = await change(action, body);
+      if (r && r.outcome) flash["step"] = { turn: current.status.turn, text: r.outcome };
+      render();
+    });
+    // "Roll for me" (unless physical dice), or the player's own result.
+    const dice = (question, rolledBefore, mine) => {
+      const row = el("div", { class: "choices" });
+      if (!physical || rolledBefore) row.append(el("button", { class: "primary", text: "Roll for me", onclick: () => mine(null) }));
+      if (!rolledBefore) row.append(el("button", { text: "I rolled", onclick: () => mine(undefined) }));
+      flow.replaceChildren(el("p", { class: "question", text: question }), row);
+      row.firstChild.focus();
+    };
+    if (last) flow.append(el("p", { class: "outcome", text: last }));
+    const start = el("button", { class: "primary", text: n.step === "rally" && n.routs ? "It routs: record it" : "Go" });
+    flow.append(el("p", { text: n.question || n.text }), el("div", { class: "choices" }, start));
+    start.addEventListener("click", () => {
+      interacting = true;
+      if (n.step === "initiative") {
+        numberPad(flow, "Your side's initiative roll", undefined, (mine) =>
+          choices(flow, "Charges your side declared this turn", ["0", "1", "2", "3", "4"], (c) =>
+            dice("The cavalry's initiative die", n.rolled_before, (how) => {
+              const body = { your_roll: mine, your_charges: Number(c) };
+              if (how === null) return send("initiative", body);
+              choices(flow, "The cavalry's die", ["1", "2", "3", "4", "5", "6"], (d) => send("initiative", { ...body, roll: Number(d) }));
+            })));
+      } else if (n.step === "shooting") {
+        choices(flow, n.question, ["Yes", "No"], (yes) => {
+          if (yes === "No") return send("shoot", { unit: n.unit, target: false });
+          numberPad(flow, "How far is the nearest enemy it can see, front to front?", undefined, (d) =>
+            choices(flow, "Is that enemy in cover, as it sees it?", ["Yes", "No"], (c) => {
+              const body = { unit: n.unit, target: true, distance: String(d), cover: c === "Yes" };
+              dice(`${n.unit} shoots ${n.weapon}`, n.rolled_before, (how) => {
+                if (how === null) return send("shoot", body);
+                numberPad(flow, `Hits from your dice for ${n.unit}`, undefined, (h) => send("shoot", { ...body, hits: h }));
+              });
+            }), n.units_of_length);
+        });
+      } else if (n.step === "melee") {
+        numberPad(flow, `${n.text} How many hits did your unit score on ${n.unit}?`, undefined, (theirs) =>
+          dice(`${n.unit}'s ${n.dice} melee dice, each hitting on ${n.need}+`, n.rolled_before, (how) => {
+            const body = { unit: n.unit, their_hits: theirs };
+            if (how === null) return send("melee", body);
+            numberPad(flow, `Hits from your dice for ${n.unit}`, n.dice, (h) => send("melee", { ...body, hits: h }));
+          }));
+      } else if (n.step === "rally") {
+        if (n.routs) return send("rally", { unit: n.unit });
+        choices(flow, n.question, ["Yes", "No"], (yes) => {
+          if (yes === "Yes") return send("rally", { unit: n.unit, enemy_near: true });
+          dice(`${n.unit}'s rally: 2D6`, n.rolled_before, (how) => {
+            if (how === null) return send("rally", { unit: n.unit });
+            twoDice(flow, "Your two dice for the rally, e.g. 35 for a 3 and a 5", (roll) => send("rally", { unit: n.unit, roll }));
+          });
+        });
+      }
+    });
   }
 
   async function change(action, body) {
