@@ -316,9 +316,14 @@ TEST_CASE("solo charge: the charge form in play is saved answer by answer and re
   REQUIRE(r2.status == 0);
   CHECK(contains(r2.out, "Undone: #"));
   CHECK(contains(r2.out, "Charge range: up to 75 cm (29.5 in), 1.5 x the 50 cm (19.5 in) move"));
-  // Light Horse vs medium cavalry 6; rear -2, both charging (horse) +2: 6+.
-  CHECK(contains(r2.out, "Light Horse charged by medium cavalry in the rear, both charging: needs 6+ on 2D6 to stand"));
-  CHECK(contains(r2.out, "chance to stand 26/36 = 72.2%"));
+  // Light Horse vs medium cavalry 6; both charging (horse) +2; a
+  // counter-charging unit has turned to face, so the rear is the front
+  // (the engine's Engagement::charge): 4+.
+  CHECK(contains(r2.out, "Light Horse charged by medium cavalry in the front, both charging (a counter-charging unit has turned to face): needs 4+ on 2D6 to stand"));
+  CHECK(contains(r2.out, "chance to stand 33/36 = 91.7%"));
+  // Seed 003: both charging, both check: the charger too (medium horse against light: 4, +2: 2+).
+  CHECK(contains(r2.out, "Both charging: the charger checks too, 2+ on 2D6 (seed 003)"));
+  CHECK(contains(r2.out, "Charger's own check, 2D6: "));
   CHECK(contains(r2.out, "2D6: "));
 }
 

@@ -110,7 +110,7 @@ TEST_CASE("solo turn: a charge that stands goes into melee, in 7 prompts (seed 0
     // The balance of a 75 cm charge range after 20 cm: 55 cm.
     CHECK(contains(p.out, "Lancers follows through up to 55 cm (21.5 in) (the balance of its charge move)"));
   } else if (mine < 2) {
-    CHECK(contains(p.out, "Lancers loses: it falls back 15 cm (6 in) (1.5 moves), backs to your unit, and must rally."));
+    CHECK(contains(p.out, "Lancers loses: it falls back 45 cm (17.5 in) (1.5 moves), backs to your unit, and must rally."));
   } else {
     CHECK(contains(p.out, "A tie: Lancers is repulsed and falls back 10 cm (4 in), facing your unit."));
   }
@@ -298,4 +298,83 @@ TEST_CASE("solo turn: the step commands, status's next step, and what they refus
   refused({"solo", "rally", "game", "Hussars"}, "Hussars has nothing to rally from");
   // The file reads back byte for byte.
   CHECK(load(dir).text() == slurp(dir.path / k_file));
+}
+
+// Seed 003 L7: "if both units are charging, both must check morale" (the
+// engine's Engagement::charge: the defender first, then the charger,
+// whatever the defender rolled). A charger that fails falls back 1.5 of its
+// own moves and must rally, and there is no melee; next turn it is
+// retreating as a result of it (seed 002 L53), known without a question.
+TEST_CASE("solo turn: both charging, the charger checks its own morale too (seed 003)",
+          "[solo][turn][charge][003-L7-solo-both-check]") {
+  TempDir dir;
+  ok(dir, {"solo", "new", "game", "--unit", "Lancers:shock,light", "--seed", "8", "--physical-dice"});
+  ok(dir, {"solo", "next-turn", "game"});
+  ok(dir, {"solo", "activate", "game", "Lancers", "--enemy-in-range", "--roll", "6"});
+  // Without the charger's dice the command says what it needs, and writes nothing.
+  const std::string before = slurp(dir.path / k_file);
+  Result missing = run({"solo", "charge", "game", "Lancers", "--distance", "20cm", "--defender", "heavy-horse", "--both-charging",
+                        "--initiation", "5", "5", "--roll", "6", "6"},
+                       dir.path);
+  CHECK(missing.status == 2);
+  CHECK(contains(missing.err, "--charger-roll A B is needed: both charging, Lancers checks its own morale on 2D6 too"));
+  CHECK(slurp(dir.path / k_file) == before);
+  // Heavy horse (the defender) stands on 6 + 6; light horse charged by heavy: 7, both charging +2: 5+; 1 + 1 fails;
+  // it falls back 1.5 of its moves (a move on horse: the top of the walk, 30 cm).
+  Result c = run({"solo", "charge", "game", "Lancers", "--distance", "20cm", "--defender", "heavy-horse", "--both-charging",
+                  "--initiation", "5", "5", "--roll", "6", "6", "--charger-roll", "1", "1", "--json"},
+                 dir.path);
+  INFO(c.out << c.err);
+  REQUIRE(c.status == 0);
+  const auto j = c.json();
+  CHECK(j["charge"]["charger_check"]["need"] == 5);
+  CHECK(j["charge"]["charger_check"]["stands"] == false);
+  CHECK(contains(j["charge"]["outcome"].get<std::string>(),
+                 "Both charging, Lancers checks too (needs 5+): 1 + 1 = 2, it FAILS: it falls back 45 cm (17.5 in) (1.5 moves, backs to "
+                 "the enemy, and must rally). No melee."));
+  Session s = load(dir);
+  CHECK(s.memory(0).morale == vedette::solo::Morale::rallying);
+  CHECK_FALSE(s.memory(0).contact);  // no melee step
+  CHECK(contains(slurp(dir.path / k_file), "\nversion: 3\n"));
+  CHECK(s.text() == slurp(dir.path / k_file));
+  // Next turn: retreating as a result of it, not asked.
+  ok(dir, {"solo", "initiative", "game", "--total", "3", "--roll", "4"});
+  ok(dir, {"solo", "rally", "game", "Lancers", "--enemy-near"});
+  ok(dir, {"solo", "next-turn", "game"});
+  CHECK(load(dir).memory(0).pending[vedette::solo::Question::retreated_from_melee] == 1);
+}
+
+// combat.melee (choices beside seed 003): more hits wins; the loser falls
+// back 1.5 of its moves and must rally; on a tie the charger is repulsed
+// 10 cm, facing the enemy, not shaken; a winning charger follows through.
+// Each case through `solo melee` with the player's dice.
+TEST_CASE("solo turn: the melee's three results, with the player's dice", "[solo][turn][melee]") {
+  struct Case {
+    int mine, theirs;
+    std::string says;
+    vedette::solo::Morale after;
+    bool fell_back;
+  };
+  const std::vector<Case> cases{
+      {3, 1, "Lancers wins: your unit falls back 1.5 of its moves, backs to the enemy, and must rally. Lancers follows through up to 55 cm (21.5 in)",
+       vedette::solo::Morale::steady, false},
+      {1, 3, "Lancers loses: it falls back 45 cm (17.5 in) (1.5 moves), backs to your unit, and must rally.", vedette::solo::Morale::rallying, true},
+      {2, 2, "A tie: Lancers is repulsed and falls back 10 cm (4 in), facing your unit.", vedette::solo::Morale::steady, true},
+  };
+  for (const Case& k : cases) {
+    TempDir dir;
+    ok(dir, {"solo", "new", "game", "--unit", "Lancers:shock,heavy", "--seed", "8", "--physical-dice"});
+    ok(dir, {"solo", "next-turn", "game"});
+    ok(dir, {"solo", "activate", "game", "Lancers", "--enemy-in-range", "--roll", "6"});
+    ok(dir, {"solo", "charge", "game", "Lancers", "--distance", "20cm", "--defender", "heavy-foot", "--initiation", "5", "5", "--roll", "6", "6"});
+    ok(dir, {"solo", "initiative", "game", "--total", "3", "--roll", "4"});
+    Result m = run({"solo", "melee", "game", "Lancers", "--their-hits", std::to_string(k.theirs), "--hits", std::to_string(k.mine)}, dir.path);
+    INFO(m.out << m.err);
+    REQUIRE(m.status == 0);
+    CHECK(contains(m.out, k.says));
+    Session s = load(dir);
+    CHECK(s.memory(0).morale == k.after);
+    CHECK(s.memory(0).casualties == k.theirs);
+    CHECK(s.memory(0).fell_back_this_turn == k.fell_back);
+  }
 }

@@ -224,8 +224,8 @@ void print_charge_preview(std::ostream& out, const Ruleset& r, const ChargeInput
   }
   const std::string who = cr.row(in.defender).text + " charged by " +
                           std::string(k_attacker_weight_names[static_cast<std::size_t>(in.attacker)]) + " cavalry in the " +
-                          std::string(k_side_names[static_cast<std::size_t>(in.side)]) +
-                          (in.both_charging ? ", both charging" : "");
+                          std::string(k_side_names[static_cast<std::size_t>(in.both_charging ? ChargedOn::front : in.side)]) +
+                          (in.both_charging ? ", both charging (a counter-charging unit has turned to face)" : "");
   if (p.target.automatic) {
     out << "Morale check: " << who << ": pikes or pole arms facing the charge stand automatically.\n";
     return;
@@ -238,6 +238,9 @@ void print_charge_preview(std::ostream& out, const Ruleset& r, const ChargeInput
                                                                   std::to_string(p.target.modifier) + " to the dice"
                                                             : std::string())
       << "): chance to stand " << p.stand_ways << "/36 = " << pct_text(p.stand_ways) << (g.morale_check ? ".\n" : ".)\n");
+  if (p.charger_checks)
+    out << "Both charging: the charger checks too, " << p.charger_target.target << "+ on 2D6 (seed 003): chance to stand "
+        << p.charger_stand_ways << "/36 = " << pct_text(p.charger_stand_ways) << ".\n";
 }
 
 void print_charge_result(std::ostream& out, const Session& s, const ChargeRecord& c) {
@@ -249,6 +252,10 @@ void print_charge_result(std::ostream& out, const Session& s, const ChargeRecord
   if (c.rolled)
     out << "2D6: " << c.dice[0] << " + " << c.dice[1] << " = " << c.dice[0] + c.dice[1] << "  (" << charge_dice_text(s, c, false)
         << ")\n";
+  if (c.charger_dice)
+    out << "Charger's own check, 2D6: " << (*c.charger_dice)[0] << " + " << (*c.charger_dice)[1] << " = "
+        << (*c.charger_dice)[0] + (*c.charger_dice)[1] << ", needs " << c.charger_need << ": "
+        << (c.charger_stands ? "stands" : "FAILS") << "\n";
   out << "Charge: " << c.outcome << "\n";
 }
 
@@ -288,6 +295,10 @@ Json charge_json(const Session& s, const ChargeRecord& c) {
   j["seed"] = c.roll_index ? Json(s.header().seed) : Json(nullptr);
   j["same_dice_as"] = c.same_dice_as ? Json(*c.same_dice_as) : Json(nullptr);
   j["stands"] = c.morale_check ? Json(c.stands) : Json(nullptr);
+  if (c.charger_dice)
+    j["charger_check"] = {{"dice", Json::array({(*c.charger_dice)[0], (*c.charger_dice)[1]})},
+                          {"need", c.charger_need},
+                          {"stands", c.charger_stands}};
   j["outcome"] = c.outcome;
   return j;
 }

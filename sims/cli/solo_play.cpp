@@ -349,8 +349,12 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
       dice.roll_index.reset();
       dice.initiation = two_dice("Roll 2D6 for " + possessive(name) + " charge initiation check (it needs " +
                                  std::to_string(initiation_check(r, true, 0, 0).need) + "+) and enter both dice (e.g. 3 5):");
-      if (pv.needs_dice && initiation_check(r, true, dice.initiation[0], dice.initiation[1]).passed)
+      if (pv.needs_dice && initiation_check(r, true, dice.initiation[0], dice.initiation[1]).passed) {
         dice.dice = two_dice("Roll 2D6 for the defender's morale and enter both dice (e.g. 3 5):");
+        if (pv.charger_checks)
+          dice.charger = two_dice("Both charging: roll 2D6 for " + possessive(name) + " own morale (it needs " +
+                                  std::to_string(pv.charger_target.target) + "+) and enter both dice:");
+      }
     } else {
       dice = session_charge_dice(s, k);
     }

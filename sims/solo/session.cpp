@@ -68,6 +68,7 @@ namespace {
 // Version 3's marks: a turn step, a routed unit, a unit's weapon.
 bool needs_version_3(const Header& h, const Event& e) {
   if (turn_step_of(e.body)) return true;
+  if (const auto* c = std::get_if<ChargeEvent>(&e.body); c && c->c.charger_dice) return true;
   if (const auto* m = std::get_if<MoraleEvent>(&e.body); m && m->morale == Morale::routed) return true;
   (void)h;
   return false;
@@ -241,6 +242,10 @@ void write_charge(std::ostringstream& o, const ChargeRecord& c) {
   if (c.initiation_dice)
     o << ind << "initiation: {dice: [" << (*c.initiation_dice)[0] << ", " << (*c.initiation_dice)[1]
       << "], need: " << c.initiation_need << ", passed: " << b(c.initiation_passed) << "}\n";
+  if (c.charger_dice)
+    o << ind << "charger_check: {dice: [" << (*c.charger_dice)[0] << ", " << (*c.charger_dice)[1] << "], need: " << c.charger_need
+      << ", stands: " << b(c.charger_stands) << (c.charger_morale ? ", morale: " + std::string(morale_name(*c.charger_morale)) : "")
+      << "}\n";
   if (c.has_dice()) {
     if (c.rolled) o << ind << "dice: [" << c.dice[0] << ", " << c.dice[1] << "]\n";
     o << ind << "dice_source: " << k_dice_source_names[static_cast<std::size_t>(c.dice_source)] << "\n";
@@ -560,6 +565,16 @@ void Session::check_charge_dice(const Event& e, const ChargeRecord& c) {
     if (!c.initiation_passed && (c.rolled || c.reaches || c.stands))
       throw SessionError("a charge that failed its initiation check does not go on to a morale check", "initiation");
   }
+  if (c.charger_dice) {
+    const auto& cd = *c.charger_dice;
+    if (!c.rolled) throw SessionError("a charger's own morale check comes with the defender's (both charging)", "charger_check");
+    if ((cd[0] + cd[1] >= c.charger_need) != c.charger_stands && c.charger_need >= 2 && c.charger_need <= 12)
+      throw SessionError("the charger's check dice [" + std::to_string(cd[0]) + ", " + std::to_string(cd[1]) + "] against " +
+                             std::to_string(c.charger_need) + " do not give " + (c.charger_stands ? "stands" : "fails"),
+                         "charger_check");
+    if (c.charger_stands == c.charger_morale.has_value())
+      throw SessionError("a charger that fails its check has a morale after it (and one that stands has none)", "charger_check");
+  }
   if (!c.has_dice()) {
     if (c.roll_index || c.same_dice_as) throw SessionError("a charge with no dice has no roll_index", "roll_index");
     return;
@@ -600,6 +615,14 @@ void Session::check_charge_dice(const Event& e, const ChargeRecord& c) {
                            std::to_string(header_.seed) + " gives ([" + std::to_string(expect[0]) + ", " +
                            std::to_string(expect[1]) + "])",
                        "dice");
+  if (c.charger_dice) {
+    const auto six = solo_roll_dice(header_.seed, *c.roll_index, 6);
+    if ((*c.charger_dice)[0] != six[4] || (*c.charger_dice)[1] != six[5])
+      throw SessionError("charger_check dice [" + std::to_string((*c.charger_dice)[0]) + ", " + std::to_string((*c.charger_dice)[1]) +
+                             "] are not what roll number " + std::to_string(*c.roll_index) + " of seed " +
+                             std::to_string(header_.seed) + " gives ([" + std::to_string(six[4]) + ", " + std::to_string(six[5]) + "])",
+                         "charger_check");
+  }
   if (c.initiation_dice && ((*c.initiation_dice)[0] != expect[2] || (*c.initiation_dice)[1] != expect[3]))
     throw SessionError("initiation dice [" + std::to_string((*c.initiation_dice)[0]) + ", " +
                            std::to_string((*c.initiation_dice)[1]) + "] are not what roll number " +
@@ -758,7 +781,12 @@ void Session::apply_to_state(const Event& e) {
           if (!ev.c.declined && ev.c.shaken) m->morale = Morale::shaken;
           // Melee follows a charge that reached and stood, or struck inside
           // the minimum distance (no morale check, no charge bonus).
-          m->contact = !ev.c.declined && ev.c.initiation_passed && ev.c.reaches && (ev.c.stands || !ev.c.morale_check);
+          m->contact = !ev.c.declined && ev.c.initiation_passed && ev.c.reaches && (ev.c.stands || !ev.c.morale_check) &&
+                       ev.c.charger_stands;
+          if (!ev.c.declined && ev.c.charger_morale) {  // both charging, it failed its own check: it falls back
+            m->morale = *ev.c.charger_morale;
+            m->fell_back_this_turn = true;
+          }
           m->charge_bonus = m->contact && ev.c.charge_bonus;
           m->charge_event = ev.c.declined ? 0 : e.n;
           // Seed 003: a charge that reaches and one that falls short (it
@@ -1109,6 +1137,30 @@ std::optional<ChargeRecord> read_charge(MapReader& m, Reader& r) {
       need(r.num(im.required("need"), "initiation need", -100, 100), c.initiation_need);
       need(r.flag(im.required("passed"), "initiation passed"), c.initiation_passed);
       im.finish();
+    }
+  }
+  if (const Doc* cc = m.optional("charger_check")) {
+    MapReader cm(*cc, r.d, "charger_check");
+    if (!cm.ok()) {
+      ok = false;
+    } else {
+      std::array<int, 2> dice{};
+      const Doc* dd = cm.required("dice");
+      if (!dd || !dd->is_sequence() || dd->items.size() != 2) {
+        if (dd) r.d.error(dd->where, "expected two dice for charger_check dice, e.g. [3, 5]");
+        ok = false;
+      } else {
+        for (std::size_t k = 0; k < 2; ++k) need(r.num(&dd->items[k], "a die", 1, 6), dice[k]);
+      }
+      c.charger_dice = dice;
+      need(r.num(cm.required("need"), "charger_check need", -100, 100), c.charger_need);
+      need(r.flag(cm.required("stands"), "charger_check stands"), c.charger_stands);
+      if (const Doc* mo = cm.optional("morale")) {
+        auto v = r.choice(mo, "charger_check morale", k_morale_names);
+        if (v) c.charger_morale = static_cast<Morale>(*v);
+        else ok = false;
+      }
+      cm.finish();
     }
   }
   const Doc* dn = m.optional("dice");

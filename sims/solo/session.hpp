@@ -187,6 +187,13 @@ struct ChargeRecord {
   std::optional<std::array<int, 2>> initiation_dice;
   int initiation_need = 0;
   bool initiation_passed = true;
+  // Version 3: both charging with a target on horse, the charger's own
+  // morale check (seed 003), after the defender's (rolled: dice 5 and 6 of
+  // the roll's stream). A failure: it falls back and is `charger_morale`.
+  std::optional<std::array<int, 2>> charger_dice;
+  int charger_need = 0;
+  bool charger_stands = true;
+  std::optional<Morale> charger_morale;
   bool has_dice() const { return rolled || initiation_dice.has_value(); }
 };
 

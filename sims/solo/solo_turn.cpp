@@ -310,12 +310,25 @@ ChargePreview preview_charge(const Ruleset& r, const ChargeInputs& in) {
   MoraleSituation ms;
   ms.defender = in.defender;
   ms.attacker = in.attacker;
-  ms.side = in.side;
+  // A counter-charging target has turned to face its charger (the engine's
+  // Engagement::charge): charged in front.
+  ms.side = in.both_charging ? ChargedOn::front : in.side;
   ms.both_charging = in.both_charging;
   ms.pikes_facing = in.pikes_facing;
   p.target = morale_target(r.charge, ms);
   p.stand_ways = stand_ways(r.charge, p.target);
   p.needs_dice = p.geometry.morale_check && !p.target.automatic;
+  if (in.both_charging && r.charge.kind(in.defender) == DefenderKind::horse && p.geometry.morale_check) {
+    p.charger_checks = true;
+    MoraleSituation cs;
+    cs.defender = static_cast<DefenderClass>(static_cast<std::size_t>(DefenderClass::light_horse) + static_cast<std::size_t>(in.attacker));
+    const auto d = static_cast<std::size_t>(in.defender), lh = static_cast<std::size_t>(DefenderClass::light_horse);
+    cs.attacker = d >= lh && d - lh < 3 ? static_cast<AttackerWeight>(d - lh) : AttackerWeight::medium;
+    cs.side = ChargedOn::front;
+    cs.both_charging = true;
+    p.charger_target = morale_target(r.charge, cs);
+    p.charger_stand_ways = stand_ways(r.charge, p.charger_target);
+  }
   return p;
 }
 
@@ -338,9 +351,10 @@ ChargeDice session_charge_dice(const Session& s, std::size_t unit) {
     d.same_dice_as = *first;
   }
   if (!d.roll_index) d.roll_index = s.next_roll();
-  const auto four = solo_roll_charge(s.header().seed, *d.roll_index);
-  d.dice = {four[0], four[1]};
-  d.initiation = {four[2], four[3]};
+  const auto six = solo_roll_dice(s.header().seed, *d.roll_index, 6);
+  d.dice = {six[0], six[1]};
+  d.initiation = {six[2], six[3]};
+  d.charger = {six[4], six[5]};
   return d;
 }
 
@@ -429,6 +443,35 @@ ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit
   MoraleResult m = resolve_morale(cr, p.target, dice.dice[0], dice.dice[1]);
   c.stands = m.stands;
   const std::string roll = std::to_string(m.dice[0]) + " + " + std::to_string(m.dice[1]) + " = " + std::to_string(m.total);
+  const std::string back = moves_text(cr.failure_retreat_moves) + " moves" +
+                           (cr.failure_backs_to_enemy ? ", backs to the enemy" : "") +
+                           (cr.failure_must_rally ? ", and must rally" : "");
+  if (p.charger_checks) {
+    // Seed 003: both charging, both check, the defender first; the charger
+    // checks whatever the defender rolled.
+    const MoraleResult cm = resolve_morale(cr, p.charger_target, dice.charger[0], dice.charger[1]);
+    c.charger_dice = dice.charger;
+    c.charger_need = p.charger_target.target;
+    c.charger_stands = cm.stands;
+    if (!cm.stands) c.charger_morale = cr.failure_must_rally ? Morale::rallying : Morale::shaken;
+    std::string t = defender + (m.stands ? " STAND (" + roll + ")." : " FAIL (" + roll + "): they retreat " + back + ".");
+    t += " Both charging, " + name + " checks too (needs " + std::to_string(c.charger_need) + "+): " + std::to_string(cm.dice[0]) +
+         " + " + std::to_string(cm.dice[1]) + " = " + std::to_string(cm.total) + ", ";
+    if (!cm.stands) {
+      t += "it FAILS: it falls back " + format_length_table(morale_retreat(cr, normal_move(r, true, Length())), u) + " (" + back +
+           "). No melee.";
+    } else if (m.stands) {
+      t += "it stands: the charge goes in to melee" + std::string(g.charge_bonus ? " with the charge bonus." : ".");
+    } else {
+      t += "it stands and has won before melee.";
+      const Length balance = follow_through_balance(r, g.max_range, in.distance);
+      if (balance.as_cm() > 0)
+        t += " " + name + " follows through up to " + format_length_table(balance, u) +
+             " (the balance of its charge move) in the direction of its charge.";
+    }
+    c.outcome = t;
+    return c;
+  }
   if (m.stands) {
     c.outcome = defender + " STAND (" + roll + "): the charge goes in to melee" +
                 std::string(g.charge_bonus ? " with the charge bonus." : ".");

@@ -119,6 +119,14 @@ struct ChargePreview {
   MoraleTarget target;
   int stand_ways = 0;  // of 36
   bool needs_dice = false;
+  // Seed 003: "if both units are charging, both must check morale": a
+  // counter-charging target on horse makes the charger check too (its row
+  // its own horse weight, the target's weight its column, front, both
+  // charging), after the defender, whatever the defender rolled. A
+  // counter-charging target has turned to face: it is charged in front.
+  bool charger_checks = false;
+  MoraleTarget charger_target;
+  int charger_stand_ways = 0;
 };
 ChargePreview preview_charge(const Ruleset& r, const ChargeInputs& in);
 
@@ -132,6 +140,7 @@ Length default_charge_move(const Ruleset& r, const Session& s, std::size_t unit)
 struct ChargeDice {
   std::array<int, 2> dice{};        // the defender's morale check
   std::array<int, 2> initiation{};  // the charger's initiation check (seed 003 L48)
+  std::array<int, 2> charger{};     // the charger's own morale check, both charging (rolled: dice 5 and 6)
   DiceSource source = DiceSource::rolled;
   std::optional<std::uint64_t> roll_index;
   std::optional<int> same_dice_as;

@@ -494,6 +494,10 @@ Reply App::charge_odds(const std::string& name, const Request& r) {
   } else {
     j["needs_defender_dice"] = pv.needs_dice;  // if the initiation check passes
   }
+  // Both charging with a target on horse: the charger checks its own morale
+  // too (seed 003), on 2D6 needing charger_need.
+  j["needs_charger_dice"] = j["needs_defender_dice"].get<bool>() && pv.charger_checks;
+  if (pv.charger_checks) j["charger_need"] = pv.charger_target.target;
   return json_reply(200, j);
 }
 
@@ -563,7 +567,8 @@ Reply App::session_action(const std::string& name, const std::string& action, co
         if (v) args.push_back(flag);
       }
       // The player's dice: the initiation check's (seed 003 L48), then the defender's.
-      for (auto [key, flag] : {std::pair{"initiation", "--initiation"}, std::pair{"roll", "--roll"}}) {
+      for (auto [key, flag] : {std::pair{"initiation", "--initiation"}, std::pair{"roll", "--roll"},
+                               std::pair{"charger_roll", "--charger-roll"}}) {
         std::optional<std::array<int, 2>> dice;
         if (auto e = want_dice(*body, key, dice)) return error_reply(400, *e);
         if (dice) args.insert(args.end(), {flag, std::to_string((*dice)[0]), std::to_string((*dice)[1])});

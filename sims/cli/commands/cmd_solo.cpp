@@ -650,6 +650,7 @@ struct ChargeOptions {
   bool flank = false, rear = false, both_charging = false, pikes_facing = false;
   std::vector<int> roll;
   std::vector<int> initiation;
+  std::vector<int> charger_roll;
   bool accept = false;
   bool json = false;
 };
@@ -735,6 +736,11 @@ int run_charge(const ChargeOptions& o, Io& io) {
         if (o.roll.empty())
           throw UsageError("--roll A B is needed: the initiation check passed and the defender checks morale on 2D6");
         dice.dice = {o.roll[0], o.roll[1]};
+        if (pv.charger_checks) {
+          if (o.charger_roll.size() != 2)
+            throw UsageError("--charger-roll A B is needed: both charging, " + name + " checks its own morale on 2D6 too (seed 003)");
+          dice.charger = {o.charger_roll[0], o.charger_roll[1]};
+        }
       }
     } else {
       dice = session_charge_dice(s, k);
@@ -897,6 +903,10 @@ void add_solo(CLI::App& app, Runner& run) {
     c->add_option("--attacker", o->attacker, "The charging unit's weight: light, medium or heavy (default: the unit's weight=)");
     c->add_option("--move", o->move, "The charging unit's normal move (default: the top of its pace this turn)");
     c->add_option("--roll", o->roll, "Your physical 2D6 for the defender, two dice (e.g. --roll 3 5)")
+        ->expected(2)
+        ->check(CLI::Range(1, 6));
+    c->add_option("--charger-roll", o->charger_roll,
+                  "Both charging, with your own dice: the charger's 2D6 for its own morale check (seed 003), e.g. --charger-roll 2 6")
         ->expected(2)
         ->check(CLI::Range(1, 6));
     c->add_option("--initiation", o->initiation,

@@ -386,7 +386,11 @@
       const o = await api("POST", url("charge-odds"), { unit: u.name, ...given, initiation });
       if (!o.needs_defender_dice) return send({ initiation });
       twoDice(form, `Passed (${o.initiation.total}, needs ${o.initiation.need}). The defender's morale check: two dice, e.g. 35`,
-        (roll) => go({ initiation, roll }));
+        (roll) => {
+          if (!o.needs_charger_dice) return go({ initiation, roll });
+          twoDice(form, `Both charging: ${u.name}'s own morale check (${o.charger_need}+): two dice, e.g. 35`,
+            (charger_roll) => go({ initiation, roll, charger_roll }));
+        });
     }));
     form.append(el("p", { class: "question", text: `${u.name} may charge.` }),
       el("div", { class: "choices" },
