@@ -91,3 +91,44 @@ TEST_CASE("solo files: a session knows when another command changed its file", "
   CHECK_FALSE(again.changed_on_disk());
   CHECK(again.memory(0).casualties == 2);
 }
+
+// Version 3 (issue 16, the whole turn): the initiative, shooting, melee and
+// rally events, a routed unit, a unit's weapon, a charger's own morale
+// check. A version 2 session loads and plays on, written as version 2 until
+// one of those is recorded; then version 3. A version 3 event or field in a
+// file that says version 2 is refused where it stands.
+TEST_CASE("solo files: version 2 sessions load and stay version 2 until a version 3 event is written", "[solo][files]") {
+  TempDir dir;
+  const fs::path file = dir.path / "game.vedette.yaml";
+  ok(dir, {"solo", "new", "game", "--unit", "Lancers:shock,heavy", "--seed", "21"});
+  ok(dir, {"solo", "activate", "game", "Lancers", "--enemy-in-range", "--roll", "6"});  // turn 1: a refused (Charge?): version 2
+  const std::string v2 = slurp(file);
+  REQUIRE(contains(v2, "\nversion: 2\n"));
+  // An older vedette's version 2 file loads, reads back byte for byte, and plays on as version 2.
+  CHECK(vedette::solo::Session::load(file).text() == v2);
+  ok(dir, {"solo", "casualties", "game", "Lancers", "1"});
+  CHECK(contains(slurp(file), "\nversion: 2\n"));
+  // The initiative is a version 3 event.
+  ok(dir, {"solo", "initiative", "game", "--total", "3"});
+  const std::string v3 = slurp(file);
+  CHECK(contains(v3, "\nversion: 3\n"));
+  CHECK(contains(v3, "event: initiative"));
+  // An undone event stays in the history (it is never rewritten), so the
+  // file stays version 3.
+  ok(dir, {"solo", "undo", "game"});
+  CHECK(contains(slurp(file), "\nversion: 3\n"));
+  // A version 3 event in a file that says version 2: refused, located.
+  std::string wrong = v3;
+  wrong.replace(wrong.find("\nversion: 3\n"), 12, "\nversion: 2\n");
+  spit(file, wrong);
+  Result bad = run({"solo", "status", "game"}, dir.path);
+  CHECK(bad.status == 2);
+  CHECK(contains(bad.err, "the initiative event is of session version 3, but this file says version 2"));
+  // A weapon in a version 2 header: the same.
+  std::string weapon = v2;
+  weapon.replace(weapon.find("figures: 12, weight: heavy}"), 27, "figures: 12, weight: heavy, weapon: \"pistol\"}");
+  spit(file, weapon);
+  Result bad2 = run({"solo", "status", "game"}, dir.path);
+  CHECK(bad2.status == 2);
+  CHECK(contains(bad2.err, "weapon is a field of session version 3, but this file says version 2"));
+}

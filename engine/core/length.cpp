@@ -44,6 +44,14 @@ std::optional<Length> parse_length(std::string_view s) {
 std::string format_length(Length l, LengthUnit u) { return format_number(l.as(u)) + unit_name(u); }
 std::string format_length_prose(Length l, LengthUnit u) { return format_number(l.as(u)) + " " + unit_name(u); }
 
+std::string format_range_table(Length lo, Length hi, LengthUnit u) {
+  std::string out = format_number(lo.as(u)) + "-" + format_length_prose(hi, u);
+  if (u != LengthUnit::cm && u != LengthUnit::in) return out;
+  const LengthUnit other = u == LengthUnit::cm ? LengthUnit::in : LengthUnit::cm;
+  auto half = [&](Length l) { return format_number(std::round(l.as(other) * 2.0) / 2.0); };
+  return out + " (" + half(lo) + "-" + half(hi) + " " + unit_name(other) + ")";
+}
+
 std::string format_length_table(Length l, LengthUnit u) {
   std::string out = format_length_prose(l, u);
   if (u != LengthUnit::cm && u != LengthUnit::in) return out;

@@ -57,5 +57,7 @@ std::string format_length_prose(Length l, LengthUnit u);
 // For the table: in the ruleset's unit, the other (cm or in) in brackets to
 // the nearest half: "15 cm (6 in)", "6 in (15 cm)". Other units as prose.
 std::string format_length_table(Length l, LengthUnit u);
+// A range the same way: "41-50 cm (16-19.5 in)".
+std::string format_range_table(Length lo, Length hi, LengthUnit u);
 
 }  // namespace vedette

@@ -17,6 +17,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <regex>
 #include <sstream>
 
 #include "engine/core/doc.hpp"
@@ -506,10 +507,54 @@ void rally_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prom
   out << rec.outcome << "\n";
 }
 
+// The player's language on the main lines: the citations of the seed
+// rules ("(seed 003)", ", seed 001)") are taken out of every line as it is
+// written (`--verbose` keeps them; `solo log` has them). Only wording
+// changes here: no rule is decided by a front end.
+class PlainLines : public std::streambuf {
+ public:
+  explicit PlainLines(std::ostream& to) : to_(to) {}
+  ~PlainLines() override { sync(); }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (c == traits_type::eof()) return sync() == 0 ? 0 : traits_type::eof();
+    line_ += static_cast<char>(c);
+    if (c == '\n') emit();
+    return c;
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    for (std::streamsize k = 0; k < n; ++k) overflow(traits_type::to_int_type(s[k]));
+    return n;
+  }
+  int sync() override {
+    emit();
+    to_.flush();
+    return 0;
+  }
+
+ private:
+  void emit() {
+    if (line_.empty()) return;
+    static const std::regex paren(R"( ?\(seed \d{3}(?:'s [a-z ]+)?\))");  // " (seed 003)", " (seed 003's charge table)"
+    static const std::regex lead(R"(\(seed \d{3}, )");                     // "(seed 003, per ..." -> "(per ..."
+    static const std::regex tail(R"([,;] seed \d{3}\))");                  // "..., seed 001)" -> "...)"
+    std::string t = std::regex_replace(line_, paren, "");
+    t = std::regex_replace(t, lead, "(");
+    t = std::regex_replace(t, tail, ")");
+    to_ << t;
+    line_.clear();
+  }
+  std::ostream& to_;
+  std::string line_;
+};
+
 }  // namespace
 
 int run_solo_play(const PlayOptions& o, Io& io) {
-  auto& out = io.out;
+  PlainLines plain(io.out);
+  std::ostream plain_out(&plain);
+  std::ostream& out = o.verbose ? io.out : plain_out;
   Session s = open_session(o.game);
   const std::string file = s.path().string();
   SessionRules sr = load_session_rules(s);
@@ -662,6 +707,13 @@ int run_solo_play(const PlayOptions& o, Io& io) {
         s.append(ActivateEvent{spec.name, a});
         save_or_throw(s);
         print_decision(out, s, a, spec.name);
+        // Who chooses a distance inside the pace's range: the player, who
+        // moves the cavalry's figures.
+        if (a.pace != Pace::halt) {
+          const auto pr = r.pace_range(a.pace);
+          out << "       You choose the exact distance within the " << pace_name(a.pace) << "'s "
+              << format_range_table(pr.min, pr.max, r.units) << ".\n";
+        }
       } catch (const UndoRequest&) {
         undo_last_answer(s, out);
         announced = k_none;

@@ -12,6 +12,9 @@ struct PlayOptions {
   std::string game;
   bool physical = false;
   std::optional<std::uint64_t> seed;
+  // The rules' sources on the main lines (seed numbers, "(seed 003)"); by
+  // default they are left to `solo log`.
+  bool verbose = false;
 };
 
 // Reads answers from standard input (a terminal or a pipe) and writes to

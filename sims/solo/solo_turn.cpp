@@ -368,6 +368,24 @@ std::string moves_text(double v) {
 
 }  // namespace
 
+namespace {
+
+// A move for a defender of this class, to put its fall back in table units:
+// on horse the top of the walk (the engine's normal_move), on foot the move
+// of the ruleset's first infantry profile of that class. The player's own
+// unit may move otherwise; the text says which move it assumed.
+std::optional<std::pair<Length, std::string>> class_move(const Ruleset& r, DefenderClass c) {
+  if (r.charge.kind(c) == DefenderKind::horse) return std::pair{normal_move(r, true, Length()), std::string("a walk")};
+  const auto ci = static_cast<std::size_t>(c);
+  if (ci > static_cast<std::size_t>(FootClass::elite_foot)) return std::nullopt;
+  for (const Profile& p : r.profiles)
+    if (p.kind == UnitKind::infantry && static_cast<std::size_t>(p.foot) == ci && p.move.as_cm() > 0)
+      return std::pair{normal_move(r, false, p.move), std::string("a move")};
+  return std::nullopt;
+}
+
+}  // namespace
+
 ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit, const ChargeInputs& in,
                             const ChargeDice& dice) {
   const ChargeRules& cr = r.charge;
@@ -479,6 +497,9 @@ ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit
     c.outcome = defender + " FAIL (" + roll + "): they retreat " + moves_text(cr.failure_retreat_moves) + " moves" +
                 (cr.failure_backs_to_enemy ? ", backs to the enemy" : "") + (cr.failure_must_rally ? ", and must rally" : "") +
                 ".";
+    if (const auto mv = class_move(r, in.defender))
+      c.outcome += " That is " + format_length_table(morale_retreat(cr, mv->first), u) + " for " + mv->second + " of " +
+                   format_length_table(mv->first, u) + ".";
     // Seed 003: a charger whose target fails has won before melee and
     // follows through the balance of its charge move.
     const Length balance = follow_through_balance(r, g.max_range, in.distance);

@@ -813,6 +813,7 @@ void add_solo(CLI::App& app, Runner& run) {
     auto* c = solo->add_subcommand("play", "Play the session interactively: questions, RF, roll, instructions, turn by turn");
     c->add_option("GAME", o->game, "Session file")->required();
     c->add_flag("--physical-dice", o->physical, "Roll real dice and enter the results (this time)");
+    c->add_flag("--verbose", o->verbose, "Cite the seed rules on the main lines (they are always in `solo log`)");
     c->add_option("--seed", o->seed, "Seed for the rolls; only before the session's first roll")->check(unsigned_number());
     c->footer(
         "Answers: y or n (Enter takes the default shown in capitals), or a number. u undoes the last answer,\n"
