@@ -75,6 +75,17 @@ try {
     times["charge-odds"].push(Number(process.hrtime.bigint() - t) / 1e6);
     if (ct.status !== 200 || co.status !== 200) throw new Error(`bench_web: charge form answered ${ct.status}/${co.status}: ${co.body}`);
   }
+  // The turn's steps (issue 16): the initiative, then undo, once the charge is answered.
+  await request("POST", "/api/sessions/bench/charge", { unit: "Lancers", decline: true, rev: await rev() });
+  await request("POST", "/api/sessions/bench/activate", { unit: "Hussars", answers: {}, roll: 3, rev: await rev() });
+  times["initiative+undo"] = [];
+  for (let i = 0; i < 200; i++) {
+    const t = process.hrtime.bigint();
+    const a = JSON.parse((await request("POST", "/api/sessions/bench/initiative", { your_roll: 3, rev: await rev() })).body);
+    const u = JSON.parse((await request("POST", "/api/sessions/bench/undo", { rev: a.rev })).body);
+    times["initiative+undo"].push(Number(process.hrtime.bigint() - t) / 1e6);
+    if (!a.result || !u.result) throw new Error("bench_web: the initiative step failed: " + JSON.stringify(a).slice(0, 300));
+  }
   for (const [k, xs] of Object.entries(times))
     console.log(`${k}: median ${pct(xs, 0.5).toFixed(2)} ms, 95th percentile ${pct(xs, 0.95).toFixed(2)} ms over ${xs.length}`);
   // 200 clients, each polling the session for 10 s (one request at a time, as the page does, but without its 3 s pause).
