@@ -127,6 +127,9 @@ TEST_CASE("asl solo: play says each behaviour in MF, a session without the modul
   std::string line = p.out.substr(at, p.out.find('\n', at) - at);
   CHECK(contains(line, " MF"));
   CHECK_FALSE(contains(line, "cm"));
+  // ASL's own phases are the rulebook's: no seed 003 initiative or later steps, no centimetres.
+  CHECK_FALSE(contains(p.out, "Initiative"));
+  CHECK_FALSE(contains(p.out, " cm"));
 
   TempDir plain;
   REQUIRE(run({"solo", "new", "game", "--unit", "Cossacks:shock", "--seed", "5"}, plain.path).status == 0);

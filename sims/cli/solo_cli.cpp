@@ -502,6 +502,7 @@ Json status_json(const Session& s, const std::optional<SessionRules>& rules) {
   // What comes next in the turn (solo play's order), with its prompt.
   if (rules) {
     const Ruleset& r = *rules->rules;
+    j["charge_arc_degrees"] = r.charge.arc_degrees;  // seed 003 L40: the charge offer's question
     const Step st = next_step(s, r);
     Json n;
     n["step"] = k_step_kind_names[static_cast<std::size_t>(st.kind)];

@@ -712,7 +712,7 @@ int run_solo_play(const PlayOptions& o, Io& io) {
         print_decision(out, s, a, spec.name);
         // Who chooses a distance inside the pace's range: the player, who
         // moves the cavalry's figures.
-        if (a.pace != Pace::halt) {
+        if (a.pace != Pace::halt && s.header().module.empty()) {  // (a module says its own units)
           const auto pr = r.pace_range(a.pace);
           out << "       You choose the exact distance within the " << pace_name(a.pace) << "'s "
               << format_range_table(pr.min, pr.max, r.units) << ".\n";

@@ -978,6 +978,10 @@ Step next_step(const Session& s, const Ruleset& r) {
   bool any_acted = false;
   for (std::size_t k = 0; k < n; ++k) any_acted = any_acted || st.units[k].acted_in_turn == st.turn;
   if (!any_left && !any_acted) return {Step::Kind::game_over, 0, Question::in_cover};
+  // A module with its own turn (asl: seed 000's phases, fire, close combat
+  // and rally by the ASL rulebook) takes the Actions Table's decisions only:
+  // seed 003's initiative and the later steps are not walked.
+  if (!s.header().module.empty()) return {Step::Kind::next_turn, 0, Question::in_cover};
   if (any_acted && st.initiative_turn != st.turn) return {Step::Kind::initiative, 0, Question::in_cover};
   for (std::size_t k = 0; k < n; ++k)
     if (s.charge_pending(k)) return {Step::Kind::charge, k, Question::in_cover};

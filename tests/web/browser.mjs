@@ -126,6 +126,8 @@ try {
   await page.waitForFunction(() => [...document.querySelectorAll("button")].some((b) => b.textContent === "Charge"), { timeout: 10000 });
   await page.screenshot({ path: path.join(outDir, "web-charge-360x740.png") });
   await noOverflow("the charge offer");
+  check(/Lancers may charge: is an enemy at least partly within 45° either side of its facing\?/.test(await page.$eval("body", (b) => b.innerText)),
+    "the offer asks the arc (seed 003 L40, the ruleset's degrees)");
   await clickText("Charge");
   for (const d of ["2", "0"]) await clickText(d, ".charge .pad");
   await clickText("OK", ".charge .pad");

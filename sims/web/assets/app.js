@@ -392,7 +392,9 @@
             (charger_roll) => go({ initiation, roll, charger_roll }));
         });
     }));
-    form.append(el("p", { class: "question", text: `${u.name} may charge.` }),
+    // Seed 003 L40: the target must lie at least partly within the arc (the ruleset's degrees).
+    const arc = current.status.charge_arc_degrees;
+    form.append(el("p", { class: "question", text: arc ? `${u.name} may charge: is an enemy at least partly within ${arc}° either side of its facing?` : `${u.name} may charge.` }),
       el("div", { class: "choices" },
         el("button", { class: "primary", text: "Charge", onclick: start }),
         el("button", { text: "Decline", onclick: () => guarded(() => change("charge", { unit: u.name, decline: true })) })));
