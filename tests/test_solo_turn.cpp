@@ -301,6 +301,17 @@ TEST_CASE("solo turn: the step commands, status's next step, and what they refus
   CHECK(contains(me.json()["outcome"].get<std::string>(), "it is destroyed"));
   CHECK(next()["step"] == "next_turn");
   refused({"solo", "rally", "game", "Hussars"}, "Hussars has nothing to rally from");
+  // Undo cannot fish: a step redone after an undo uses the dice it rolled.
+  ok(dir, {"solo", "undo", "game"});  // the melee and the shot, both with the player's hits
+  ok(dir, {"solo", "undo", "game"});
+  Result rolled = run({"solo", "shoot", "game", "Hussars", "--distance", "8cm", "--json"}, dir.path);
+  REQUIRE(rolled.status == 0);
+  const auto first = rolled.json()["dice"];
+  ok(dir, {"solo", "undo", "game"});
+  refused({"solo", "shoot", "game", "Hussars", "--distance", "8cm", "--hits", "4"}, "shooting dice were already rolled this turn");
+  Result again = run({"solo", "shoot", "game", "Hussars", "--distance", "8cm", "--json"}, dir.path);
+  REQUIRE(again.status == 0);
+  CHECK(again.json()["dice"] == first);
   // The file reads back byte for byte.
   CHECK(load(dir).text() == slurp(dir.path / k_file));
 }

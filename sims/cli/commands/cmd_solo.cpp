@@ -576,6 +576,8 @@ int run_shoot(const ShootOptions& o, Io& io) {
                        format_length_table(c.reach, r.units) + " (then use --no-target)");
     if (o.hits && (*o.hits < 0 || *o.hits > plan->dice))
       throw UsageError("--hits: " + std::to_string(*o.hits) + " of " + std::to_string(plan->dice) + " dice");
+    if (o.hits && s.step_dice_for(TurnStep::shooting, k, s.state().turn))
+      throw UsageError(possessive(name) + " shooting dice were already rolled this turn; they are used again (leave out --hits)");
     if (!o.hits && plan->need <= 6) d = session_step_dice(s, TurnStep::shooting, k, plan->dice);
   }
   if (o.hits) d.source = DiceSource::player;
@@ -601,6 +603,8 @@ int run_melee(const MeleeOptions& o, Io& io) {
   const MeleeSide side = solo_melee_side(r, s, k);
   if (o.hits && (*o.hits < 0 || *o.hits > side.dice))
     throw UsageError("--hits: " + std::to_string(*o.hits) + " of " + std::to_string(side.dice) + " dice");
+  if (o.hits && s.step_dice_for(TurnStep::melee, k, s.state().turn))
+    throw UsageError(possessive(name) + " melee dice were already rolled this turn; they are used again (leave out --hits)");
   StepDice d;
   if (!o.hits) d = session_step_dice(s, TurnStep::melee, k, side.dice);
   const Event& e = s.append(MeleeEvent{name, resolve_melee(r, s, k, *o.their_hits, d, o.hits)});
