@@ -270,6 +270,7 @@ TEST_CASE("solo turn: the step commands, status's next step, and what they refus
            "--roll", "6", "6"});
   CHECK(next()["step"] == "initiative");
   CHECK(next()["charges_declared"] == 1);
+  CHECK(contains(run({"solo", "status", "game"}, dir.path).out, "Next: the initiative (`solo initiative`)"));
   refused({"solo", "initiative", "game", "--total", "3", "--roll", "3", "4"}, "the initiative is 1 D6");
   Result in = run({"solo", "initiative", "game", "--total", "1", "--roll", "4", "--json"}, dir.path);
   INFO(in.err);

@@ -319,6 +319,24 @@ int run_status(const ReadOptions& o, Io& io) {
       out << "\n";
     }
   }
+  if (r) {
+    // What comes next in the turn, as `solo play` walks it.
+    const Step st = next_step(s, *r);
+    const std::string who = st.unit < h.units.size() ? h.units[st.unit].name : "";
+    out << "Next: ";
+    switch (st.kind) {
+      case Step::Kind::question:
+      case Step::Kind::roll: out << possessive(who) << " activation (`vedette solo play`, or `solo activate`)"; break;
+      case Step::Kind::charge: out << possessive(who) << " \"(Charge?)\" (`solo charge`)"; break;
+      case Step::Kind::initiative: out << "the initiative (`solo initiative`)"; break;
+      case Step::Kind::shooting: out << possessive(who) << " shooting (`solo shoot`)"; break;
+      case Step::Kind::melee: out << possessive(who) << " melee (`solo melee`)"; break;
+      case Step::Kind::rally: out << possessive(who) << " morale (`solo rally`)"; break;
+      case Step::Kind::next_turn: out << "the next turn (`solo next-turn`)"; break;
+      case Step::Kind::game_over: out << "nothing: every automated unit is routed or destroyed"; break;
+    }
+    out << "\n";
+  }
   out << "Undo: ";
   if (s.undo_target()) out << s.undo_depth() << " step(s), next " << describe(s, s.event(s.undo_target()));
   else out << "nothing";
