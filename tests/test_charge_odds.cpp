@@ -42,7 +42,7 @@ void same(const ChargeOdds& got, const ChargeOdds& want) {
   CHECK(got.contact_no_check == want.contact_no_check);
   CHECK(got.defender_stands == want.defender_stands);
   CHECK(got.defender_fails == want.defender_fails);
-  CHECK(got.no_charge + got.falls_short + got.goes_in() == Fraction(1));
+  CHECK(got.no_charge + got.falls_short + got.goes_in() + got.halted_at_obstacle + got.charger_fails == Fraction(1));
   CHECK(got.initiation_passes + got.no_charge == Fraction(1));
 }
 
@@ -96,4 +96,45 @@ TEST_CASE("charge odds: the numbers a player checks by hand (seed 003 with the d
   Ruleset house = r;
   house.combat.charge.initiation_target = 8;
   CHECK(charge_odds(house, true, g, t).initiation_passes == Fraction(15, 36));
+}
+
+// Seed 003 L68 (an obstacle on the way: a second initiation check) and L7
+// (both charging: the charger checks too, after the defender), enumerated
+// over the eight dice as the solo session resolves them (resolve_charge):
+// the initiation check, the obstacle's, the defender's, the charger's.
+TEST_CASE("charge odds: an obstacle's second check and the charger's own check, enumerated over eight dice (seed 003)",
+          "[charge][003-L68-obstacle-check][003-L7-solo-both-check]") {
+  const RulesetPtr rp = default_ruleset();
+  const Ruleset& r = *rp;
+  const ChargeGeometry g = charge_geometry(r.charge, Length::in(12), Length::in(10), 0);
+  REQUIRE(g.morale_check);
+  // Light horse counter-charging heavy cavalry: both check, +2 each.
+  const MoraleTarget t = morale_target(r.charge, {DefenderClass::light_horse, AttackerWeight::heavy, ChargedOn::front, true, false});
+  const MoraleTarget c = morale_target(r.charge, {DefenderClass::heavy_horse, AttackerWeight::light, ChargedOn::front, true, false});
+  for (bool obstacle : {false, true}) {
+    long long no = 0, halted = 0, stands = 0, fails = 0, charger = 0, all = 0;
+    for (int a = 1; a <= 6; ++a)
+      for (int b = 1; b <= 6; ++b)
+        for (int e = 1; e <= 6; ++e)
+          for (int f = 1; f <= 6; ++f)
+            for (int x = 1; x <= 6; ++x)
+              for (int y = 1; y <= 6; ++y)
+                for (int v = 1; v <= 6; ++v)
+                  for (int w = 1; w <= 6; ++w) {
+                    ++all;
+                    if (!initiation_check(r, true, a, b).passed) ++no;
+                    else if (obstacle && !initiation_check(r, true, e, f).passed) ++halted;
+                    else if (!resolve_morale(r.charge, c, v, w).stands) ++charger;
+                    else if (resolve_morale(r.charge, t, x, y).stands) ++stands;
+                    else ++fails;
+                  }
+    const ChargeOdds o = charge_odds(r, true, g, t, obstacle, &c);
+    INFO("obstacle " << obstacle);
+    CHECK(o.no_charge == Fraction(no, all));
+    CHECK(o.halted_at_obstacle == Fraction(halted, all));
+    CHECK(o.charger_fails == Fraction(charger, all));
+    CHECK(o.defender_stands == Fraction(stands, all));
+    CHECK(o.defender_fails == Fraction(fails, all));
+    CHECK(o.no_charge + o.falls_short + o.goes_in() + o.halted_at_obstacle + o.charger_fails == Fraction(1));
+  }
 }

@@ -55,7 +55,7 @@ TEST_CASE("solo charge: play offers the charge and shows range and the chance to
   std::string script = "n\ny\nn\n0\n6\n"  // the questions (steady: no melee question) and the D6
                        "y\n"                       // the offer: the charge is declared
                        "3\n4\n"                    // initiative: the player's total, the cavalry's die
-                       "heavy\n60\nheavy-foot\n\nn\nn\n"  // the charge form (the move is the rules')
+                       "heavy\n60\nheavy-foot\n\nn\nn\n\n"  // the charge form (the move is the rules'; open ground)
                        "4 5\n"                                      // the initiation check's 2D6 (seed 003 L48)
                        "3 4\n"                                      // the defender's 2D6
                        "q\n";
@@ -195,7 +195,7 @@ TEST_CASE("solo charge: a choice takes an unambiguous beginning of its name", "[
   REQUIRE(run({"solo", "next-turn", "game"}, dir.path).status == 0);
   std::string script = "n\ny\nn\n0\n6\n"                    // the questions and the D6
                        "y\n3\n4\n"                         // the offer, the initiative
-                       "m\n60\nh\nheavy-f\nfl\nn\n"  // the charge form, abbreviated
+                       "m\n60\nh\nheavy-f\nfl\nn\nop\n"  // the charge form, abbreviated ("op": open ground)
                        "4 5\n3 4\nq\n";
   Result r = run({"solo", "play", "game", "--physical-dice"}, dir.path, script);
   INFO(r.out << r.err);
@@ -311,7 +311,7 @@ TEST_CASE("solo charge: the charge form in play is saved answer by answer and re
   CHECK_FALSE(contains(r1.out, "normal move"));  // the move is the rules' (combat.charge.allowance)
   CHECK(contains(r1.out, "next: Lancers' charge"));
   // Resume: the next question is the defender; u takes back the distance.
-  Result r2 = run({"solo", "play", "game"}, dir.path, "u\n30\nlight-horse\nrear\ny\nq\n");
+  Result r2 = run({"solo", "play", "game"}, dir.path, "u\n30\nlight-horse\nrear\ny\n\nq\n");
   INFO(r2.out << r2.err);
   REQUIRE(r2.status == 0);
   CHECK(contains(r2.out, "Undone: #"));

@@ -59,14 +59,15 @@ TEST_CASE("solo turn: a plain activation takes at most 4 questions", "[solo][pla
 }
 
 // A charge and its aftermath in at most 8 prompts (issue 16): the offer,
-// distance, defender, side, both charging, pikes, and the hits the player's
-// unit scored in the melee: 7, with the session's dice. (The initiative,
+// distance, defender, side, both charging, pikes, the terrain on the way,
+// and the hits the player's unit scored in the melee: 8, with the session's
+// dice (pikes only for foot charged in front). (The initiative,
 // asked once a turn between the declaration and the charge, is the turn's.)
 // Seed 003: a charge that stands goes into melee with the charge bonus
 // (shock +1, seed 002); the melee is the engine's (combat.melee): more hits
 // wins, the loser falls back 1.5 of its moves and must rally, a victorious
 // charger follows through the balance of its charge move.
-TEST_CASE("solo turn: a charge that stands goes into melee, in 7 prompts (seed 003 follow-through, seed 002 +1 charging)",
+TEST_CASE("solo turn: a charge that stands goes into melee, in 8 prompts (seed 003 follow-through, seed 002 +1 charging)",
           "[solo][play][turn][prompts][003-L3-solo-follow-through][002-L53-solo-retreating]") {
   using namespace vedette;
   RulesetPtr r = default_ruleset();
@@ -95,7 +96,8 @@ TEST_CASE("solo turn: a charge that stands goes into melee, in 7 prompts (seed 0
                              "\n"             // 4 front
                              "n\n"            // 5 both charging
                              "n\n"            // 6 pikes
-                             "2\n";           // 7 the hits the player's unit scored
+                             "\n"             // 7 open ground on the way
+                             "2\n";           // 8 the hits the player's unit scored
   Result p = run({"solo", "play", "game"}, dir.path, script);
   INFO(p.out << p.err);
   REQUIRE(p.status == 0);
@@ -115,7 +117,7 @@ TEST_CASE("solo turn: a charge that stands goes into melee, in 7 prompts (seed 0
     CHECK(contains(p.out, "A tie: Lancers is repulsed and falls back 10 cm (4 in), facing your unit."));
   }
   CHECK_FALSE(contains(p.out, "next: Lancers' charge"));
-  CHECK_FALSE(contains(p.out, "next: Lancers' melee"));  // all 7 answers used, none missing
+  CHECK_FALSE(contains(p.out, "next: Lancers' melee"));  // all 8 answers used, none missing
   Session s = load(dir);
   CHECK(s.memory(0).casualties == 2);
   CHECK(s.memory(0).morale == (mine < 2 ? solo::Morale::rallying : solo::Morale::steady));
@@ -394,4 +396,66 @@ TEST_CASE("solo turn: the melee's three results, with the player's dice", "[solo
     CHECK(s.memory(0).casualties == k.theirs);
     CHECK(s.memory(0).fell_back_this_turn == k.fell_back);
   }
+}
+
+// Seed 003's terrain at the table (the player says what lies on the way;
+// with_path() in engine/decision/charge.hpp, as the engine reads its board):
+// L70 no charge uphill and L62 no target in special terrain (the charge
+// does not reach: it still moves forward and is shaken); L68 an obstacle
+// calls for a second initiation check, and failing it the charge halts
+// there, not shaken, with no melee.
+TEST_CASE("solo turn: uphill, into terrain and an obstacle on the way of a charge (seed 003)",
+          "[solo][turn][charge][003-L70-solo-no-uphill][003-L62-solo-target-in-terrain][003-L68-solo-obstacle]") {
+  auto charge = [](const std::vector<std::string>& extra) {
+    auto dir = std::make_unique<TempDir>();
+    ok(*dir, {"solo", "new", "game", "--unit", "Lancers:shock,heavy", "--seed", "8", "--physical-dice"});
+    ok(*dir, {"solo", "next-turn", "game"});
+    ok(*dir, {"solo", "activate", "game", "Lancers", "--enemy-in-range", "--roll", "6"});
+    std::vector<std::string> args{"solo", "charge", "game", "Lancers", "--distance", "20cm", "--defender", "heavy-foot",
+                                  "--initiation", "5", "5", "--json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    Result r = run(args, dir->path);
+    INFO(r.out << r.err);
+    REQUIRE(r.status == 0);
+    return std::pair{std::move(dir), r.json()["charge"]};
+  };
+  for (const char* path : {"uphill", "into-terrain"}) {
+    auto [dir, c] = charge({"--path", path});
+    CHECK(c["reaches"] == false);
+    CHECK(c["shaken"] == true);
+    CHECK(contains(c["outcome"].get<std::string>(), std::string(path) == "uphill" ? "a charge may not climb" : "the target stands in terrain"));
+    CHECK(contains(c["outcome"].get<std::string>(), "must still move 75 cm (29.5 in) forward toward the target and becomes shaken."));
+    CHECK(load(*dir).memory(0).morale == vedette::solo::Morale::shaken);
+  }
+  {
+    // The obstacle check fails (1 + 2 = 3, needs 4): halts, not shaken, no melee, no morale check.
+    auto [dir, c] = charge({"--path", "obstacle", "--obstacle-roll", "1", "2"});
+    CHECK(c["obstacle_check"]["passed"] == false);
+    CHECK(contains(c["outcome"].get<std::string>(), "it halts at the obstacle, not shaken"));
+    Session s = load(*dir);
+    CHECK(s.memory(0).morale == vedette::solo::Morale::steady);
+    CHECK_FALSE(s.memory(0).contact);
+    CHECK(s.memory(0).charged_this_turn);  // it moved a charge move: normal speed next turn
+    CHECK(contains(slurp(dir->path / k_file), "obstacle_check: {dice: [1, 2], need: 4, passed: false}"));
+  }
+  {
+    // Passed (4 + 4): the charge goes on to the defender's check and the melee.
+    auto [dir, c] = charge({"--path", "obstacle", "--obstacle-roll", "4", "4", "--roll", "6", "6"});
+    CHECK(c["obstacle_check"]["passed"] == true);
+    CHECK(c["stands"] == true);
+    CHECK(load(*dir).memory(0).contact);
+  }
+  // With your own dice, the obstacle's are asked for.
+  TempDir dir;
+  ok(dir, {"solo", "new", "game", "--unit", "Lancers:shock,heavy", "--seed", "8", "--physical-dice"});
+  ok(dir, {"solo", "next-turn", "game"});
+  ok(dir, {"solo", "activate", "game", "Lancers", "--enemy-in-range", "--roll", "6"});
+  Result missing = run({"solo", "charge", "game", "Lancers", "--distance", "20cm", "--defender", "heavy-foot", "--path", "obstacle",
+                        "--initiation", "5", "5", "--roll", "6", "6"},
+                       dir.path);
+  CHECK(missing.status == 2);
+  CHECK(contains(missing.err, "--obstacle-roll A B is needed"));
+  Result bad = run({"solo", "charge", "game", "Lancers", "--distance", "20cm", "--defender", "heavy-foot", "--path", "swamp"}, dir.path);
+  CHECK(bad.status == 2);
+  CHECK(contains(bad.err, "--path"));
 }

@@ -295,6 +295,17 @@ ChargeGeometry charge_geometry(const ChargeRules& r, Length move, const ChargeTa
   return g;
 }
 
+ChargeGeometry with_path(const ChargeRules& r, Length move, ChargeGeometry g, ChargePath path) {
+  if (!g.reaches || (path != ChargePath::uphill && path != ChargePath::into_terrain)) return g;
+  g.reaches = false;
+  g.charge_bonus = false;
+  g.morale_check = false;
+  g.out_of_reach = true;
+  g.forced_move = move * r.out_of_reach_move_factor;
+  g.shaken = r.out_of_reach_shaken;
+  return g;
+}
+
 // ------------------------------------------------------------ the gates
 
 ChargeGate charge_gate(const ChargeGateInput& in) {

@@ -165,6 +165,17 @@ struct ChargeTarget {
 };
 ChargeGeometry charge_geometry(const ChargeRules& r, Length move, const ChargeTarget& t);
 
+// Seed 003's terrain on the way, as a player at the table says it: a charge
+// may not climb, nor strike a target standing in terrain that costs
+// movement; either way it does not reach (and then the out-of-reach rule: it
+// moves its forced move forward and may be shaken). An obstacle (fence,
+// hedge) on the way leaves the geometry as it is: it calls for a second
+// initiation check (L68). The engine reads the same from its board
+// (Engagement's charge_prospect).
+enum class ChargePath : std::uint8_t { open, obstacle, uphill, into_terrain };
+inline constexpr std::array<std::string_view, 4> k_charge_path_names{"open", "obstacle", "uphill", "into_terrain"};
+ChargeGeometry with_path(const ChargeRules& r, Length move, ChargeGeometry g, ChargePath path);
+
 // ------------------------------------------------------------ the gates
 
 // Whether a unit may declare a charge now (step 1), or launch one now (a

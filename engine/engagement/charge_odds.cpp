@@ -4,7 +4,8 @@
 
 namespace vedette {
 
-ChargeOdds charge_odds(const Ruleset& r, bool declared, const ChargeGeometry& g, const MoraleTarget& t) {
+ChargeOdds charge_odds(const Ruleset& r, bool declared, const ChargeGeometry& g, const MoraleTarget& t, bool obstacle,
+                       const MoraleTarget* charger) {
   ChargeOdds o;
   o.initiation_need = initiation_check(r, declared, 0, 0).need;
   int pass = 0;  // of the 36 throws of 2D6
@@ -13,14 +14,22 @@ ChargeOdds charge_odds(const Ruleset& r, bool declared, const ChargeGeometry& g,
       if (initiation_check(r, declared, d1, d2).passed) ++pass;
   o.initiation_passes = Fraction(pass, 36);
   o.no_charge = Fraction(36 - pass, 36);
+  // Past the obstacle, if there is one on the way of a charge that reaches.
+  Fraction on = o.initiation_passes;
+  if (obstacle && g.reaches) {
+    o.halted_at_obstacle = o.initiation_passes * o.no_charge;
+    on = o.initiation_passes * o.initiation_passes;
+  }
   if (!g.reaches) {
     o.falls_short = o.initiation_passes;
   } else if (!g.morale_check) {
-    o.contact_no_check = o.initiation_passes;
+    o.contact_no_check = on;
   } else {
     const Fraction stand = p_stand(r.charge, t);  // an automatic stand is all 36 ways
-    o.defender_stands = o.initiation_passes * stand;
-    o.defender_fails = o.initiation_passes * (Fraction(1) - stand);
+    const Fraction holds = charger ? p_stand(r.charge, *charger) : Fraction(1);
+    o.defender_stands = on * stand * holds;
+    o.defender_fails = on * (Fraction(1) - stand) * holds;
+    o.charger_fails = on * (Fraction(1) - holds);
   }
   return o;
 }

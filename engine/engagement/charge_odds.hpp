@@ -14,7 +14,7 @@
 
 namespace vedette {
 
-// Every way the charge can end, exactly; the five outcomes sum to 1.
+// Every way the charge can end, exactly; the seven outcomes sum to 1.
 struct ChargeOdds {
   int initiation_need = 0;       // 2D6 needed to pass the initiation check
   Fraction initiation_passes;    // P(the initiation check passes)
@@ -23,6 +23,8 @@ struct ChargeOdds {
   Fraction contact_no_check;     // passes and reaches inside the minimum distance: melee, no morale check
   Fraction defender_stands;      // passes, reaches, the defender stands (on the dice, or automatically): melee
   Fraction defender_fails;       // passes, reaches, the defender fails its morale check and retreats
+  Fraction halted_at_obstacle;   // passes, but fails the second check at an obstacle on the way (seed 003 L68)
+  Fraction charger_fails;        // both charging: contact, but the charger fails its own check and falls back
   // The charge goes in: the check passes and contact is made (then melee,
   // or the defender breaks first).
   Fraction goes_in() const { return contact_no_check + defender_stands + defender_fails; }
@@ -30,6 +32,12 @@ struct ChargeOdds {
 
 // `declared`: a charge declared in step 1 (the solo "(Charge?)" is one); an
 // undeclared (opportunity) charge takes seed 003's modifier.
-ChargeOdds charge_odds(const Ruleset& r, bool declared, const ChargeGeometry& g, const MoraleTarget& t);
+// `obstacle`: an obstacle on the way (seed 003 L68: a second initiation
+// check, the same as the first, before contact).
+// `charger`: both charging against a target on horse, the charger's own
+// morale check (seed 003: both check, the defender first); a charger that
+// fails falls back, whatever the defender rolled.
+ChargeOdds charge_odds(const Ruleset& r, bool declared, const ChargeGeometry& g, const MoraleTarget& t, bool obstacle = false,
+                       const MoraleTarget* charger = nullptr);
 
 }  // namespace vedette

@@ -104,7 +104,9 @@ ChargeProspect charge_prospect(const Battle& b, std::size_t i, std::size_t t, Pa
     p.crosses_obstacle = true;
     p.obstacle_at = Length::cm(*at * dist);
   }
-  p.reaches = p.geometry.reaches && !p.uphill && !p.target_in_terrain && p.path_affordable && !p.emerges_too_close;
+  // No climbing, no target in terrain (with_path, as the solo session asks it); the path's cost.
+  const ChargePath path = p.uphill ? ChargePath::uphill : p.target_in_terrain ? ChargePath::into_terrain : ChargePath::open;
+  p.reaches = with_path(cr, p.allowance, p.geometry, path).reaches && p.path_affordable && !p.emerges_too_close;
   return p;
 }
 

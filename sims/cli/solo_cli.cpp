@@ -249,6 +249,10 @@ void print_charge_result(std::ostream& out, const Session& s, const ChargeRecord
     out << "Initiation check, 2D6: " << d[0] << " + " << d[1] << " = " << d[0] + d[1] << ", needs " << c.initiation_need
         << ": " << (c.initiation_passed ? "passes" : "FAILS") << "  (" << charge_dice_text(s, c, false) << ")\n";
   }
+  if (c.obstacle_dice)
+    out << "Obstacle, a second initiation check, 2D6: " << (*c.obstacle_dice)[0] << " + " << (*c.obstacle_dice)[1] << " = "
+        << (*c.obstacle_dice)[0] + (*c.obstacle_dice)[1] << ", needs " << c.obstacle_need << ": "
+        << (c.obstacle_passed ? "passes" : "FAILS") << "\n";
   if (c.rolled)
     out << "2D6: " << c.dice[0] << " + " << c.dice[1] << " = " << c.dice[0] + c.dice[1] << "  (" << charge_dice_text(s, c, false)
         << ")\n";
@@ -295,6 +299,11 @@ Json charge_json(const Session& s, const ChargeRecord& c) {
   j["seed"] = c.roll_index ? Json(s.header().seed) : Json(nullptr);
   j["same_dice_as"] = c.same_dice_as ? Json(*c.same_dice_as) : Json(nullptr);
   j["stands"] = c.morale_check ? Json(c.stands) : Json(nullptr);
+  j["path"] = c.path.empty() ? "open" : c.path;
+  if (c.obstacle_dice)
+    j["obstacle_check"] = {{"dice", Json::array({(*c.obstacle_dice)[0], (*c.obstacle_dice)[1]})},
+                           {"need", c.obstacle_need},
+                           {"passed", c.obstacle_passed}};
   if (c.charger_dice)
     j["charger_check"] = {{"dice", Json::array({(*c.charger_dice)[0], (*c.charger_dice)[1]})},
                           {"need", c.charger_need},

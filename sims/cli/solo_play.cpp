@@ -263,6 +263,11 @@ ChargeInputs inputs_from(const Ruleset& r, const Session& s, std::size_t k, cons
   in.side = *sd;
   in.both_charging = get("both_charging") == "yes";
   in.pikes_facing = get("pikes_facing") == "yes";
+  // A draft saved by an earlier vedette has no path answer: open ground.
+  const std::string path = get("path");
+  auto pa = path.empty() ? std::optional<ChargePath>(ChargePath::open) : parse_path(path, why);
+  if (!pa) bad("path");
+  in.path = *pa;
   return in;
 }
 
@@ -322,6 +327,11 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
     answer(std::string(k_side_names[static_cast<std::size_t>(sd)]));
   } else if (field == "both_charging") {
     answer(yes_no_text(p.yes_no("Is the target charging too?", false)));
+  } else if (field == "path") {
+    auto pa = p.checked<ChargePath>(
+        "On the way: open ground, an obstacle (fence, hedge, wall), uphill, or the target in rough terrain (into-terrain)?",
+        std::string("open"), [](const std::string& t, std::string& why) { return parse_path(t, why); });
+    answer(std::string(k_charge_path_names[static_cast<std::size_t>(pa)]));
   } else if (field == "pikes_facing") {
     answer(yes_no_text(p.yes_no("Are they Swiss or Landsknechte with pikes or pole arms facing the charge?", false)));
   } else {
@@ -350,7 +360,15 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
       dice.roll_index.reset();
       dice.initiation = two_dice("Roll 2D6 for " + possessive(name) + " charge initiation check (it needs " +
                                  std::to_string(initiation_check(r, true, 0, 0).need) + "+) and enter both dice (e.g. 3 5):");
-      if (pv.needs_dice && initiation_check(r, true, dice.initiation[0], dice.initiation[1]).passed) {
+      // In seed 003's order, each asked only when it will be read: the
+      // initiation check, the obstacle's (L68), the defender's, the charger's.
+      const bool started = initiation_check(r, true, dice.initiation[0], dice.initiation[1]).passed;
+      if (started && pv.geometry.reaches && in.path == ChargePath::obstacle)
+        dice.obstacle = two_dice("An obstacle on the way: roll 2D6 for " + possessive(name) + " second initiation check (it needs " +
+                                 std::to_string(initiation_check(r, true, 0, 0).need) + "+) and enter both dice:");
+      const bool past = in.path != ChargePath::obstacle || !pv.geometry.reaches ||
+                        initiation_check(r, true, dice.obstacle[0], dice.obstacle[1]).passed;
+      if (pv.needs_dice && started && past) {
         dice.dice = two_dice("Roll 2D6 for the defender's morale and enter both dice (e.g. 3 5):");
         if (pv.charger_checks)
           dice.charger = two_dice("Both charging: roll 2D6 for " + possessive(name) + " own morale (it needs " +

@@ -68,7 +68,9 @@ namespace {
 // Version 3's marks: a turn step, a routed unit, a unit's weapon.
 bool needs_version_3(const Header& h, const Event& e) {
   if (turn_step_of(e.body)) return true;
-  if (const auto* c = std::get_if<ChargeEvent>(&e.body); c && c->c.charger_dice) return true;
+  if (const auto* c = std::get_if<ChargeEvent>(&e.body); c && (c->c.charger_dice || c->c.obstacle_dice || !c->c.path.empty()))
+    return true;
+  if (const auto* a = std::get_if<ChargeAnswerEvent>(&e.body); a && a->field == "path") return true;
   if (const auto* m = std::get_if<MoraleEvent>(&e.body); m && m->morale == Morale::routed) return true;
   (void)h;
   return false;
@@ -229,6 +231,7 @@ void write_charge(std::ostringstream& o, const ChargeRecord& c) {
   o << ind << "side: " << c.side << "\n";
   o << ind << "both_charging: " << b(c.both_charging) << "\n";
   o << ind << "pikes_facing: " << b(c.pikes_facing) << "\n";
+  if (!c.path.empty()) o << ind << "path: " << c.path << "\n";
   o << ind << "max_range: " << q(c.max_range) << "\n";
   o << ind << "min_distance: " << q(c.min_distance) << "\n";
   o << ind << "reaches: " << b(c.reaches) << "\n";
@@ -242,6 +245,9 @@ void write_charge(std::ostringstream& o, const ChargeRecord& c) {
   if (c.initiation_dice)
     o << ind << "initiation: {dice: [" << (*c.initiation_dice)[0] << ", " << (*c.initiation_dice)[1]
       << "], need: " << c.initiation_need << ", passed: " << b(c.initiation_passed) << "}\n";
+  if (c.obstacle_dice)
+    o << ind << "obstacle_check: {dice: [" << (*c.obstacle_dice)[0] << ", " << (*c.obstacle_dice)[1] << "], need: " << c.obstacle_need
+      << ", passed: " << b(c.obstacle_passed) << "}\n";
   if (c.charger_dice)
     o << ind << "charger_check: {dice: [" << (*c.charger_dice)[0] << ", " << (*c.charger_dice)[1] << "], need: " << c.charger_need
       << ", stands: " << b(c.charger_stands) << (c.charger_morale ? ", morale: " + std::string(morale_name(*c.charger_morale)) : "")
@@ -565,6 +571,16 @@ void Session::check_charge_dice(const Event& e, const ChargeRecord& c) {
     if (!c.initiation_passed && (c.rolled || c.reaches || c.stands))
       throw SessionError("a charge that failed its initiation check does not go on to a morale check", "initiation");
   }
+  if (c.obstacle_dice) {
+    const auto& od = *c.obstacle_dice;
+    if ((od[0] + od[1] >= c.obstacle_need) != c.obstacle_passed)
+      throw SessionError("the obstacle check's dice [" + std::to_string(od[0]) + ", " + std::to_string(od[1]) + "] against " +
+                             std::to_string(c.obstacle_need) + " do not give " + (c.obstacle_passed ? "passed" : "failed"),
+                         "obstacle_check");
+    if (c.path != "obstacle") throw SessionError("an obstacle check needs path: obstacle", "obstacle_check");
+    if (!c.obstacle_passed && (c.rolled || c.stands))
+      throw SessionError("a charge halted at the obstacle goes on to no morale check", "obstacle_check");
+  }
   if (c.charger_dice) {
     const auto& cd = *c.charger_dice;
     if (!c.rolled) throw SessionError("a charger's own morale check comes with the defender's (both charging)", "charger_check");
@@ -615,6 +631,14 @@ void Session::check_charge_dice(const Event& e, const ChargeRecord& c) {
                            std::to_string(header_.seed) + " gives ([" + std::to_string(expect[0]) + ", " +
                            std::to_string(expect[1]) + "])",
                        "dice");
+  if (c.obstacle_dice) {
+    const auto eight = solo_roll_dice(header_.seed, *c.roll_index, 8);
+    if ((*c.obstacle_dice)[0] != eight[6] || (*c.obstacle_dice)[1] != eight[7])
+      throw SessionError("obstacle_check dice [" + std::to_string((*c.obstacle_dice)[0]) + ", " + std::to_string((*c.obstacle_dice)[1]) +
+                             "] are not what roll number " + std::to_string(*c.roll_index) + " of seed " +
+                             std::to_string(header_.seed) + " gives ([" + std::to_string(eight[6]) + ", " + std::to_string(eight[7]) + "])",
+                         "obstacle_check");
+  }
   if (c.charger_dice) {
     const auto six = solo_roll_dice(header_.seed, *c.roll_index, 6);
     if ((*c.charger_dice)[0] != six[4] || (*c.charger_dice)[1] != six[5])
@@ -782,7 +806,7 @@ void Session::apply_to_state(const Event& e) {
           // Melee follows a charge that reached and stood, or struck inside
           // the minimum distance (no morale check, no charge bonus).
           m->contact = !ev.c.declined && ev.c.initiation_passed && ev.c.reaches && (ev.c.stands || !ev.c.morale_check) &&
-                       ev.c.charger_stands;
+                       ev.c.charger_stands && ev.c.obstacle_passed;
           if (!ev.c.declined && ev.c.charger_morale) {  // both charging, it failed its own check: it falls back
             m->morale = *ev.c.charger_morale;
             m->fell_back_this_turn = true;
@@ -1137,6 +1161,31 @@ std::optional<ChargeRecord> read_charge(MapReader& m, Reader& r) {
       need(r.num(im.required("need"), "initiation need", -100, 100), c.initiation_need);
       need(r.flag(im.required("passed"), "initiation passed"), c.initiation_passed);
       im.finish();
+    }
+  }
+  if (const Doc* pn = m.optional("path")) {
+    auto v = r.choice(pn, "path", k_charge_path_names);
+    if (v) c.path = std::string(k_charge_path_names[*v]);
+    else ok = false;
+    if (c.path == "open") c.path.clear();
+  }
+  if (const Doc* oc = m.optional("obstacle_check")) {
+    MapReader om(*oc, r.d, "obstacle_check");
+    if (!om.ok()) {
+      ok = false;
+    } else {
+      std::array<int, 2> dice{};
+      const Doc* dd = om.required("dice");
+      if (!dd || !dd->is_sequence() || dd->items.size() != 2) {
+        if (dd) r.d.error(dd->where, "expected two dice for obstacle_check dice, e.g. [3, 5]");
+        ok = false;
+      } else {
+        for (std::size_t k = 0; k < 2; ++k) need(r.num(&dd->items[k], "a die", 1, 6), dice[k]);
+      }
+      c.obstacle_dice = dice;
+      need(r.num(om.required("need"), "obstacle_check need", -100, 100), c.obstacle_need);
+      need(r.flag(om.required("passed"), "obstacle_check passed"), c.obstacle_passed);
+      om.finish();
     }
   }
   if (const Doc* cc = m.optional("charger_check")) {

@@ -194,6 +194,13 @@ struct ChargeRecord {
   int charger_need = 0;
   bool charger_stands = true;
   std::optional<Morale> charger_morale;
+  // Version 3: seed 003's terrain on the way as the player said it
+  // (uphill, into_terrain, obstacle; "" = open), and at an obstacle the
+  // second initiation check (rolled: dice 7 and 8 of the roll's stream).
+  std::string path;
+  std::optional<std::array<int, 2>> obstacle_dice;
+  int obstacle_need = 0;
+  bool obstacle_passed = true;
   bool has_dice() const { return rolled || initiation_dice.has_value(); }
 };
 
@@ -264,8 +271,8 @@ struct ChargeEvent {
 };
 // One answer of play's charge form, saved as it is given (like AnswerEvent);
 // the charge event that resolves the charge consumes them.
-inline constexpr std::array<std::string_view, 9> k_charge_fields{
-    "charge", "attacker", "move", "distance", "bearing", "defender", "side", "both_charging", "pikes_facing"};
+inline constexpr std::array<std::string_view, 10> k_charge_fields{
+    "charge", "attacker", "move", "distance", "bearing", "defender", "side", "both_charging", "pikes_facing", "path"};
 struct ChargeAnswerEvent {
   std::string unit;
   std::string field;  // one of k_charge_fields

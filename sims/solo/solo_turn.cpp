@@ -306,7 +306,7 @@ std::optional<ChargeRefusal> charge_refusal(const Ruleset& r, const Session& s, 
 
 ChargePreview preview_charge(const Ruleset& r, const ChargeInputs& in) {
   ChargePreview p;
-  p.geometry = table_charge_geometry(r, in.move, in.distance, in.bearing, in.defender);
+  p.geometry = with_path(r.charge, in.move, table_charge_geometry(r, in.move, in.distance, in.bearing, in.defender), in.path);
   MoraleSituation ms;
   ms.defender = in.defender;
   ms.attacker = in.attacker;
@@ -351,10 +351,11 @@ ChargeDice session_charge_dice(const Session& s, std::size_t unit) {
     d.same_dice_as = *first;
   }
   if (!d.roll_index) d.roll_index = s.next_roll();
-  const auto six = solo_roll_dice(s.header().seed, *d.roll_index, 6);
-  d.dice = {six[0], six[1]};
-  d.initiation = {six[2], six[3]};
-  d.charger = {six[4], six[5]};
+  const auto eight = solo_roll_dice(s.header().seed, *d.roll_index, 8);
+  d.dice = {eight[0], eight[1]};
+  d.initiation = {eight[2], eight[3]};
+  d.charger = {eight[4], eight[5]};
+  d.obstacle = {eight[6], eight[7]};
   return d;
 }
 
@@ -402,6 +403,7 @@ ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit
   c.side = std::string(k_side_names[static_cast<std::size_t>(in.side)]);
   c.both_charging = in.both_charging;
   c.pikes_facing = in.pikes_facing;
+  if (in.path != ChargePath::open) c.path = std::string(k_charge_path_names[static_cast<std::size_t>(in.path)]);
   c.max_range = format_length(g.max_range, u);
   c.min_distance = format_length(g.min_distance, u);
   c.reaches = g.reaches;
@@ -436,7 +438,11 @@ ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit
   if (!g.reaches) {
     // Why, in seed 003 L40's words.
     std::string why;
-    if (!g.in_range)
+    if (g.in_range && g.in_arc && in.path == ChargePath::uphill)
+      why = " (a charge may not climb: the way to the target is uphill)";
+    else if (g.in_range && g.in_arc && in.path == ChargePath::into_terrain)
+      why = " (the target stands in terrain that costs movement, where no charge may strike it)";
+    else if (!g.in_range)
       why = " (the base of the target's nearest figure, " + format_length_table(target_base_depth(r, in.defender), u) +
             " deep, is not entirely within its charge range of " + format_length_table(g.max_range, u) + ")";
     else
@@ -444,6 +450,23 @@ ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit
     c.outcome = "The charge does not reach" + why + ": " + name + " must still move " + format_length_table(g.forced_move, u) +
                 " forward toward the target" + (c.shaken ? " and becomes shaken." : ".");
     return c;
+  }
+  if (in.path == ChargePath::obstacle) {
+    // Seed 003 L68: an obstacle on the way calls for a second initiation
+    // check (as the engine: the same check again); failing, the charge is
+    // discontinued there, not shaken.
+    const InitiationCheck oc = initiation_check(r, true, dice.obstacle[0], dice.obstacle[1]);
+    c.obstacle_dice = dice.obstacle;
+    c.obstacle_need = oc.need;
+    c.obstacle_passed = oc.passed;
+    if (!oc.passed) {
+      c.charge_bonus = false;
+      c.morale_check = false;
+      c.outcome = name + " fails its initiation check at the obstacle (" + std::to_string(dice.obstacle[0]) + " + " +
+                  std::to_string(dice.obstacle[1]) + " = " + std::to_string(oc.total) + ", needs " + std::to_string(oc.need) +
+                  "): it halts at the obstacle, not shaken; its charge is discontinued and it cannot charge again this turn.";
+      return c;
+    }
   }
   if (!g.morale_check) {
     c.outcome = "Contact inside the minimum distance (" + format_length_table(g.min_distance, u) +
@@ -558,6 +581,12 @@ std::optional<DefenderClass> parse_defender(const std::string& text, std::string
   auto k = pick(text, k_defender_class_names, why);
   if (!k) return std::nullopt;
   return static_cast<DefenderClass>(*k);
+}
+
+std::optional<ChargePath> parse_path(const std::string& text, std::string& why) {
+  auto k = pick(text, k_charge_path_names, why);
+  if (!k) return std::nullopt;
+  return static_cast<ChargePath>(*k);
 }
 
 std::optional<ChargedOn> parse_side(const std::string& text, std::string& why) {

@@ -110,6 +110,7 @@ struct ChargeInputs {
   ChargedOn side = ChargedOn::front;
   bool both_charging = false;
   bool pikes_facing = false;
+  ChargePath path = ChargePath::open;  // seed 003's terrain on the way (with_path)
 };
 
 // Everything known before the dice: range, minimum distance, whether it
@@ -141,6 +142,7 @@ struct ChargeDice {
   std::array<int, 2> dice{};        // the defender's morale check
   std::array<int, 2> initiation{};  // the charger's initiation check (seed 003 L48)
   std::array<int, 2> charger{};     // the charger's own morale check, both charging (rolled: dice 5 and 6)
+  std::array<int, 2> obstacle{};    // the second initiation check at an obstacle (rolled: dice 7 and 8)
   DiceSource source = DiceSource::rolled;
   std::optional<std::uint64_t> roll_index;
   std::optional<int> same_dice_as;
@@ -252,6 +254,7 @@ std::string turn_summary(const Ruleset& r, const Session& s, std::size_t unit);
 std::optional<AttackerWeight> parse_attacker(const std::string& text, std::string& why);
 std::optional<DefenderClass> parse_defender(const std::string& text, std::string& why);
 std::optional<ChargedOn> parse_side(const std::string& text, std::string& why);
+std::optional<ChargePath> parse_path(const std::string& text, std::string& why);
 // A length with its unit, or a bare number in the ruleset's units.
 std::optional<Length> parse_table_length(const Ruleset& r, const std::string& text, bool positive, std::string& why);
 std::optional<double> parse_bearing(const std::string& text, std::string& why);

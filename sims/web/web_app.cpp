@@ -161,6 +161,13 @@ std::optional<std::string> charge_inputs(const Ruleset& r, const solo::Session& 
   in.side = flank ? ChargedOn::flank : rear ? ChargedOn::rear : ChargedOn::front;
   if (auto e = want_bool(body, "both_charging", in.both_charging)) return e;
   if (auto e = want_bool(body, "pikes_facing", in.pikes_facing)) return e;
+  std::string path;
+  if (auto e = want_string(body, "path", path, false)) return e;
+  if (!path.empty()) {
+    auto pa = solo::parse_path(path, why);
+    if (!pa) return "\"path\": " + why;
+    in.path = *pa;
+  }
   if (in.pikes_facing && (r.charge.kind(in.defender) != DefenderKind::foot || in.side != ChargedOn::front))
     return std::string("\"pikes_facing\": only foot facing the charge (not charged in the flank or rear) carry pikes against it");
   return std::nullopt;
@@ -444,8 +451,9 @@ Reply App::charge_odds(const std::string& name, const Request& r) {
   if (!body) return bad;
   std::string unit;
   if (auto e = want_string(*body, "unit", unit, true)) return error_reply(400, *e);
-  std::optional<std::array<int, 2>> initiation;
+  std::optional<std::array<int, 2>> initiation, obstacle;
   if (auto e = want_dice(*body, "initiation", initiation)) return error_reply(400, *e);
+  if (auto e = want_dice(*body, "obstacle_roll", obstacle)) return error_reply(400, *e);
   std::lock_guard lock(mutex_);
   const solo::Session s = solo::Session::load(file_of(name));
   const auto& units = s.header().units;
@@ -459,7 +467,8 @@ Reply App::charge_odds(const std::string& name, const Request& r) {
   // Everything from the engine: the preview `solo charge` prints, and the
   // exact odds of each outcome (a "(Charge?)" is a declared charge).
   const solo::ChargePreview pv = solo::preview_charge(rs, in);
-  const ChargeOdds o = vedette::charge_odds(rs, true, pv.geometry, pv.target);
+  const ChargeOdds o = vedette::charge_odds(rs, true, pv.geometry, pv.target, in.path == ChargePath::obstacle,
+                                           pv.charger_checks ? &pv.charger_target : nullptr);
   Json j{{"unit", unit},
          {"rev", revision(name)},
          {"attacker", std::string(k_attacker_weight_names[static_cast<std::size_t>(in.attacker)])},
@@ -479,7 +488,10 @@ Reply App::charge_odds(const std::string& name, const Request& r) {
                        {"falls_short", fraction_json(o.falls_short)},
                        {"contact_no_check", fraction_json(o.contact_no_check)},
                        {"defender_stands", fraction_json(o.defender_stands)},
-                       {"defender_fails", fraction_json(o.defender_fails)}}},
+                       {"defender_fails", fraction_json(o.defender_fails)},
+                       {"halted_at_obstacle", fraction_json(o.halted_at_obstacle)},
+                       {"charger_fails", fraction_json(o.charger_fails)}}},
+         {"path", std::string(k_charge_path_names[static_cast<std::size_t>(in.path)])},
          // vedette rolled this charge's dice already this turn (an undone
          // charge): the same dice are used again, the player's are refused.
          {"rolled_before", s.charge_dice_for(k, s.state().turn).has_value()}};
@@ -489,9 +501,19 @@ Reply App::charge_odds(const std::string& name, const Request& r) {
                            {"total", ic.total},
                            {"need", ic.need},
                            {"passed", ic.passed}};
-    // The defender's 2D6 are asked only when they will be read.
-    j["needs_defender_dice"] = ic.passed && pv.needs_dice;
+    // The dice are asked only when they will be read: the obstacle's second
+    // check (seed 003 L68), then the defender's 2D6.
+    const bool at_obstacle = ic.passed && pv.geometry.reaches && in.path == ChargePath::obstacle;
+    bool past = true;
+    if (at_obstacle && obstacle) {
+      const InitiationCheck oc = initiation_check(rs, true, (*obstacle)[0], (*obstacle)[1]);
+      j["obstacle"] = Json{{"total", oc.total}, {"need", oc.need}, {"passed", oc.passed}};
+      past = oc.passed;
+    }
+    j["needs_obstacle_dice"] = at_obstacle && !obstacle;
+    j["needs_defender_dice"] = ic.passed && pv.needs_dice && past && !(at_obstacle && !obstacle);
   } else {
+    j["needs_obstacle_dice"] = pv.geometry.reaches && in.path == ChargePath::obstacle;  // if the initiation check passes
     j["needs_defender_dice"] = pv.needs_dice;  // if the initiation check passes
   }
   // Both charging with a target on horse: the charger checks its own morale
@@ -560,6 +582,9 @@ Reply App::session_action(const std::string& name, const std::string& action, co
       std::optional<long long> bearing;
       if (auto e = want_int(*body, "bearing", bearing, -180, 360)) return error_reply(400, *e);
       if (bearing) args.insert(args.end(), {"--bearing", std::to_string(*bearing)});
+      std::string path;
+      if (auto e = want_string(*body, "path", path, false)) return error_reply(400, *e);
+      if (!path.empty()) args.insert(args.end(), {"--path", path});
       for (const auto& [key, flag] : {std::pair{"flank", "--flank"}, std::pair{"rear", "--rear"},
                                       std::pair{"both_charging", "--both-charging"}, std::pair{"pikes_facing", "--pikes-facing"}}) {
         bool v = false;
@@ -568,7 +593,7 @@ Reply App::session_action(const std::string& name, const std::string& action, co
       }
       // The player's dice: the initiation check's (seed 003 L48), then the defender's.
       for (auto [key, flag] : {std::pair{"initiation", "--initiation"}, std::pair{"roll", "--roll"},
-                               std::pair{"charger_roll", "--charger-roll"}}) {
+                               std::pair{"charger_roll", "--charger-roll"}, std::pair{"obstacle_roll", "--obstacle-roll"}}) {
         std::optional<std::array<int, 2>> dice;
         if (auto e = want_dice(*body, key, dice)) return error_reply(400, *e);
         if (dice) args.insert(args.end(), {flag, std::to_string((*dice)[0]), std::to_string((*dice)[1])});

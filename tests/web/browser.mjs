@@ -135,6 +135,7 @@ try {
   await clickText("front");
   await clickText("No");  // pikes facing?
   await clickText("No");  // both charging?
+  await clickText("Open ground");  // on the way (seed 003's terrain)
   // The odds before the dice, exact, as the API gives them (the engine's).
   await page.waitForSelector(".charge .odds-head", { timeout: 10000 });
   const oddsShown = await page.$eval(".charge .odds-head", (e) => e.textContent);
@@ -208,6 +209,7 @@ try {
   await clickText("front");
   await clickText("No");  // pikes facing?
   await clickText("No");  // both charging?
+  await clickText("Open ground");  // on the way (seed 003's terrain)
   await page.waitForSelector(".charge .odds-head", { timeout: 10000 });
   // The house rule's odds: 2D6 >= 6 to go (26 of 36).
   const houseOdds = await page.$eval(".charge .odds-head", (e) => e.textContent);

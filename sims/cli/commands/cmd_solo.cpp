@@ -673,6 +673,8 @@ struct ChargeOptions {
   std::vector<int> roll;
   std::vector<int> initiation;
   std::vector<int> charger_roll;
+  std::string path = "open";
+  std::vector<int> obstacle_roll;
   bool accept = false;
   bool json = false;
 };
@@ -735,6 +737,11 @@ int run_charge(const ChargeOptions& o, Io& io) {
     in.side = o.flank ? ChargedOn::flank : o.rear ? ChargedOn::rear : ChargedOn::front;
     in.both_charging = o.both_charging;
     in.pikes_facing = o.pikes_facing;
+    {
+      auto pa = parse_path(o.path, why);
+      if (!pa) throw UsageError("--path: " + why);
+      in.path = *pa;
+    }
     if (o.pikes_facing && (r.charge.kind(in.defender) != DefenderKind::foot || in.side != ChargedOn::front))
       throw UsageError("--pikes-facing: only foot facing the charge (not charged in the flank or rear) carry pikes against it");
     ChargePreview pv = preview_charge(r, in);
@@ -754,7 +761,15 @@ int run_charge(const ChargeOptions& o, Io& io) {
       dice.source = DiceSource::player;
       dice.roll_index.reset();
       dice.initiation = {o.initiation[0], o.initiation[1]};
-      if (pv.needs_dice && initiation_check(r, true, dice.initiation[0], dice.initiation[1]).passed) {
+      const bool started = initiation_check(r, true, dice.initiation[0], dice.initiation[1]).passed;
+      if (started && pv.geometry.reaches && in.path == ChargePath::obstacle) {
+        if (o.obstacle_roll.size() != 2)
+          throw UsageError("--obstacle-roll A B is needed: an obstacle on the way calls for a second initiation check (seed 003)");
+        dice.obstacle = {o.obstacle_roll[0], o.obstacle_roll[1]};
+      }
+      const bool past = in.path != ChargePath::obstacle || !pv.geometry.reaches ||
+                        initiation_check(r, true, dice.obstacle[0], dice.obstacle[1]).passed;
+      if (pv.needs_dice && started && past) {
         if (o.roll.empty())
           throw UsageError("--roll A B is needed: the initiation check passed and the defender checks morale on 2D6");
         dice.dice = {o.roll[0], o.roll[1]};
@@ -926,6 +941,10 @@ void add_solo(CLI::App& app, Runner& run) {
     c->add_option("--attacker", o->attacker, "The charging unit's weight: light, medium or heavy (default: the unit's weight=)");
     c->add_option("--move", o->move, "The charging unit's normal move (default: the top of its pace this turn)");
     c->add_option("--roll", o->roll, "Your physical 2D6 for the defender, two dice (e.g. --roll 3 5)")
+        ->expected(2)
+        ->check(CLI::Range(1, 6));
+    c->add_option("--path", o->path, "On the way: open (default), obstacle (fence, hedge, wall), uphill, or into-terrain (the target in rough terrain)");
+    c->add_option("--obstacle-roll", o->obstacle_roll, "With an obstacle and your own dice: the second initiation check's 2D6 (seed 003)")
         ->expected(2)
         ->check(CLI::Range(1, 6));
     c->add_option("--charger-roll", o->charger_roll,

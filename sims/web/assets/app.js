@@ -324,6 +324,8 @@
     line(o.odds.contact_no_check, `contact inside the minimum distance (${o.min_distance}): melee, no morale check`);
     line(o.odds.falls_short, `out of reach (range ${o.max_range}): it still moves forward`);
     line(o.odds.no_charge, "the initiation check fails: no charge this turn");
+    line(o.odds.halted_at_obstacle, "the second check at the obstacle fails: it halts there");
+    line(o.odds.charger_fails, "both charging: the charger fails its own check and falls back");
     box.append(list);
     return box;
   }
@@ -344,7 +346,12 @@
           if (side !== "front") a[side] = true;
           const both = () => choices(form, "Is the defender charging too?", ["Yes", "No"], (yes) => {
             a.both_charging = yes === "Yes";
-            guarded(() => offer(a));
+            // Seed 003's terrain on the way (the server's rule: with_path).
+            choices(form, "On the way to the target", [["Open ground", "open"], ["An obstacle (fence, hedge, wall)", "obstacle"],
+              ["Uphill", "uphill"], ["The target is in rough terrain", "into_terrain"]], (path) => {
+              a.path = path;
+              guarded(() => offer(a));
+            });
           });
           // Pikes or pole arms facing the charge: foot charged in front, if the ruleset says they stand.
           if (table.pikes_facing_stand && side === "front" && kinds[def] === "foot") {
@@ -384,14 +391,25 @@
     // the server says they are read, the defender's morale check's.
     const mine = () => twoDice(form, `${u.name}'s charge initiation check: your two dice, e.g. 45 for a 4 and a 5`, (initiation) => guarded(async () => {
       const o = await api("POST", url("charge-odds"), { unit: u.name, ...given, initiation });
+      if (o.needs_obstacle_dice) return obstacle(initiation, o);
       if (!o.needs_defender_dice) return send({ initiation });
+      defender(initiation, o, {});
+    }));
+    // An obstacle on the way: the second initiation check's dice (seed 003 L68), then on.
+    const obstacle = (initiation, o) => twoDice(form, `An obstacle: ${u.name}'s second initiation check (${o.initiation_need}+): two dice`,
+      (obstacle_roll) => guarded(async () => {
+        const p = await api("POST", url("charge-odds"), { unit: u.name, ...given, initiation, obstacle_roll });
+        if (!p.needs_defender_dice) return send({ initiation, obstacle_roll });
+        defender(initiation, p, { obstacle_roll });
+      }));
+    const defender = (initiation, o, extra) => {
       twoDice(form, `Passed (${o.initiation.total}, needs ${o.initiation.need}). The defender's morale check: two dice, e.g. 35`,
         (roll) => {
-          if (!o.needs_charger_dice) return go({ initiation, roll });
+          if (!o.needs_charger_dice) return go({ initiation, roll, ...extra });
           twoDice(form, `Both charging: ${u.name}'s own morale check (${o.charger_need}+): two dice, e.g. 35`,
-            (charger_roll) => go({ initiation, roll, charger_roll }));
+            (charger_roll) => go({ initiation, roll, charger_roll, ...extra }));
         });
-    }));
+    };
     // Seed 003 L40: the target must lie at least partly within the arc (the ruleset's degrees).
     const arc = current.status.charge_arc_degrees;
     form.append(el("p", { class: "question", text: arc ? `${u.name} may charge: is an enemy at least partly within ${arc}° either side of its facing?` : `${u.name} may charge.` }),
