@@ -361,6 +361,11 @@ TEST_CASE("solo turn: both charging, the charger checks its own morale too (seed
   ok(dir, {"solo", "rally", "game", "Lancers", "--enemy-near"});
   ok(dir, {"solo", "next-turn", "game"});
   CHECK(load(dir).memory(0).pending[vedette::solo::Question::retreated_from_melee] == 1);
+  // solo activate uses what the session knows: +3, running or retreating (seed 002).
+  Result act = run({"solo", "activate", "game", "Lancers", "--roll", "3", "--json"}, dir.path);
+  INFO(act.err);
+  REQUIRE(act.status == 0);
+  CHECK(act.json()["activation"]["facts"]["retreated_from_melee"] == true);
 }
 
 // combat.melee (choices beside seed 003): more hits wins; the loser falls

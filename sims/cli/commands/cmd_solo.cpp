@@ -256,7 +256,11 @@ int run_activate(const ActivateOptions& o, Io& io) {
   answers[Question::in_cover] = o.cover;
   answers[Question::enemy_in_range] = o.in_range;
   answers[Question::enemy_flank_rear] = o.flank_rear;
-  answers[Question::retreated_from_melee] = o.retreated;
+  // Retreating as a result of melee: the flag, or what the session knows
+  // (a fall back in its own melee, or retreating and not rallied since:
+  // derived_answers, as play asks it); otherwise no.
+  if (o.retreated) answers[Question::retreated_from_melee] = 1;
+  else if (const auto& known = s.memory(k).pending[Question::retreated_from_melee]) answers[Question::retreated_from_melee] = *known;
   Activation a = decide_activation(*sr.rules, s, k, answers, o.casualties, die);
   const Event& e = s.append(ActivateEvent{name, a});
   int n = e.n;
