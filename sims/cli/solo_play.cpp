@@ -439,7 +439,7 @@ void shooting_step(Session& s, const Ruleset& r, std::size_t k, bool physical, P
   const LengthUnit u = r.units;
   out << "Shooting: " << name << " (" << c.weapon->name << (c.dismounts ? ", on foot: it dismounts to shoot" : "") << ")\n";
   const bool target = p.yes_no(shooting_question(r, s, k), false,
-                               "It shoots only at the nearest enemy it can see (seed 002: uncommanded units), if that "
+                               "It shoots only at the nearest enemy it can see (as uncommanded units do), if that "
                                "enemy is within its weapon's reach and in its arc. Clear sight: a straight line crossing "
                                "no woods, buildings, hill crest or other unit.");
   Length distance;
