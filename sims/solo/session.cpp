@@ -1094,6 +1094,41 @@ std::optional<Activation> read_activation(MapReader& m, Reader& r, const std::st
   return a;
 }
 
+// One of a charge's 2D6 checks, `key: {dice: [A, B], need: N, <flag>: BOOL}`
+// (initiation, obstacle_check, charger_check), with the check's other keys
+// read by `more` before the map is finished. False if anything was wrong.
+template <class More>
+bool read_check(MapReader& m, Reader& r, const char* key, const char* flag, std::optional<std::array<int, 2>>& dice,
+                int& need_to, bool& flag_to, More more) {
+  const Doc* node = m.optional(key);
+  if (!node) return true;
+  MapReader cm(*node, r.d, key);
+  if (!cm.ok()) return false;
+  bool ok = true;
+  std::array<int, 2> d{};
+  const Doc* dn = cm.required("dice");
+  if (!dn || !dn->is_sequence() || dn->items.size() != 2) {
+    if (dn) r.d.error(dn->where, std::string("expected two dice for ") + key + " dice, e.g. [3, 5]");
+    ok = false;
+  } else {
+    for (std::size_t k = 0; k < 2; ++k) {
+      auto v = r.num(&dn->items[k], "a die", 1, 6);
+      if (v) d[k] = *v;
+      else ok = false;
+    }
+  }
+  dice = d;
+  auto n = r.num(cm.required("need"), std::string(key) + " need", -100, 100);
+  if (n) need_to = *n;
+  else ok = false;
+  auto f = r.flag(cm.required(flag), std::string(key) + " " + flag);
+  if (f) flag_to = *f;
+  else ok = false;
+  ok = more(cm) && ok;
+  cm.finish();
+  return ok;
+}
+
 std::optional<ChargeRecord> read_charge(MapReader& m, Reader& r) {
   ChargeRecord c;
   bool ok = true;
@@ -1144,74 +1179,22 @@ std::optional<ChargeRecord> read_charge(MapReader& m, Reader& r) {
   need(r.flag(m.required("automatic"), "automatic"), c.automatic);
   need(r.num(m.required("target"), "target", -100, 100), c.target);
   need(r.num(m.required("stand_ways"), "stand_ways", 0, 36), c.stand_ways);
-  if (const Doc* in = m.optional("initiation")) {
-    MapReader im(*in, r.d, "initiation");
-    if (!im.ok()) {
-      ok = false;
-    } else {
-      std::array<int, 2> dice{};
-      const Doc* dn = im.required("dice");
-      if (!dn || !dn->is_sequence() || dn->items.size() != 2) {
-        if (dn) r.d.error(dn->where, "expected two dice for initiation dice, e.g. [3, 5]");
-        ok = false;
-      } else {
-        for (std::size_t k = 0; k < 2; ++k) need(r.num(&dn->items[k], "a die", 1, 6), dice[k]);
-      }
-      c.initiation_dice = dice;
-      need(r.num(im.required("need"), "initiation need", -100, 100), c.initiation_need);
-      need(r.flag(im.required("passed"), "initiation passed"), c.initiation_passed);
-      im.finish();
-    }
-  }
+  auto nothing_more = [](MapReader&) { return true; };
+  ok = read_check(m, r, "initiation", "passed", c.initiation_dice, c.initiation_need, c.initiation_passed, nothing_more) && ok;
   if (const Doc* pn = m.optional("path")) {
     auto v = r.choice(pn, "path", k_charge_path_names);
     if (v) c.path = std::string(k_charge_path_names[*v]);
     else ok = false;
     if (c.path == "open") c.path.clear();
   }
-  if (const Doc* oc = m.optional("obstacle_check")) {
-    MapReader om(*oc, r.d, "obstacle_check");
-    if (!om.ok()) {
-      ok = false;
-    } else {
-      std::array<int, 2> dice{};
-      const Doc* dd = om.required("dice");
-      if (!dd || !dd->is_sequence() || dd->items.size() != 2) {
-        if (dd) r.d.error(dd->where, "expected two dice for obstacle_check dice, e.g. [3, 5]");
-        ok = false;
-      } else {
-        for (std::size_t k = 0; k < 2; ++k) need(r.num(&dd->items[k], "a die", 1, 6), dice[k]);
-      }
-      c.obstacle_dice = dice;
-      need(r.num(om.required("need"), "obstacle_check need", -100, 100), c.obstacle_need);
-      need(r.flag(om.required("passed"), "obstacle_check passed"), c.obstacle_passed);
-      om.finish();
-    }
-  }
-  if (const Doc* cc = m.optional("charger_check")) {
-    MapReader cm(*cc, r.d, "charger_check");
-    if (!cm.ok()) {
-      ok = false;
-    } else {
-      std::array<int, 2> dice{};
-      const Doc* dd = cm.required("dice");
-      if (!dd || !dd->is_sequence() || dd->items.size() != 2) {
-        if (dd) r.d.error(dd->where, "expected two dice for charger_check dice, e.g. [3, 5]");
-        ok = false;
-      } else {
-        for (std::size_t k = 0; k < 2; ++k) need(r.num(&dd->items[k], "a die", 1, 6), dice[k]);
-      }
-      c.charger_dice = dice;
-      need(r.num(cm.required("need"), "charger_check need", -100, 100), c.charger_need);
-      need(r.flag(cm.required("stands"), "charger_check stands"), c.charger_stands);
-      if (const Doc* mo = cm.optional("morale")) {
-        auto v = r.choice(mo, "charger_check morale", k_morale_names);
-        if (v) c.charger_morale = static_cast<Morale>(*v);
-        else ok = false;
-      }
-      cm.finish();
-    }
-  }
+  ok = read_check(m, r, "obstacle_check", "passed", c.obstacle_dice, c.obstacle_need, c.obstacle_passed, nothing_more) && ok;
+  ok = read_check(m, r, "charger_check", "stands", c.charger_dice, c.charger_need, c.charger_stands, [&](MapReader& cm) {
+         const Doc* mo = cm.optional("morale");
+         if (!mo) return true;
+         auto v = r.choice(mo, "charger_check morale", k_morale_names);
+         if (v) c.charger_morale = static_cast<Morale>(*v);
+         return v.has_value();
+       }) && ok;
   const Doc* dn = m.optional("dice");
   if (dn || c.initiation_dice) {
     c.rolled = dn != nullptr;
