@@ -1,6 +1,7 @@
 #include "bots/reaction_bot.hpp"
 
 #include "engine/engagement/engagement.hpp"
+#include "engine/engagement/table_rules.hpp"
 
 namespace vedette {
 
@@ -62,21 +63,25 @@ Command command_for(const Battle& b, std::size_t i, const Decision& d, bool char
     c.face_target = true;
     c.target = beh.direction == Direction::toward ? target : nearest;
   }
-  if (!u.mounted) {
-    // On foot (seed 001: mounting takes its whole move).
-    if (d.pace != Pace::halt) {
+  // Mounted infantry's mount and dismount (seed 001: each its whole move),
+  // the rule the solo session asks too (engine/engagement/table_rules.hpp).
+  MountedInfantryFacts mf;
+  mf.type = u.type;
+  mf.on_horse = u.mounted;
+  mf.has_weapon = u.profile->weapon.has_value();
+  if (mf.on_horse && mf.has_weapon && nearest != k_no_unit) {
+    const Length foot_reach = r.weapons[*u.profile->weapon].reach(0);
+    const auto n = static_cast<std::size_t>(nearest);
+    mf.enemy_within_foot_reach = b.gap(i, n) <= foot_reach && b.sees(i, n);
+  }
+  switch (mounted_infantry_order(r, mf, d.pace)) {
+    case MountedInfantryOrder::mounts:
       c.move = Move::mount;
       c.running = false;
-    }
-    return c;
-  }
-  if (u.type && !u.type->shoots_mounted && r.combat.dismount.on_halt && d.pace == Pace::halt && u.profile->weapon &&
-      nearest != k_no_unit) {
-    const Length foot_reach = r.weapons[*u.profile->weapon].reach(0);
-    if (b.gap(i, static_cast<std::size_t>(nearest)) <= foot_reach && b.sees(i, static_cast<std::size_t>(nearest))) {
-      c.move = Move::dismount;
       return c;
-    }
+    case MountedInfantryOrder::stays_on_foot: return c;
+    case MountedInfantryOrder::dismounts: c.move = Move::dismount; return c;
+    case MountedInfantryOrder::as_table: break;
   }
   // Seed 003's gates (first turn, good order, no charge the turn after one):
   // engine/engagement's charge_gate, the same the engine applies.

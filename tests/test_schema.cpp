@@ -40,7 +40,8 @@ std::vector<std::string> shipped() {
       if (e.path().extension() == ".yaml") all.push_back(e.path().string());
   std::sort(all.begin(), all.end());
   all.push_back(vtest::data("sessions/game.vedette.yaml"));
-  all.push_back(vtest::data("sessions/turn.vedette.yaml"));  // version 3: the whole turn
+  all.push_back(vtest::data("sessions/turn.vedette.yaml"));     // version 3: the whole turn
+  all.push_back(vtest::data("sessions/on_foot.vedette.yaml"));  // version 4: mounted infantry on foot
   return all;
 }
 

@@ -342,3 +342,119 @@ TEST_CASE("solo and simulation: shooting, melee, rout and rally give the same nu
   CHECK(routs_seen > 5);
   CHECK(steady_checked > 10);
 }
+
+// Mounted infantry across turns (seed 001: mounting or dismounting takes
+// its whole move; seed 002: it never shoots mounted): the engine's
+// dragoons, halted by the table with the foot in reach, dismount and shoot;
+// they stay on foot while the table halts them and mount when it moves
+// them. The solo session, given the same facts and dice, must dismount,
+// stay on foot and mount on the same turns, shoot the same shots, and
+// carry the same pace into the next turn. Both ask the engine's
+// mounted_infantry_order().
+TEST_CASE("solo and simulation: mounted infantry dismounts, stays on foot and mounts on the same turns",
+          "[solo][equivalence][turn][001-L3-solo-mount]") {
+  RulesetPtr r = default_ruleset();
+  auto sc = make_scenario(r, {{"Dragoons", 0, "dragoons", 12, {150, 250}, 180}, {"Foot", 1, "heavy_foot", 16, {150, 215}, 0}},
+                          300, 500, 12);
+  int dismounts = 0, on_foot_shots = 0, mounts = 0, stays = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    ReactionTableBot cav(BotOptions{});
+    ScriptedBot hold;
+    Engagement g(*sc, {&cav, &hold}, seed, 0);
+    EventLog log;
+    g.attach(&log);
+    const Battle& b = g.battle();
+    solo_test::TempDir dir;
+    solo::Session s = [&] {
+      solo::Header h;
+      h.ruleset_path = "builtin:default";
+      h.ruleset_hash = solo::ruleset_hash(*r);
+      h.seed = 1;
+      h.physical_dice = true;
+      solo::UnitSpec spec;
+      spec.name = "Dragoons";
+      spec.type = b.unit(0).type->id;
+      spec.figures = b.unit(0).figures_start;
+      spec.weapon = r->weapons[*b.unit(0).profile->weapon].id;
+      h.units.push_back(spec);
+      return solo::Session(dir / "game.vedette.yaml", std::move(h));
+    }();
+    int known_lost = 0;
+    for (int turn = 1; turn <= 12 && !g.finished(); ++turn) {
+      const Unit& u = b.unit(0);
+      const Situation facts = b.situation(0);
+      const int lost = u.lost();
+      const bool mounted_before = u.mounted;
+      const std::size_t before = log.events.size();
+      g.play_turn();
+      const Event* decision = nullptr;
+      const Event* move = nullptr;
+      const Event* shot = nullptr;
+      bool charged = false;
+      for (std::size_t e = before; e < log.events.size(); ++e) {
+        const Event& ev = log.events[e];
+        if (ev.unit != "Dragoons") continue;
+        if (ev.kind == "decision") decision = &ev;
+        if (ev.kind == "move") move = &ev;
+        if (ev.kind == "shoot") shot = &ev;
+        if (ev.kind == "initiation" || ev.kind == "charge" || ev.kind == "melee") charged = true;
+      }
+      if (!decision || charged) break;  // routed, or a charge: this test follows the mount and dismount only
+      INFO("seed " << seed << ", turn " << turn << ": " << (move ? move->text : "(no move)"));
+      solo::Answers a;
+      a[solo::Question::in_cover] = facts.in_cover;
+      a[solo::Question::enemy_in_range] = facts.enemy_in_range;
+      a[solo::Question::enemy_flank_rear] = facts.enemy_flank_rear;
+      a[solo::Question::retreated_from_melee] = facts.retreated_from_melee;
+      solo::Die die;
+      die.dice = solo::DiceSource::player;
+      die.roll = static_cast<int>(data_int(*decision, "roll"));
+      const solo::Activation act = solo::decide_activation(*r, s, 0, a, lost - known_lost, die);
+      known_lost = lost;
+      CHECK(act.behaviour == data_str(*decision, "behaviour"));
+      // On foot at the start of the turn in both.
+      CHECK(act.on_foot == !mounted_before);
+      REQUIRE(move);
+      const std::string engine_move = data_str(*move, "move");
+      const bool solo_mounts = act.on_foot && act.pace != Pace::halt;
+      CHECK((engine_move == "mount") == solo_mounts);
+      // Blocked (it closed up to the foot and cannot move on): the engine
+      // remembers a halt, the session the pace it was told to move at.
+      // The player's table has no such case to mirror: stop this game.
+      if (!act.on_foot && act.pace != Pace::halt && !(vtest::get<double>(*move, "distance_cm") > 0)) break;
+      CHECK_FALSE((act.on_foot && act.charge_possible));
+      s.append(solo::ActivateEvent{"Dragoons", act});
+      mounts += solo_mounts;
+      stays += act.on_foot && !solo_mounts;
+      // The shooting step: the engine's facts as the player's answers.
+      const solo::ShootingChance chance = solo::shooting_chance(*r, s, 0);
+      if (shot) {
+        REQUIRE(chance.weapon);
+        CHECK(chance.dismounts == (engine_move == "dismount"));
+        const Length gap = Length::cm(vtest::get<double>(*shot, "gap_cm"));
+        const bool cover = solo_test::contains(shot->text, "(cover 1)");
+        const solo::StepRecord rec = solo::resolve_shooting(*r, s, 0, true, gap, cover, solo::player_dice(faces_of(*shot, "dice")),
+                                                            std::nullopt);
+        CHECK(rec.need == vtest::get<long long>(*shot, "need"));
+        CHECK(rec.score == vtest::get<long long>(*shot, "hits"));
+        CHECK(rec.dismounted == (engine_move == "dismount"));
+        s.append(solo::ShootingEvent{"Dragoons", rec});
+        dismounts += rec.dismounted;
+        on_foot_shots += act.on_foot;
+      } else {
+        // No shot: the engine did not dismount (its foot reach is the shot's reach).
+        CHECK(engine_move != "dismount");
+      }
+      // The memory each carries into the next turn.
+      CHECK(s.memory(0).on_foot == !u.mounted);
+      s.append(solo::NextTurnEvent{});
+      CHECK(s.memory(0).pace == u.pace);
+      CHECK(s.memory(0).gallop_streak == u.gallop_streak);
+    }
+  }
+  // Each case was met, more than once.
+  CHECK(dismounts > 5);
+  CHECK(on_foot_shots > 5);
+  CHECK(mounts > 5);
+  CHECK(stays > 5);
+}

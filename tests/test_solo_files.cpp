@@ -135,7 +135,7 @@ TEST_CASE("solo files: hand-edited sessions are located errors naming the key", 
     refused_everywhere(dir, "did you mean 'physical_dice'");
   }
   SECTION("a newer version") {
-    replace_once(text, "version: 1", "version: 4");
+    replace_once(text, "version: 1", "version: " + std::to_string(vedette::solo::k_version + 1));
     spit(dir.path / k_file, text);
     refused_everywhere(dir, "newer vedette");
   }

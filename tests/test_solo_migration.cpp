@@ -70,11 +70,13 @@ TEST_CASE("solo files: version 1 sessions load and stay version 1 until a versio
   CHECK(contains(bad.err, "initiation is a field of session version 2, but this file says version 1"));
   // A version from the future is refused with one clear message.
   std::string future = v2;
-  future.replace(future.find("\nversion: 2\n"), 12, "\nversion: 4\n");
+  const int next = vedette::solo::k_version + 1;
+  future.replace(future.find("\nversion: 2\n"), 12, "\nversion: " + std::to_string(next) + "\n");
   spit(file, future);
   Result newer = run({"solo", "status", "game"}, dir.path);
   CHECK(newer.status == 2);
-  CHECK(contains(newer.err, "session version 4 was written by a newer vedette; this one reads version 3"));
+  CHECK(contains(newer.err, "session version " + std::to_string(next) + " was written by a newer vedette; this one reads version " +
+                                std::to_string(vedette::solo::k_version)));
 }
 
 // play reloads a session another command changed while it waited: the
@@ -131,4 +133,40 @@ TEST_CASE("solo files: version 2 sessions load and stay version 2 until a versio
   Result bad2 = run({"solo", "status", "game"}, dir.path);
   CHECK(bad2.status == 2);
   CHECK(contains(bad2.err, "weapon is a field of session version 3, but this file says version 2"));
+}
+
+// Version 4 (mounted infantry on foot): a version 3 file with mounted
+// infantry loads and plays on as version 3 until its dragoons dismount;
+// then version 4. A version 4 field in a file that says version 3 is
+// refused where it stands.
+TEST_CASE("solo files: version 3 sessions load and stay version 3 until a unit dismounts", "[solo][files]") {
+  TempDir dir;
+  const fs::path file = dir.path / "game.vedette.yaml";
+  ok(dir, {"solo", "new", "game", "--unit", "Dragoons:mounted-infantry,weapon=musket,figures=8", "--seed", "3", "--physical-dice"});
+  ok(dir, {"solo", "activate", "game", "Dragoons", "--enemy-in-range", "--roll", "3"});  // RF 1, D6 3: halt
+  ok(dir, {"solo", "initiative", "game", "--total", "3", "--roll", "4"});
+  const std::string v3 = slurp(file);
+  REQUIRE(contains(v3, "\nversion: 3\n"));
+  CHECK(vedette::solo::Session::load(file).text() == v3);
+  // No enemy to shoot at: it stays mounted, and the file version 3.
+  ok(dir, {"solo", "shoot", "game", "Dragoons", "--no-target"});
+  CHECK(contains(slurp(file), "\nversion: 3\n"));
+  ok(dir, {"solo", "undo", "game"});
+  // It dismounts to shoot: version 4, and on foot next turn.
+  ok(dir, {"solo", "shoot", "game", "Dragoons", "--distance", "15cm", "--hits", "1"});
+  const std::string v4 = slurp(file);
+  CHECK(contains(v4, "\nversion: 4\n"));
+  CHECK(contains(v4, "dismounted: true"));
+  ok(dir, {"solo", "next-turn", "game"});
+  Result st = run({"solo", "status", "game", "--json"}, dir.path);
+  REQUIRE(st.status == 0);
+  CHECK(st.json()["units"][0]["on_foot"] == true);
+  // The same file said to be version 3: refused at the field, nothing written.
+  std::string wrong = slurp(file);
+  wrong.replace(wrong.find("\nversion: 4\n"), 12, "\nversion: 3\n");
+  spit(file, wrong);
+  Result bad = run({"solo", "status", "game"}, dir.path);
+  CHECK(bad.status == 2);
+  CHECK(contains(bad.err, "dismounted is a field of session version 4, but this file says version 3"));
+  CHECK(slurp(file) == wrong);
 }

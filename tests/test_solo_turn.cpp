@@ -231,6 +231,80 @@ TEST_CASE("solo turn: shooting - mounted one band further, mounted infantry dism
   CHECK(shots == 2);
 }
 
+// Seed 001: mounting or dismounting takes one action (here the unit's whole
+// move). The session remembers a dismounted unit on foot: halted, it
+// shoots on foot without dismounting again; when the table moves it, it
+// mounts instead (no move, no charge, no shot). The rule is the engine's
+// (mounted_infantry_order), the bot asks it too.
+TEST_CASE("solo turn: mounted infantry stays on foot, and mounting takes its whole move (seed 001)",
+          "[solo][play][turn][shooting][001-L3-solo-mount][002-L31-solo-dismount]") {
+  TempDir dir;
+  ok(dir, {"solo", "new", "game", "--unit", "Hussars:shooting,weapon=carbine", "--unit",
+           "Dragoons:mounted-infantry,weapon=musket,figures=8", "--seed", "3", "--physical-dice"});
+  const std::string turn1 = "n\ny\nn\n0\n6\n"  // Hussars gallop
+                            "n\ny\nn\n0\n3\n"  // Dragoons halt
+                            "3\n4\n"
+                            "y\n15\nn\n2\n"  // Hussars shoot
+                            "y\n15\nn\n1\n"  // Dragoons dismount and shoot
+                            "y\n";
+  const std::string turn2 = "n\ny\nn\n0\n3\n"  // Hussars halt
+                            "n\ny\nn\n0\n3\n"  // Dragoons halt: stay on foot
+                            "3\n4\n"
+                            "n\n"              // Hussars: no target
+                            "y\n15\nn\n2\n"  // Dragoons shoot on foot
+                            "y\n";
+  const std::string turn3 = "n\ny\nn\n0\n3\n"  // Hussars halt
+                            "n\ny\nn\n0\n6\n"  // Dragoons: the table's gallop (Charge?): it mounts
+                            "3\n4\n"
+                            "n\n";  // Hussars: no target; Dragoons has no shooting step
+  Result p = run({"solo", "play", "game"}, dir.path, turn1 + turn2 + turn3);
+  INFO(p.out << p.err);
+  REQUIRE(p.status == 0);
+  const auto turn = [&](int n) {
+    const auto from = p.out.find("=== Turn " + std::to_string(n) + " ===");
+    const auto to = p.out.find("=== Turn " + std::to_string(n + 1) + " ===");
+    return from == std::string::npos ? std::string() : p.out.substr(from, to == std::string::npos ? to : to - from);
+  };
+  CHECK(contains(turn(1), "Dragoons: 8 of 8 figures, steady, halted, on foot (it mounts, its whole move, before it moves again)."));
+  // Turn 2: halted on foot, it shoots on foot and does not dismount again.
+  const std::string t2 = turn(2);
+  CHECK(contains(t2, "    at halt, on foot (it mounts, its whole move, before it moves)\n"));
+  CHECK(contains(t2, "Do:    Dragoons: On foot: Halt in position, facing the nearest enemy."));
+  CHECK(contains(t2, "Shooting: Dragoons (Musket, on foot)\n"));
+  CHECK(contains(t2, "Dragoons shoots Musket at your nearest unit it can see (15 cm (6 in), range band 1): 3 dice needing 5+ = 2 hits."));
+  CHECK_FALSE(contains(t2, "dismounts"));
+  // Turn 3: the table moves it, so it mounts: its whole move, no charge, no shot.
+  const std::string t3 = turn(3);
+  CHECK(contains(t3, "Table: Advance towards nearest enemy at gallop (Charge?)"));
+  CHECK(contains(t3, "Do:    Dragoons: Mount: Dragoons mounts its horses, its whole move, and stays where it is."));
+  CHECK(contains(t3, "No charge: on foot, it must mount (its whole move) before it can charge."));
+  CHECK_FALSE(contains(t3, "You choose the exact distance"));
+  CHECK_FALSE(contains(t3, "Shooting: Dragoons"));
+  CHECK(contains(t3, "Dragoons: 8 of 8 figures, steady, halted, mounted again (its whole move)."));
+  // The session's memory, and the file: version 4, read back the same.
+  Session s = load(dir);
+  CHECK_FALSE(s.memory(1).on_foot);
+  CHECK(s.memory(1).pace == vedette::Pace::halt);
+  CHECK_FALSE(s.memory(1).charged_this_turn);
+  const std::string text = slurp(dir.path / k_file);
+  CHECK(contains(text, "\nversion: 4\n"));
+  CHECK(contains(text, "dismounted: true"));
+  CHECK(contains(text, "on_foot: true"));
+  CHECK(s.text() == text);
+  Result st = run({"solo", "status", "game", "--json"}, dir.path);
+  REQUIRE(st.status == 0);
+  CHECK(st.json()["units"][1]["on_foot"] == false);
+  // Undo the mount: on foot again, and the status says so.
+  int undone = 0;
+  while (!load(dir).memory(1).on_foot && undone < 3) {  // Hussars' shot, the initiative, Dragoons' activation
+    ok(dir, {"solo", "undo", "game"});
+    ++undone;
+  }
+  CHECK(undone == 3);
+  CHECK(load(dir).memory(1).acted_in_turn == 2);
+  CHECK(run({"solo", "status", "game", "--json"}, dir.path).json()["units"][1]["on_foot"] == true);
+}
+
 // A moving mounted-infantry unit has no shooting step (seed 002: never
 // shoots mounted), and a unit with no weapon has none either.
 TEST_CASE("solo turn: mounted infantry on the move and units without a weapon do not shoot", "[solo][play][turn][shooting]") {

@@ -62,6 +62,14 @@ Length shot_reach(const Ruleset& r, const Weapon& w, bool on_horse, bool shoots_
   return w.reach(on_horse ? r.supplement.mounted_range_band_shift : 0);
 }
 
+MountedInfantryOrder mounted_infantry_order(const Ruleset& r, const MountedInfantryFacts& f, Pace table_pace) {
+  if (!f.on_horse) return table_pace == Pace::halt ? MountedInfantryOrder::stays_on_foot : MountedInfantryOrder::mounts;
+  if (f.type && !f.type->shoots_mounted && r.combat.dismount.on_halt && table_pace == Pace::halt && f.has_weapon &&
+      f.enemy_within_foot_reach)
+    return MountedInfantryOrder::dismounts;
+  return MountedInfantryOrder::as_table;
+}
+
 std::optional<ShotPlan> plan_shot(const Ruleset& r, const Weapon& w, const ShotFacts& f) {
   if (f.on_horse && !f.shoots_mounted) return std::nullopt;
   if (f.distance > shot_reach(r, w, f.on_horse, f.shoots_mounted)) return std::nullopt;

@@ -20,6 +20,8 @@
 //  * melee_modifier, melee_result, melee_aftermath: one round of melee.
 //  * follow_through_balance: what a victorious charger moves on (seed 003).
 //  * routs, rally_check: the end-of-turn morale step.
+//  * mounted_infantry_order: mounted infantry's dismount and mount (seeds
+//    001 and 002, combat.dismount).
 #include <array>
 #include <optional>
 #include <string_view>
@@ -103,6 +105,22 @@ struct ShotPlan {
 std::optional<ShotPlan> plan_shot(const Ruleset& r, const Weapon& w, const ShotFacts& f);
 // How far the weapon reaches for this shooter (0: it may not shoot).
 Length shot_reach(const Ruleset& r, const Weapon& w, bool on_horse, bool shoots_mounted);
+
+// Mounted infantry (a unit type that may not shoot mounted, seed 002):
+// mounting or dismounting takes its whole move (seed 001). On foot, it
+// mounts when the Actions Table moves it and stays on foot when the table
+// halts it; either way it does not move or charge that turn. Mounted, it
+// dismounts when the table halts it (combat.dismount.on_halt) with an
+// enemy in sight within its weapon's reach on foot. Other units keep on as
+// they are.
+enum class MountedInfantryOrder { as_table, mounts, stays_on_foot, dismounts };
+struct MountedInfantryFacts {
+  const UnitType* type = nullptr;  // null: no restriction
+  bool on_horse = true;
+  bool has_weapon = false;
+  bool enemy_within_foot_reach = false;  // in sight, within the weapon's reach on foot
+};
+MountedInfantryOrder mounted_infantry_order(const Ruleset& r, const MountedInfantryFacts& f, Pace table_pace);
 
 // Melee (combat.melee): a unit's die modifier (seed 002, unit_types: its
 // type's melee, plus melee_charging with the charge bonus; units on foot

@@ -131,6 +131,7 @@ std::string answers_text(const Answers& a) {
 std::string memory_summary(const Session& s, std::size_t unit) {
   const UnitMemory& m = s.memory(unit);
   std::string out = m.pace == Pace::halt ? "at halt" : "moving at " + std::string(pace_name(m.pace));
+  if (m.on_foot) out += ", on foot (it mounts, its whole move, before it moves)";
   if (m.gallop_streak > 0)
     out += ", galloped " + std::to_string(m.gallop_streak) + (m.gallop_streak == 1 ? " turn" : " turns") + " in a row";
   if (m.ran_last_turn) out += "; ran from the enemy last turn";
@@ -168,7 +169,8 @@ void print_decision(std::ostream& out, const Session& s, const Activation& a, co
   out << "Table: " << a.behaviour_text << "\n";
   if (!a.note.empty()) out << "Limit: " << a.note << "\n";
   out << "Do:    " << unit << ": " << a.instruction << "\n";
-  if (!a.charge_refused.empty()) out << "No charge: " << a.charge_refused << "; it moves as the table says otherwise.\n";
+  if (!a.charge_refused.empty())
+    out << "No charge: " << a.charge_refused << (a.on_foot ? ".\n" : "; it moves as the table says otherwise.\n");
   if (a.running) out << "Next turn: " << unit << " counts as running from the enemy (+3).\n";
 }
 
@@ -372,6 +374,7 @@ Json activation_json(const Session& s, const Activation& a) {
                 {"enemy_in_range", a.enemy_in_range},
                 {"enemy_flank_rear", a.enemy_flank_rear},
                 {"retreated_from_melee", a.retreated_from_melee},
+                {"on_foot", a.on_foot},
                 {"new_casualties", a.new_casualties},
                 {"casualties", a.casualties},
                 {"figures", a.figures}};
@@ -451,6 +454,7 @@ Json event_json(const Session& s, const Event& e) {
           j["result"] = r.result;
           j["morale"] = r.morale ? Json(std::string(morale_name(*r.morale))) : Json(nullptr);
           j["fell_back"] = r.fell_back;
+          j["dismounted"] = r.dismounted;
           j["outcome"] = r.outcome;
         }
       },
@@ -497,6 +501,7 @@ Json status_json(const Session& s, const std::optional<SessionRules>& rules) {
     uj["charged_this_turn"] = m.charged_this_turn;
     uj["charged_last_turn"] = m.charged_last_turn;
     uj["retreated_from_melee"] = m.retreated_from_melee;
+    uj["on_foot"] = m.on_foot;
     uj["morale"] = morale_name(m.morale);
     uj["acted_in_turn"] = m.acted_in_turn;
     uj["acted_this_turn"] = m.acted_in_turn == s.state().turn;

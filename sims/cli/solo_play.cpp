@@ -437,7 +437,7 @@ void shooting_step(Session& s, const Ruleset& r, std::size_t k, bool physical, P
   const std::string& name = s.header().units[k].name;
   const ShootingChance c = shooting_chance(r, s, k);
   const LengthUnit u = r.units;
-  out << "Shooting: " << name << " (" << c.weapon->name << (c.dismounts ? ", on foot: it dismounts to shoot" : "") << ")\n";
+  out << "Shooting: " << name << " (" << c.weapon->name << (c.dismounts ? ", on foot: it dismounts to shoot" : !c.on_horse ? ", on foot" : "") << ")\n";
   const bool target = p.yes_no(shooting_question(r, s, k), false,
                                "It shoots only at the nearest enemy it can see (as uncommanded units do), if that "
                                "enemy is within its weapon's reach and in its arc. Clear sight: a straight line crossing "
@@ -730,7 +730,7 @@ int run_solo_play(const PlayOptions& o, Io& io) {
         print_decision(out, s, a, spec.name);
         // Who chooses a distance inside the pace's range: the player, who
         // moves the cavalry's figures.
-        if (a.pace != Pace::halt && s.header().module.empty()) {  // (a module says its own units)
+        if (a.pace != Pace::halt && !a.on_foot && s.header().module.empty()) {  // (a module says its own units)
           const auto pr = r.pace_range(a.pace);
           out << "       You choose the exact distance within the " << pace_name(a.pace) << "'s "
               << format_range_table(pr.min, pr.max, r.units) << ".\n";

@@ -65,6 +65,12 @@ const StepRecord* step_record(const EventBody& body) {
 }
 
 namespace {
+// Version 4's marks: mounted infantry that dismounted, or acts on foot.
+bool needs_version_4(const Event& e) {
+  if (const auto* a = std::get_if<ActivateEvent>(&e.body); a && a->a.on_foot) return true;
+  if (const auto* sh = std::get_if<ShootingEvent>(&e.body); sh && sh->s.dismounted) return true;
+  return false;
+}
 // Version 3's marks: a turn step, a routed unit, a unit's weapon.
 bool needs_version_3(const Header& h, const Event& e) {
   if (turn_step_of(e.body)) return true;
@@ -78,13 +84,14 @@ bool needs_version_3(const Header& h, const Event& e) {
 }  // namespace
 
 int needed_version(const Header& header, const std::vector<Event>& history) {
-  for (const UnitSpec& u : header.units)
-    if (!u.weapon.empty()) return 3;
   int v = 1;
+  for (const UnitSpec& u : header.units)
+    if (!u.weapon.empty()) v = 3;
   for (const Event& e : history) {
-    if (needs_version_3(header, e)) return 3;
-    if (const auto* a = std::get_if<ActivateEvent>(&e.body); a && !a->a.charge_refused.empty()) v = 2;
-    if (const auto* c = std::get_if<ChargeEvent>(&e.body); c && c->c.initiation_dice) v = 2;
+    if (needs_version_4(e)) return 4;
+    if (needs_version_3(header, e)) v = 3;
+    if (const auto* a = std::get_if<ActivateEvent>(&e.body); a && !a->a.charge_refused.empty()) v = std::max(v, 2);
+    if (const auto* c = std::get_if<ChargeEvent>(&e.body); c && c->c.initiation_dice) v = std::max(v, 2);
   }
   return v;
 }
@@ -183,7 +190,7 @@ void write_activation(std::ostringstream& o, const Activation& a) {
     << (a.charged_last_turn ? std::string(", charged_last_turn: ") + b(*a.charged_last_turn) : std::string())
     << ", in_cover: " << b(a.in_cover) << ", enemy_in_range: " << b(a.enemy_in_range)
     << ", enemy_flank_rear: " << b(a.enemy_flank_rear) << ", retreated_from_melee: " << b(a.retreated_from_melee)
-    << ", new_casualties: " << a.new_casualties << ", casualties: " << a.casualties << ", figures: " << a.figures
+    << (a.on_foot ? ", on_foot: true" : "") << ", new_casualties: " << a.new_casualties << ", casualties: " << a.casualties << ", figures: " << a.figures
     << "}\n";
   o << ind << "asked: [";
   for (std::size_t k = 0; k < a.asked.size(); ++k) o << (k ? ", " : "") << question_name(a.asked[k]);
@@ -285,6 +292,7 @@ void write_step(std::ostringstream& o, const StepRecord& r) {
   o << ind << "result: " << r.result << "\n";
   if (r.morale) o << ind << "morale: " << morale_name(*r.morale) << "\n";
   o << ind << "fell_back: " << b(r.fell_back) << "\n";
+  if (r.dismounted) o << ind << "dismounted: true\n";
   o << ind << "outcome: " << q(r.outcome) << "\n";
 }
 
@@ -341,7 +349,8 @@ std::string memory_text(const Header& h, const State& s, std::uint64_t next_roll
     o << "    - {name: " << q(h.units[k].name) << ", casualties: " << m.casualties << ", pace: " << pace_name(m.pace)
       << ", moving: " << b(m.pace != Pace::halt) << ", gallop_streak: " << m.gallop_streak
       << ", ran_this_turn: " << b(m.ran_this_turn) << ", ran_last_turn: " << b(m.ran_last_turn)
-      << ", retreated_from_melee: " << b(m.retreated_from_melee) << ", morale: " << morale_name(m.morale)
+      << ", retreated_from_melee: " << b(m.retreated_from_melee) << (m.on_foot ? ", on_foot: true" : "")
+      << ", morale: " << morale_name(m.morale)
       << ", acted_in_turn: " << m.acted_in_turn << ", charge_answered: " << b(m.charge_for != 0 && m.charge_for == m.last_activation)
       << ", pending: " << answers_flow(m.pending) << ", charge_draft: {";
     bool first = true;
@@ -759,12 +768,24 @@ void Session::apply_to_state(const Event& e) {
           if (a.ran_last_turn != m->ran_last_turn) mismatch("ran_last_turn", b(a.ran_last_turn), b(m->ran_last_turn));
           if (a.charged_last_turn && *a.charged_last_turn != m->charged_last_turn)
             mismatch("charged_last_turn", b(*a.charged_last_turn), b(m->charged_last_turn));
+          if (a.on_foot != m->on_foot) mismatch("on_foot", b(a.on_foot), b(m->on_foot));
+          if (a.on_foot && a.charge_possible)
+            throw SessionError(ev.unit + " is on foot: it cannot charge (it mounts first, its whole move)", "charge_possible");
           if (a.hero != spec.hero) mismatch("hero", b(a.hero), b(spec.hero));
           if (a.raw != spec.raw) mismatch("raw", b(a.raw), b(spec.raw));
           m->casualties += a.new_casualties;
-          m->gallop_streak = a.pace == Pace::gallop ? m->gallop_streak + 1 : 0;
-          m->pace = a.pace;
-          m->ran_this_turn = a.running;
+          if (a.on_foot) {
+            // Seed 001: mounting takes its whole move (when the table moves
+            // it); halted, it stays on foot. It does not move either way.
+            m->gallop_streak = 0;
+            m->pace = Pace::halt;
+            m->ran_this_turn = false;
+            m->on_foot = a.pace == Pace::halt;
+          } else {
+            m->gallop_streak = a.pace == Pace::gallop ? m->gallop_streak + 1 : 0;
+            m->pace = a.pace;
+            m->ran_this_turn = a.running;
+          }
           m->retreated_from_melee = a.retreated_from_melee;
           m->acted_in_turn = state_.turn;
           m->last_activation = e.n;
@@ -849,6 +870,11 @@ void Session::apply_to_state(const Event& e) {
               throw SessionError("the dice give " + std::to_string(hits) + " hits needing " + std::to_string(r.need) +
                                      ", but it records " + std::to_string(r.score),
                                  "score");
+          }
+          if (r.dismounted) {
+            if (!std::is_same_v<T, ShootingEvent>) throw SessionError(std::string("only a shot dismounts, not a ") + kind, "dismounted");
+            if (m->on_foot) throw SessionError(ev.unit + " is already on foot", "dismounted");
+            m->on_foot = true;
           }
           if constexpr (std::is_same_v<T, MeleeEvent>) {
             if (!m->contact) throw SessionError(ev.unit + " is in no melee in turn " + std::to_string(state_.turn));
@@ -1023,6 +1049,7 @@ std::optional<Activation> read_activation(MapReader& m, Reader& r, const std::st
     need(r.flag(fm.required("enemy_in_range"), "enemy_in_range"), a.enemy_in_range);
     need(r.flag(fm.required("enemy_flank_rear"), "enemy_flank_rear"), a.enemy_flank_rear);
     need(r.flag(fm.required("retreated_from_melee"), "retreated_from_melee"), a.retreated_from_melee);
+    if (const Doc* of = fm.optional("on_foot")) need(r.flag(of, "on_foot"), a.on_foot);  // version 4
     need(r.num(fm.required("new_casualties"), "new_casualties", 0, 1000000), a.new_casualties);
     need(r.num(fm.required("casualties"), "casualties", 0, 1000000), a.casualties);
     need(r.num(fm.required("figures"), "figures", 1, k_max_figures), a.figures);
@@ -1286,6 +1313,7 @@ std::optional<StepRecord> read_step(MapReader& m, Reader& r) {
     else ok = false;
   }
   need(r.flag(m.required("fell_back"), "fell_back"), s.fell_back);
+  if (const Doc* dm = m.optional("dismounted")) need(r.flag(dm, "dismounted"), s.dismounted);  // version 4
   need(r.str(m.required("outcome"), "outcome"), s.outcome);
   if (!ok) return std::nullopt;
   return s;
@@ -1595,6 +1623,15 @@ Session Session::load(const fs::path& path) {
       }
     }
   }
+  // A version 3 file holds no field of version 4.
+  if (version < 4)
+    for (const Event& e : events)
+      if (needs_version_4(e)) {
+        const char* field = std::holds_alternative<ActivateEvent>(e.body) ? "facts.on_foot" : "dismounted";
+        auto at = e.field_where.find(field);
+        d.error(at != e.field_where.end() ? at->second : e.where,
+                std::string(field) + " is a field of session version 4, but this file says version " + std::to_string(version));
+      }
   // A version 2 file holds no event of version 3.
   if (version < 3)
     for (const Event& e : events)

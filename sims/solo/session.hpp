@@ -40,9 +40,11 @@ inline constexpr std::string_view k_format = "vedette-session";
 // version that holds its history: version 1 until an event needs a field of
 // version 2 (a charge's initiation check, a "(Charge?)" a rule refused), 2
 // until it needs one of version 3 (the whole turn's steps: initiative,
-// shooting, melee, rally; a routed unit; a unit's weapon), so an older
-// vedette still reads what it could understand.
-inline constexpr int k_version = 3;
+// shooting, melee, rally; a routed unit; a unit's weapon), 3 until a
+// mounted-infantry unit dismounts (version 4: a shot that dismounted, an
+// activation on foot), so an older vedette still reads what it could
+// understand.
+inline constexpr int k_version = 4;
 
 // A problem with an event against the session's state: a unit that has
 // already acted, casualties beyond the figures, an undo with nothing to undo.
@@ -120,6 +122,10 @@ struct Activation {
   // recorded by sessions written before it was enforced (nullopt).
   std::optional<bool> charged_last_turn;
   bool in_cover = false, enemy_in_range = false, enemy_flank_rear = false, retreated_from_melee = false;
+  // Version 4: mounted infantry on foot (it dismounted to shoot). It mounts
+  // again, its whole move (seed 001), when the table moves it; halted, it
+  // stays on foot. Either way it neither moves nor charges this turn.
+  bool on_foot = false;
   int new_casualties = 0;  // given with this activation (added before the RF)
   int casualties = 0;      // lost in all, after new_casualties
   int figures = 0;
@@ -229,6 +235,7 @@ struct StepRecord {
   std::string result;
   std::optional<Morale> morale;  // the unit's morale after, when the step set it
   bool fell_back = false;        // melee: it falls back (retreating from melee next turn)
+  bool dismounted = false;       // shooting, version 4: mounted infantry dismounted to shoot (its whole move)
   std::string outcome;           // in words, as shown
 };
 inline constexpr std::array<std::string_view, 6> k_step_given{"player_roll", "target",      "distance",
@@ -330,6 +337,9 @@ struct UnitMemory {
   // so the pace limit of the next (combat.charge.next_turn_pace).
   bool charged_this_turn = false;
   bool charged_last_turn = false;
+  // Mounted infantry on foot: it dismounted to shoot and has not mounted
+  // since (seed 001: each takes its whole move).
+  bool on_foot = false;
   Morale morale = Morale::steady;
   int acted_in_turn = 0;    // the last turn it was activated (0: never)
   int last_activation = 0;  // that activation's event number

@@ -236,8 +236,9 @@ Activation decide_activation(const Ruleset& r, const Session& s, std::size_t uni
   // (Battle::pace_limit): seed 003's "normal speed" the turn after a charge
   // (combat.charge.next_turn_pace) as well as seed 002's gallop limits,
   // from the session's memory.
+  // Mounted infantry on foot does not move this turn (below): no limit.
   const LimitedPace lp = limit_pace(r, PaceFacts{true, us.type, m.gallop_streak, m.charged_last_turn}, d.pace);
-  if (lp.pace != d.pace) {
+  if (!m.on_foot && lp.pace != d.pace) {
     d.pace = lp.pace;
     if (d.adjust == PaceAdjust::none)
       d.adjust = lp.why == PaceLimit::after_charge ? PaceAdjust::after_charge
@@ -282,6 +283,30 @@ Activation decide_activation(const Ruleset& r, const Session& s, std::size_t uni
     a.charge_possible = false;
   }
   a.note = adjustment_note(r, d, us);
+  if (m.on_foot) {
+    // Mounted infantry on foot: the engine's rule (mounted_infantry_order),
+    // seed 001: mounting takes its whole move.
+    a.on_foot = true;
+    MountedInfantryFacts mf;
+    mf.type = us.type;
+    mf.on_horse = false;
+    mf.has_weapon = !spec.weapon.empty();
+    const bool mounts = mounted_infantry_order(r, mf, d.pace) == MountedInfantryOrder::mounts;
+    a.running = false;
+    if (a.charge_possible) a.charge_refused = "on foot, it must mount (its whole move) before it can charge";
+    a.charge_possible = false;
+    if (mounts) {
+      a.instruction = "Mount: " + spec.name + " mounts its horses, its whole move, and stays where it is.";
+      a.note = "On foot, it mounts instead of moving: mounting takes its whole move (seed 001).";
+    } else {
+      Behaviour no_charge = *d.behaviour;
+      no_charge.charge_possible = false;
+      Decision on_foot = d;
+      on_foot.behaviour = &no_charge;
+      a.instruction = "On foot: " + instruction(r, on_foot);
+    }
+    return a;
+  }
   if (a.charge_possible) {
     if (auto no = charge_refusal(r, s, unit)) {
       a.charge_possible = false;
@@ -755,10 +780,19 @@ ShootingChance shooting_chance(const Ruleset& r, const Session& s, std::size_t u
   const ActivateEvent* act = this_turn_activation(s, unit);
   const bool halted = act && act->a.pace == Pace::halt;
   c.moving = !halted;
-  if (!shoots_mounted) {
+  if (m.on_foot) {
+    // Dismounted in an earlier turn and halted since: it shoots on foot.
+    c.on_horse = false;
+    c.moving = false;
+  } else if (!shoots_mounted) {
     // Seed 002: mounted infantry never shoots mounted; the automated unit
-    // dismounts when the table halts it (combat.dismount.on_halt).
-    if (!(halted && r.combat.dismount.on_halt)) {
+    // dismounts when the table halts it (combat.dismount.on_halt) with an
+    // enemy in sight within its reach on foot: the shooting question asks.
+    MountedInfantryFacts mf;
+    mf.type = t;
+    mf.has_weapon = true;
+    mf.enemy_within_foot_reach = true;
+    if (mounted_infantry_order(r, mf, halted ? Pace::halt : Pace::walk) != MountedInfantryOrder::dismounts) {
       c.why_not = spec.name + " is mounted and mounted infantry may not shoot mounted (seed 002)";
       c.weapon = nullptr;
       return c;
@@ -811,6 +845,7 @@ StepRecord resolve_shooting(const Ruleset& r, const Session& s, std::size_t unit
   }
   rec.need = plan->need;
   rec.result = "shot";
+  rec.dismounted = c.dismounts;  // its whole move: on foot until it mounts again
   std::string t = dismount + "shoots " + c.weapon->name + " at your nearest unit it can see (" +
                   format_length_table(distance, r.units) + ", range band " + std::to_string(plan->band + 1) +
                   (plan->shift ? ", counted " + std::to_string(plan->shift) + " further as it is mounted" : "") + "): " +
@@ -839,7 +874,7 @@ MeleeSide solo_melee_side(const Ruleset& r, const Session& s, std::size_t unit) 
   MeleeSide m;
   const UnitType* t = r.find_unit_type(s.header().units[unit].type);
   m.dice = dice_for(s.figures_left(unit), r.combat.melee.figures_per_die);
-  m.modifier = melee_modifier(t, true, s.memory(unit).charge_bonus);  // seed 002
+  m.modifier = melee_modifier(t, !s.memory(unit).on_foot, s.memory(unit).charge_bonus);  // seed 002
   m.need = melee_need(r, m.modifier);
   return m;
 }
@@ -1033,6 +1068,11 @@ std::string turn_summary(const Ruleset& r, const Session& s, std::size_t unit) {
   t += ", " + std::string(morale_name(m.morale));
   if (m.morale == Morale::routed) return t + ": flees toward its own edge.";
   if (m.acted_in_turn == s.state().turn) t += m.pace == Pace::halt ? ", halted" : ", moved at " + std::string(pace_name(m.pace));
+  if (m.on_foot) {
+    t += ", on foot (it mounts, its whole move, before it moves again)";
+  } else if (const ActivateEvent* act = this_turn_activation(s, unit); act && act->a.on_foot) {
+    t += ", mounted again (its whole move)";
+  }
   if (m.charged_this_turn) t += "; charged, so no charge next turn (seed 003)";
   if (m.pace == Pace::gallop && m.gallop_streak >= r.supplement.gallop_max_turns)
     t += "; galloped " + std::to_string(m.gallop_streak) + " turns running, so at most " +

@@ -116,6 +116,7 @@
     if (u.raw) parts.push("raw");
     parts.push(`${u.figures - u.casualties} of ${u.figures} figures`);
     if (u.pace && u.pace !== "halt") parts.push(`moved at ${u.pace}`);
+    if (u.on_foot) parts.push("on foot");
     if (u.morale !== "steady") parts.push(u.morale);
     if (u.ran_last_turn) parts.push("ran last turn");
     return parts.join(" · ");
