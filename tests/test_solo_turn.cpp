@@ -538,3 +538,35 @@ TEST_CASE("solo turn: uphill, into terrain and an obstacle on the way of a charg
   CHECK(bad.status == 2);
   CHECK(contains(bad.err, "--path"));
 }
+
+// The optional rules of seed 001 (Fear of Charge) and seed 004 (Infantry
+// Square) are played by the simulation; the solo session does not walk them
+// yet, and says so wherever a player starts or looks at a game, rather than
+// resolving a charge on infantry as if the ruleset had them off. The
+// default ruleset turns neither on, and nothing is said.
+TEST_CASE("solo turn: optional rules solo play does not walk are said at new, play and status",
+          "[solo][turn][001-L13-solo-fear][004-L26-solo-square]") {
+  TempDir dir;
+  const std::string both = (dir.path / "both.yaml").string();
+  spit(both,
+       "extends: builtin:default\n"
+       "charge:\n  fear_of_charge:\n    enabled: true\n  infantry_square:\n    enabled: true\n");
+  Result made = run({"solo", "new", "game", "--unit", "Lancers:shock", "--ruleset", both, "--seed", "3"}, dir.path);
+  INFO(made.out << made.err);
+  REQUIRE(made.status == 0);
+  const std::string note =
+      "Note: this ruleset turns on Fear of Charge (seed 001, charge.fear_of_charge) and Infantry Square (seed 004, "
+      "charge.infantry_square). Solo play does not walk them yet";
+  CHECK(contains(made.out, note));
+  CHECK(contains(run({"solo", "status", "game"}, dir.path).out, note));
+  Result st = run({"solo", "status", "game", "--json"}, dir.path);
+  REQUIRE(st.status == 0);
+  CHECK(st.json()["rules_not_asked"].size() == 2);
+  // play's main lines drop the seed citations and YAML keys, not the note.
+  Result p = run({"solo", "play", "game"}, dir.path, "q\n");
+  CHECK(contains(p.out, "Note: this ruleset turns on Fear of Charge and Infantry Square. Solo play does not walk them yet"));
+  // The default ruleset: nothing to say.
+  ok(dir, {"solo", "new", "plain", "--unit", "Lancers:shock", "--seed", "3"});
+  CHECK_FALSE(contains(run({"solo", "status", "plain"}, dir.path).out, "Note: this ruleset"));
+  CHECK(run({"solo", "status", "plain", "--json"}, dir.path).json()["rules_not_asked"].empty());
+}

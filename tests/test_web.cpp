@@ -556,3 +556,22 @@ TEST_CASE("web: the charge form's defender classes and weights come from the ses
   CHECK(missing.status == 400);
   CHECK(body_of(missing)["error"].get<std::string>().find("attacker") != std::string::npos);
 }
+
+// Optional rules the solo session does not walk (seed 001's Fear of Charge,
+// seed 004's Infantry Square): the page gets the server's note, the same
+// words as the terminal's; the default ruleset has none.
+TEST_CASE("web: the session's status says which optional rules solo play leaves to the table", "[web][solo]") {
+  Table t;
+  t.create();
+  json status = body_of(t.call("GET", "/api/sessions/game"));
+  CHECK(status["result"]["rules_not_asked"] == json::array());
+  CHECK(status["result"]["rules_note"] == "");
+  const std::string rules = t.tmp.write("squares.yaml", "extends: builtin:default\ncharge:\n  infantry_square:\n    enabled: true\n");
+  const std::string file = (fs::path(t.tmp.path()) / "squares.vedette.yaml").string();
+  const auto made = run_in_process({"solo", "new", file, "--ruleset", rules, "--unit", "Lancers:shock", "--seed", "3"});
+  INFO(made.err);
+  REQUIRE(made.status == 0);
+  status = body_of(t.call("GET", "/api/sessions/squares"));
+  CHECK(status["result"]["rules_not_asked"] == json({"Infantry Square (seed 004, charge.infantry_square)"}));
+  CHECK(status["result"]["rules_note"].get<std::string>().find("Solo play does not walk it yet") != std::string::npos);
+}

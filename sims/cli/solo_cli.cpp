@@ -517,6 +517,8 @@ Json status_json(const Session& s, const std::optional<SessionRules>& rules) {
   if (rules) {
     const Ruleset& r = *rules->rules;
     j["charge_arc_degrees"] = r.charge.arc_degrees;  // seed 003 L40: the charge offer's question
+    j["rules_not_asked"] = optional_rules_not_asked(r);  // optional rules solo play leaves to the table
+    j["rules_note"] = optional_rules_note(r);
     const Step st = next_step(s, r);
     Json n;
     n["step"] = k_step_kind_names[static_cast<std::size_t>(st.kind)];

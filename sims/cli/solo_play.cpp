@@ -584,6 +584,7 @@ int run_solo_play(const PlayOptions& o, Io& io) {
 
   out << "Vedette solo: " << file << ", turn " << s.state().turn << " (ruleset " << s.header().ruleset_path << ")\n";
   check_unit_types(s, *sr.rules, sr.path);
+  if (const std::string note = optional_rules_note(*sr.rules); !note.empty()) out << note << "\n";
   if (sr.changed) {
     out << "The ruleset " << sr.path << " has changed since this session last used it\n"
         << "  (recorded " << s.header().ruleset_hash << ", now " << sr.hash << ").\n";

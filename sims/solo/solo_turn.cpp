@@ -1082,4 +1082,22 @@ std::string turn_summary(const Ruleset& r, const Session& s, std::size_t unit) {
   return t + ".";
 }
 
+std::vector<std::string> optional_rules_not_asked(const Ruleset& r) {
+  std::vector<std::string> out;
+  if (r.charge.fear_of_charge.enabled) out.push_back("Fear of Charge (seed 001, charge.fear_of_charge)");
+  if (r.charge.infantry_square.enabled) out.push_back("Infantry Square (seed 004, charge.infantry_square)");
+  return out;
+}
+
+std::string optional_rules_note(const Ruleset& r) {
+  const std::vector<std::string> rules = optional_rules_not_asked(r);
+  if (rules.empty()) return {};
+  std::string t = "Note: this ruleset turns on ";
+  for (std::size_t k = 0; k < rules.size(); ++k) t += (k ? " and " : "") + rules[k];
+  const char* it = rules.size() == 1 ? "it" : "them";
+  return t + ". Solo play does not walk " + it + " yet: it resolves a charge on your infantry without " + it +
+         " (the morale check and the melee as usual); to play " + it + ", settle such a charge at the table by the rule. " +
+         "The simulation plays " + it + ".";
+}
+
 }  // namespace vedette::solo

@@ -249,6 +249,15 @@ std::string rally_question(const Ruleset& r, const Session& s, std::size_t unit)
 // limits it next turn.
 std::string turn_summary(const Ruleset& r, const Session& s, std::size_t unit);
 
+// Optional rules the ruleset turns on that the solo session does not walk
+// yet (the simulation plays them): seed 001's Fear of Charge and seed 004's
+// Infantry Square, both about the player's infantry answering a charge.
+// Each in words; `solo new`, `play`, `status` and the web page say so, so
+// the player resolves them at the table instead of being silently without
+// them.
+std::vector<std::string> optional_rules_not_asked(const Ruleset& r);
+std::string optional_rules_note(const Ruleset& r);  // "" when none
+
 // Parsing the charge's answers (play's form, the `solo charge` flags).
 // Each returns nullopt and sets `why` when the text is not acceptable.
 std::optional<AttackerWeight> parse_attacker(const std::string& text, std::string& why);

@@ -202,6 +202,9 @@ int run_new(const NewOptions& o, Io& io) {
     if (assumed[k]) io.out << " (assumed; give figures=N for the real number)";
     io.out << "\n";
   }
+  if (rules) {
+    if (const std::string note = optional_rules_note(*rules); !note.empty()) io.out << note << "\n";
+  }
   io.out << "Play it: vedette solo play " << path.string() << "\n";
   return 0;
 }
@@ -307,6 +310,9 @@ int run_status(const ReadOptions& o, Io& io) {
   out << "Seed " << h.seed << ", next roll #" << s.next_roll() << "; dice "
       << (h.physical_dice ? "rolled by you" : "rolled by vedette") << "\n";
   const Ruleset* r = rules ? rules->rules.get() : nullptr;
+  if (r) {
+    if (const std::string note = optional_rules_note(*r); !note.empty()) out << note << "\n";
+  }
   for (std::size_t k = 0; k < h.units.size(); ++k) {
     const UnitMemory& m = s.memory(k);
     out << "  " << h.units[k].name << ": " << unit_summary(s, r, k) << "\n";

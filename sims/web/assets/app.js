@@ -126,6 +126,9 @@
     interacting = false;
     const s = current.status;
     $("turn").textContent = `Turn ${s.turn}` + (s.physical_dice ? " · your dice" : "");
+    // Optional rules the session does not ask (the server's words): the player applies them.
+    $("rules-note").hidden = !s.rules_note;
+    $("rules-note").textContent = s.rules_note || "";
     const box = $("units");
     box.replaceChildren();
     for (const u of s.units) {
