@@ -42,7 +42,7 @@ void same(const ChargeOdds& got, const ChargeOdds& want) {
   CHECK(got.contact_no_check == want.contact_no_check);
   CHECK(got.defender_stands == want.defender_stands);
   CHECK(got.defender_fails == want.defender_fails);
-  CHECK(got.no_charge + got.falls_short + got.goes_in() + got.halted_at_obstacle + got.charger_fails == Fraction(1));
+  CHECK(got.no_charge + got.falls_short + got.goes_in() + got.halted_at_obstacle + got.charger_fails + got.defender_fled == Fraction(1));
   CHECK(got.initiation_passes + got.no_charge == Fraction(1));
 }
 
@@ -137,4 +137,49 @@ TEST_CASE("charge odds: an obstacle's second check and the charger's own check, 
     CHECK(o.defender_fails == Fraction(fails, all));
     CHECK(o.no_charge + o.falls_short + o.goes_in() + o.halted_at_obstacle + o.charger_fails == Fraction(1));
   }
+}
+
+// The optional rules for foot answering the charge (seed 001's Fear of
+// Charge, seed 004's Infantry Square), enumerated over six dice: the
+// initiation check, the gut check (gut_check_passes), the morale check. A
+// failed gut check with cover to flee to halts the charge; a square takes
+// no morale check.
+TEST_CASE("charge odds: a gut check with cover to flee to, and a square, enumerated over six dice (seeds 001, 004)",
+          "[charge][001-L13-solo-fear][004-L26-solo-square]") {
+  auto rules = std::make_shared<Ruleset>(*default_ruleset());
+  rules->charge.fear_of_charge.enabled = true;
+  rules->charge.infantry_square.enabled = true;
+  const Ruleset& r = *rules;
+  const ChargeGeometry g = charge_geometry(r.charge, Length::in(12), Length::in(10), 0);
+  REQUIRE(g.reaches);
+  REQUIRE(g.morale_check);
+  const MoraleTarget t = morale_target(r.charge, {DefenderClass::heavy_foot, AttackerWeight::heavy, ChargedOn::front, false, false});
+  for (bool refuge : {false, true})
+    for (bool square : {false, true}) {
+      int no = 0, fled = 0, sq = 0, stands = 0, fails = 0;
+      for (int a = 1; a <= 6; ++a)
+        for (int b = 1; b <= 6; ++b)
+          for (int e = 1; e <= 6; ++e)
+            for (int f = 1; f <= 6; ++f)
+              for (int c = 1; c <= 6; ++c)
+                for (int d = 1; d <= 6; ++d) {
+                  if (!initiation_check(r, true, a, b).passed) ++no;
+                  else if (refuge && !gut_check_passes(r.charge, e + f)) ++fled;
+                  else if (square) ++sq;
+                  else if (resolve_morale(r.charge, t, c, d).stands) ++stands;
+                  else ++fails;
+                }
+      FootAnswers foot;
+      if (refuge) foot.flees = Fraction(1) - p_gut_check_pass(r.charge);
+      foot.square = square;
+      const ChargeOdds o = charge_odds(r, true, g, t, false, nullptr, foot);
+      INFO("refuge " << refuge << ", square " << square);
+      const std::int64_t all = 6 * 6 * 6 * 6 * 6 * 6;
+      CHECK(o.no_charge == Fraction(no, all));
+      CHECK(o.defender_fled == Fraction(fled, all));
+      CHECK(o.square_melee == Fraction(sq, all));
+      CHECK(o.defender_stands == Fraction(stands, all));
+      CHECK(o.defender_fails == Fraction(fails, all));
+      CHECK(o.no_charge + o.goes_in() + o.defender_fled == Fraction(1));
+    }
 }

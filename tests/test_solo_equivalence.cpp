@@ -458,3 +458,103 @@ TEST_CASE("solo and simulation: mounted infantry dismounts, stays on foot and mo
   CHECK(mounts > 5);
   CHECK(stays > 5);
 }
+
+// The optional rules of the charge (seed 001's Fear of Charge, seed 004's
+// Infantry Square) played by the engine, a cavalry charge on foot that
+// forms square, then through the solo session with the engine's facts and
+// dice: the gut check's verdict (an open table: no cover to flee to, so a
+// failure is caught in the open), no morale check for the square, the
+// square's die, the cavalry's one die, the fall back and whether the
+// square is shaken must be the same.
+TEST_CASE("solo and simulation: fear of charge and the square's melee give the same outcomes",
+          "[solo][equivalence][turn][001-L13-solo-fear][004-L26-solo-square]") {
+  auto rules = std::make_shared<Ruleset>(*default_ruleset());
+  rules->charge.fear_of_charge.enabled = true;
+  rules->charge.infantry_square.enabled = true;
+  RulesetPtr r = rules;
+  auto sc = make_scenario(r, {{"C", 0, "heavy_cavalry", 12, {100, 140}, 180}, {"F", 1, "heavy_foot", 24, {100, 100}, 0}}, 200, 200);
+  int gut_checks = 0, failed = 0, squares = 0, bounces = 0, shaken = 0;
+  for (std::uint64_t seed = 1; seed <= 120; ++seed) {
+    ScriptedBot cav(vtest::charge_from_turn_2(0, 1, Pace::gallop));
+    ScriptedBot foot;
+    foot.square = true;
+    Engagement g(*sc, {&cav, &foot}, seed, 0);
+    EventLog log;
+    g.attach(&log);
+    const Battle& b = g.battle();
+    const Unit& c = b.unit(0);
+    int lost_before = 0;
+    while (!g.finished()) {
+      lost_before = c.lost();
+      const std::size_t first = log.events.size();
+      g.play_turn();
+      const Event* gut = nullptr;
+      const Event* square_first = nullptr;
+      const Event* strike = nullptr;
+      const Event* back = nullptr;
+      bool square_shaken = false, charge = false;
+      for (std::size_t e = first; e < log.events.size(); ++e) {
+        const Event& ev = log.events[e];
+        if (ev.kind == "charge" || ev.kind == "contact") charge = true;
+        if (ev.kind == "fear_of_charge") gut = &ev;
+        if (ev.kind == "square_first") square_first = &ev;
+        if (ev.kind == "melee" && ev.unit == "C" && square_first) strike = &ev;
+        if (ev.kind == "retreat" && ev.unit == "C" && square_first && !back) back = &ev;
+        if (ev.kind == "order" && ev.unit == "F" && solo_test::contains(ev.text, "shaken") && square_first) square_shaken = true;
+      }
+      if (!charge || !gut) continue;
+      INFO("seed " << seed << ": " << gut->text);
+      // The solo session's charge on the same facts: heavy cavalry, 30 cm, heavy foot in front.
+      Mirror m(*sc, c);
+      m.activate(*r, false, true);
+      m.lose(lost_before);
+      solo::ChargeInputs in;
+      in.attacker = b.attacker_weight(0);
+      in.move = solo::default_charge_move(*r, m.s, 0);
+      in.distance = Length::cm(30);
+      in.defender = DefenderClass::heavy_foot;
+      in.square = true;  // the foot's bot forms square when charged
+      const int total = static_cast<int>(vtest::get<long long>(*gut, "total"));
+      solo::ChargeDice dice;
+      dice.source = solo::DiceSource::player;
+      dice.initiation = {6, 6};
+      dice.gut = {std::min(6, total - 1), total - std::min(6, total - 1)};  // two dice making the engine's total
+      const solo::ChargeRecord rec = solo::resolve_charge(*r, m.s, 0, in, dice);
+      REQUIRE(rec.fear);
+      CHECK(rec.fear->passed == vtest::get<bool>(*gut, "passed"));
+      CHECK_FALSE(rec.fear->evaded());
+      ++gut_checks;
+      failed += !rec.fear->passed;
+      // No cover on this table: the engine's infantry is caught in the open too, and forms square.
+      REQUIRE(square_first);
+      CHECK(rec.square);
+      CHECK_FALSE(rec.rolled);  // no morale check
+      m.s.append(solo::ChargeEvent{"C", rec});
+      REQUIRE(m.s.memory(0).square);
+      const bool bounce = vtest::get<bool>(*square_first, "bounce");
+      const int square_hits = static_cast<int>(vtest::get<long long>(*square_first, "hits"));
+      std::vector<int> faces;
+      if (strike) faces = faces_of(*strike, "dice");
+      const solo::StepRecord sr =
+          solo::resolve_square_melee(*r, m.s, 0, bounce, square_hits, solo::player_dice(faces), std::nullopt);
+      CHECK((sr.result == "bounced") == bounce);
+      CHECK(sr.casualties == std::min(square_hits, m.s.figures_left(0)));
+      if (strike) {
+        CHECK(static_cast<long long>(faces.size()) == 1);  // at most one die against a square
+        CHECK(sr.need == vtest::get<long long>(*strike, "need"));
+        CHECK(sr.score == vtest::get<long long>(*strike, "hits"));
+      }
+      if (back) CHECK(solo_test::contains(sr.outcome, format_length_table(Length::cm(vtest::get<double>(*back, "allowance_cm")), r->units)));
+      CHECK(solo_test::contains(sr.outcome, "it is shaken") == square_shaken);
+      ++squares;
+      bounces += bounce;
+      shaken += square_shaken;
+      break;  // one charge a game
+    }
+  }
+  CHECK(gut_checks > 30);
+  CHECK(failed > 5);
+  CHECK(squares > 30);
+  CHECK(bounces > 3);
+  CHECK(shaken > 3);
+}

@@ -539,34 +539,137 @@ TEST_CASE("solo turn: uphill, into terrain and an obstacle on the way of a charg
   CHECK(contains(bad.err, "--path"));
 }
 
-// The optional rules of seed 001 (Fear of Charge) and seed 004 (Infantry
-// Square) are played by the simulation; the solo session does not walk them
-// yet, and says so wherever a player starts or looks at a game, rather than
-// resolving a charge on infantry as if the ruleset had them off. The
-// default ruleset turns neither on, and nothing is said.
-TEST_CASE("solo turn: optional rules solo play does not walk are said at new, play and status",
-          "[solo][turn][001-L13-solo-fear][004-L26-solo-square]") {
+
+// The optional rules of the charge, when the ruleset turns them on, walked
+// in the engine's order for the player's foot answering a charge that
+// reaches: seed 001's Fear of Charge (cover that exempts; cover to flee to;
+// the gut check), then seed 004's Infantry Square (no morale check; in the
+// melee the square's die first, a 6 bounces the cavalry; else the cavalry
+// strikes with one die and falls back, unable to break in).
+namespace {
+
+// A session on a ruleset with both optional rules, its Lancers activated on
+// turn 2 with a "(Charge?)" (RF 1, D6 6), your dice.
+void optional_rules_game(const TempDir& dir) {
+  spit(dir.path / "both.yaml",
+       "extends: builtin:default\ncharge:\n  fear_of_charge:\n    enabled: true\n  infantry_square:\n    enabled: true\n");
+  ok(dir, {"solo", "new", "game", "--unit", "Lancers:shock,heavy", "--ruleset", "both.yaml", "--seed", "5", "--physical-dice"});
+  ok(dir, {"solo", "next-turn", "game"});
+}
+
+// Up to the charge's form: the activation, the offer, the initiative, the
+// distance (30 cm: a charge move over 6 in), heavy foot in front, open ground.
+const std::string k_to_charge = "n\ny\nn\n0\n6\ny\n3\n4\n30\nheavy-foot\n\nn\nn\n\n";
+
+}  // namespace
+
+TEST_CASE("solo turn: fear of charge and an infantry square, when the ruleset turns them on (seeds 001, 004)",
+          "[solo][play][turn][charge][001-L13-solo-fear][004-L26-solo-square]") {
   TempDir dir;
-  const std::string both = (dir.path / "both.yaml").string();
-  spit(both,
-       "extends: builtin:default\n"
-       "charge:\n  fear_of_charge:\n    enabled: true\n  infantry_square:\n    enabled: true\n");
-  Result made = run({"solo", "new", "game", "--unit", "Lancers:shock", "--ruleset", both, "--seed", "3"}, dir.path);
-  INFO(made.out << made.err);
-  REQUIRE(made.status == 0);
-  const std::string note =
-      "Note: this ruleset turns on Fear of Charge (seed 001, charge.fear_of_charge) and Infantry Square (seed 004, "
-      "charge.infantry_square). Solo play does not walk them yet";
-  CHECK(contains(made.out, note));
-  CHECK(contains(run({"solo", "status", "game"}, dir.path).out, note));
+  optional_rules_game(dir);
+  SECTION("the gut check passed, the square formed: no morale check; the square's die, the cavalry's one die, it falls back") {
+    // Not exempt, no cover to flee to, square; dice: initiation 4 5, gut 3 5; melee: face 2, 1 hit; Lancers 1 hit.
+    Result p = run({"solo", "play", "game"}, dir.path, k_to_charge + "n\nn\ny\n4 5\n3 5\n2\n1\n1\n");
+    INFO(p.out << p.err);
+    REQUIRE(p.status == 0);
+    CHECK(contains(p.out, "Fear of Charge: is your unit in cover of 5 or better against the charge (not counting prone)?"));
+    CHECK(contains(p.out, "If your unit fails its gut check, is there such cover within 10.16 cm (4 in) of it to flee to?"));
+    CHECK(contains(p.out, "Infantry Square: does your unit form square to receive the charge? [y/N] y"));
+    // The odds before the dice: 2D6 >= 7 is 21/36.
+    CHECK(contains(p.out, "Fear of Charge: Heavy Foot take a gut check first, 2D6 needing 7+: chance to pass 7/12 = 58.3%"));
+    CHECK(contains(p.out, "Roll 2D6 for your unit's gut check (it needs 7+) and enter the dice: 3 5"));
+    CHECK_FALSE(contains(p.out, "defender's morale"));  // a square takes no morale check
+    CHECK(contains(p.out, "Charge: Heavy Foot pass the gut check against charging horse ([3 5] = 8, needs 7+). Heavy Foot form square"));
+    // The melee: the square's die first; Lancers strikes with at most 1 die.
+    CHECK(contains(p.out, "Your square rolls first, at most 1 die: a 6 bounces Lancers back before it strikes; then Lancers strikes with 1 die"));
+    CHECK(contains(p.out, "Roll 1 D6 for Lancers"));
+    CHECK(contains(p.out, "Lancers cannot break into the square: it falls back 10 cm (4 in), facing it."));
+    CHECK_FALSE(contains(p.out, "it is shaken"));  // 1 hit each: the square is not shaken
+    Session s = load(dir);
+    CHECK(s.memory(0).casualties == 1);
+    CHECK(s.memory(0).charged_this_turn);
+    CHECK(contains(slurp(dir.path / k_file), "fear: {exempt: false, dice: [3, 5], need: 7, passed: true, refuge: false}"));
+    CHECK(contains(slurp(dir.path / k_file), "\nversion: 4\n"));
+  }
+  SECTION("the gut check failed with cover to flee to: the charge finds no one and halts, no morale check, no melee") {
+    Result p = run({"solo", "play", "game"}, dir.path, k_to_charge + "n\ny\nn\n4 5\n1 2\n");
+    INFO(p.out << p.err);
+    REQUIRE(p.status == 0);
+    CHECK(contains(p.out, "Heavy Foot fail the gut check against charging horse ([1 2] = 3, needs 7+): they flee up to 10.16 cm (4 in) "
+                          "into the cover you named. Lancers finds no one to strike and halts; no melee."));
+    CHECK_FALSE(contains(p.out, "Melee:"));
+    CHECK_FALSE(contains(p.out, "defender's morale"));
+    CHECK_FALSE(load(dir).memory(0).contact);
+  }
+  SECTION("the gut check failed with no cover near: caught in the open, the morale check as usual") {
+    Result p = run({"solo", "play", "game"}, dir.path, k_to_charge + "n\nn\nn\n4 5\n1 2\n6 6\n");
+    INFO(p.out << p.err);
+    REQUIRE(p.status == 0);
+    CHECK(contains(p.out, "Heavy Foot fail the gut check ([1 2] = 3, needs 7+) with no cover within 10.16 cm (4 in): caught in the open, "
+                          "the charge goes on. Heavy Foot STAND (6 + 6 = 12)"));
+    CHECK(load(dir).memory(0).contact);
+  }
+  SECTION("cover good enough: no gut check; a square that bounces the cavalry") {
+    Result p = run({"solo", "play", "game"}, dir.path, k_to_charge + "y\ny\n4 5\n6\n");
+    INFO(p.out << p.err);
+    REQUIRE(p.status == 0);
+    CHECK_FALSE(contains(p.out, "is there such cover within"));  // exempt: the flee question cannot matter
+    CHECK_FALSE(contains(p.out, "gut check (it needs"));
+    CHECK(contains(p.out, "Heavy Foot are in cover good enough against charging horse: no gut check."));
+    // A 6 bounces: no hits asked (the one die bounced), no dice for Lancers.
+    CHECK_FALSE(contains(p.out, "How many hits did your square score"));
+    CHECK_FALSE(contains(p.out, "Roll 1 D6 for Lancers"));
+    CHECK(contains(p.out, "Lancers is bounced off the square before it can strike: it falls back 30 cm (12 in) (1 of its moves)."));
+    CHECK(load(dir).memory(0).casualties == 0);
+  }
+}
+
+// The same rules from the step commands, and what they refuse.
+TEST_CASE("solo turn: the optional rules' flags of solo charge and solo melee, and what they refuse", "[solo][turn][charge]") {
+  TempDir dir;
+  optional_rules_game(dir);
+  ok(dir, {"solo", "activate", "game", "Lancers", "--enemy-in-range", "--roll", "6"});
+  auto refused = [&](const std::vector<std::string>& args, const std::string& says) {
+    const std::string before = slurp(dir.path / k_file);
+    Result r = run(args, dir.path);
+    INFO(r.out << r.err);
+    CHECK(r.status == 2);
+    CHECK(contains(r.err, says));
+    CHECK(slurp(dir.path / k_file) == before);
+  };
+  const std::vector<std::string> charge{"solo", "charge", "game", "Lancers", "--distance", "30cm", "--defender", "heavy-foot",
+                                        "--initiation", "4", "5"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = charge;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  };
+  refused(with({"--square", "--both-charging"}), "only foot not charging too forms square");
+  refused(with({"--square"}), "--gut-roll is needed with 2 dice");
+  refused({"solo", "charge", "game", "Lancers", "--distance", "30cm", "--defender", "light-horse", "--initiation", "4", "5", "--square"},
+          "only foot not charging too forms square");
+  ok(dir, with({"--square", "--gut-roll", "5", "5"}));
   Result st = run({"solo", "status", "game", "--json"}, dir.path);
   REQUIRE(st.status == 0);
-  CHECK(st.json()["rules_not_asked"].size() == 2);
-  // play's main lines drop the seed citations and YAML keys, not the note.
-  Result p = run({"solo", "play", "game"}, dir.path, "q\n");
-  CHECK(contains(p.out, "Note: this ruleset turns on Fear of Charge and Infantry Square. Solo play does not walk them yet"));
-  // The default ruleset: nothing to say.
-  ok(dir, {"solo", "new", "plain", "--unit", "Lancers:shock", "--seed", "3"});
-  CHECK_FALSE(contains(run({"solo", "status", "plain"}, dir.path).out, "Note: this ruleset"));
-  CHECK(run({"solo", "status", "plain", "--json"}, dir.path).json()["rules_not_asked"].empty());
+  CHECK(st.json()["next_step"]["step"] == "initiative");
+  ok(dir, {"solo", "initiative", "game", "--total", "1", "--roll", "6"});
+  const auto next = run({"solo", "status", "game", "--json"}, dir.path).json()["next_step"];
+  CHECK(next["step"] == "melee");
+  CHECK(next["square"] == true);
+  CHECK(next["dice"] == 1);
+  CHECK(next["bounce_faces"] == nlohmann::json({6}));
+  refused({"solo", "melee", "game", "Lancers", "--their-hits", "0", "--hits", "1"}, "--square-dice is needed");
+  refused({"solo", "melee", "game", "Lancers", "--their-hits", "0", "--square-dice", "7"}, "a face of the square's D6");
+  Result me = run({"solo", "melee", "game", "Lancers", "--their-hits", "0", "--square-dice", "3", "--hits", "1", "--json"}, dir.path);
+  INFO(me.err);
+  REQUIRE(me.status == 0);
+  CHECK(me.json()["result"] == "repulsed");
+  CHECK(contains(me.json()["outcome"].get<std::string>(), "Your square scored fewer hits: it is shaken."));
+  // On the default ruleset the flags are refused: the rules are off.
+  ok(dir, {"solo", "new", "plain", "--unit", "Lancers:shock,heavy", "--seed", "5"});
+  ok(dir, {"solo", "next-turn", "plain"});
+  ok(dir, {"solo", "activate", "plain", "Lancers", "--enemy-in-range", "--roll", "6"});
+  Result off = run({"solo", "charge", "plain", "Lancers", "--distance", "30cm", "--defender", "heavy-foot", "--square"}, dir.path);
+  CHECK(off.status == 2);
+  CHECK(contains(off.err, "this ruleset does not turn it on (charge.infantry_square.enabled)"));
 }

@@ -557,21 +557,74 @@ TEST_CASE("web: the charge form's defender classes and weights come from the ses
   CHECK(body_of(missing)["error"].get<std::string>().find("attacker") != std::string::npos);
 }
 
-// Optional rules the solo session does not walk (seed 001's Fear of Charge,
-// seed 004's Infantry Square): the page gets the server's note, the same
-// words as the terminal's; the default ruleset has none.
-TEST_CASE("web: the session's status says which optional rules solo play leaves to the table", "[web][solo]") {
+
+// The optional rules of the charge through the page's API (seeds 001 and
+// 004, a ruleset that turns them on): charge-odds says which questions
+// apply and when the gut check's dice are read; the charge takes the
+// answers; the melee step names the square and takes its die's face.
+TEST_CASE("web: fear of charge and an infantry square through the API, as solo charge and melee take them",
+          "[web][solo][001-L13-solo-fear][004-L26-solo-square]") {
   Table t;
-  t.create();
-  json status = body_of(t.call("GET", "/api/sessions/game"));
-  CHECK(status["result"]["rules_not_asked"] == json::array());
-  CHECK(status["result"]["rules_note"] == "");
-  const std::string rules = t.tmp.write("squares.yaml", "extends: builtin:default\ncharge:\n  infantry_square:\n    enabled: true\n");
-  const std::string file = (fs::path(t.tmp.path()) / "squares.vedette.yaml").string();
-  const auto made = run_in_process({"solo", "new", file, "--ruleset", rules, "--unit", "Lancers:shock", "--seed", "3"});
+  const std::string rules =
+      t.tmp.write("both.yaml", "extends: builtin:default\ncharge:\n  fear_of_charge:\n    enabled: true\n  infantry_square:\n    enabled: true\n");
+  const std::string file = (fs::path(t.tmp.path()) / "opt.vedette.yaml").string();
+  const auto made = run_in_process({"solo", "new", file, "--ruleset", rules, "--unit", "Lancers:shock,figures=12,heavy", "--seed", "3"});
   INFO(made.err);
   REQUIRE(made.status == 0);
-  status = body_of(t.call("GET", "/api/sessions/squares"));
-  CHECK(status["result"]["rules_not_asked"] == json({"Infantry Square (seed 004, charge.infantry_square)"}));
-  CHECK(status["result"]["rules_note"].get<std::string>().find("Solo play does not walk it yet") != std::string::npos);
+  to_charge(t, "opt");
+  const json base{{"unit", "Lancers"}, {"distance", "30"}, {"defender", "heavy-foot"}};
+  json o = body_of(t.call("POST", "/api/sessions/opt/charge-odds", base));
+  CHECK(o["fear_may_apply"] == true);
+  CHECK(o["fear_exempt_cover"] == 5);
+  CHECK(o["fear_flee_distance"] == "10.16 cm (4 in)");
+  CHECK(o["gut_need"] == "7+");
+  CHECK(fraction_of(o["odds"]["gut_passes"]) == vedette::Fraction(21, 36));
+  CHECK(o["square_allowed"] == true);
+  // With the player's dice: the gut check's are asked after the initiation check, before the defender's.
+  json mine = base;
+  mine["initiation"] = {4, 5};
+  o = body_of(t.call("POST", "/api/sessions/opt/charge-odds", mine));
+  CHECK(o["needs_gut_dice"] == true);
+  CHECK(o["needs_defender_dice"] == false);
+  mine["gut_roll"] = {1, 2};
+  mine["refuge"] = true;
+  o = body_of(t.call("POST", "/api/sessions/opt/charge-odds", mine));
+  CHECK(o["needs_gut_dice"] == false);
+  CHECK(o["needs_defender_dice"] == false);  // it failed and flees: no morale check
+  // The odds before the dice count the flight: 15 of 36 gut checks fail.
+  CHECK(fraction_of(o["odds"]["defender_fled"]) == fraction_of(o["odds"]["initiation_passes"]) * vedette::Fraction(15, 36));
+  // Not foot, or foot charging too: the rules do not apply, and their answers are refused.
+  json horse = base;
+  horse["defender"] = "light-horse";
+  horse["square"] = true;
+  Reply bad = t.call("POST", "/api/sessions/opt/charge-odds", horse);
+  CHECK(bad.status == 400);
+  CHECK(body_of(bad)["error"].get<std::string>().find("Infantry Square") != std::string::npos);
+  // The charge: cover exempt, a square; vedette's dice.
+  const std::string rev = body_of(t.call("GET", "/api/sessions/opt"))["rev"];
+  json charge = base;
+  charge["fear_exempt"] = true;
+  charge["square"] = true;
+  charge["rev"] = rev;
+  Reply c = t.call("POST", "/api/sessions/opt/charge", charge);
+  INFO(c.body);
+  REQUIRE(c.status == 200);
+  const json cr = body_of(c)["result"]["charge"];
+  CHECK(cr["square"] == true);
+  CHECK(cr["fear"]["exempt"] == true);
+  REQUIRE(cr["initiation"]["passed"] == true);  // seed 3's dice
+  {
+    // After the initiative, the melee step names the square.
+    Reply in = t.call("POST", "/api/sessions/opt/initiative", {{"your_roll", 3}, {"rev", body_of(t.call("GET", "/api/sessions/opt"))["rev"]}});
+    REQUIRE(in.status == 200);
+    const json st = body_of(t.call("GET", "/api/sessions/opt"))["result"];
+    REQUIRE(st["next_step"]["step"] == "melee");
+    CHECK(st["next_step"]["square"] == true);
+    CHECK(st["next_step"]["bounce_faces"] == json({6}));
+    Reply me = t.call("POST", "/api/sessions/opt/melee",
+                      {{"unit", "Lancers"}, {"their_hits", 0}, {"square_dice", {6}}, {"rev", body_of(t.call("GET", "/api/sessions/opt"))["rev"]}});
+    INFO(me.body);
+    REQUIRE(me.status == 200);
+    CHECK(body_of(me)["result"]["result"] == "bounced");
+  }
 }

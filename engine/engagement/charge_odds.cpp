@@ -5,7 +5,7 @@
 namespace vedette {
 
 ChargeOdds charge_odds(const Ruleset& r, bool declared, const ChargeGeometry& g, const MoraleTarget& t, bool obstacle,
-                       const MoraleTarget* charger) {
+                       const MoraleTarget* charger, const FootAnswers& foot) {
   ChargeOdds o;
   o.initiation_need = initiation_check(r, declared, 0, 0).need;
   int pass = 0;  // of the 36 throws of 2D6
@@ -20,8 +20,17 @@ ChargeOdds charge_odds(const Ruleset& r, bool declared, const ChargeGeometry& g,
     o.halted_at_obstacle = o.initiation_passes * o.no_charge;
     on = o.initiation_passes * o.initiation_passes;
   }
+  if (g.reaches) {
+    // The optional rules, in the engine's order after contact: seed 001's
+    // gut check (a flight into cover halts the charge), then seed 004's
+    // square (no morale check).
+    o.defender_fled = on * foot.flees;
+    on = on * (Fraction(1) - foot.flees);
+  }
   if (!g.reaches) {
     o.falls_short = o.initiation_passes;
+  } else if (foot.square) {
+    o.square_melee = on;
   } else if (!g.morale_check) {
     o.contact_no_check = on;
   } else {

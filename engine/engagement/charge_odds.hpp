@@ -25,9 +25,21 @@ struct ChargeOdds {
   Fraction defender_fails;       // passes, reaches, the defender fails its morale check and retreats
   Fraction halted_at_obstacle;   // passes, but fails the second check at an obstacle on the way (seed 003 L68)
   Fraction charger_fails;        // both charging: contact, but the charger fails its own check and falls back
+  // The optional rules (off by default), for foot answering the charge:
+  Fraction defender_fled;        // seed 001: it fails its gut check and flees into cover; the charge halts
+  Fraction square_melee;         // seed 004: it formed square: melee against the square, no morale check
   // The charge goes in: the check passes and contact is made (then melee,
   // or the defender breaks first).
-  Fraction goes_in() const { return contact_no_check + defender_stands + defender_fails; }
+  Fraction goes_in() const { return contact_no_check + defender_stands + defender_fails + square_melee; }
+};
+
+// The player's foot answering the charge under the optional rules:
+// `flees` the chance it fails seed 001's gut check with cover to flee to
+// (0 when the rule is off, it is exempt, or there is no such cover), and
+// whether it formed seed 004's square.
+struct FootAnswers {
+  Fraction flees;
+  bool square = false;
 };
 
 // `declared`: a charge declared in step 1 (the solo "(Charge?)" is one); an
@@ -38,6 +50,6 @@ struct ChargeOdds {
 // morale check (seed 003: both check, the defender first); a charger that
 // fails falls back, whatever the defender rolled.
 ChargeOdds charge_odds(const Ruleset& r, bool declared, const ChargeGeometry& g, const MoraleTarget& t, bool obstacle = false,
-                       const MoraleTarget* charger = nullptr);
+                       const MoraleTarget* charger = nullptr, const FootAnswers& foot = {});
 
 }  // namespace vedette

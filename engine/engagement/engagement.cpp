@@ -1319,7 +1319,7 @@ void Engagement::melee(const Contact& c) {
   if (square) {
     // Seed 004: the square rolls first; a bounce sends the cavalry back.
     const ChargeRules& cr = r_.charge;
-    const int n = std::min(dice_for(D.figures, r_.combat.melee.figures_per_die), cr.infantry_square.max_battle_dice);
+    const int n = square_melee_dice(r_, D.figures);
     bool bounce = false;
     for (int k = 0; k < n; ++k) {
       const SquareRoll sq = resolve_square(cr, melee_);
@@ -1338,11 +1338,11 @@ void Engagement::melee(const Contact& c) {
     apply_hits(a, hits_d, melee_, "melee");
     if (bounce) {
       ++sa.charges_repulsed;
-      retreat(a, d, move_of(a) * cr.infantry_square.bounce_back_moves, "bounces off the square");
+      retreat(a, d, square_melee(r_, true, 0, hits_d, move_of(a)).attacker_back, "bounces off the square");
       return;
     }
     if (!A.active()) return;
-    const int na = std::min(dice_for(A.figures, r_.combat.melee.figures_per_die), cr.infantry_square.max_battle_dice);
+    const int na = square_melee_dice(r_, A.figures);
     hits_a = roll_hits(melee_, na, need_a, pfa);
     sa.melee_hits += hits_a;
     if (rec_) {
@@ -1356,8 +1356,9 @@ void Engagement::melee(const Contact& c) {
     // Choice: cavalry cannot break into a square: it falls back whatever the
     // result; a square that scored fewer hits is shaken.
     ++sa.charges_repulsed;
-    if (D.active() && hits_a > hits_d) set_order(d, Order::shaken, "melee", "it lost the exchange");
-    retreat(a, d, r_.combat.melee.tie_fall_back, "cannot break into the square");
+    const SquareAftermath sm = square_melee(r_, false, hits_a, hits_d, move_of(a));
+    if (D.active() && sm.square_shaken) set_order(d, Order::shaken, "melee", "it lost the exchange");
+    retreat(a, d, sm.attacker_back, "cannot break into the square");
     if (A.active()) A.facing = bearing_deg(A.pos, D.pos);
     return;
   }

@@ -121,6 +121,22 @@ MeleeAftermath melee_aftermath(const Ruleset& r, int attacker_hits, int defender
   return m;
 }
 
+int square_melee_dice(const Ruleset& r, int figures) {
+  return std::min(dice_for(figures, r.combat.melee.figures_per_die), r.charge.infantry_square.max_battle_dice);
+}
+
+SquareAftermath square_melee(const Ruleset& r, bool bounce, int attacker_hits, int square_hits, Length attacker_move) {
+  SquareAftermath m;
+  m.bounced = bounce;
+  if (bounce) {
+    m.attacker_back = attacker_move * r.charge.infantry_square.bounce_back_moves;
+    return m;
+  }
+  m.attacker_back = r.combat.melee.tie_fall_back;
+  m.square_shaken = attacker_hits > square_hits;
+  return m;
+}
+
 bool routs(const Ruleset& r, int lost, int figures_start) {
   return lost * 100 >= r.combat.morale.rout_losses_pct * figures_start;
 }

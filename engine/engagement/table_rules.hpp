@@ -17,7 +17,8 @@
 //  * first_to_move: who wins the initiative, with the tie-break.
 //  * normal_move: the "move" a fall back is counted in.
 //  * plan_shot: a shooter's band, dice and score needed (seed 002).
-//  * melee_modifier, melee_result, melee_aftermath: one round of melee.
+//  * melee_modifier, melee_result, melee_aftermath: one round of melee;
+//    square_melee: seed 004's square against horse.
 //  * follow_through_balance: what a victorious charger moves on (seed 003).
 //  * routs, rally_check: the end-of-turn morale step.
 //  * mounted_infantry_order: mounted infantry's dismount and mount (seeds
@@ -144,6 +145,21 @@ struct MeleeAftermath {
 };
 MeleeAftermath melee_aftermath(const Ruleset& r, int attacker_hits, int defender_hits, Length attacker_move,
                                Length defender_move, bool charge, Length balance);
+// Seed 004's Infantry Square against charging horse (charge.infantry_square,
+// optional): the square rolls first, at most max_battle_dice dice; a face
+// in bounce_on bounces the cavalry back bounce_back_moves of its move before
+// it strikes. Otherwise the cavalry strikes with at most max_battle_dice
+// dice and, unable to break in (choice), falls back
+// combat.melee.tie_fall_back facing the square, which is shaken if it
+// scored fewer hits.
+int square_melee_dice(const Ruleset& r, int figures);
+struct SquareAftermath {
+  bool bounced = false;
+  Length attacker_back;
+  bool square_shaken = false;
+};
+SquareAftermath square_melee(const Ruleset& r, bool bounce, int attacker_hits, int square_hits, Length attacker_move);
+
 // Seed 003: the balance of the charge move after moving `moved` of its
 // `max_range`, when combat.melee.follow_through is on (else 0).
 Length follow_through_balance(const Ruleset& r, Length max_range, Length moved);

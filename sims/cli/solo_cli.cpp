@@ -224,6 +224,21 @@ void print_charge_preview(std::ostream& out, const Ruleset& r, const ChargeInput
     out << "): the unit must still move " << format_length_table(g.forced_move, u) << " forward"
         << (g.shaken ? " and becomes shaken.\n" : ".\n");
   }
+  // The optional rules the ruleset turns on, in the engine's order.
+  if (p.fear_check) {
+    const FearOfChargeRules& f = cr.fear_of_charge;
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%.1f%%", p.gut_pass.value() * 100.0);
+    out << "Fear of Charge: " << cr.row(in.defender).text << " take a gut check first, " << f.dice << "D6 needing "
+        << gut_need_text(cr) << ": chance to pass " << p.gut_pass.str() << " = " << pct
+        << "; failing, they "
+        << (in.refuge ? "flee into the cover you named and the charge halts" : "are caught in the open and the charge goes on")
+        << ".\n";
+  }
+  if (p.square) {
+    out << "Infantry Square: " << cr.row(in.defender).text << " form square: no morale check; the square rolls first in the melee.\n";
+    return;
+  }
   const std::string who = cr.row(in.defender).text + " charged by " +
                           std::string(k_attacker_weight_names[static_cast<std::size_t>(in.attacker)]) + " cavalry in the " +
                           std::string(k_side_names[static_cast<std::size_t>(in.both_charging ? ChargedOn::front : in.side)]) +
@@ -255,6 +270,15 @@ void print_charge_result(std::ostream& out, const Session& s, const ChargeRecord
     out << "Obstacle, a second initiation check, 2D6: " << (*c.obstacle_dice)[0] << " + " << (*c.obstacle_dice)[1] << " = "
         << (*c.obstacle_dice)[0] + (*c.obstacle_dice)[1] << ", needs " << c.obstacle_need << ": "
         << (c.obstacle_passed ? "passes" : "FAILS") << "\n";
+  if (c.fear && !c.fear->dice.empty()) {
+    int total = 0;
+    std::string sum;
+    for (int d : c.fear->dice) {
+      total += d;
+      sum += (sum.empty() ? "" : " + ") + std::to_string(d);
+    }
+    out << "Gut check: " << sum << " = " << total << ": " << (c.fear->passed ? "passes" : "FAILS") << "\n";
+  }
   if (c.rolled)
     out << "2D6: " << c.dice[0] << " + " << c.dice[1] << " = " << c.dice[0] + c.dice[1] << "  (" << charge_dice_text(s, c, false)
         << ")\n";
@@ -289,6 +313,14 @@ Json charge_json(const Session& s, const ChargeRecord& c) {
   j["target_number"] = c.target;
   j["stand_ways"] = c.stand_ways;
   j["p_stand"] = c.stand_ways / 36.0;
+  j["fear"] = c.fear ? Json{{"exempt", c.fear->exempt},
+                            {"dice", c.fear->dice},
+                            {"need", c.fear->need},
+                            {"passed", c.fear->passed},
+                            {"refuge", c.fear->refuge},
+                            {"evaded", c.fear->evaded()}}
+                     : Json(nullptr);
+  j["square"] = c.square;
   j["dice"] = c.rolled ? Json::array({c.dice[0], c.dice[1]}) : Json(nullptr);
   if (c.initiation_dice)
     j["initiation"] = Json{{"dice", Json::array({(*c.initiation_dice)[0], (*c.initiation_dice)[1]})},
@@ -517,8 +549,6 @@ Json status_json(const Session& s, const std::optional<SessionRules>& rules) {
   if (rules) {
     const Ruleset& r = *rules->rules;
     j["charge_arc_degrees"] = r.charge.arc_degrees;  // seed 003 L40: the charge offer's question
-    j["rules_not_asked"] = optional_rules_not_asked(r);  // optional rules solo play leaves to the table
-    j["rules_note"] = optional_rules_note(r);
     const Step st = next_step(s, r);
     Json n;
     n["step"] = k_step_kind_names[static_cast<std::size_t>(st.kind)];
@@ -547,6 +577,16 @@ Json status_json(const Session& s, const std::optional<SessionRules>& rules) {
         n["dice"] = side.dice;
         n["need"] = side.need;
         n["rolled_before"] = s.step_dice_for(TurnStep::melee, st.unit, s.state().turn).has_value();
+        // Against a square (seed 004): the square's die comes first.
+        n["square"] = s.memory(st.unit).square;
+        if (s.memory(st.unit).square) {
+          n["square_die"] = r.charge.infantry_square.die;
+          n["square_dice"] = r.charge.infantry_square.max_battle_dice;
+          Json faces = Json::array();
+          for (int f = 1; f <= r.charge.infantry_square.die; ++f)
+            if (square_bounces(r.charge, f)) faces.push_back(f);
+          n["bounce_faces"] = faces;
+        }
         break;
       }
       case Step::Kind::rally:

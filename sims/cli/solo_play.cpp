@@ -200,8 +200,12 @@ void undo_last_answer(Session& s, std::ostream& out) {
 
 std::string yes_no_text(bool v) { return v ? "yes" : "no"; }
 
+ChargeInputs inputs_from(const Ruleset& r, const Session& s, std::size_t k, const std::map<std::string, std::string>& d);
+std::vector<int> ask_dice(Prompter& p, const std::string& prompt, std::size_t n);
+
 // The next field of the charge form still to ask, or "" when complete.
-std::string next_charge_field(const Ruleset& r, const UnitSpec& spec, const std::map<std::string, std::string>& d) {
+std::string next_charge_field(const Ruleset& r, const Session& s, std::size_t k, const std::map<std::string, std::string>& d) {
+  const UnitSpec& spec = s.header().units[k];
   for (std::string_view f : k_charge_fields) {
     std::string key(f);
     if (d.count(key)) continue;
@@ -218,6 +222,15 @@ std::string next_charge_field(const Ruleset& r, const UnitSpec& spec, const std:
       std::string why;
       auto def = parse_defender(d.at("defender"), why);
       if (!def || r.charge.kind(*def) != DefenderKind::foot || d.at("side") != "front") continue;
+    }
+    // The optional rules (seeds 001 and 004), only when the ruleset turns
+    // them on and they can apply: the target foot answering a charge that
+    // reaches (the fields before these are all answered by now).
+    if (key == "fear_exempt" || key == "refuge" || key == "square") {
+      const ChargePreview pv = preview_charge(r, inputs_from(r, s, k, d));
+      if (key == "fear_exempt" && !pv.fear_may_apply) continue;
+      if (key == "refuge" && !pv.fear_check) continue;
+      if (key == "square" && !pv.square_allowed) continue;
     }
     return key;
   }
@@ -268,6 +281,9 @@ ChargeInputs inputs_from(const Ruleset& r, const Session& s, std::size_t k, cons
   auto pa = path.empty() ? std::optional<ChargePath>(ChargePath::open) : parse_path(path, why);
   if (!pa) bad("path");
   in.path = *pa;
+  in.fear_exempt = get("fear_exempt") == "yes";
+  in.refuge = get("refuge") == "yes";
+  in.square = get("square") == "yes";
   return in;
 }
 
@@ -277,7 +293,7 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
   const UnitSpec& spec = s.header().units[k];
   const UnitMemory& m = s.memory(k);
   const std::string& name = spec.name;
-  const std::string field = next_charge_field(r, spec, m.charge_draft);
+  const std::string field = next_charge_field(r, s, k, m.charge_draft);
   auto answer = [&](const std::string& value) { s.append(ChargeAnswerEvent{name, field, value}); };
   const LengthUnit u = r.units;
   std::string ex = std::string(unit_name(u));
@@ -334,6 +350,16 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
     answer(std::string(k_charge_path_names[static_cast<std::size_t>(pa)]));
   } else if (field == "pikes_facing") {
     answer(yes_no_text(p.yes_no("Are they Swiss or Landsknechte with pikes or pole arms facing the charge?", false)));
+  } else if (field == "fear_exempt") {
+    answer(yes_no_text(p.yes_no("Fear of Charge: is your unit in cover of " + std::to_string(r.charge.fear_of_charge.exempt_cover) +
+                                    " or better against the charge (not counting prone)? If not, it takes a gut check.",
+                                false)));
+  } else if (field == "refuge") {
+    answer(yes_no_text(p.yes_no("If your unit fails its gut check, is there such cover within " +
+                                    format_length_table(r.charge.fear_of_charge.flee_distance, u) + " of it to flee to?",
+                                false)));
+  } else if (field == "square") {
+    answer(yes_no_text(p.yes_no("Infantry Square: does your unit form square to receive the charge?", false)));
   } else {
     // The form is complete: what is known before the dice, then the dice.
     ChargeInputs in = inputs_from(r, s, k, m.charge_draft);
@@ -366,8 +392,18 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
       if (started && pv.geometry.reaches && in.path == ChargePath::obstacle)
         dice.obstacle = two_dice("An obstacle on the way: roll 2D6 for " + possessive(name) + " second initiation check (it needs " +
                                  std::to_string(initiation_check(r, true, 0, 0).need) + "+) and enter both dice:");
-      const bool past = in.path != ChargePath::obstacle || !pv.geometry.reaches ||
-                        initiation_check(r, true, dice.obstacle[0], dice.obstacle[1]).passed;
+      bool past = in.path != ChargePath::obstacle || !pv.geometry.reaches ||
+                  initiation_check(r, true, dice.obstacle[0], dice.obstacle[1]).passed;
+      if (pv.fear_check && started && past) {
+        const FearOfChargeRules& f = r.charge.fear_of_charge;
+        const auto n = static_cast<std::size_t>(f.dice);
+        const std::vector<int> g = ask_dice(p, "Roll " + std::to_string(n) + "D6 for your unit's gut check (it needs " +
+                                                   gut_need_text(r.charge) + ") and enter " + (n == 1 ? "the die:" : "the dice:"),
+                                            n);
+        int total = 0;
+        for (std::size_t i = 0; i < g.size() && i < 2; ++i) total += dice.gut[i] = g[i];
+        if (!gut_check_passes(r.charge, total) && in.refuge) past = false;  // it fled: no morale check
+      }
       if (pv.needs_dice && started && past) {
         dice.dice = two_dice("Roll 2D6 for the defender's morale and enter both dice (e.g. 3 5):");
         if (pv.charger_checks)
@@ -486,17 +522,38 @@ void melee_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prom
   const MeleeSide side = solo_melee_side(r, s, k);
   out << melee_intro(r, s, k) << "\n";
   const int left = s.figures_left(k);
-  const int theirs = p.number("How many hits did your unit score on " + name + "?", 0, 1000, std::nullopt, "",
-                              "Each hit removes one of its figures (" + std::to_string(left) + " left). More hits wins the melee.");
+  // Against a square (seed 004): the square's die first (its face: a
+  // bounce, or a hit by your rules); a bounce leaves the cavalry no strike.
+  const bool square = s.memory(k).square;
+  bool bounce = false;
+  int theirs = 0;
+  if (square) {
+    const auto& sq = r.charge.infantry_square;
+    int others = 0;  // dice that did not bounce: they may hit
+    for (int d = 0; d < sq.max_battle_dice; ++d) {
+      const int face = p.number("Roll your square's D" + std::to_string(sq.die) + ": which face did it show?", 1, sq.die, std::nullopt, "",
+                                "Seed 004: the square rolls first; a bounce face sends the cavalry back before it strikes.");
+      if (square_bounces(r.charge, face)) bounce = true;
+      else ++others;
+    }
+    if (others > 0)
+      theirs = p.number("How many hits did your square score on " + name + "?", 0, others, std::nullopt, "",
+                        "Each hit removes one of its figures (" + std::to_string(left) + " left), as your rules score the die.");
+  } else {
+    theirs = p.number("How many hits did your unit score on " + name + "?", 0, 1000, std::nullopt, "",
+                      "Each hit removes one of its figures (" + std::to_string(left) + " left). More hits wins the melee.");
+  }
   std::optional<int> own;
   StepDice dice;
-  if (physical && !s.step_dice_for(TurnStep::melee, k, s.state().turn))
-    own = p.number("Roll " + std::to_string(side.dice) + " D6 for " + name + ", each hitting on " + std::to_string(side.need) +
-                       "+, and enter the number of hits:",
-                   0, side.dice, std::nullopt, "");
-  else
-    dice = session_step_dice(s, TurnStep::melee, k, side.dice);
-  StepRecord rec = resolve_melee(r, s, k, theirs, dice, own);
+  if (!bounce) {
+    if (physical && !s.step_dice_for(TurnStep::melee, k, s.state().turn))
+      own = p.number("Roll " + std::to_string(side.dice) + " D6 for " + name + ", each hitting on " + std::to_string(side.need) +
+                         "+, and enter the number of hits:",
+                     0, side.dice, std::nullopt, "");
+    else
+      dice = session_step_dice(s, TurnStep::melee, k, side.dice);
+  }
+  StepRecord rec = square ? resolve_square_melee(r, s, k, bounce, theirs, dice, own) : resolve_melee(r, s, k, theirs, dice, own);
   s.append(MeleeEvent{name, rec});
   out << rec.outcome << "\n";
 }
@@ -584,7 +641,6 @@ int run_solo_play(const PlayOptions& o, Io& io) {
 
   out << "Vedette solo: " << file << ", turn " << s.state().turn << " (ruleset " << s.header().ruleset_path << ")\n";
   check_unit_types(s, *sr.rules, sr.path);
-  if (const std::string note = optional_rules_note(*sr.rules); !note.empty()) out << note << "\n";
   if (sr.changed) {
     out << "The ruleset " << sr.path << " has changed since this session last used it\n"
         << "  (recorded " << s.header().ruleset_hash << ", now " << sr.hash << ").\n";

@@ -69,6 +69,11 @@ namespace {
 bool needs_version_4(const Event& e) {
   if (const auto* a = std::get_if<ActivateEvent>(&e.body); a && a->a.on_foot) return true;
   if (const auto* sh = std::get_if<ShootingEvent>(&e.body); sh && sh->s.dismounted) return true;
+  if (const auto* c = std::get_if<ChargeEvent>(&e.body); c && (c->c.fear || c->c.square)) return true;
+  if (const auto* a = std::get_if<ChargeAnswerEvent>(&e.body);
+      a && (a->field == "fear_exempt" || a->field == "refuge" || a->field == "square"))
+    return true;
+  if (const auto* me = std::get_if<MeleeEvent>(&e.body); me && me->s.given.count("bounce")) return true;
   return false;
 }
 // Version 3's marks: a turn step, a routed unit, a unit's weapon.
@@ -259,6 +264,12 @@ void write_charge(std::ostringstream& o, const ChargeRecord& c) {
     o << ind << "charger_check: {dice: [" << (*c.charger_dice)[0] << ", " << (*c.charger_dice)[1] << "], need: " << c.charger_need
       << ", stands: " << b(c.charger_stands) << (c.charger_morale ? ", morale: " + std::string(morale_name(*c.charger_morale)) : "")
       << "}\n";
+  if (c.fear) {
+    o << ind << "fear: {exempt: " << b(c.fear->exempt) << ", dice: [";
+    for (std::size_t k = 0; k < c.fear->dice.size(); ++k) o << (k ? ", " : "") << c.fear->dice[k];
+    o << "], need: " << c.fear->need << ", passed: " << b(c.fear->passed) << ", refuge: " << b(c.fear->refuge) << "}\n";
+  }
+  if (c.square) o << ind << "square: true\n";
   if (c.has_dice()) {
     if (c.rolled) o << ind << "dice: [" << c.dice[0] << ", " << c.dice[1] << "]\n";
     o << ind << "dice_source: " << k_dice_source_names[static_cast<std::size_t>(c.dice_source)] << "\n";
@@ -590,6 +601,20 @@ void Session::check_charge_dice(const Event& e, const ChargeRecord& c) {
     if (!c.obstacle_passed && (c.rolled || c.stands))
       throw SessionError("a charge halted at the obstacle goes on to no morale check", "obstacle_check");
   }
+  if (c.fear) {
+    // Seed 001's gut check comes after the charge reaches, before the morale check.
+    if (!c.initiation_passed || !c.reaches || c.both_charging)
+      throw SessionError("a gut check follows only a charge that reaches, the target not charging too", "fear");
+    if (c.fear->exempt != c.fear->dice.empty())
+      throw SessionError("a gut check has its dice unless the infantry is exempt by its cover", "fear");
+    if (c.fear->evaded() && (c.rolled || c.stands || c.square))
+      throw SessionError("infantry that fled into cover takes no morale check and forms no square", "fear");
+  }
+  if (c.square) {
+    if (!c.initiation_passed || !c.reaches || c.both_charging)
+      throw SessionError("a square is formed only against a charge that reaches, the target not charging too", "square");
+    if (c.rolled || c.stands) throw SessionError("a square takes no morale check (seed 004)", "square");
+  }
   if (c.charger_dice) {
     const auto& cd = *c.charger_dice;
     if (!c.rolled) throw SessionError("a charger's own morale check comes with the defender's (both charging)", "charger_check");
@@ -655,6 +680,15 @@ void Session::check_charge_dice(const Event& e, const ChargeRecord& c) {
                              "] are not what roll number " + std::to_string(*c.roll_index) + " of seed " +
                              std::to_string(header_.seed) + " gives ([" + std::to_string(six[4]) + ", " + std::to_string(six[5]) + "])",
                          "charger_check");
+  }
+  if (c.fear && !c.fear->dice.empty()) {
+    const auto ten = solo_roll_dice(header_.seed, *c.roll_index, 10);
+    for (std::size_t k = 0; k < c.fear->dice.size(); ++k)
+      if (c.fear->dice[k] != ten[8 + k])
+        throw SessionError("the gut check's dice are not what roll number " + std::to_string(*c.roll_index) + " of seed " +
+                               std::to_string(header_.seed) + " gives (dice 9 and 10 of its stream: [" + std::to_string(ten[8]) +
+                               ", " + std::to_string(ten[9]) + "])",
+                           "fear");
   }
   if (c.initiation_dice && ((*c.initiation_dice)[0] != expect[2] || (*c.initiation_dice)[1] != expect[3]))
     throw SessionError("initiation dice [" + std::to_string((*c.initiation_dice)[0]) + ", " +
@@ -805,6 +839,7 @@ void Session::apply_to_state(const Event& e) {
             if (m.fell_back_this_turn) m.pending[Question::retreated_from_melee] = 1;
             m.fell_back_this_turn = false;
             m.contact = false;
+            m.square = false;
             m.charge_bonus = false;
             m.charge_event = 0;
           }
@@ -827,7 +862,8 @@ void Session::apply_to_state(const Event& e) {
           // Melee follows a charge that reached and stood, or struck inside
           // the minimum distance (no morale check, no charge bonus).
           m->contact = !ev.c.declined && ev.c.initiation_passed && ev.c.reaches && (ev.c.stands || !ev.c.morale_check) &&
-                       ev.c.charger_stands && ev.c.obstacle_passed;
+                       ev.c.charger_stands && ev.c.obstacle_passed && !(ev.c.fear && ev.c.fear->evaded());
+          m->square = m->contact && ev.c.square;
           if (!ev.c.declined && ev.c.charger_morale) {  // both charging, it failed its own check: it falls back
             m->morale = *ev.c.charger_morale;
             m->fell_back_this_turn = true;
@@ -882,8 +918,18 @@ void Session::apply_to_state(const Event& e) {
               throw SessionError("casualties " + std::to_string(r.casualties) + " for " + ev.unit + ": it has " +
                                      std::to_string(figures_left(k)) + " figures left",
                                  "casualties");
-            if (r.result != "won" && r.result != "lost" && r.result != "tie")
+            if (m->square) {
+              if (r.result != "bounced" && r.result != "repulsed")
+                throw SessionError("a melee against a square is bounced or repulsed, not '" + r.result + "'", "result");
+              if ((r.result == "bounced") != (r.given.count("bounce") && r.given.at("bounce") == "yes"))
+                throw SessionError("the square's die says bounce " + (r.given.count("bounce") ? r.given.at("bounce") : std::string("(not given)")) +
+                                       " but the result is " + r.result,
+                                   "result");
+            } else if (r.result != "won" && r.result != "lost" && r.result != "tie") {
               throw SessionError("a melee's result is won, lost or tie, not '" + r.result + "'", "result");
+            } else if (r.given.count("bounce")) {
+              throw SessionError("only a square's die bounces (seed 004): " + ev.unit + " fights no square", "given");
+            }
             m->casualties += r.casualties;
             if (r.fell_back) m->fell_back_this_turn = true;
           }
@@ -1222,6 +1268,36 @@ std::optional<ChargeRecord> read_charge(MapReader& m, Reader& r) {
          if (v) c.charger_morale = static_cast<Morale>(*v);
          return v.has_value();
        }) && ok;
+  if (const Doc* fn = m.optional("fear")) {  // version 4
+    MapReader fm(*fn, r.d, "fear");
+    if (!fm.ok()) {
+      ok = false;
+    } else {
+      ChargeRecord::Fear f;
+      need(r.flag(fm.required("exempt"), "fear exempt"), f.exempt);
+      if (const Doc* fd = fm.required("dice")) {
+        if (!fd->is_sequence() || fd->items.size() > 2) {
+          r.d.error(fd->where, "expected at most two dice for the gut check's dice, e.g. [3, 5]");
+          ok = false;
+        } else {
+          for (const Doc& item : fd->items) {
+            auto v = r.num(&item, "a die", 1, 6);
+            if (v) f.dice.push_back(*v);
+            else ok = false;
+          }
+        }
+      } else {
+        ok = false;
+      }
+      need(r.num(fm.required("need"), "fear need", -1000, 1000), f.need);
+      need(r.flag(fm.required("passed"), "fear passed"), f.passed);
+      need(r.flag(fm.required("refuge"), "fear refuge"), f.refuge);
+      fm.finish();
+      ok = ok && fm.ok();
+      c.fear = f;
+    }
+  }
+  if (const Doc* sq = m.optional("square")) need(r.flag(sq, "square"), c.square);  // version 4
   const Doc* dn = m.optional("dice");
   if (dn || c.initiation_dice) {
     c.rolled = dn != nullptr;
@@ -1266,7 +1342,7 @@ std::optional<StepRecord> read_step(MapReader& m, Reader& r) {
       for (const auto& entry : g->entries) {
         if (std::find(k_step_given.begin(), k_step_given.end(), entry.key) == k_step_given.end()) {
           r.d.error(entry.key_where, "unknown answer '" + entry.key +
-                                         "' in given (expected player_roll, target, distance, cover, player_hits or enemy_near)");
+                                         "' in given (expected player_roll, target, distance, cover, player_hits, enemy_near or bounce)");
           ok = false;
           continue;
         }
@@ -1627,7 +1703,11 @@ Session Session::load(const fs::path& path) {
   if (version < 4)
     for (const Event& e : events)
       if (needs_version_4(e)) {
-        const char* field = std::holds_alternative<ActivateEvent>(e.body) ? "facts.on_foot" : "dismounted";
+        const char* field = std::holds_alternative<ActivateEvent>(e.body)   ? "facts.on_foot"
+                            : std::holds_alternative<ShootingEvent>(e.body) ? "dismounted"
+                            : std::holds_alternative<ChargeEvent>(e.body)   ? (std::get<ChargeEvent>(e.body).c.fear ? "fear" : "square")
+                            : std::holds_alternative<MeleeEvent>(e.body)    ? "given"
+                                                                            : "field";
         auto at = e.field_where.find(field);
         d.error(at != e.field_where.end() ? at->second : e.where,
                 std::string(field) + " is a field of session version 4, but this file says version " + std::to_string(version));

@@ -207,6 +207,25 @@ struct ChargeRecord {
   std::optional<std::array<int, 2>> obstacle_dice;
   int obstacle_need = 0;
   bool obstacle_passed = true;
+  // Version 4, optional rules the ruleset turns on (charge.fear_of_charge,
+  // charge.infantry_square). Seed 001's Fear of Charge: the player's
+  // infantry, charged by a move of charge_min_move or more and not in cover
+  // `exempt` from it, takes a gut check (rolled: dice 9 and 10 of the
+  // roll's stream, the first fear_of_charge.dice of them); failing, it
+  // flees into cover within flee_distance if there is some (`refuge`): the
+  // charge finds no one to strike and halts. Seed 004's Infantry Square:
+  // the player's infantry formed square: no morale check; the melee is the
+  // square's (square_melee).
+  struct Fear {
+    bool exempt = false;     // in cover good enough: no check
+    std::vector<int> dice;   // the gut check's dice (empty when exempt)
+    int need = 0;            // fear_of_charge.target
+    bool passed = true;
+    bool refuge = false;     // cover within flee_distance, as the player said
+    bool evaded() const { return !exempt && !passed && refuge; }
+  };
+  std::optional<Fear> fear;
+  bool square = false;
   bool has_dice() const { return rolled || initiation_dice.has_value(); }
 };
 
@@ -220,7 +239,8 @@ struct ChargeRecord {
 // may be recorded).
 struct StepRecord {
   // What the player said, checked when given: initiative "player_roll";
-  // shooting "target" (yes/no), "distance", "cover"; melee "player_hits";
+  // shooting "target" (yes/no), "distance", "cover"; melee "player_hits"
+  // (and against a square, version 4, "bounce": yes/no, its die's face);
   // rally "enemy_near".
   std::map<std::string, std::string> given;
   std::vector<int> dice;  // the automated side's dice, when known
@@ -231,15 +251,16 @@ struct StepRecord {
   int score = 0;       // hits (shooting, melee) or the total (initiative, rally)
   int casualties = 0;  // figures the automated unit lost in this step (melee)
   // initiative: cavalry | player (who moves first); shooting: shot | none;
-  // melee: won | lost | tie; rally: rallied | failed | no_rally | routed.
+  // melee: won | lost | tie, against a square bounced | repulsed (version
+  // 4); rally: rallied | failed | no_rally | routed.
   std::string result;
   std::optional<Morale> morale;  // the unit's morale after, when the step set it
   bool fell_back = false;        // melee: it falls back (retreating from melee next turn)
   bool dismounted = false;       // shooting, version 4: mounted infantry dismounted to shoot (its whole move)
   std::string outcome;           // in words, as shown
 };
-inline constexpr std::array<std::string_view, 6> k_step_given{"player_roll", "target",      "distance",
-                                                              "cover",       "player_hits", "enemy_near"};
+inline constexpr std::array<std::string_view, 7> k_step_given{"player_roll", "target",      "distance", "cover",
+                                                              "player_hits", "enemy_near", "bounce"};
 
 struct AnswerEvent {
   std::string unit;
@@ -278,8 +299,9 @@ struct ChargeEvent {
 };
 // One answer of play's charge form, saved as it is given (like AnswerEvent);
 // the charge event that resolves the charge consumes them.
-inline constexpr std::array<std::string_view, 10> k_charge_fields{
-    "charge", "attacker", "move", "distance", "bearing", "defender", "side", "both_charging", "pikes_facing", "path"};
+inline constexpr std::array<std::string_view, 13> k_charge_fields{
+    "charge", "attacker", "move", "distance", "bearing", "defender", "side", "both_charging", "pikes_facing", "path",
+    "fear_exempt", "refuge", "square"};
 struct ChargeAnswerEvent {
   std::string unit;
   std::string field;  // one of k_charge_fields
@@ -350,6 +372,7 @@ struct UnitMemory {
   // from the history like the rest, and needed only within the turn).
   bool contact = false;         // its charge stood (or struck inside the minimum distance): melee follows
   bool charge_bonus = false;    // ...with the charge bonus
+  bool square = false;          // ...against a square (version 4, seed 004)
   int charge_event = 0;         // its charge this turn, not declined (the event number)
   int shot_in_turn = 0;         // the turn it last had its shooting step
   int melee_in_turn = 0;

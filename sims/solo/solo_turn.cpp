@@ -329,6 +329,10 @@ std::optional<ChargeRefusal> charge_refusal(const Ruleset& r, const Session& s, 
 
 // ----------------------------------------------------------------- charge
 
+namespace {
+std::string dice_text(const std::vector<int>& d);  // "[3 5]", below
+}  // namespace
+
 ChargePreview preview_charge(const Ruleset& r, const ChargeInputs& in) {
   ChargePreview p;
   p.geometry = with_path(r.charge, in.move, table_charge_geometry(r, in.move, in.distance, in.bearing, in.defender), in.path);
@@ -354,6 +358,17 @@ ChargePreview preview_charge(const Ruleset& r, const ChargeInputs& in) {
     p.charger_target = morale_target(r.charge, cs);
     p.charger_stand_ways = stand_ways(r.charge, p.charger_target);
   }
+  // The optional rules, as the engine's Engagement::charge asks them: the
+  // player's infantry (foot) answering charging horse, not charging itself.
+  if (r.charge.kind(in.defender) == DefenderKind::foot && !in.both_charging && p.geometry.reaches) {
+    const FearOfChargeRules& f = r.charge.fear_of_charge;
+    p.fear_may_apply = fear_of_charge_applies(r.charge, in.distance, Length(), 0);
+    p.fear_check = fear_of_charge_applies(r.charge, in.distance, Length(), in.fear_exempt ? f.exempt_cover : 0);
+    if (p.fear_may_apply) p.gut_pass = p_gut_check_pass(r.charge);
+    p.square_allowed = can_form_square(r.charge, in.defender);
+    p.square = p.square_allowed && in.square;
+    if (p.square) p.needs_dice = false;  // seed 004: a square takes no morale check
+  }
   return p;
 }
 
@@ -376,11 +391,12 @@ ChargeDice session_charge_dice(const Session& s, std::size_t unit) {
     d.same_dice_as = *first;
   }
   if (!d.roll_index) d.roll_index = s.next_roll();
-  const auto eight = solo_roll_dice(s.header().seed, *d.roll_index, 8);
-  d.dice = {eight[0], eight[1]};
-  d.initiation = {eight[2], eight[3]};
-  d.charger = {eight[4], eight[5]};
-  d.obstacle = {eight[6], eight[7]};
+  const auto ten = solo_roll_dice(s.header().seed, *d.roll_index, 10);
+  d.dice = {ten[0], ten[1]};
+  d.initiation = {ten[2], ten[3]};
+  d.charger = {ten[4], ten[5]};
+  d.obstacle = {ten[6], ten[7]};
+  d.gut = {ten[8], ten[9]};
   return d;
 }
 
@@ -493,14 +509,57 @@ ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit
       return c;
     }
   }
+  // Optional rules on the player's infantry (the engine's order: seed 001's
+  // fear of charge, then seed 004's square, then seed 003's morale check).
+  std::string before;  // what they said, ahead of the rest of the outcome
+  if (p.fear_may_apply) {
+    const FearOfChargeRules& f = cr.fear_of_charge;
+    ChargeRecord::Fear fr;
+    fr.exempt = !p.fear_check;
+    fr.need = f.target;
+    fr.refuge = in.refuge;
+    if (p.fear_check) {
+      int total = 0;
+      for (int k = 0; k < f.dice && k < 2; ++k) {
+        fr.dice.push_back(dice.gut[static_cast<std::size_t>(k)]);
+        total += dice.gut[static_cast<std::size_t>(k)];
+      }
+      fr.passed = gut_check_passes(cr, total);
+      const std::string roll = dice_text(fr.dice) + " = " + std::to_string(total) + ", needs " + gut_need_text(cr);
+      if (fr.passed) {
+        before = defender + " pass the gut check against charging horse (" + roll + "). ";
+      } else if (fr.refuge) {
+        c.fear = fr;
+        c.charge_bonus = false;
+        c.morale_check = false;
+        c.outcome = defender + " fail the gut check against charging horse (" + roll + "): they flee up to " +
+                    format_length_table(f.flee_distance, u) + " into the cover you named. " + name +
+                    " finds no one to strike and halts; no melee.";
+        return c;
+      } else {
+        before = defender + " fail the gut check (" + roll + ") with no cover within " + format_length_table(f.flee_distance, u) +
+                 ": caught in the open, the charge goes on. ";
+      }
+    } else {
+      before = defender + " are in cover good enough against charging horse: no gut check. ";
+    }
+    c.fear = fr;
+  }
+  if (p.square) {
+    c.square = true;
+    c.morale_check = false;
+    c.outcome = before + defender + " form square: no morale check. The charge goes in to melee against the square" +
+                std::string(g.charge_bonus ? " (with the charge bonus)" : "") + ": the square rolls first.";
+    return c;
+  }
   if (!g.morale_check) {
-    c.outcome = "Contact inside the minimum distance (" + format_length_table(g.min_distance, u) +
+    c.outcome = before + "Contact inside the minimum distance (" + format_length_table(g.min_distance, u) +
                 "): melee, but without the combat benefits of a charge; no morale check.";
     return c;
   }
   if (p.target.automatic) {
     c.stands = true;
-    c.outcome = defender + " stand automatically (pikes or pole arms facing the charge): the charge goes in to melee" +
+    c.outcome = before + defender + " stand automatically (pikes or pole arms facing the charge): the charge goes in to melee" +
                 std::string(g.charge_bonus ? " with the charge bonus." : ".");
     return c;
   }
@@ -539,10 +598,10 @@ ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit
     return c;
   }
   if (m.stands) {
-    c.outcome = defender + " STAND (" + roll + "): the charge goes in to melee" +
+    c.outcome = before + defender + " STAND (" + roll + "): the charge goes in to melee" +
                 std::string(g.charge_bonus ? " with the charge bonus." : ".");
   } else {
-    c.outcome = defender + " FAIL (" + roll + "): they retreat " + moves_text(cr.failure_retreat_moves) + " moves" +
+    c.outcome = before + defender + " FAIL (" + roll + "): they retreat " + moves_text(cr.failure_retreat_moves) + " moves" +
                 (cr.failure_backs_to_enemy ? ", backs to the enemy" : "") + (cr.failure_must_rally ? ", and must rally" : "") +
                 ".";
     if (const auto mv = class_move(r, in.defender))
@@ -657,6 +716,17 @@ std::optional<double> parse_bearing(const std::string& text, std::string& why) {
 namespace vedette::solo {
 
 namespace {
+
+// The faces of a set in words: "a 6", "a 5 or 6".
+std::string faces_text(FaceSet f) {
+  std::vector<int> faces;
+  for (int k = 1; k <= 20; ++k)
+    if (has_face(f, k)) faces.push_back(k);
+  if (faces.empty()) return "no face";
+  std::string t = "a " + std::to_string(faces[0]);
+  for (std::size_t k = 1; k < faces.size(); ++k) t += (k + 1 == faces.size() ? " or " : ", ") + std::to_string(faces[k]);
+  return t;
+}
 
 std::string dice_text(const std::vector<int>& d) {
   std::string t = "[";
@@ -870,10 +940,24 @@ StepRecord resolve_shooting(const Ruleset& r, const Session& s, std::size_t unit
   return rec;
 }
 
+namespace {
+// The automated unit's melee hits: the player's count, or its dice against rec.need.
+void cavalry_hits(StepRecord& rec, const StepDice& dice, std::optional<int> own_hits) {
+  if (own_hits) {
+    rec.dice_source = DiceSource::player;
+    rec.score = *own_hits;
+  } else {
+    take_dice(rec, dice);
+    rec.score = hits_of(dice.dice, rec.need);
+  }
+}
+}  // namespace
+
 MeleeSide solo_melee_side(const Ruleset& r, const Session& s, std::size_t unit) {
   MeleeSide m;
   const UnitType* t = r.find_unit_type(s.header().units[unit].type);
-  m.dice = dice_for(s.figures_left(unit), r.combat.melee.figures_per_die);
+  m.dice = s.memory(unit).square ? square_melee_dice(r, s.figures_left(unit))  // seed 004: at most max_battle_dice
+                                  : dice_for(s.figures_left(unit), r.combat.melee.figures_per_die);
   m.modifier = melee_modifier(t, !s.memory(unit).on_foot, s.memory(unit).charge_bonus);  // seed 002
   m.need = melee_need(r, m.modifier);
   return m;
@@ -888,13 +972,7 @@ StepRecord resolve_melee(const Ruleset& r, const Session& s, std::size_t unit, i
   const MeleeSide side = solo_melee_side(r, s, unit);
   rec.given["player_hits"] = std::to_string(player_hits);
   rec.need = side.need;
-  if (own_hits) {
-    rec.dice_source = DiceSource::player;
-    rec.score = *own_hits;
-  } else {
-    take_dice(rec, dice);
-    rec.score = hits_of(dice.dice, side.need);
-  }
+  cavalry_hits(rec, dice, own_hits);
   rec.casualties = std::min(player_hits, s.figures_left(unit));
   // The balance of its charge move, for a follow-through (seed 003).
   Length balance;
@@ -941,6 +1019,51 @@ StepRecord resolve_melee(const Ruleset& r, const Session& s, std::size_t unit, i
            ", facing your unit.";
       break;
   }
+  rec.outcome = t;
+  return rec;
+}
+
+std::string gut_need_text(const ChargeRules& r) {
+  const FearOfChargeRules& f = r.fear_of_charge;
+  return f.pass_at_most ? "at most " + std::to_string(f.target) : std::to_string(f.target) + "+";
+}
+
+StepRecord resolve_square_melee(const Ruleset& r, const Session& s, std::size_t unit, bool bounce, int square_hits,
+                                const StepDice& dice, std::optional<int> own_hits) {
+  StepRecord rec;
+  const std::string& name = s.header().units[unit].name;
+  const LengthUnit u = r.units;
+  const MeleeSide side = solo_melee_side(r, s, unit);
+  rec.given["bounce"] = bounce ? "yes" : "no";
+  rec.given["player_hits"] = std::to_string(square_hits);
+  rec.need = side.need;
+  rec.casualties = std::min(square_hits, s.figures_left(unit));
+  rec.fell_back = true;
+  const Length move = normal_move(r, true, Length());
+  std::string t = "Your square rolls first: " + std::string(bounce ? "the bounce" : "no bounce") + ", " +
+                  plural(square_hits, "hit", "hits") + " on " + name + ". ";
+  if (rec.casualties >= s.figures_left(unit)) {
+    rec.result = bounce ? "bounced" : "repulsed";
+    rec.fell_back = false;
+    rec.outcome = t + name + " loses its last figure against the square: it is destroyed.";
+    return rec;
+  }
+  if (bounce) {
+    const SquareAftermath after = square_melee(r, true, 0, square_hits, move);
+    rec.result = "bounced";
+    rec.outcome = t + name + " is bounced off the square before it can strike: it falls back " +
+                  format_length_table(after.attacker_back, u) + " (" + times_text(r.charge.infantry_square.bounce_back_moves) +
+                  " of its moves).";
+    return rec;
+  }
+  cavalry_hits(rec, dice, own_hits);
+  const SquareAftermath after = square_melee(r, false, rec.score, square_hits, move);
+  rec.result = "repulsed";
+  t += name + " strikes with " + plural(side.dice, "die", "dice") + " needing " + std::to_string(side.need) + "+" +
+       (own_hits ? std::string() : " " + dice_text(dice.dice)) + ": " + plural(rec.score, "hit", "hits") + " on your square. ";
+  if (rec.score > 0) t += "Remove " + plural(rec.score, "figure", "figures") + " from your square. ";
+  t += name + " cannot break into the square: it falls back " + format_length_table(after.attacker_back, u) + ", facing it.";
+  if (after.square_shaken) t += " Your square scored fewer hits: it is shaken.";
   rec.outcome = t;
   return rec;
 }
@@ -1013,6 +1136,11 @@ std::string shooting_question(const Ruleset& r, const Session& s, std::size_t un
 std::string melee_intro(const Ruleset& r, const Session& s, std::size_t unit) {
   const std::string& name = s.header().units[unit].name;
   const MeleeSide side = solo_melee_side(r, s, unit);
+  if (s.memory(unit).square)
+    return "Melee: " + name + " against your square. Your square rolls first, at most " +
+           plural(r.charge.infantry_square.max_battle_dice, "die", "dice") + ": " + faces_text(r.charge.infantry_square.bounce_on) +
+           " bounces " + name + " back before it strikes; then " + name + " strikes with " + plural(side.dice, "die", "dice") +
+           " needing " + std::to_string(side.need) + "+.";
   std::string t = "Melee: " + name + " is in contact with the unit it charged. It fights with " + plural(side.dice, "die", "dice") +
                   " needing " + std::to_string(side.need) + "+";
   if (side.modifier)
@@ -1080,24 +1208,6 @@ std::string turn_summary(const Ruleset& r, const Session& s, std::size_t unit) {
   if (m.ran_this_turn) t += "; ran, so +3 to its risk next turn";
   if (m.fell_back_this_turn) t += "; fell back from a melee";
   return t + ".";
-}
-
-std::vector<std::string> optional_rules_not_asked(const Ruleset& r) {
-  std::vector<std::string> out;
-  if (r.charge.fear_of_charge.enabled) out.push_back("Fear of Charge (seed 001, charge.fear_of_charge)");
-  if (r.charge.infantry_square.enabled) out.push_back("Infantry Square (seed 004, charge.infantry_square)");
-  return out;
-}
-
-std::string optional_rules_note(const Ruleset& r) {
-  const std::vector<std::string> rules = optional_rules_not_asked(r);
-  if (rules.empty()) return {};
-  std::string t = "Note: this ruleset turns on ";
-  for (std::size_t k = 0; k < rules.size(); ++k) t += (k ? " and " : "") + rules[k];
-  const char* it = rules.size() == 1 ? "it" : "them";
-  return t + ". Solo play does not walk " + it + " yet: it resolves a charge on your infantry without " + it +
-         " (the morale check and the melee as usual); to play " + it + ", settle such a charge at the table by the rule. " +
-         "The simulation plays " + it + ".";
 }
 
 }  // namespace vedette::solo

@@ -111,6 +111,13 @@ struct ChargeInputs {
   bool both_charging = false;
   bool pikes_facing = false;
   ChargePath path = ChargePath::open;  // seed 003's terrain on the way (with_path)
+  // Optional rules (version 4), asked only when the ruleset turns them on
+  // and the target is foot not charging too: seed 001's Fear of Charge
+  // (in cover exempt from the gut check; cover within flee_distance to
+  // flee to) and seed 004's Infantry Square (the player's unit forms one).
+  bool fear_exempt = false;
+  bool refuge = false;
+  bool square = false;
 };
 
 // Everything known before the dice: range, minimum distance, whether it
@@ -128,6 +135,14 @@ struct ChargePreview {
   bool charger_checks = false;
   MoraleTarget charger_target;
   int charger_stand_ways = 0;
+  // Optional rules: whether the ruleset's Fear of Charge gut check applies
+  // (the charge move long enough, the infantry not exempt), and whether the
+  // target may form square / did.
+  bool fear_may_apply = false;  // before asking about cover: the rule is on and the move long enough
+  bool fear_check = false;      // with the answers: the gut check is taken
+  Fraction gut_pass;            // its chance to pass
+  bool square_allowed = false;
+  bool square = false;
 };
 ChargePreview preview_charge(const Ruleset& r, const ChargeInputs& in);
 
@@ -143,6 +158,7 @@ struct ChargeDice {
   std::array<int, 2> initiation{};  // the charger's initiation check (seed 003 L48)
   std::array<int, 2> charger{};     // the charger's own morale check, both charging (rolled: dice 5 and 6)
   std::array<int, 2> obstacle{};    // the second initiation check at an obstacle (rolled: dice 7 and 8)
+  std::array<int, 2> gut{};         // seed 001's gut check, the player's infantry (rolled: dice 9 and 10)
   DiceSource source = DiceSource::rolled;
   std::optional<std::uint64_t> roll_index;
   std::optional<int> same_dice_as;
@@ -216,6 +232,14 @@ struct MeleeSide {
 MeleeSide solo_melee_side(const Ruleset& r, const Session& s, std::size_t unit);
 StepRecord resolve_melee(const Ruleset& r, const Session& s, std::size_t unit, int player_hits, const StepDice& dice,
                          std::optional<int> own_hits);
+// Against a square (seed 004, the player's infantry formed square at the
+// charge): the square's die first (`bounce`: it showed a bounce face), its
+// hits, then the cavalry's at most max_battle_dice dice; the engine's
+// square_melee() says what follows.
+// Seed 001's gut check's need in words: "7+" or "at most 7".
+std::string gut_need_text(const ChargeRules& r);
+StepRecord resolve_square_melee(const Ruleset& r, const Session& s, std::size_t unit, bool bounce, int square_hits,
+                                const StepDice& dice, std::optional<int> own_hits);
 
 // The end-of-turn morale step: routs (no question), or a rally for a shaken
 // or rallying unit (2D6, only with no enemy within rally_enemy_clear).
@@ -249,14 +273,6 @@ std::string rally_question(const Ruleset& r, const Session& s, std::size_t unit)
 // limits it next turn.
 std::string turn_summary(const Ruleset& r, const Session& s, std::size_t unit);
 
-// Optional rules the ruleset turns on that the solo session does not walk
-// yet (the simulation plays them): seed 001's Fear of Charge and seed 004's
-// Infantry Square, both about the player's infantry answering a charge.
-// Each in words; `solo new`, `play`, `status` and the web page say so, so
-// the player resolves them at the table instead of being silently without
-// them.
-std::vector<std::string> optional_rules_not_asked(const Ruleset& r);
-std::string optional_rules_note(const Ruleset& r);  // "" when none
 
 // Parsing the charge's answers (play's form, the `solo charge` flags).
 // Each returns nullopt and sets `why` when the text is not acceptable.

@@ -111,6 +111,19 @@ std::optional<std::string> want_dice(const Json& j, const char* key, std::option
   return std::nullopt;
 }
 
+// One or two dice (seed 001's gut check rolls the ruleset's 1 or 2).
+std::optional<std::string> want_few_dice(const Json& j, const char* key, std::vector<int>& out) {
+  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
+  const Json& v = j[key];
+  bool ok = v.is_array() && !v.empty() && v.size() <= 2;
+  for (std::size_t i = 0; ok && i < v.size(); ++i)
+    ok = v[i].is_number_integer() && v[i].get<long long>() >= 1 && v[i].get<long long>() <= 6;
+  if (!ok) return std::string("\"") + key + "\" must be one or two dice, each from 1 to 6, e.g. [3, 5]";
+  out.clear();
+  for (const Json& d : v) out.push_back(d.get<int>());
+  return std::nullopt;
+}
+
 // A length or text field given as a number or a string ("45", "45cm").
 std::optional<std::string> want_text(const Json& j, const char* key, std::string& out) {
   if (j.contains(key) && j[key].is_number()) {
@@ -170,6 +183,15 @@ std::optional<std::string> charge_inputs(const Ruleset& r, const solo::Session& 
   }
   if (in.pikes_facing && (r.charge.kind(in.defender) != DefenderKind::foot || in.side != ChargedOn::front))
     return std::string("\"pikes_facing\": only foot facing the charge (not charged in the flank or rear) carry pikes against it");
+  // The optional rules' answers (seeds 001 and 004), as `solo charge` takes them.
+  if (auto e = want_bool(body, "fear_exempt", in.fear_exempt)) return e;
+  if (auto e = want_bool(body, "refuge", in.refuge)) return e;
+  if (auto e = want_bool(body, "square", in.square)) return e;
+  const bool foot_answers = r.charge.kind(in.defender) == DefenderKind::foot && !in.both_charging;
+  if ((in.fear_exempt || in.refuge) && !(r.charge.fear_of_charge.enabled && foot_answers))
+    return std::string("\"fear_exempt\" and \"refuge\" answer Fear of Charge, which applies only when the ruleset turns it on, to foot not charging too");
+  if (in.square && !(r.charge.infantry_square.enabled && foot_answers))
+    return std::string("\"square\" answers Infantry Square, which applies only when the ruleset turns it on, to foot not charging too");
   return std::nullopt;
 }
 
@@ -454,6 +476,8 @@ Reply App::charge_odds(const std::string& name, const Request& r) {
   std::optional<std::array<int, 2>> initiation, obstacle;
   if (auto e = want_dice(*body, "initiation", initiation)) return error_reply(400, *e);
   if (auto e = want_dice(*body, "obstacle_roll", obstacle)) return error_reply(400, *e);
+  std::vector<int> gut;
+  if (auto e = want_few_dice(*body, "gut_roll", gut)) return error_reply(400, *e);
   std::lock_guard lock(mutex_);
   const solo::Session s = solo::Session::load(file_of(name));
   const auto& units = s.header().units;
@@ -467,8 +491,11 @@ Reply App::charge_odds(const std::string& name, const Request& r) {
   // Everything from the engine: the preview `solo charge` prints, and the
   // exact odds of each outcome (a "(Charge?)" is a declared charge).
   const solo::ChargePreview pv = solo::preview_charge(rs, in);
+  FootAnswers foot;  // the optional rules' answers (seeds 001, 004)
+  if (pv.fear_check && in.refuge) foot.flees = Fraction(1) - pv.gut_pass;
+  foot.square = pv.square;
   const ChargeOdds o = vedette::charge_odds(rs, true, pv.geometry, pv.target, in.path == ChargePath::obstacle,
-                                           pv.charger_checks ? &pv.charger_target : nullptr);
+                                           pv.charger_checks ? &pv.charger_target : nullptr, foot);
   Json j{{"unit", unit},
          {"rev", revision(name)},
          {"attacker", std::string(k_attacker_weight_names[static_cast<std::size_t>(in.attacker)])},
@@ -490,7 +517,9 @@ Reply App::charge_odds(const std::string& name, const Request& r) {
                        {"defender_stands", fraction_json(o.defender_stands)},
                        {"defender_fails", fraction_json(o.defender_fails)},
                        {"halted_at_obstacle", fraction_json(o.halted_at_obstacle)},
-                       {"charger_fails", fraction_json(o.charger_fails)}}},
+                       {"charger_fails", fraction_json(o.charger_fails)},
+                       {"defender_fled", fraction_json(o.defender_fled)},
+                       {"square_melee", fraction_json(o.square_melee)}}},
          {"path", std::string(k_charge_path_names[static_cast<std::size_t>(in.path)])},
          // vedette rolled this charge's dice already this turn (an undone
          // charge): the same dice are used again, the player's are refused.
@@ -511,11 +540,35 @@ Reply App::charge_odds(const std::string& name, const Request& r) {
       past = oc.passed;
     }
     j["needs_obstacle_dice"] = at_obstacle && !obstacle;
-    j["needs_defender_dice"] = ic.passed && pv.needs_dice && past && !(at_obstacle && !obstacle);
+    const bool to_gut = ic.passed && past && !(at_obstacle && !obstacle) && pv.fear_check;
+    j["needs_gut_dice"] = to_gut && gut.empty();
+    bool fled = false;  // seed 001: failed the gut check with cover to flee to: no morale check
+    if (to_gut && !gut.empty()) {
+      int total = 0;
+      for (int d : gut) total += d;
+      const bool passes = gut_check_passes(rs.charge, total);
+      j["gut"] = Json{{"total", total}, {"passes", passes}};
+      fled = !passes && in.refuge;
+    }
+    j["needs_defender_dice"] = ic.passed && pv.needs_dice && past && !(at_obstacle && !obstacle) && !(to_gut && gut.empty()) && !fled;
   } else {
     j["needs_obstacle_dice"] = pv.geometry.reaches && in.path == ChargePath::obstacle;  // if the initiation check passes
+    j["needs_gut_dice"] = pv.fear_check;                                                // ...and after it
     j["needs_defender_dice"] = pv.needs_dice;  // if the initiation check passes
   }
+  // The optional rules (seeds 001 and 004), when the ruleset turns them on.
+  const FearOfChargeRules& fc = rs.charge.fear_of_charge;
+  j["fear_may_apply"] = pv.fear_may_apply;
+  j["fear_check"] = pv.fear_check;
+  if (pv.fear_may_apply) {
+    j["fear_exempt_cover"] = fc.exempt_cover;
+    j["fear_flee_distance"] = format_length_table(fc.flee_distance, rs.units);
+    j["gut_dice"] = fc.dice;
+    j["gut_need"] = solo::gut_need_text(rs.charge);
+    j["odds"]["gut_passes"] = fraction_json(pv.gut_pass);
+  }
+  j["square_allowed"] = pv.square_allowed;
+  j["square"] = pv.square;
   // Both charging with a target on horse: the charger checks its own morale
   // too (seed 003), on 2D6 needing charger_need.
   j["needs_charger_dice"] = j["needs_defender_dice"].get<bool>() && pv.charger_checks;
@@ -585,8 +638,16 @@ Reply App::session_action(const std::string& name, const std::string& action, co
       std::string path;
       if (auto e = want_string(*body, "path", path, false)) return error_reply(400, *e);
       if (!path.empty()) args.insert(args.end(), {"--path", path});
-      for (const auto& [key, flag] : {std::pair{"flank", "--flank"}, std::pair{"rear", "--rear"},
-                                      std::pair{"both_charging", "--both-charging"}, std::pair{"pikes_facing", "--pikes-facing"}}) {
+      std::vector<int> gut;
+      if (auto e = want_few_dice(*body, "gut_roll", gut)) return error_reply(400, *e);
+      if (!gut.empty()) {
+        args.push_back("--gut-roll");
+        for (int d : gut) args.push_back(std::to_string(d));
+      }
+      for (const auto& [key, flag] :
+           {std::pair{"flank", "--flank"}, std::pair{"rear", "--rear"}, std::pair{"both_charging", "--both-charging"},
+            std::pair{"pikes_facing", "--pikes-facing"}, std::pair{"fear_exempt", "--fear-exempt"}, std::pair{"refuge", "--refuge"},
+            std::pair{"square", "--square"}}) {
         bool v = false;
         if (auto e = want_bool(*body, key, v)) return error_reply(400, *e);
         if (v) args.push_back(flag);
@@ -635,6 +696,18 @@ Reply App::session_action(const std::string& name, const std::string& action, co
     if (auto e = want_int(*body, "hits", hits, 0, 1000)) return error_reply(400, *e);
     args.insert(args.end(), {"melee", file, unit, "--their-hits", std::to_string(*theirs)});
     if (hits) args.insert(args.end(), {"--hits", std::to_string(*hits)});
+    // Against a square (seed 004): the face(s) its die showed.
+    if (body->contains("square_dice")) {
+      const Json& sd = (*body)["square_dice"];
+      if (!sd.is_array() || sd.empty() || sd.size() > 6)
+        return error_reply(400, "\"square_dice\" must be the face(s) your square's die showed, e.g. [6]");
+      args.push_back("--square-dice");
+      for (const Json& f : sd) {
+        if (!f.is_number_integer() || f.get<long long>() < 1 || f.get<long long>() > 100)
+          return error_reply(400, "\"square_dice\" must be the face(s) your square's die showed, e.g. [6]");
+        args.push_back(std::to_string(f.get<long long>()));
+      }
+    }
   } else if (action == "rally") {
     if (auto e = need_unit()) return error_reply(400, *e);
     args.insert(args.end(), {"rally", file, unit});

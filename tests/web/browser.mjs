@@ -192,8 +192,12 @@ try {
   // It plays a house rule (its own defender wording, a harder initiation
   // check) and has no recorded weight: the form asks it.
   const real = path.join(dir, "real.vedette.yaml");
+  // It also turns on the two optional rules of the charge (seed 001's Fear
+  // of Charge, seed 004's Infantry Square): the form asks them of foot.
   writeFileSync(path.join(dir, "house.yaml"), "extends: builtin:default\ncharge:\n  morale:\n    table:\n" +
-    "      heavy_foot: {text: Town Pikemen, kind: foot, need: [8, 9, 10]}\ncombat:\n  charge:\n    initiation_target: 6\n");
+    "      heavy_foot: {text: Town Pikemen, kind: foot, need: [8, 9, 10]}\n" +
+    "  fear_of_charge:\n    enabled: true\n  infantry_square:\n    enabled: true\n" +
+    "combat:\n  charge:\n    initiation_target: 6\n");
   execFileSync(exe, ["solo", "new", real, "--physical-dice", "--ruleset", path.join(dir, "house.yaml"), "--unit", "Lancers:shock,figures=12"]);
   execFileSync(exe, ["solo", "activate", real, "Lancers", "--roll", "3"]);
   execFileSync(exe, ["solo", "next-turn", real]);
@@ -210,6 +214,12 @@ try {
   await clickText("No");  // pikes facing?
   await clickText("No");  // both charging?
   await clickText("Open ground");  // on the way (seed 003's terrain)
+  await page.waitForFunction(() => /Fear of Charge: is your unit in cover/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
+  await clickText("No");  // not in cover: it takes the gut check
+  await page.waitForFunction(() => /to flee to\?/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
+  await clickText("No");  // no cover to flee to
+  await page.waitForFunction(() => /form square/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
+  await clickText("No");  // no square
   await page.waitForSelector(".charge .odds-head", { timeout: 10000 });
   // The house rule's odds: 2D6 >= 6 to go (26 of 36).
   const houseOdds = await page.$eval(".charge .odds-head", (e) => e.textContent);
@@ -217,6 +227,10 @@ try {
   check(!(await page.$$eval(".charge button", (bs) => bs.some((b) => b.textContent === "Roll for me"))), "no 'Roll for me' with the player's dice");
   await clickText("I rolled");
   for (const d of ["4", "5"]) await clickText(d, ".charge .pad");
+  await clickText("OK", ".charge .pad");
+  // Seed 001: the gut check's dice come before the defender's morale check.
+  await page.waitForFunction(() => /gut check/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
+  for (const d of ["4", "4"]) await clickText(d, ".charge .pad");
   await clickText("OK", ".charge .pad");
   await page.waitForFunction(() => /defender's morale check/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
   for (const d of ["3", "5"]) await clickText(d, ".charge .pad");
@@ -227,6 +241,8 @@ try {
   const last = charges.length ? charges[charges.length - 1].charge : {};
   check(last.initiation && last.initiation.dice.join() === "4,5" && last.dice && last.dice.join() === "3,5",
     "the player's dice are in the session: " + JSON.stringify(last));
+  check(last.fear && last.fear.dice.join() === "4,4" && last.fear.passed === true && last.square === false,
+    "the gut check's dice and the answers are in the session: " + JSON.stringify(last.fear));
 
   // The turn's steps (issue 16): after the activations the page asks the
   // initiative and the shooting the server names, with its prompts.
@@ -255,6 +271,26 @@ try {
   const stepsLog = execFileSync(exe, ["solo", "log", steps]).toString();
   check(/initiative: the cavalry rolls/.test(stepsLog) && /Hussars: shooting: Hussars shoots Carbine .*15 cm/.test(stepsLog),
     "the initiative and the shooting are in the session:\n" + stepsLog);
+
+  // A melee against a square (seed 004, the house rule turns it on): the
+  // terminal charges into the player's square; the page asks the square's
+  // die first, and a 6 bounces the cavalry back before it strikes.
+  const sq = path.join(dir, "square.vedette.yaml");
+  execFileSync(exe, ["solo", "new", sq, "--seed", "3", "--ruleset", path.join(dir, "house.yaml"), "--unit", "Lancers:shock,figures=12,heavy"]);
+  execFileSync(exe, ["solo", "next-turn", sq]);
+  execFileSync(exe, ["solo", "activate", sq, "Lancers", "--enemy-in-range", "--roll", "6"]);
+  execFileSync(exe, ["solo", "charge", sq, "Lancers", "--distance", "30", "--defender", "heavy-foot", "--fear-exempt", "--square",
+    "--initiation", "5", "5"]);
+  execFileSync(exe, ["solo", "initiative", sq, "--total", "1", "--roll", "6"]);
+  await page.goto(base + "?session=square", { waitUntil: "networkidle0" });
+  await page.waitForFunction(() => /melee/.test((document.querySelector("#step h2") || {}).textContent || ""), { timeout: 10000 });
+  await clickText("Go", "#step");
+  check(/against your square/.test(await page.$eval("#step", (e) => e.textContent)), "the melee step names the square");
+  await clickText("6", "#step");
+  await page.waitForFunction(() => /bounced off the square/.test((document.querySelector("#step .outcome") || {}).textContent || ""), { timeout: 10000 });
+  const sqLog = JSON.parse(execFileSync(exe, ["solo", "log", sq, "--json"]).toString());
+  const melees = (sqLog.events || sqLog).filter((e) => e.event === "melee");
+  check(melees.length === 1 && melees[0].result === "bounced" && melees[0].given.bounce === "yes", "the bounce is in the session: " + JSON.stringify(melees));
 
   // Dark mode and a tablet: nothing spills out.
   await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "dark" }]);

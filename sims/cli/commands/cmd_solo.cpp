@@ -202,9 +202,6 @@ int run_new(const NewOptions& o, Io& io) {
     if (assumed[k]) io.out << " (assumed; give figures=N for the real number)";
     io.out << "\n";
   }
-  if (rules) {
-    if (const std::string note = optional_rules_note(*rules); !note.empty()) io.out << note << "\n";
-  }
   io.out << "Play it: vedette solo play " << path.string() << "\n";
   return 0;
 }
@@ -310,9 +307,6 @@ int run_status(const ReadOptions& o, Io& io) {
   out << "Seed " << h.seed << ", next roll #" << s.next_roll() << "; dice "
       << (h.physical_dice ? "rolled by you" : "rolled by vedette") << "\n";
   const Ruleset* r = rules ? rules->rules.get() : nullptr;
-  if (r) {
-    if (const std::string note = optional_rules_note(*r); !note.empty()) out << note << "\n";
-  }
   for (std::size_t k = 0; k < h.units.size(); ++k) {
     const UnitMemory& m = s.memory(k);
     out << "  " << h.units[k].name << ": " << unit_summary(s, r, k) << "\n";
@@ -618,6 +612,7 @@ int run_shoot(const ShootOptions& o, Io& io) {
 struct MeleeOptions {
   std::string game, unit;
   std::optional<int> their_hits, hits;
+  std::vector<int> square_dice;  // seed 004: the square's die faces, rolled first
   bool accept = false, json = false;
 };
 
@@ -633,9 +628,21 @@ int run_melee(const MeleeOptions& o, Io& io) {
     throw UsageError("--hits: " + std::to_string(*o.hits) + " of " + std::to_string(side.dice) + " dice");
   if (o.hits && s.step_dice_for(TurnStep::melee, k, s.state().turn))
     throw UsageError(possessive(name) + " melee dice were already rolled this turn; they are used again (leave out --hits)");
+  const bool square = s.memory(k).square;
+  const auto& sq = r.charge.infantry_square;
+  if (square && (o.square_dice.empty() || static_cast<int>(o.square_dice.size()) > sq.max_battle_dice))
+    throw UsageError("--square-dice is needed: your square rolls first (seed 004), at most " + std::to_string(sq.max_battle_dice) +
+                     (sq.max_battle_dice == 1 ? " die" : " dice") + "; give the face(s) it showed");
+  if (!square && !o.square_dice.empty()) throw UsageError("--square-dice: " + name + " is not fighting a square this turn");
+  bool bounce = false;
+  for (int f : o.square_dice) {
+    if (f < 1 || f > sq.die) throw UsageError("--square-dice: a face of the square's D" + std::to_string(sq.die) + ", 1 to " + std::to_string(sq.die));
+    bounce = bounce || square_bounces(r.charge, f);
+  }
   StepDice d;
-  if (!o.hits) d = session_step_dice(s, TurnStep::melee, k, side.dice);
-  const Event& e = s.append(MeleeEvent{name, resolve_melee(r, s, k, *o.their_hits, d, o.hits)});
+  if (!o.hits && !(square && bounce)) d = session_step_dice(s, TurnStep::melee, k, side.dice);
+  const Event& e = s.append(MeleeEvent{name, square ? resolve_square_melee(r, s, k, bounce, *o.their_hits, d, o.hits)
+                                                    : resolve_melee(r, s, k, *o.their_hits, d, o.hits)});
   const int n = e.n;
   save_or_throw(s);
   return print_step(s, n, o.json, io);
@@ -685,6 +692,8 @@ struct ChargeOptions {
   std::vector<int> charger_roll;
   std::string path = "open";
   std::vector<int> obstacle_roll;
+  bool fear_exempt = false, refuge = false, square = false;  // optional rules (seeds 001, 004)
+  std::vector<int> gut_roll;
   bool accept = false;
   bool json = false;
 };
@@ -754,6 +763,20 @@ int run_charge(const ChargeOptions& o, Io& io) {
     }
     if (o.pikes_facing && (r.charge.kind(in.defender) != DefenderKind::foot || in.side != ChargedOn::front))
       throw UsageError("--pikes-facing: only foot facing the charge (not charged in the flank or rear) carry pikes against it");
+    in.fear_exempt = o.fear_exempt;
+    in.refuge = o.refuge;
+    in.square = o.square;
+    // The optional rules' answers only where the ruleset has the rule and
+    // the target is foot answering the charge (not charging too).
+    const bool foot_answers = r.charge.kind(in.defender) == DefenderKind::foot && !in.both_charging;
+    if ((o.fear_exempt || o.refuge || !o.gut_roll.empty()) && !(r.charge.fear_of_charge.enabled && foot_answers))
+      throw UsageError(std::string("--fear-exempt, --refuge and --gut-roll answer seed 001's Fear of Charge: ") +
+                       (r.charge.fear_of_charge.enabled ? "only foot not charging too takes the gut check"
+                                                        : "this ruleset does not turn it on (charge.fear_of_charge.enabled)"));
+    if (o.square && !(r.charge.infantry_square.enabled && foot_answers))
+      throw UsageError(std::string("--square answers seed 004's Infantry Square: ") +
+                       (r.charge.infantry_square.enabled ? "only foot not charging too forms square"
+                                                         : "this ruleset does not turn it on (charge.infantry_square.enabled)"));
     ChargePreview pv = preview_charge(r, in);
     ChargeDice dice;
     auto earlier = s.charge_dice_for(k, s.state().turn);
@@ -761,7 +784,7 @@ int run_charge(const ChargeOptions& o, Io& io) {
     if (!o.roll.empty() && o.roll.size() != 2) throw UsageError("--roll: give two dice, e.g. --roll 3 5");
     for (int d : o.initiation)
       if (d < 1 || d > 6) throw UsageError("--initiation: dice are 1 to 6, got " + std::to_string(d));
-    const bool given = !o.initiation.empty() || !o.roll.empty();
+    const bool given = !o.initiation.empty() || !o.roll.empty() || !o.gut_roll.empty();
     if (given && !earlier) {
       // The player's dice: the initiation check's, then the defender's.
       if (o.initiation.empty())
@@ -777,8 +800,18 @@ int run_charge(const ChargeOptions& o, Io& io) {
           throw UsageError("--obstacle-roll A B is needed: an obstacle on the way calls for a second initiation check (seed 003)");
         dice.obstacle = {o.obstacle_roll[0], o.obstacle_roll[1]};
       }
-      const bool past = in.path != ChargePath::obstacle || !pv.geometry.reaches ||
-                        initiation_check(r, true, dice.obstacle[0], dice.obstacle[1]).passed;
+      bool past = in.path != ChargePath::obstacle || !pv.geometry.reaches ||
+                  initiation_check(r, true, dice.obstacle[0], dice.obstacle[1]).passed;
+      if (pv.fear_check && started && past) {
+        // Seed 001: your infantry's gut check, before the morale check.
+        const int n = r.charge.fear_of_charge.dice;
+        if (static_cast<int>(o.gut_roll.size()) != n)
+          throw UsageError("--gut-roll is needed with " + std::to_string(n) + (n == 1 ? " die" : " dice") +
+                           ": your infantry takes the gut check against charging horse (seed 001's Fear of Charge)");
+        int total = 0;
+        for (int k2 = 0; k2 < n; ++k2) total += dice.gut[static_cast<std::size_t>(k2)] = o.gut_roll[static_cast<std::size_t>(k2)];
+        if (!gut_check_passes(r.charge, total) && in.refuge) past = false;  // it fled: no morale check
+      }
       if (pv.needs_dice && started && past) {
         if (o.roll.empty())
           throw UsageError("--roll A B is needed: the initiation check passed and the defender checks morale on 2D6");
@@ -957,6 +990,14 @@ void add_solo(CLI::App& app, Runner& run) {
     c->add_option("--obstacle-roll", o->obstacle_roll, "With an obstacle and your own dice: the second initiation check's 2D6 (seed 003)")
         ->expected(2)
         ->check(CLI::Range(1, 6));
+    c->add_flag("--fear-exempt", o->fear_exempt,
+                "Fear of Charge (seed 001, when the ruleset turns it on): your infantry is in cover good enough to take no gut check");
+    c->add_flag("--refuge", o->refuge,
+                "Fear of Charge: there is such cover within the flee distance of your infantry, to flee to if it fails the gut check");
+    c->add_option("--gut-roll", o->gut_roll, "Fear of Charge, with your own dice: your infantry's gut check dice (the ruleset's 1 or 2)")
+        ->expected(1, 2)
+        ->check(CLI::Range(1, 6));
+    c->add_flag("--square", o->square, "Infantry Square (seed 004, when the ruleset turns it on): your infantry forms square");
     c->add_option("--charger-roll", o->charger_roll,
                   "Both charging, with your own dice: the charger's 2D6 for its own morale check (seed 003), e.g. --charger-roll 2 6")
         ->expected(2)
@@ -1001,6 +1042,9 @@ void add_solo(CLI::App& app, Runner& run) {
     c->add_option("GAME", o->game, "Session file")->required();
     c->add_option("UNIT", o->unit, "The unit's name")->required();
     c->add_option("--their-hits", o->their_hits, "Hits your unit scored on it")->required()->check(CLI::Range(0, 100000));
+    c->add_option("--square-dice", o->square_dice,
+                  "Against your square (seed 004's Infantry Square): the face(s) its die showed, rolled first")
+        ->expected(1, 6);
     c->add_option("--hits", o->hits, "Hits from the dice you rolled for it (default: vedette rolls)");
     add_accept(c, o->accept);
     c->add_flag("--json", o->json, "Print one JSON object");

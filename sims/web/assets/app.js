@@ -126,9 +126,6 @@
     interacting = false;
     const s = current.status;
     $("turn").textContent = `Turn ${s.turn}` + (s.physical_dice ? " · your dice" : "");
-    // Optional rules the session does not ask (the server's words): the player applies them.
-    $("rules-note").hidden = !s.rules_note;
-    $("rules-note").textContent = s.rules_note || "";
     const box = $("units");
     box.replaceChildren();
     for (const u of s.units) {
@@ -209,6 +206,30 @@
               });
             }), n.units_of_length);
         });
+      } else if (n.step === "melee" && n.square) {
+        // Seed 004: the square's die first; a bounce face sends the cavalry back.
+        const faces = [];
+        for (let f = 1; f <= n.square_die; f++) faces.push(String(f));
+        const shown = [];  // the square's dice, one face at a time (at most n.square_dice)
+        const next = () => choices(flow, `${shown.length ? "" : n.text + " "}Your square's die ${shown.length + 1} of ${n.square_dice}: which face?`, faces, (face) => {
+          shown.push(Number(face));
+          if (shown.length < n.square_dice) return next();
+          const bounce = shown.some((f) => n.bounce_faces.includes(f));
+          const others = shown.filter((f) => !n.bounce_faces.includes(f)).length;
+          const body = { unit: n.unit, square_dice: shown };
+          const strike = (theirs) => {
+            if (bounce) return send("melee", { ...body, their_hits: theirs });
+            dice(`${n.unit}'s ${n.dice} melee ${n.dice === 1 ? "die" : "dice"}, each hitting on ${n.need}+`, n.rolled_before, (how) => {
+              if (how === null) return send("melee", { ...body, their_hits: theirs });
+              numberPad(flow, `Hits from your dice for ${n.unit}`, n.dice, (h) => send("melee", { ...body, their_hits: theirs, hits: h }));
+            });
+          };
+          if (others === 0) return strike(0);
+          const counts = [];
+          for (let h = 0; h <= others; h++) counts.push(String(h));
+          choices(flow, `How many hits did your square score on ${n.unit}?`, counts, (h) => strike(Number(h)));
+        });
+        next();
       } else if (n.step === "melee") {
         numberPad(flow, `${n.text} How many hits did your unit score on ${n.unit}?`, undefined, (theirs) =>
           dice(`${n.unit}'s ${n.dice} melee dice, each hitting on ${n.need}+`, n.rolled_before, (how) => {
@@ -330,6 +351,8 @@
     line(o.odds.no_charge, "the initiation check fails: no charge this turn");
     line(o.odds.halted_at_obstacle, "the second check at the obstacle fails: it halts there");
     line(o.odds.charger_fails, "both charging: the charger fails its own check and falls back");
+    line(o.odds.defender_fled, "your unit fails its gut check and flees into cover: the charge halts");
+    line(o.odds.square_melee, "your unit is in square: melee against the square, no morale check");
     box.append(list);
     return box;
   }
@@ -354,7 +377,7 @@
             choices(form, "On the way to the target", [["Open ground", "open"], ["An obstacle (fence, hedge, wall)", "obstacle"],
               ["Uphill", "uphill"], ["The target is in rough terrain", "into_terrain"]], (path) => {
               a.path = path;
-              guarded(() => offer(a));
+              optional(a);
             });
           });
           // Pikes or pole arms facing the charge: foot charged in front, if the ruleset says they stand.
@@ -369,6 +392,29 @@
         if (weight) rest();
         else choices(form, `Is ${u.name} light, medium or heavy cavalry?`, table.attacker_weights, (w) => { a.attacker = w; rest(); });
       }, table.units_of_length);
+    });
+    // The optional rules the session's ruleset turns on (seed 001's Fear of
+    // Charge, seed 004's Infantry Square), asked of foot not charging too;
+    // the server's charge-odds says which apply.
+    const optional = (a) => guarded(async () => {
+      const o = await api("POST", url("charge-odds"), { unit: u.name, ...a });
+      // (Inside this guarded call offer() is awaited directly; from a button, guarded anew.)
+      const square = (direct) => {
+        if (!o.square_allowed) return direct ? offer(a) : guarded(() => offer(a));
+        choices(form, "Infantry Square: does your unit form square to receive the charge?", ["Yes", "No"], (yes) => {
+          a.square = yes === "Yes";
+          guarded(() => offer(a));
+        });
+      };
+      if (!o.fear_may_apply) return square(true);
+      choices(form, `Fear of Charge: is your unit in cover of ${o.fear_exempt_cover} or better against the charge (not counting prone)?`, ["Yes", "No"], (yes) => {
+        a.fear_exempt = yes === "Yes";
+        if (a.fear_exempt) return square(false);
+        choices(form, `If it fails its gut check, is there such cover within ${o.fear_flee_distance} to flee to?`, ["Yes", "No"], (r) => {
+          a.refuge = r === "Yes";
+          square(false);
+        });
+      });
     });
     // Sends the charge with vedette's dice (none given) or the player's.
     const send = async (dice) => {
@@ -396,6 +442,7 @@
     const mine = () => twoDice(form, `${u.name}'s charge initiation check: your two dice, e.g. 45 for a 4 and a 5`, (initiation) => guarded(async () => {
       const o = await api("POST", url("charge-odds"), { unit: u.name, ...given, initiation });
       if (o.needs_obstacle_dice) return obstacle(initiation, o);
+      if (o.needs_gut_dice) return defender(initiation, o, {});
       if (!o.needs_defender_dice) return send({ initiation });
       defender(initiation, o, {});
     }));
@@ -403,10 +450,21 @@
     const obstacle = (initiation, o) => twoDice(form, `An obstacle: ${u.name}'s second initiation check (${o.initiation_need}+): two dice`,
       (obstacle_roll) => guarded(async () => {
         const p = await api("POST", url("charge-odds"), { unit: u.name, ...given, initiation, obstacle_roll });
-        if (!p.needs_defender_dice) return send({ initiation, obstacle_roll });
+        if (!p.needs_defender_dice && !p.needs_gut_dice) return send({ initiation, obstacle_roll });
         defender(initiation, p, { obstacle_roll });
       }));
     const defender = (initiation, o, extra) => {
+      if (o.needs_gut_dice && !extra.gut_roll) {
+        // Seed 001: your infantry's gut check, before the morale check.
+        const ask = (q, done) => (o.gut_dice === 1
+          ? choices(form, q, ["1", "2", "3", "4", "5", "6"], (d) => done([Number(d)]))
+          : twoDice(form, `${q}: two dice, e.g. 35`, done));
+        return ask(`Fear of Charge: your unit's gut check (${o.gut_need})`, (gut) => guarded(async () => {
+          const p = await api("POST", url("charge-odds"), { unit: u.name, ...given, initiation, ...extra, gut_roll: gut });
+          if (!p.needs_defender_dice) return send({ initiation, ...extra, gut_roll: gut });
+          defender(initiation, p, { ...extra, gut_roll: gut });
+        }));
+      }
       twoDice(form, `Passed (${o.initiation.total}, needs ${o.initiation.need}). The defender's morale check: two dice, e.g. 35`,
         (roll) => {
           if (!o.needs_charger_dice) return go({ initiation, roll, ...extra });
