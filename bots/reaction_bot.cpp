@@ -69,10 +69,20 @@ Command command_for(const Battle& b, std::size_t i, const Decision& d, bool char
   mf.type = u.type;
   mf.on_horse = u.mounted;
   mf.has_weapon = u.profile->weapon.has_value();
-  if (mf.on_horse && mf.has_weapon && nearest != k_no_unit) {
-    const Length foot_reach = r.weapons[*u.profile->weapon].reach(0);
-    const auto n = static_cast<std::size_t>(nearest);
-    mf.enemy_within_foot_reach = b.gap(i, n) <= foot_reach && b.sees(i, n);
+  if (mf.on_horse && mf.has_weapon) {
+    // The shot it would dismount for, as the shooting step will see it: the
+    // nearest enemy it can see, within its reach on foot and in its front
+    // arc once the move has turned it (the solo session's shooting question).
+    const UnitIndex seen = b.nearest_enemy(i, true);
+    if (seen != k_no_unit) {
+      const auto n = static_cast<std::size_t>(seen);
+      const Length foot_reach = r.weapons[*u.profile->weapon].reach(0);
+      const double facing = c.face_target && c.target != k_no_unit
+                                ? bearing_deg(u.pos, b.unit(static_cast<std::size_t>(c.target)).pos)
+                                : u.facing;
+      mf.shot_on_foot = b.gap(i, n) <= foot_reach &&
+                        b.board().in_front_arc(u.pos, facing, b.unit(n).pos, r.combat.shooting.arc_half_degrees);
+    }
   }
   switch (mounted_infantry_order(r, mf, d.pace)) {
     case MountedInfantryOrder::mounts:

@@ -44,8 +44,9 @@ class ReactionBot {
 //    side option charge_without_bonus: false declares only charges that
 //    would have the bonus.
 //  * Mounted infantry (may not shoot mounted) dismounts when the table halts
-//    it with an enemy within its weapon's reach on foot
-//    (combat.dismount.on_halt), and mounts again before any move.
+//    it with a shot on foot: the nearest enemy it can see within its
+//    weapon's reach on foot and in its front arc as it will face
+//    (combat.dismount.on_halt). It mounts again before any move.
 // Units that are not cavalry under this bot hold and face the nearest enemy.
 Command command_for(const Battle& b, std::size_t i, const Decision& d, bool charge_without_bonus = true);
 

@@ -182,6 +182,26 @@ TEST_CASE("bots: mounted infantry dismounts to shoot when halted, mounts to move
   CHECK(command_for(f.b(), 0, decision_for(*r, "halt_facing", Pace::halt)).move == Move::hold);
 }
 
+TEST_CASE("bots: mounted infantry dismounts only for a shot it can take: in its front arc as it will face (seed 002)",
+          "[bots][reaction][002-L31-solo-dismount]") {
+  RulesetPtr r = default_ruleset();
+  // The foot 21cm behind the dragoons (within the musket's 40cm on foot),
+  // the dragoons facing away.
+  auto s = make_scenario(r, {{"D", 0, "dragoons", 10, {60, 40}, 0}, {"F", 1, "heavy_foot", 20, {60, 10}, 0}});
+  Held h(s, 1);
+  // "Continue" at the halt does not turn it: the foot stays outside its
+  // front arc, there is no shot, and it stays mounted.
+  const Command keep = command_for(h.b(), 0, decision_for(*r, "continue", Pace::halt));
+  CHECK(keep.move == Move::keep);
+  CHECK_FALSE(keep.face_target);
+  // "Halt facing the nearest enemy" turns it to the foot: the shot is there.
+  CHECK(command_for(h.b(), 0, decision_for(*r, "halt_facing", Pace::halt)).move == Move::dismount);
+  // Facing the foot already, "continue" at the halt dismounts too.
+  s->units[0].facing = 180;
+  Held f(s, 1);
+  CHECK(command_for(f.b(), 0, decision_for(*r, "continue", Pace::halt)).move == Move::dismount);
+}
+
 TEST_CASE("bots: infantry models hold, advance, and form square as documented", "[bots][infantry]") {
   RulesetPtr r = load_ruleset(std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios/rules/squares.yaml");
   auto s = make_scenario(r, {{"C", 0, "heavy_cavalry", 12, {60, 75}, 180}, {"F", 1, "heavy_foot", 20, {60, 10}, 0}});

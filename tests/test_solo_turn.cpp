@@ -218,11 +218,11 @@ TEST_CASE("solo turn: shooting - mounted one band further, mounted infantry dism
   CHECK_FALSE(contains(p.out, "seed 00"));
   CHECK(contains(run({"solo", "log", "game"}, dir.path).out, "dismounts (its whole move, seed 001)"));
   // Hussars, mounted and moving: carbine 10/20/30 cm, one band further: 15 cm is band 3 (6+); reach 20 cm.
-  CHECK(contains(p.out, "Is an enemy in clear sight within 20 cm (8 in) of Hussars' front, ahead of it or to its left front"));
+  CHECK(contains(p.out, "Is the nearest enemy Hussars can see within 20 cm (8 in) of its front, ahead of it or to its left front"));
   CHECK(contains(p.out, "Hussars shoots Carbine at your nearest unit it can see (15 cm (6 in), range band 3, counted 1 further as it is mounted): 4 dice needing 6+ = 2 hits."));
   // Dragoons dismount: musket 20/40 cm on foot, 15 cm is band 1 (5+); 8 figures: 3 dice.
   CHECK(contains(p.out, "Shooting: Dragoons (Musket, on foot: it dismounts to shoot)"));
-  CHECK(contains(p.out, "within 40 cm (15.5 in) of Dragoons' front, within 45 degrees either side of its facing?"));
+  CHECK(contains(p.out, "Is the nearest enemy Dragoons can see within 40 cm (15.5 in) of its front, within 45 degrees either side of its facing?"));
   CHECK(contains(p.out, "Dragoons dismounts (its whole move) and shoots Musket at your nearest unit it can see (15 cm (6 in), range band 1): 3 dice needing 5+ = 1 hit."));
   CHECK(contains(p.out, "All units have acted in turn 1."));
   Session s = load(dir);

@@ -65,7 +65,7 @@ Length shot_reach(const Ruleset& r, const Weapon& w, bool on_horse, bool shoots_
 MountedInfantryOrder mounted_infantry_order(const Ruleset& r, const MountedInfantryFacts& f, Pace table_pace) {
   if (!f.on_horse) return table_pace == Pace::halt ? MountedInfantryOrder::stays_on_foot : MountedInfantryOrder::mounts;
   if (f.type && !f.type->shoots_mounted && r.combat.dismount.on_halt && table_pace == Pace::halt && f.has_weapon &&
-      f.enemy_within_foot_reach)
+      f.shot_on_foot)
     return MountedInfantryOrder::dismounts;
   return MountedInfantryOrder::as_table;
 }

@@ -111,15 +111,16 @@ Length shot_reach(const Ruleset& r, const Weapon& w, bool on_horse, bool shoots_
 // mounting or dismounting takes its whole move (seed 001). On foot, it
 // mounts when the Actions Table moves it and stays on foot when the table
 // halts it; either way it does not move or charge that turn. Mounted, it
-// dismounts when the table halts it (combat.dismount.on_halt) with an
-// enemy in sight within its weapon's reach on foot. Other units keep on as
-// they are.
+// dismounts when the table halts it (combat.dismount.on_halt) and it has a
+// shot on foot: the nearest enemy it can see (the only one it may shoot at,
+// seed 002) within its weapon's reach on foot and in its front arc as it
+// will face. Other units keep on as they are.
 enum class MountedInfantryOrder { as_table, mounts, stays_on_foot, dismounts };
 struct MountedInfantryFacts {
   const UnitType* type = nullptr;  // null: no restriction
   bool on_horse = true;
   bool has_weapon = false;
-  bool enemy_within_foot_reach = false;  // in sight, within the weapon's reach on foot
+  bool shot_on_foot = false;  // the nearest enemy it can see: within reach on foot, in its front arc
 };
 MountedInfantryOrder mounted_infantry_order(const Ruleset& r, const MountedInfantryFacts& f, Pace table_pace);
 

@@ -856,12 +856,13 @@ ShootingChance shooting_chance(const Ruleset& r, const Session& s, std::size_t u
     c.moving = false;
   } else if (!shoots_mounted) {
     // Seed 002: mounted infantry never shoots mounted; the automated unit
-    // dismounts when the table halts it (combat.dismount.on_halt) with an
-    // enemy in sight within its reach on foot: the shooting question asks.
+    // dismounts when the table halts it (combat.dismount.on_halt) with a
+    // shot on foot (the nearest enemy it can see, within its reach on foot
+    // and in its arc): the shooting question asks.
     MountedInfantryFacts mf;
     mf.type = t;
     mf.has_weapon = true;
-    mf.enemy_within_foot_reach = true;
+    mf.shot_on_foot = true;
     if (mounted_infantry_order(r, mf, halted ? Pace::halt : Pace::walk) != MountedInfantryOrder::dismounts) {
       c.why_not = spec.name + " is mounted and mounted infantry may not shoot mounted (seed 002)";
       c.weapon = nullptr;
@@ -1129,8 +1130,10 @@ std::string shooting_question(const Ruleset& r, const Session& s, std::size_t un
     deg << r.combat.shooting.arc_half_degrees;
     arc = "within " + deg.str() + " degrees either side of its facing";
   }
-  return "Is an enemy in clear sight within " + format_length_table(c.reach, r.units) + " of " + possessive(name) + " front, " +
-         arc + "?";
+  // Seed 002: uncommanded units shoot only at the nearest enemy they can
+  // see, the engine's shooting step's target.
+  return "Is the nearest enemy " + name + " can see within " + format_length_table(c.reach, r.units) + " of its front, " + arc +
+         "?";
 }
 
 std::string melee_intro(const Ruleset& r, const Session& s, std::size_t unit) {

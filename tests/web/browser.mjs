@@ -6,7 +6,7 @@
 // that nothing spills out of the viewport, and writes screenshots.
 //   node browser.mjs VEDETTE_EXE OUT_DIR
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import puppeteer from "puppeteer-core";
@@ -258,7 +258,7 @@ try {
   await clickText("0", "#step");  // charges your side declared
   await clickText("Roll for me", "#step");
   await page.waitForFunction(() => /shooting/.test(document.querySelector("#step h2").textContent), { timeout: 10000 });
-  check(/within 20 cm \(8 in\) of Hussars' front/.test(await page.$eval("#step", (e) => e.textContent)), "the server's shooting question");
+  check(/nearest enemy Hussars can see within 20 cm \(8 in\) of its front/.test(await page.$eval("#step", (e) => e.textContent)), "the server's shooting question");
   await clickText("Go", "#step");
   await clickText("Yes", "#step");
   for (const d of ["1", "5"]) await clickText(d, "#step .pad");
@@ -316,6 +316,8 @@ try {
 } finally {
   await browser.close();
   server.kill("SIGTERM");
+  await new Promise((resolve) => (server.exitCode !== null || server.signalCode !== null ? resolve() : server.once("exit", resolve)));
+  rmSync(dir, { recursive: true, force: true });  // the sessions it played: nothing left in /tmp
 }
 console.log(`${passes} passed, ${failures} failed`);
 process.exit(failures ? 1 : 0);

@@ -1029,7 +1029,7 @@ void add_solo(CLI::App& app, Runner& run) {
     c->add_option("GAME", o->game, "Session file")->required();
     c->add_option("UNIT", o->unit, "The unit's name")->required();
     c->add_option("--distance", o->distance, "Front to front to the nearest enemy it can see, e.g. 25cm or 10in");
-    c->add_flag("--no-target", o->no_target, "No enemy in clear sight within its reach and arc");
+    c->add_flag("--no-target", o->no_target, "Its nearest enemy in clear sight is beyond its reach or outside its arc (or there is none)");
     c->add_flag("--cover", o->cover, "That enemy is in cover, as the unit sees it");
     c->add_option("--hits", o->hits, "Hits from the dice you rolled for it (default: vedette rolls)");
     add_accept(c, o->accept);
