@@ -4,7 +4,7 @@
 // and time, and it stops the server it started.
 //   node benchmarks/bench_web.mjs build/sims/vedette
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import http from "node:http";
@@ -108,4 +108,6 @@ try {
 } finally {
   server.kill("SIGTERM");
   agent.destroy();
+  await new Promise((resolve) => (server.exitCode !== null || server.signalCode !== null ? resolve() : server.once("exit", resolve)));
+  rmSync(dir, { recursive: true, force: true });  // its session: nothing left in /tmp
 }

@@ -20,7 +20,10 @@ const widths = widthArgs.map(Number);
 const profile = mkdtempSync(join(tmpdir(), 'vedette-chromium-'));
 const proc = spawn(chromium, ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', '--hide-scrollbars', '--remote-debugging-pipe',
-  `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
+  `--user-data-dir=${profile}`, 'about:blank'],
+  // TMPDIR inside the profile: chromium's own temporary folders (its
+  // singleton socket's) go with the profile when it is removed.
+  { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: profile } });
 const toBrowser = proc.stdio[3], fromBrowser = proc.stdio[4];
 const timer = setTimeout(() => { console.error('layout_check: chromium did not answer in 90 s'); proc.kill('SIGKILL'); process.exit(3); }, 90000);
 
@@ -110,10 +113,16 @@ try {
 }
 console.log(JSON.stringify(report));
 clearTimeout(timer);
-// The browser is gone before its profile is removed (it writes to it until it exits).
-if (proc.exitCode === null) {
+// The browser is gone before its profile is removed (it writes to it until
+// it exits): a few seconds to close as asked, then it is killed.
+if (proc.exitCode === null && proc.signalCode === null) {
   const exited = new Promise((resolve) => proc.once('exit', resolve));
-  proc.kill();
+  const kill = setTimeout(() => proc.kill(), 5000);
   await exited;
+  clearTimeout(kill);
 }
-try { rmSync(profile, { recursive: true, force: true }); } catch { /* a temporary folder: the system cleans it */ }
+try {
+  rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+} catch (e) {
+  console.error(`layout_check: could not remove ${profile}: ${e.message}`);
+}
