@@ -628,3 +628,39 @@ TEST_CASE("web: fear of charge and an infantry square through the API, as solo c
     CHECK(body_of(me)["result"]["result"] == "bounced");
   }
 }
+
+// Issue 16's words on the main lines, on the page as in `solo play`: no
+// seed numbers or YAML keys in what the page shows (solo::plain_words);
+// the log and the command line's --json keep the citations.
+TEST_CASE("web: the page's prose cites no seed rule, the log and --json keep the citations", "[web]") {
+  Table t;
+  Reply c = t.call("POST", "/api/sessions",
+                   {{"name", "game"}, {"units", {"Hussars:shooting,figures=8,light,weapon=carbine"}}, {"seed", 7}});
+  REQUIRE(c.status == 201);
+  std::string rev = body_of(c)["rev"];
+  const json answers{{"in_cover", false}, {"enemy_in_range", false}, {"enemy_flank_rear", false}, {"casualties", 0}};
+  for (const auto& [action, body] : std::vector<std::pair<std::string, json>>{
+           {"activate", {{"unit", "Hussars"}, {"answers", answers}, {"roll", 1}}},
+           {"initiative", {{"your_roll", 3}, {"your_charges", 0}, {"roll", 1}}}}) {
+    json b = body;
+    b["rev"] = rev;
+    Reply x = t.call("POST", "/api/sessions/game/" + action, b);
+    INFO(action << ": " << x.body);
+    REQUIRE(x.status == 200);
+    rev = body_of(x)["rev"];
+  }
+  // A hit: "Remove 1 figure ... (a mounted figure: the horse on 1-4, the
+  // rider on 5-6; seed 002)" in the session's record.
+  Reply shot = t.call("POST", "/api/sessions/game/shoot",
+                      {{"unit", "Hussars"}, {"target", true}, {"distance", "15cm"}, {"cover", false}, {"hits", 1}, {"rev", rev}});
+  INFO(shot.body);
+  REQUIRE(shot.status == 200);
+  CHECK(shot.body.find("the rider on 5-6)") != std::string::npos);
+  CHECK(shot.body.find("seed 0") == std::string::npos);
+  // The log and the command line keep the citation.
+  const json log = body_of(t.call("GET", "/api/sessions/game/log"));
+  CHECK(log["result"].get<std::string>().find("the rider on 5-6; seed 002)") != std::string::npos);
+  const auto cli = run_in_process({"solo", "log", (fs::path(t.tmp.path()) / "game.vedette.yaml").string(), "--json"});
+  REQUIRE(cli.status == 0);
+  CHECK(cli.out.find("seed 002)") != std::string::npos);
+}

@@ -17,7 +17,6 @@
 #include <iostream>
 #include <map>
 #include <optional>
-#include <regex>
 #include <sstream>
 
 #include "engine/core/doc.hpp"
@@ -583,10 +582,8 @@ void rally_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prom
 }
 
 // The player's language on the main lines: the citations of the seed
-// rules ("(seed 003)", ", seed 001)") and of YAML keys
-// ("(switches.no_gallop_pace)") are taken out of every line as it is
-// written (`--verbose` keeps them; `solo log` has them). Only wording
-// changes here: no rule is decided by a front end.
+// rules and of YAML keys are taken out of every line as it is written
+// (solo::plain_words; `--verbose` keeps them; `solo log` has them).
 class PlainLines : public std::streambuf {
  public:
   explicit PlainLines(std::ostream& to) : to_(to) {}
@@ -612,15 +609,7 @@ class PlainLines : public std::streambuf {
  private:
   void emit() {
     if (line_.empty()) return;
-    static const std::regex paren(R"( ?\(seed \d{3}(?:'s [a-z ]+)?\))");  // " (seed 003)", " (seed 003's charge table)"
-    static const std::regex lead(R"(\(seed \d{3}, )");                     // "(seed 003, per ..." -> "(per ..."
-    static const std::regex tail(R"([,;] seed \d{3}\))");                  // "..., seed 001)" -> "...)"
-    static const std::regex key(R"( \((?:[a-z_]+\.)+[a-z_]+\))");           // " (switches.no_gallop_pace)": a YAML key
-    std::string t = std::regex_replace(line_, paren, "");
-    t = std::regex_replace(t, lead, "(");
-    t = std::regex_replace(t, tail, ")");
-    t = std::regex_replace(t, key, "");
-    to_ << t;
+    to_ << plain_words(line_);  // sims/solo: the web page shows the same words
     line_.clear();
   }
   std::ostream& to_;

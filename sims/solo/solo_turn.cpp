@@ -1,6 +1,7 @@
 #include "sims/solo/solo_turn.hpp"
 
 #include <algorithm>
+#include <regex>
 #include <sstream>
 #include <system_error>
 
@@ -1211,6 +1212,17 @@ std::string turn_summary(const Ruleset& r, const Session& s, std::size_t unit) {
   if (m.ran_this_turn) t += "; ran, so +3 to its risk next turn";
   if (m.fell_back_this_turn) t += "; fell back from a melee";
   return t + ".";
+}
+
+std::string plain_words(const std::string& text) {
+  static const std::regex paren(R"( ?\(seed \d{3}(?:'s [a-z ]+)?\))");  // " (seed 003)", " (seed 003's charge table)"
+  static const std::regex lead(R"(\(seed \d{3}, )");                     // "(seed 003, per ..." -> "(per ..."
+  static const std::regex tail(R"([,;] seed \d{3}\))");                  // "..., seed 001)" -> "...)"
+  static const std::regex key(R"( \((?:[a-z_]+\.)+[a-z_]+\))");           // " (switches.no_gallop_pace)": a YAML key
+  std::string t = std::regex_replace(text, paren, "");
+  t = std::regex_replace(t, lead, "(");
+  t = std::regex_replace(t, tail, ")");
+  return std::regex_replace(t, key, "");
 }
 
 }  // namespace vedette::solo

@@ -273,6 +273,13 @@ std::string rally_question(const Ruleset& r, const Session& s, std::size_t unit)
 // limits it next turn.
 std::string turn_summary(const Ruleset& r, const Session& s, std::size_t unit);
 
+// The player's language: `text` without the citations of seed rules
+// ("(seed 003)", "(seed 003, per ...", "..., seed 001)") and of YAML keys
+// ("(switches.no_gallop_pace)"). Play's main lines and the web page show
+// text through it; `solo log`, `--json` and `--verbose` keep the citations.
+// Only wording changes: no rule is decided here.
+std::string plain_words(const std::string& text);
+
 
 // Parsing the charge's answers (play's form, the `solo charge` flags).
 // Each returns nullopt and sets `why` when the text is not acceptable.

@@ -22,6 +22,25 @@ namespace {
 using Json = nlohmann::ordered_json;
 constexpr std::string_view k_ext = ".vedette.yaml";
 
+// The page speaks the player's language, as `solo play` does: the prose
+// the commands return (an outcome, an instruction, a question) without
+// the seed and YAML-key citations (solo::plain_words). Names, ids and
+// numbers are left alone; the log keeps every citation.
+void plain_prose(Json& j) {
+  static constexpr std::array<std::string_view, 8> k_prose{"outcome",  "instruction",    "last_instruction", "question",
+                                                           "text",     "charge_refused", "pace_adjustment",  "why_not"};
+  if (j.is_array()) {
+    for (auto& v : j) plain_prose(v);
+  } else if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (it->is_string() && std::find(k_prose.begin(), k_prose.end(), it.key()) != k_prose.end())
+        *it = solo::plain_words(it->get<std::string>());
+      else
+        plain_prose(*it);
+    }
+  }
+}
+
 Reply json_reply(int status, const Json& j) {
   Reply r;
   r.status = status;
@@ -329,6 +348,7 @@ Reply App::command(const std::vector<std::string>& args, const std::string& name
     return json_reply(status, j);
   }
   Json out = Json::parse(c.out, nullptr, false);
+  if (!out.is_discarded()) plain_prose(out);  // (`solo log` is text: it keeps its citations)
   Json j{{"result", out.is_discarded() ? Json(c.out) : out}};
   if (!name.empty()) j["rev"] = revision(name);
   return json_reply(200, j);
@@ -429,7 +449,7 @@ Reply App::next_question(const std::string& name, const Request& r) {
   } else {
     j["question"] = std::string(solo::question_name(*q));
     j["label"] = std::string(solo::question_label(*q));
-    j["text"] = solo::question_text(*rules.rules, *q, unit);
+    j["text"] = solo::plain_words(solo::question_text(*rules.rules, *q, unit));
     j["yes_no"] = solo::is_yes_no(*q);
     j["max"] = it->figures - m.casualties;
   }
