@@ -69,12 +69,12 @@ Command command_for(const Battle& b, std::size_t i, const Decision& d, bool char
   mf.type = u.type;
   mf.on_horse = u.mounted;
   mf.has_weapon = u.profile->weapon.has_value();
-  if (mf.on_horse && mf.has_weapon && u.type && !u.type->shoots_mounted && d.pace == Pace::halt) {
+  if (may_dismount_to_shoot(r, mf, d.pace)) {
     // The shot it would dismount for, as the shooting step will see it: the
     // nearest enemy it can see, within its reach on foot and in its front
     // arc once the move has turned it (the solo session's shooting question).
-    // Only a halted unit that may not shoot mounted asks (the rest of the
-    // cavalry need not search for it every turn).
+    // Looked for only when the rest of the rule holds (the other cavalry
+    // need not search for it every turn).
     const UnitIndex seen = b.nearest_enemy(i, true);
     if (seen != k_no_unit) {
       const auto n = static_cast<std::size_t>(seen);

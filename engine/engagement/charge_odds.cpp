@@ -14,22 +14,22 @@ ChargeOdds charge_odds(const Ruleset& r, bool declared, const ChargeGeometry& g,
       if (initiation_check(r, declared, d1, d2).passed) ++pass;
   o.initiation_passes = Fraction(pass, 36);
   o.no_charge = Fraction(36 - pass, 36);
-  // Past the obstacle, if there is one on the way of a charge that reaches.
+  if (!g.reaches) {
+    o.falls_short = o.initiation_passes;
+    return o;
+  }
+  // Past the obstacle, if there is one on the way.
   Fraction on = o.initiation_passes;
-  if (obstacle && g.reaches) {
+  if (obstacle) {
     o.halted_at_obstacle = o.initiation_passes * o.no_charge;
     on = o.initiation_passes * o.initiation_passes;
   }
-  if (g.reaches) {
-    // The optional rules, in the engine's order after contact: seed 001's
-    // gut check (a flight into cover halts the charge), then seed 004's
-    // square (no morale check).
-    o.defender_fled = on * foot.flees;
-    on = on * (Fraction(1) - foot.flees);
-  }
-  if (!g.reaches) {
-    o.falls_short = o.initiation_passes;
-  } else if (foot.square) {
+  // The optional rules, in the engine's order after contact: seed 001's gut
+  // check (a flight into cover halts the charge), then seed 004's square
+  // (no morale check).
+  o.defender_fled = on * foot.flees;
+  on = on * (Fraction(1) - foot.flees);
+  if (foot.square) {
     o.square_melee = on;
   } else if (!g.morale_check) {
     o.contact_no_check = on;

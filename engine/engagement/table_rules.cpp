@@ -62,11 +62,14 @@ Length shot_reach(const Ruleset& r, const Weapon& w, bool on_horse, bool shoots_
   return w.reach(on_horse ? r.supplement.mounted_range_band_shift : 0);
 }
 
+bool may_dismount_to_shoot(const Ruleset& r, const MountedInfantryFacts& f, Pace table_pace) {
+  return f.on_horse && f.type && !f.type->shoots_mounted && r.combat.dismount.on_halt && table_pace == Pace::halt &&
+         f.has_weapon;
+}
+
 MountedInfantryOrder mounted_infantry_order(const Ruleset& r, const MountedInfantryFacts& f, Pace table_pace) {
   if (!f.on_horse) return table_pace == Pace::halt ? MountedInfantryOrder::stays_on_foot : MountedInfantryOrder::mounts;
-  if (f.type && !f.type->shoots_mounted && r.combat.dismount.on_halt && table_pace == Pace::halt && f.has_weapon &&
-      f.shot_on_foot)
-    return MountedInfantryOrder::dismounts;
+  if (may_dismount_to_shoot(r, f, table_pace) && f.shot_on_foot) return MountedInfantryOrder::dismounts;
   return MountedInfantryOrder::as_table;
 }
 

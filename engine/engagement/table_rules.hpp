@@ -123,6 +123,9 @@ struct MountedInfantryFacts {
   bool shot_on_foot = false;  // the nearest enemy it can see: within reach on foot, in its front arc
 };
 MountedInfantryOrder mounted_infantry_order(const Ruleset& r, const MountedInfantryFacts& f, Pace table_pace);
+// Whether it would dismount given a shot on foot (everything but
+// shot_on_foot): a caller looks for the shot only then.
+bool may_dismount_to_shoot(const Ruleset& r, const MountedInfantryFacts& f, Pace table_pace);
 
 // Melee (combat.melee): a unit's die modifier (seed 002, unit_types: its
 // type's melee, plus melee_charging with the charge bonus; units on foot

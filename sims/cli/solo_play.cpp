@@ -385,25 +385,27 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
       dice.roll_index.reset();
       dice.initiation = two_dice("Roll 2D6 for " + possessive(name) + " charge initiation check (it needs " +
                                  std::to_string(initiation_check(r, true, 0, 0).need) + "+) and enter both dice (e.g. 3 5):");
-      // In seed 003's order, each asked only when it will be read: the
-      // initiation check, the obstacle's (L68), the defender's, the charger's.
-      const bool started = initiation_check(r, true, dice.initiation[0], dice.initiation[1]).passed;
-      if (started && pv.geometry.reaches && in.path == ChargePath::obstacle)
-        dice.obstacle = two_dice("An obstacle on the way: roll 2D6 for " + possessive(name) + " second initiation check (it needs " +
-                                 std::to_string(initiation_check(r, true, 0, 0).need) + "+) and enter both dice:");
-      bool past = in.path != ChargePath::obstacle || !pv.geometry.reaches ||
-                  initiation_check(r, true, dice.obstacle[0], dice.obstacle[1]).passed;
-      if (pv.fear_check && started && past) {
-        const FearOfChargeRules& f = r.charge.fear_of_charge;
-        const auto n = static_cast<std::size_t>(f.dice);
-        const std::vector<int> g = ask_dice(p, "Roll " + std::to_string(n) + "D6 for your unit's gut check (it needs " +
-                                                   gut_need_text(r.charge) + ") and enter " + (n == 1 ? "the die:" : "the dice:"),
-                                            n);
-        int total = 0;
-        for (std::size_t i = 0; i < g.size() && i < 2; ++i) total += dice.gut[i] = g[i];
-        if (!gut_check_passes(r.charge, total) && in.refuge) past = false;  // it fled: no morale check
+      // In the rules' order, each asked only when it will be read
+      // (charge_progress): the initiation check, the obstacle's (L68), your
+      // gut check, the defender's, the charger's.
+      std::optional<std::array<int, 2>> obstacle;
+      std::vector<int> gut;
+      ChargeProgress at = charge_progress(r, in, pv, dice.initiation, obstacle, gut);
+      if (at.at_obstacle) {
+        obstacle = dice.obstacle = two_dice("An obstacle on the way: roll 2D6 for " + possessive(name) +
+                                            " second initiation check (it needs " +
+                                            std::to_string(initiation_check(r, true, 0, 0).need) + "+) and enter both dice:");
+        at = charge_progress(r, in, pv, dice.initiation, obstacle, gut);
       }
-      if (pv.needs_dice && started && past) {
+      if (at.to_gut) {
+        const auto n = static_cast<std::size_t>(r.charge.fear_of_charge.dice);
+        gut = ask_dice(p, "Roll " + std::to_string(n) + "D6 for your unit's gut check (it needs " + gut_need_text(r.charge) +
+                              ") and enter " + (n == 1 ? "the die:" : "the dice:"),
+                       n);
+        for (std::size_t i = 0; i < gut.size() && i < 2; ++i) dice.gut[i] = gut[i];
+        at = charge_progress(r, in, pv, dice.initiation, obstacle, gut);
+      }
+      if (at.to_morale) {
         dice.dice = two_dice("Roll 2D6 for the defender's morale and enter both dice (e.g. 3 5):");
         if (pv.charger_checks)
           dice.charger = two_dice("Both charging: roll 2D6 for " + possessive(name) + " own morale (it needs " +

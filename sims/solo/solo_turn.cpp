@@ -384,6 +384,25 @@ Length default_charge_move(const Ruleset& r, const Session& s, std::size_t unit)
   return r.pace_range(pace).max;
 }
 
+ChargeProgress charge_progress(const Ruleset& r, const ChargeInputs& in, const ChargePreview& pv,
+                               const std::optional<std::array<int, 2>>& initiation,
+                               const std::optional<std::array<int, 2>>& obstacle, const std::vector<int>& gut) {
+  ChargeProgress c;
+  c.started = initiation && initiation_check(r, true, (*initiation)[0], (*initiation)[1]).passed;
+  c.at_obstacle = c.started && pv.geometry.reaches && in.path == ChargePath::obstacle;
+  c.past_obstacle = c.started && (!c.at_obstacle || (obstacle && initiation_check(r, true, (*obstacle)[0], (*obstacle)[1]).passed));
+  c.to_gut = c.past_obstacle && pv.fear_check;
+  c.fled = c.to_gut && !gut.empty() && !gut_check_passes(r.charge, gut_total(r, gut)) && in.refuge;
+  c.to_morale = c.past_obstacle && pv.needs_dice && !(c.to_gut && gut.empty()) && !c.fled;
+  return c;
+}
+
+int gut_total(const Ruleset& r, const std::vector<int>& gut) {
+  int total = 0;
+  for (std::size_t k = 0; k < gut.size() && static_cast<int>(k) < r.charge.fear_of_charge.dice; ++k) total += gut[k];
+  return total;
+}
+
 ChargeDice session_charge_dice(const Session& s, std::size_t unit) {
   ChargeDice d;
   if (auto first = s.charge_dice_for(unit, s.state().turn)) {
@@ -520,11 +539,8 @@ ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit
     fr.need = f.target;
     fr.refuge = in.refuge;
     if (p.fear_check) {
-      int total = 0;
-      for (int k = 0; k < f.dice && k < 2; ++k) {
-        fr.dice.push_back(dice.gut[static_cast<std::size_t>(k)]);
-        total += dice.gut[static_cast<std::size_t>(k)];
-      }
+      for (int k = 0; k < f.dice && k < 2; ++k) fr.dice.push_back(dice.gut[static_cast<std::size_t>(k)]);
+      const int total = gut_total(r, fr.dice);
       fr.passed = gut_check_passes(cr, total);
       const std::string roll = dice_text(fr.dice) + " = " + std::to_string(total) + ", needs " + gut_need_text(cr);
       if (fr.passed) {

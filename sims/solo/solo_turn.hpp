@@ -165,6 +165,26 @@ struct ChargeDice {
 };
 ChargeDice session_charge_dice(const Session& s, std::size_t unit);
 
+// The player's charge dice in the rules' order, each read only when the
+// charge gets that far: seed 003's initiation check, at an obstacle the
+// second initiation check (L68), seed 001's gut check (optional rule), then
+// the defender's morale check (with the charger's own, both charging).
+// Given the dice entered so far (nullopt / empty: not yet), where the charge
+// stands: play, `solo charge` and the web page ask the next dice from it.
+struct ChargeProgress {
+  bool started = false;         // the initiation check passed
+  bool at_obstacle = false;     // ...and an obstacle on the way calls for a second check
+  bool past_obstacle = false;   // started, and past the obstacle if there is one
+  bool to_gut = false;          // ...and the player's infantry takes the gut check
+  bool fled = false;            // it failed the gut check with cover to flee to: the charge halts
+  bool to_morale = false;       // the defender's morale dice are read
+};
+ChargeProgress charge_progress(const Ruleset& r, const ChargeInputs& in, const ChargePreview& pv,
+                               const std::optional<std::array<int, 2>>& initiation,
+                               const std::optional<std::array<int, 2>>& obstacle, const std::vector<int>& gut);
+// The total of the gut check's dice (the ruleset's fear_of_charge.dice of them).
+int gut_total(const Ruleset& r, const std::vector<int>& gut);
+
 // The record of the charge: first the charger's initiation check (seed 003
 // L48; the "(Charge?)" is the unit's declaration, so no -2), then, if it
 // passes, the charge; the morale dice are used only if the preview needs

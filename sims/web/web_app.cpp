@@ -550,27 +550,20 @@ Reply App::charge_odds(const std::string& name, const Request& r) {
                            {"total", ic.total},
                            {"need", ic.need},
                            {"passed", ic.passed}};
-    // The dice are asked only when they will be read: the obstacle's second
-    // check (seed 003 L68), then the defender's 2D6.
-    const bool at_obstacle = ic.passed && pv.geometry.reaches && in.path == ChargePath::obstacle;
-    bool past = true;
-    if (at_obstacle && obstacle) {
+    // The dice are asked only when they will be read (solo::charge_progress):
+    // the obstacle's second check (seed 003 L68), the gut check, the defender's 2D6.
+    const solo::ChargeProgress at = solo::charge_progress(rs, in, pv, initiation, obstacle, gut);
+    if (at.at_obstacle && obstacle) {
       const InitiationCheck oc = initiation_check(rs, true, (*obstacle)[0], (*obstacle)[1]);
       j["obstacle"] = Json{{"total", oc.total}, {"need", oc.need}, {"passed", oc.passed}};
-      past = oc.passed;
     }
-    j["needs_obstacle_dice"] = at_obstacle && !obstacle;
-    const bool to_gut = ic.passed && past && !(at_obstacle && !obstacle) && pv.fear_check;
-    j["needs_gut_dice"] = to_gut && gut.empty();
-    bool fled = false;  // seed 001: failed the gut check with cover to flee to: no morale check
-    if (to_gut && !gut.empty()) {
-      int total = 0;
-      for (int d : gut) total += d;
-      const bool passes = gut_check_passes(rs.charge, total);
-      j["gut"] = Json{{"total", total}, {"passes", passes}};
-      fled = !passes && in.refuge;
+    j["needs_obstacle_dice"] = at.at_obstacle && !obstacle;
+    j["needs_gut_dice"] = at.to_gut && gut.empty();
+    if (at.to_gut && !gut.empty()) {
+      const int total = solo::gut_total(rs, gut);
+      j["gut"] = Json{{"total", total}, {"passes", gut_check_passes(rs.charge, total)}};
     }
-    j["needs_defender_dice"] = ic.passed && pv.needs_dice && past && !(at_obstacle && !obstacle) && !(to_gut && gut.empty()) && !fled;
+    j["needs_defender_dice"] = at.to_morale;
   } else {
     j["needs_obstacle_dice"] = pv.geometry.reaches && in.path == ChargePath::obstacle;  // if the initiation check passes
     j["needs_gut_dice"] = pv.fear_check;                                                // ...and after it

@@ -794,25 +794,28 @@ int run_charge(const ChargeOptions& o, Io& io) {
       dice.source = DiceSource::player;
       dice.roll_index.reset();
       dice.initiation = {o.initiation[0], o.initiation[1]};
-      const bool started = initiation_check(r, true, dice.initiation[0], dice.initiation[1]).passed;
-      if (started && pv.geometry.reaches && in.path == ChargePath::obstacle) {
+      // Each of your dice in the rules' order, needed only when it will be
+      // read (charge_progress): the obstacle's, the gut check, the defender's.
+      std::optional<std::array<int, 2>> obstacle;
+      std::vector<int> gut;
+      ChargeProgress at = charge_progress(r, in, pv, dice.initiation, obstacle, gut);
+      if (at.at_obstacle) {
         if (o.obstacle_roll.size() != 2)
           throw UsageError("--obstacle-roll A B is needed: an obstacle on the way calls for a second initiation check (seed 003)");
-        dice.obstacle = {o.obstacle_roll[0], o.obstacle_roll[1]};
+        obstacle = dice.obstacle = {o.obstacle_roll[0], o.obstacle_roll[1]};
+        at = charge_progress(r, in, pv, dice.initiation, obstacle, gut);
       }
-      bool past = in.path != ChargePath::obstacle || !pv.geometry.reaches ||
-                  initiation_check(r, true, dice.obstacle[0], dice.obstacle[1]).passed;
-      if (pv.fear_check && started && past) {
+      if (at.to_gut) {
         // Seed 001: your infantry's gut check, before the morale check.
         const int n = r.charge.fear_of_charge.dice;
         if (static_cast<int>(o.gut_roll.size()) != n)
           throw UsageError("--gut-roll is needed with " + std::to_string(n) + (n == 1 ? " die" : " dice") +
                            ": your infantry takes the gut check against charging horse (seed 001's Fear of Charge)");
-        int total = 0;
-        for (int k2 = 0; k2 < n; ++k2) total += dice.gut[static_cast<std::size_t>(k2)] = o.gut_roll[static_cast<std::size_t>(k2)];
-        if (!gut_check_passes(r.charge, total) && in.refuge) past = false;  // it fled: no morale check
+        gut = o.gut_roll;
+        for (std::size_t i = 0; i < gut.size() && i < 2; ++i) dice.gut[i] = gut[i];
+        at = charge_progress(r, in, pv, dice.initiation, obstacle, gut);
       }
-      if (pv.needs_dice && started && past) {
+      if (at.to_morale) {
         if (o.roll.empty())
           throw UsageError("--roll A B is needed: the initiation check passed and the defender checks morale on 2D6");
         dice.dice = {o.roll[0], o.roll[1]};
