@@ -1,8 +1,9 @@
 // The exact odds of a seed 003 charge before the dice (charge_odds(),
-// engine/engagement/charge_odds.hpp), checked against enumerating every
-// throw of the four dice a charge can use: the charger's initiation check
-// (2D6, L48) and the defender's morale check (2D6, L7), each decided by the
-// engine's own functions one throw at a time.
+// engine/engagement/charge_odds.hpp: the charge's procedure enumerated),
+// checked against enumerating by hand every throw of the dice a charge can
+// use: the charger's initiation check (2D6, L48) and the defender's morale
+// check (2D6, L7), each decided by the engine's small rules one throw at a
+// time, in the order the seed gives.
 #include <catch2/catch.hpp>
 
 #include "engine/decision/charge.hpp"
@@ -36,6 +37,15 @@ ChargeOdds enumerate(const Ruleset& r, bool declared, const ChargeGeometry& g, c
   return o;
 }
 
+// A charge as the table says it, with no optional rule.
+TableCharge table(bool declared, const ChargeGeometry& g, const MoraleSituation& defender) {
+  TableCharge t;
+  t.declared = declared;
+  t.geometry = g;
+  t.defender = defender;
+  return t;
+}
+
 void same(const ChargeOdds& got, const ChargeOdds& want) {
   CHECK(got.no_charge == want.no_charge);
   CHECK(got.falls_short == want.falls_short);
@@ -61,12 +71,18 @@ TEST_CASE("charge odds: every outcome's exact chance equals enumerating the four
           for (ChargedOn side : {ChargedOn::front, ChargedOn::flank, ChargedOn::rear})
             for (bool both : {false, true})
               for (bool declared : {true, false}) {
+                // Both charging against horse, the charger checks too: the
+                // next test case enumerates that.
+                if (both && r.charge.kind(static_cast<DefenderClass>(d)) == DefenderKind::horse) continue;
                 const ChargeGeometry g = charge_geometry(r.charge, move, Length::in(distance), bearing);
-                const MoraleTarget t = morale_target(
-                    r.charge, {static_cast<DefenderClass>(d), static_cast<AttackerWeight>(w), side, both, false});
+                const MoraleSituation ms{static_cast<DefenderClass>(d), static_cast<AttackerWeight>(w), side, both, false};
+                // A counter-charging defender has turned to face: it is charged in front.
+                MoraleSituation faced = ms;
+                if (both) faced.side = ChargedOn::front;
+                const MoraleTarget t = morale_target(r.charge, faced);
                 INFO("distance " << distance << " bearing " << bearing << " defender " << k_defender_class_names[d]
                                  << " attacker " << k_attacker_weight_names[w] << " declared " << declared);
-                same(charge_odds(r, declared, g, t), enumerate(r, declared, g, t));
+                same(charge_odds(r, table(declared, g, ms)), enumerate(r, declared, g, t));
               }
 }
 
@@ -79,23 +95,23 @@ TEST_CASE("charge odds: the numbers a player checks by hand (seed 003 with the d
   REQUIRE(g.morale_check);
   // Heavy cavalry on heavy foot, front: the foot stand on 9+ (10 ways of 36);
   // the initiation check passes on 4+ (33 ways).
-  const MoraleTarget t = morale_target(r.charge, {DefenderClass::heavy_foot, AttackerWeight::heavy, ChargedOn::front, false, false});
-  const ChargeOdds o = charge_odds(r, true, g, t);
+  const MoraleSituation heavy_foot{DefenderClass::heavy_foot, AttackerWeight::heavy, ChargedOn::front, false, false};
+  const ChargeOdds o = charge_odds(r, table(true, g, heavy_foot));
   CHECK(o.initiation_need == 4);
   CHECK(o.initiation_passes == Fraction(33, 36));
   CHECK(o.defender_stands == Fraction(33 * 10, 36 * 36));
   CHECK(o.defender_fails == Fraction(33 * 26, 36 * 36));
   CHECK(o.goes_in() == Fraction(33, 36));
   // Undeclared (an opportunity charge): 6+, 26 ways.
-  CHECK(charge_odds(r, false, g, t).initiation_passes == Fraction(26, 36));
+  CHECK(charge_odds(r, table(false, g, heavy_foot)).initiation_passes == Fraction(26, 36));
   // Pikes facing the charge stand without rolling.
-  const MoraleTarget pikes = morale_target(r.charge, {DefenderClass::heavy_foot, AttackerWeight::heavy, ChargedOn::front, false, true});
-  CHECK(charge_odds(r, true, g, pikes).defender_stands == Fraction(33, 36));
-  CHECK(charge_odds(r, true, g, pikes).defender_fails == Fraction(0));
+  const MoraleSituation pikes{DefenderClass::heavy_foot, AttackerWeight::heavy, ChargedOn::front, false, true};
+  CHECK(charge_odds(r, table(true, g, pikes)).defender_stands == Fraction(33, 36));
+  CHECK(charge_odds(r, table(true, g, pikes)).defender_fails == Fraction(0));
   // A house rule: a harder initiation check changes the odds with it.
   Ruleset house = r;
   house.combat.charge.initiation_target = 8;
-  CHECK(charge_odds(house, true, g, t).initiation_passes == Fraction(15, 36));
+  CHECK(charge_odds(house, table(true, g, heavy_foot)).initiation_passes == Fraction(15, 36));
 }
 
 // Seed 003 L68 (an obstacle on the way: a second initiation check) and L7
@@ -128,7 +144,10 @@ TEST_CASE("charge odds: an obstacle's second check and the charger's own check, 
                     else if (resolve_morale(r.charge, t, x, y).stands) ++stands;
                     else ++fails;
                   }
-    const ChargeOdds o = charge_odds(r, true, g, t, obstacle, &c);
+    TableCharge tc = table(true, g, {DefenderClass::light_horse, AttackerWeight::heavy, ChargedOn::front, true, false});
+    tc.charger = {DefenderClass::heavy_horse, AttackerWeight::light, ChargedOn::front, true, false};
+    tc.obstacle = obstacle;
+    const ChargeOdds o = charge_odds(r, tc);
     INFO("obstacle " << obstacle);
     CHECK(o.no_charge == Fraction(no, all));
     CHECK(o.halted_at_obstacle == Fraction(halted, all));
@@ -169,10 +188,11 @@ TEST_CASE("charge odds: a gut check with cover to flee to, and a square, enumera
                   else if (resolve_morale(r.charge, t, c, d).stands) ++stands;
                   else ++fails;
                 }
-      FootAnswers foot;
-      if (refuge) foot.flees = Fraction(1) - p_gut_check_pass(r.charge);
-      foot.square = square;
-      const ChargeOdds o = charge_odds(r, true, g, t, false, nullptr, foot);
+      TableCharge tc = table(true, g, {DefenderClass::heavy_foot, AttackerWeight::heavy, ChargedOn::front, false, false});
+      tc.fear = true;
+      tc.refuge = refuge;
+      tc.square = square;
+      const ChargeOdds o = charge_odds(r, tc);
       INFO("refuge " << refuge << ", square " << square);
       const std::int64_t all = 6 * 6 * 6 * 6 * 6 * 6;
       CHECK(o.no_charge == Fraction(no, all));

@@ -8,11 +8,13 @@
 // Recorder is attached; the Outcome is always kept.
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/engagement/battle.hpp"
+#include "engine/engagement/charge_procedure.hpp"
 #include "engine/core/dice.hpp"
 #include "engine/engagement/policy.hpp"
 #include "engine/core/record.hpp"
@@ -116,15 +118,36 @@ class Engagement {
 
   void activate(std::size_t i);
   void move_unit(std::size_t i, const Command& c);
-  // Returns false when no charge took place (refused, or the initiation
-  // check failed): the unit has not moved.
+  // Charges (engine/engagement/engagement_charge.cpp): the engine drives
+  // seed 003's charge procedure (engine/engagement/charge_procedure.hpp),
+  // answering its questions from the board. Returns false when no charge
+  // took place (refused, or the initiation check failed): the unit has not
+  // moved.
   bool charge(std::size_t i, std::size_t target, bool declared, Pace pace);
   void opportunity_charges(std::size_t mover);
-  bool initiation(std::size_t i, bool declared);
+  // One charge's board facts as the procedure walks it.
+  struct ChargeRun {
+    std::size_t i = 0, t = 0;  // charger, target (the target may switch, L56)
+    bool declared = true;
+    Pace pace = Pace::walk;
+    Pace tpace = Pace::walk;   // the target's, when it counter-charges
+    ChargeProspect p, tp;      // the charge's, and the counter-charge's
+    Aspect side_on = Aspect::front;
+    double bearing0 = 0;       // the direction the charge was first indicated
+    double moved = 0;          // cm the charger moved to contact
+    std::optional<Point> refuge;  // seed 001: the cover the foot flee to
+  };
+  ChargeReach charge_reach(ChargeRun& run);
+  ChargeCounter charge_counter(ChargeRun& run);
+  bool charge_contact(ChargeRun& run, bool counter);
+  void charge_rolled(ChargeRun& run, const ChargeResult& res, ChargeRoll roll);
+  bool charge_end(ChargeRun& run, const ChargeResult& res);
+  void emit_initiation(std::size_t i, bool declared, const InitiationCheck& check, const ChargeThrow& dice);
+  void emit_fear(const ChargeRun& run, const ChargeResult& res);
+  void emit_charge_morale(std::size_t d, std::size_t a, ChargedOn on, const MoraleTarget& mt, const MoraleResult& m);
   // The nearest other enemy a charge from `i` at `pace` reaches now (seed 003
   // L56), k_no_unit if none.
   UnitIndex switch_target(std::size_t i, std::size_t from, Pace pace) const;
-  bool charge_morale(std::size_t defender, std::size_t attacker, ChargedOn on, bool both_charging);
   void melee(const Contact& c);
   void retreat(std::size_t i, std::size_t from, Length distance, const char* why);
   void follow_through(std::size_t i, double bearing, Length balance);

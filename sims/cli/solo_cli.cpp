@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <system_error>
 
+#include "engine/core/words.hpp"
 #include "engine/core/diagnostics.hpp"
 #include "sims/io/atomic_file.hpp"
 
@@ -11,16 +12,33 @@ namespace vedette::cli::solo_cli {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Reading a session replays its charges on the charge's procedure
+// (replay_charges, by load_session_rules) when its ruleset can be loaded;
+// a command that needs no rule still works without it.
+Session replayed(Session s) {
+  try {
+    (void)load_session_rules(s);
+  } catch (const ReplayError&) {
+    throw;
+  } catch (const LoadError&) {
+  }
+  return s;
+}
+
+}  // namespace
+
 Session open_session(const std::string& game) {
   fs::path p = session_path(game);
   std::error_code ec;
   if (!fs::exists(p, ec)) {
     fs::path literal(game);
-    if (fs::is_regular_file(literal, ec)) return Session::load(literal);
+    if (fs::is_regular_file(literal, ec)) return replayed(Session::load(literal));
     throw UsageError("no session file " + p.string() + " (create one with: vedette solo new " + game +
                      " --unit NAME:TYPE ...)");
   }
-  return Session::load(p);
+  return replayed(Session::load(p));
 }
 
 void check_unit_types(const Session& s, const Ruleset& r, const std::string& ruleset_path) {
@@ -58,6 +76,8 @@ std::optional<SessionRules> rules_for_reading(const Session& s, Io& io) {
       io.err << "vedette: note: the ruleset " << sr.path << " has changed since this session last used it ("
              << s.header().ruleset_hash << ", now " << sr.hash << ")\n";
     return sr;
+  } catch (const ReplayError&) {
+    throw;  // the session's own history is wrong, not its ruleset
   } catch (const LoadError& e) {
     io.err << "vedette: note: the session's ruleset cannot be loaded:\n";
     for (const auto& d : e.diagnostics()) io.err << "  " << d.str() << "\n";
@@ -90,7 +110,6 @@ std::string percent_text(int lost, int figures) {
   return s + "%";
 }
 
-std::string signed_str(int v) { return (v > 0 ? "+" : "") + std::to_string(v); }
 
 std::string yes_no(bool v) { return v ? "yes" : "no"; }
 

@@ -381,36 +381,32 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
             });
     };
     if (physical && !s.charge_dice_for(k, s.state().turn)) {
-      dice.source = DiceSource::player;
-      dice.roll_index.reset();
-      dice.initiation = two_dice("Roll 2D6 for " + possessive(name) + " charge initiation check (it needs " +
-                                 std::to_string(initiation_check(r, true, 0, 0).need) + "+) and enter both dice (e.g. 3 5):");
-      // In the rules' order, each asked only when it will be read
-      // (charge_progress): the initiation check, the obstacle's (L68), your
-      // gut check, the defender's, the charger's.
-      std::optional<std::array<int, 2>> obstacle;
-      std::vector<int> gut;
-      ChargeProgress at = charge_progress(r, in, pv, dice.initiation, obstacle, gut);
-      if (at.at_obstacle) {
-        obstacle = dice.obstacle = two_dice("An obstacle on the way: roll 2D6 for " + possessive(name) +
-                                            " second initiation check (it needs " +
-                                            std::to_string(initiation_check(r, true, 0, 0).need) + "+) and enter both dice:");
-        at = charge_progress(r, in, pv, dice.initiation, obstacle, gut);
-      }
-      if (at.to_gut) {
-        const auto n = static_cast<std::size_t>(r.charge.fear_of_charge.dice);
-        gut = ask_dice(p, "Roll " + std::to_string(n) + "D6 for your unit's gut check (it needs " + gut_need_text(r.charge) +
-                              ") and enter " + (n == 1 ? "the die:" : "the dice:"),
-                       n);
-        for (std::size_t i = 0; i < gut.size() && i < 2; ++i) dice.gut[i] = gut[i];
-        at = charge_progress(r, in, pv, dice.initiation, obstacle, gut);
-      }
-      if (at.to_morale) {
-        dice.dice = two_dice("Roll 2D6 for the defender's morale and enter both dice (e.g. 3 5):");
-        if (pv.charger_checks)
-          dice.charger = two_dice("Both charging: roll 2D6 for " + possessive(name) + " own morale (it needs " +
-                                  std::to_string(pv.charger_target.target) + "+) and enter both dice:");
-      }
+      // Your dice in the charge's own order (the procedure asks each only
+      // when it will read it): the initiation check, the obstacle's (L68),
+      // your gut check, the defender's, the charger's.
+      const std::string need = std::to_string(initiation_check(r, true, 0, 0).need);
+      dice = player_charge_dice(r, in, pv, [&](ChargeRoll slot, int n) -> std::vector<int> {
+        auto pair = [](const std::array<int, 2>& d) { return std::vector<int>{d[0], d[1]}; };
+        switch (slot) {
+          case ChargeRoll::initiation:
+            return pair(two_dice("Roll 2D6 for " + possessive(name) + " charge initiation check (it needs " + need +
+                                 "+) and enter both dice (e.g. 3 5):"));
+          case ChargeRoll::obstacle_check:
+            return pair(two_dice("An obstacle on the way: roll 2D6 for " + possessive(name) + " second initiation check (it needs " +
+                                 need + "+) and enter both dice:"));
+          case ChargeRoll::gut_check:
+            return ask_dice(p, "Roll " + std::to_string(n) + "D6 for your unit's gut check (it needs " + gut_need_text(r.charge) +
+                                   ") and enter " + (n == 1 ? "the die:" : "the dice:"),
+                            static_cast<std::size_t>(n));
+          case ChargeRoll::defender_morale: return pair(two_dice("Roll 2D6 for the defender's morale and enter both dice (e.g. 3 5):"));
+          case ChargeRoll::charger_morale:
+            return pair(two_dice("Both charging: roll 2D6 for " + possessive(name) + " own morale (it needs " +
+                                 std::to_string(pv.charger_target.target) + "+) and enter both dice:"));
+          case ChargeRoll::counter_initiation:
+          case ChargeRoll::pike_loss: break;
+        }
+        return {};
+      });
     } else {
       dice = session_charge_dice(s, k);
     }

@@ -32,6 +32,7 @@
 #include "engine/decision/actions_table.hpp"
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/facts.hpp"
+#include "engine/engagement/charge_procedure.hpp"
 
 namespace vedette::solo {
 
@@ -503,6 +504,24 @@ std::array<int, 2> solo_roll_2d6(std::uint64_t seed, std::uint64_t index);
 std::array<int, 4> solo_roll_charge(std::uint64_t seed, std::uint64_t index);
 // The first `n` dice of roll number `index` (a turn step's dice).
 std::vector<int> solo_roll_dice(std::uint64_t seed, std::uint64_t index, int n);
+// A rolled charge takes its named dice (engine/engagement/charge_procedure.hpp)
+// from one roll's stream of ten, two by two, in the order the versions
+// added them: the defender's morale check (dice 1-2), the initiation check
+// (3-4), the charger's own check (5-6), the obstacle's check (7-8), the gut
+// check (9-10). -1: a slot the session never rolls (the engine's only).
+inline constexpr int k_charge_roll_dice = 10;
+constexpr int charge_roll_offset(ChargeRoll r) {
+  switch (r) {
+    case ChargeRoll::defender_morale: return 0;
+    case ChargeRoll::initiation: return 2;
+    case ChargeRoll::charger_morale: return 4;
+    case ChargeRoll::obstacle_check: return 6;
+    case ChargeRoll::gut_check: return 8;
+    case ChargeRoll::counter_initiation:
+    case ChargeRoll::pike_loss: break;
+  }
+  return -1;
+}
 // The version a session with this header and history is written at (1 to 3).
 int needed_version(const Header& header, const std::vector<Event>& history);
 // The step and unit an event is, if it is a turn step.

@@ -5,12 +5,14 @@
 // activation. Shared by `vedette solo play` and the single commands.
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
 #include "engine/decision/charge.hpp"
 #include "engine/decision/risk_factor.hpp"
 #include "engine/decision/ruleset.hpp"
+#include "engine/engagement/charge_odds.hpp"
 #include "engine/engagement/table_rules.hpp"
 #include "sims/solo/session.hpp"
 
@@ -133,6 +135,7 @@ struct ChargePreview {
   // charging), after the defender, whatever the defender rolled. A
   // counter-charging target has turned to face: it is charged in front.
   bool charger_checks = false;
+  MoraleSituation charger_situation;
   MoraleTarget charger_target;
   int charger_stand_ways = 0;
   // Optional rules: whether the ruleset's Fear of Charge gut check applies
@@ -179,6 +182,42 @@ struct ChargeProgress {
   bool fled = false;            // it failed the gut check with cover to flee to: the charge halts
   bool to_morale = false;       // the defender's morale dice are read
 };
+// The charge as the table says it, in the terms of the charge's procedure
+// (engine/engagement/charge_procedure.hpp): play, `solo charge`, the web
+// page and the exact odds all walk that one procedure.
+TableCharge table_charge(const ChargeInputs& in, const ChargePreview& pv);
+// The dice the player (or the session) gave so far, by the procedure's slots.
+struct ChargeSlots {
+  std::optional<std::array<int, 2>> initiation, obstacle, defender, charger;
+  std::vector<int> gut;
+};
+// The procedure walked with the table's answers and those dice: where it
+// stopped (`next`: the dice it asks for next, or done) and what happened.
+struct ChargeWalk {
+  ChargeProcedure procedure;
+  ChargeProcedure::Need next;
+  // It asked for these dice (given or not).
+  bool reached(ChargeRoll slot) const;
+};
+ChargeWalk walk_charge(const Ruleset& r, const ChargeInputs& in, const ChargePreview& pv, const ChargeSlots& dice);
+
+// A session record the charge's procedure does not give (replay_charges).
+struct ReplayError : LoadError {
+  using LoadError::LoadError;
+};
+// Replays every charge in the session's history on the charge's procedure
+// with its recorded answers and dice, and refuses (LoadError at the event's
+// field: ReplayError) a record the procedure does not give: a check recorded as passed
+// that its dice fail, dice for a step the charge never reaches, a step it
+// reaches without its dice. load_session_rules() calls it.
+void replay_charges(const Session& s, const Ruleset& r);
+
+// The player's own dice for a charge, asked in the procedure's order and
+// only when it will read them: `ask(slot, n)` returns that slot's n dice
+// (the front asks the player, or reads its flags, or refuses).
+ChargeDice player_charge_dice(const Ruleset& r, const ChargeInputs& in, const ChargePreview& pv,
+                              const std::function<std::vector<int>(ChargeRoll, int)>& ask);
+
 ChargeProgress charge_progress(const Ruleset& r, const ChargeInputs& in, const ChargePreview& pv,
                                const std::optional<std::array<int, 2>>& initiation,
                                const std::optional<std::array<int, 2>>& obstacle, const std::vector<int>& gut);

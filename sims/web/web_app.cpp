@@ -511,11 +511,7 @@ Reply App::charge_odds(const std::string& name, const Request& r) {
   // Everything from the engine: the preview `solo charge` prints, and the
   // exact odds of each outcome (a "(Charge?)" is a declared charge).
   const solo::ChargePreview pv = solo::preview_charge(rs, in);
-  FootAnswers foot;  // the optional rules' answers (seeds 001, 004)
-  if (pv.fear_check && in.refuge) foot.flees = Fraction(1) - pv.gut_pass;
-  foot.square = pv.square;
-  const ChargeOdds o = vedette::charge_odds(rs, true, pv.geometry, pv.target, in.path == ChargePath::obstacle,
-                                           pv.charger_checks ? &pv.charger_target : nullptr, foot);
+  const ChargeOdds o = vedette::charge_odds(rs, solo::table_charge(in, pv));  // the charge's procedure, enumerated
   Json j{{"unit", unit},
          {"rev", revision(name)},
          {"attacker", std::string(k_attacker_weight_names[static_cast<std::size_t>(in.attacker)])},

@@ -33,7 +33,8 @@ struct RetireOptions {
   bool json = false;
 };
 
-std::string pct(double p) {
+// A chance with more decimals when it is under 0.1%.
+std::string pct_fine(double p) {
   char b[32];
   std::snprintf(b, sizeof b, p > 0 && p < 0.001 ? "%.4f%%" : "%.1f%%", 100.0 * p);
   return b;
@@ -58,7 +59,7 @@ std::string symbols_text(std::uint8_t bits) {
 struct Elimination {
   std::optional<Fraction> exact;
   double value = 0;
-  std::string text() const { return exact ? exact->str() + " (" + pct(value) + ")" : pct(value); }
+  std::string text() const { return exact ? exact->str() + " (" + pct_fine(value) + ")" : pct_fine(value); }
 };
 Elimination eliminated(Fraction p, int dice, int blocks) {
   Elimination e;

@@ -8,7 +8,9 @@
 #include <memory>
 #include <ostream>
 
+#include "engine/core/words.hpp"
 #include "engine/decision/charge.hpp"
+#include "engine/engagement/charge_procedure.hpp"
 #include "engine/decision/ruleset.hpp"
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/dice.hpp"
@@ -23,7 +25,7 @@ struct ChargeOptions {
   std::string move, distance, defender_move;
   double bearing = 0;
   std::string attacker, defender;
-  bool flank = false, rear = false, both_charging = false, pikes_facing = false;
+  bool flank = false, rear = false, both_charging = false, pikes_facing = false, square = false;
   std::vector<int> roll;
   std::optional<std::uint64_t> seed;
   bool json = false;
@@ -69,11 +71,6 @@ std::size_t parse_name(const std::string& flag, const std::string& given, const 
                    " (expected one of: " + shown + ")");
 }
 
-std::string pct(const Fraction& f) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", f.value() * 100.0);
-  return buf;
-}
 
 std::string number(double v) {
   char buf[32];
@@ -90,7 +87,6 @@ std::string moves_text(double v) {
 
 std::string degrees(double v) { return number(v) + " degrees"; }
 
-std::string signed_str(int v) { return (v > 0 ? "+" : "") + std::to_string(v); }
 
 std::string weight_label(AttackerWeight w) { return std::string(k_attacker_weight_names[static_cast<std::size_t>(w)]); }
 
@@ -166,25 +162,44 @@ int run_charge(const ChargeOptions& o, Io& io) {
   const int ways = stand_ways(r, t);
   const Fraction p = p_stand(r, t);
 
-  // Roll only when a morale check happens and needs dice.
-  const bool needs_dice = g.morale_check && !t.automatic;
+  if (o.square && !can_form_square(r, s.defender))
+    throw UsageError(std::string("--square: ") +
+                     (r.infantry_square.enabled ? cli_name(k_defender_class_names[static_cast<std::size_t>(s.defender)]) + " may not form square"
+                                                : "the ruleset does not use seed 004's Infantry Square (charge.infantry_square.enabled)"));
+  // The charge's own procedure (engine/engagement/charge_procedure.hpp) from
+  // the moment the charge is made: the player made the initiation check at
+  // the table. Where it goes, whether the foot formed square (seed 004 L26:
+  // chosen as the charge comes in, before seed 003's morale check, which a
+  // square does not take), then the defender's check with the player's dice
+  // or ours. Both charging, the cavalry's own check is the other way round.
+  ChargeFacts facts;
+  facts.initiation_made = true;
+  ChargeProcedure proc(rs, facts);
+  ChargeAnswers answers;
+  answers.reach.reaches = g.reaches;
+  answers.reach.charge_bonus = g.charge_bonus;
+  answers.reach.morale_check = g.morale_check;
+  answers.reach.target.target_cavalry = row.kind == DefenderKind::horse;
+  answers.reach.target.target_on_horse = row.kind == DefenderKind::horse;
+  answers.reach.target.square_allowed = can_form_square(r, s.defender);
+  answers.reach.target.defender = s;
+  answers.reach.target.defender.both_charging = false;  // the procedure says so when it counter-charges
+  answers.counter.kind = s.both_charging ? CounterCharge::charging : CounterCharge::none;
+  answers.square = o.square;
+  std::array<ChargeThrow, 7> given{};
+  if (o.roll.size() == 2) given[static_cast<std::size_t>(ChargeRoll::defender_morale)] = ChargeThrow{{o.roll[0], o.roll[1], 0, 0}, 2};
   std::optional<std::uint64_t> seed = o.seed;
-  std::optional<MoraleResult> result;
-  if (g.morale_check) {
-    if (t.automatic) {
-      result = MoraleResult{};  // pikes facing: stands, no dice
-      result->automatic = true;
-      result->stands = true;
-    } else if (o.roll.size() == 2) {
-      result = resolve_morale(r, t, o.roll[0], o.roll[1]);
-    } else {
-      if (!seed) seed = fresh_seed();
-      Rng rng = make_stream(*seed, 0, Subsystem::command);
-      Dice dice(rng);
-      result = resolve_morale(r, t, dice);
-    }
+  if (drive_charge(proc, answers, given).kind == ChargeProcedure::Need::Kind::roll) {
+    if (!seed) seed = fresh_seed();
+    Rng rng = make_stream(*seed, 0, Subsystem::command);
+    Dice dice(rng);
+    proc.roll(dice);
+    drive_charge(proc, answers, given);
   }
-  const bool rolled = needs_dice && o.roll.size() != 2;
+  const ChargeResult& res = proc.result();
+  std::optional<MoraleResult> result;
+  if (res.defender_checks) result = res.defender;
+  const bool rolled = res.was_thrown(ChargeRoll::defender_morale) && o.roll.size() != 2;
 
   const std::string defender_text = row.text;
   const std::string retreat_moves = moves_text(r.failure_retreat_moves);
@@ -197,9 +212,9 @@ int run_charge(const ChargeOptions& o, Io& io) {
   // so the note states the cover exemption instead.
   const bool fear_applies = row.kind == DefenderKind::foot && g.reaches && fear_of_charge_applies(r, dist.length, Length(), 0);
   const auto& square = r.infantry_square;
-  // Seed 004's square forms "before a cavalry unit is about to melee": only
-  // if the charge reaches and the foot did not fail their seed 003 check.
-  const bool square_possible = can_form_square(r, s.defender) && g.reaches && (!result || result->stands);
+  // Seed 004's square forms "before a cavalry unit is about to melee attack"
+  // (L26): as the charge comes in, before seed 003's morale check.
+  const bool square_possible = can_form_square(r, s.defender) && g.reaches;
 
   if (o.json) {
     nlohmann::json j;
@@ -222,7 +237,8 @@ int run_charge(const ChargeOptions& o, Io& io) {
     j["side"] = s.side == ChargedOn::flank ? "flank" : s.side == ChargedOn::rear ? "rear" : "front";
     j["both_charging"] = s.both_charging;
     j["pikes_facing"] = s.pikes_facing;
-    j["morale_check"] = g.morale_check;
+    j["morale_check"] = g.morale_check && !res.square_formed;
+    j["square"] = res.square_formed;
     j["automatic"] = t.automatic;
     j["table_number"] = t.table;
     j["modifier"] = t.modifier;
@@ -310,7 +326,10 @@ int run_charge(const ChargeOptions& o, Io& io) {
   const std::string who = defender_text + " charged by " + weight_label(s.attacker) + " cavalry" +
                           (s.side == ChargedOn::flank ? " in the flank" : s.side == ChargedOn::rear ? " in the rear" : " in the front");
   const std::string odds = std::to_string(ways) + "/36 = " + pct(p);
-  if (!g.morale_check) {
+  if (res.square_formed) {
+    out << "No morale check: the foot formed square as the charge came in (seed 004), and a square takes none."
+        << (o.roll.size() == 2 ? " Your roll is not used.\n" : "\n");
+  } else if (!g.morale_check) {
     if (!g.reaches) out << "No morale check: a charge that does not reach causes none.";
     else out << "No morale check: contact inside the minimum distance is not a charge (switch charge.morale.check_inside_min_distance).";
     out << (o.roll.size() == 2 ? " Your roll is not used.\n" : "\n");
@@ -358,7 +377,8 @@ int run_charge(const ChargeOptions& o, Io& io) {
     for (int f = 1; f <= square.die; ++f)
       if (square_bounces(r, f)) faces += (faces.empty() ? "" : " or ") + std::to_string(f);
     out << "Infantry Square (optional rule, seed 004): the foot"
-        << " may form square before the melee; the square rolls a D" << square.die << " first and a " << faces << " ("
+        << (res.square_formed ? " formed square" : " may form square as the charge comes in (--square), and then take no morale check")
+        << "; in the melee the square rolls a D" << square.die << " first and a " << faces << " ("
         << bp.str() << " = " << pct(bp) << ") bounces the cavalry back " << moves_text(square.bounce_back_moves)
         << (square.bounce_back_moves == 1 ? " move" : " moves") << " of its own; then the square and the cavalry each roll at most " << square.max_battle_dice << " battle die.\n";
   }
@@ -385,6 +405,8 @@ void add_charge(CLI::App& app, Runner& run) {
   flank->excludes(rear);
   c->add_flag("--both-charging", o->both_charging, "The defender is charging too");
   c->add_flag("--pikes-facing", o->pikes_facing, "Swiss or Landsknechte pikes or pole arms facing the enemy");
+  c->add_flag("--square", o->square,
+              "The foot form square as the charge comes in (seed 004's optional Infantry Square): no morale check");
   c->add_option("--defender-move", o->defender_move, "The defender's normal move, to give the retreat distance if it fails");
   auto* roll = c->add_option("--roll", o->roll, "Your physical 2D6 roll, two dice (e.g. --roll 3 5)")->expected(2)->check(CLI::Range(1, 6));
   auto* seed = c->add_option("--seed", o->seed, "Seed for the roll, to repeat it")->check(unsigned_number());

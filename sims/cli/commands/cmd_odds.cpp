@@ -6,6 +6,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "engine/core/words.hpp"
 #include "engine/decision/odds.hpp"
 #include "engine/decision/risk_factor.hpp"
 #include "sims/cli/cli.hpp"
@@ -26,11 +27,6 @@ struct OddsOptions : FactFlags {
   bool json = false;
 };
 
-std::string pct(double p) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", p * 100.0);
-  return buf;
-}
 
 std::string fixed2(double v) {
   char buf[32];
@@ -38,7 +34,6 @@ std::string fixed2(double v) {
   return buf;
 }
 
-std::string signed_str(int v) { return (v > 0 ? "+" : "") + std::to_string(v); }
 
 // A column: its header (an id broken at '_' into short lines) and its cells.
 struct Column {

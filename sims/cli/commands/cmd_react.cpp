@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "bots/reaction_bot.hpp"
+#include "engine/core/words.hpp"
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/doc.hpp"
 #include "sims/cli/cli.hpp"
@@ -22,7 +23,6 @@ struct ReactOptions : FactFlags {
   bool json = false;
 };
 
-std::string signed_str(int v) { return (v > 0 ? "+" : "") + std::to_string(v); }
 
 int run_react(const ReactOptions& o, Io& io) {
   RulesetPtr rules = ruleset_from(o.ruleset);

@@ -791,40 +791,35 @@ int run_charge(const ChargeOptions& o, Io& io) {
         throw UsageError("--initiation A B is needed with your own dice: " + name +
                          " first makes its charge initiation check (seed 003), 2D6 needing " +
                          std::to_string(initiation_check(r, true, 0, 0).need) + "+");
-      dice.source = DiceSource::player;
-      dice.roll_index.reset();
-      dice.initiation = {o.initiation[0], o.initiation[1]};
-      // Each of your dice in the rules' order, needed only when it will be
-      // read (charge_progress): the obstacle's, the gut check, the defender's.
-      std::optional<std::array<int, 2>> obstacle;
-      std::vector<int> gut;
-      ChargeProgress at = charge_progress(r, in, pv, dice.initiation, obstacle, gut);
-      if (at.at_obstacle) {
-        if (o.obstacle_roll.size() != 2)
-          throw UsageError("--obstacle-roll A B is needed: an obstacle on the way calls for a second initiation check (seed 003)");
-        obstacle = dice.obstacle = {o.obstacle_roll[0], o.obstacle_roll[1]};
-        at = charge_progress(r, in, pv, dice.initiation, obstacle, gut);
-      }
-      if (at.to_gut) {
-        // Seed 001: your infantry's gut check, before the morale check.
-        const int n = r.charge.fear_of_charge.dice;
-        if (static_cast<int>(o.gut_roll.size()) != n)
-          throw UsageError("--gut-roll is needed with " + std::to_string(n) + (n == 1 ? " die" : " dice") +
-                           ": your infantry takes the gut check against charging horse (seed 001's Fear of Charge)");
-        gut = o.gut_roll;
-        for (std::size_t i = 0; i < gut.size() && i < 2; ++i) dice.gut[i] = gut[i];
-        at = charge_progress(r, in, pv, dice.initiation, obstacle, gut);
-      }
-      if (at.to_morale) {
-        if (o.roll.empty())
-          throw UsageError("--roll A B is needed: the initiation check passed and the defender checks morale on 2D6");
-        dice.dice = {o.roll[0], o.roll[1]};
-        if (pv.charger_checks) {
-          if (o.charger_roll.size() != 2)
-            throw UsageError("--charger-roll A B is needed: both charging, " + name + " checks its own morale on 2D6 too (seed 003)");
-          dice.charger = {o.charger_roll[0], o.charger_roll[1]};
+      // Each of your dice in the charge's own order, needed only when the
+      // procedure will read it: the obstacle's, the gut check, the defender's,
+      // the charger's.
+      dice = player_charge_dice(r, in, pv, [&](ChargeRoll slot, int n) -> std::vector<int> {
+        switch (slot) {
+          case ChargeRoll::initiation: return o.initiation;
+          case ChargeRoll::obstacle_check:
+            if (o.obstacle_roll.size() != 2)
+              throw UsageError("--obstacle-roll A B is needed: an obstacle on the way calls for a second initiation check (seed 003)");
+            return o.obstacle_roll;
+          case ChargeRoll::gut_check:
+            // Seed 001: your infantry's gut check, before the morale check.
+            if (static_cast<int>(o.gut_roll.size()) != n)
+              throw UsageError("--gut-roll is needed with " + std::to_string(n) + (n == 1 ? " die" : " dice") +
+                               ": your infantry takes the gut check against charging horse (seed 001's Fear of Charge)");
+            return o.gut_roll;
+          case ChargeRoll::defender_morale:
+            if (o.roll.empty())
+              throw UsageError("--roll A B is needed: the initiation check passed and the defender checks morale on 2D6");
+            return o.roll;
+          case ChargeRoll::charger_morale:
+            if (o.charger_roll.size() != 2)
+              throw UsageError("--charger-roll A B is needed: both charging, " + name + " checks its own morale on 2D6 too (seed 003)");
+            return o.charger_roll;
+          case ChargeRoll::counter_initiation:
+          case ChargeRoll::pike_loss: break;
         }
-      }
+        return {};
+      });
     } else {
       dice = session_charge_dice(s, k);
       if (given)

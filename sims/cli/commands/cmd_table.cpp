@@ -3,6 +3,7 @@
 #include <memory>
 #include <ostream>
 
+#include "engine/core/words.hpp"
 #include "engine/decision/actions_table.hpp"
 #include "sims/cli/cli.hpp"
 #include "sims/report/report.hpp"
@@ -17,11 +18,6 @@ struct TableOptions {
   bool json = false;
 };
 
-std::string pct(const Fraction& f) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", f.value() * 100.0);
-  return buf;
-}
 
 std::string range_label(const Band& b) {
   if (b.min == k_rf_unbounded_low) return "RF <= " + std::to_string(b.max);

@@ -1,0 +1,24 @@
+#pragma once
+// Internal to sims/solo's session files (session.cpp, session_write.cpp,
+// session_read.cpp): what one writes and another reads back.
+#include <cstdint>
+#include <string>
+
+#include "sims/solo/session.hpp"
+
+namespace vedette::solo {
+
+// Whether an event needs file version 4, or 3 (needed_version() asks; the
+// reader checks a file's version against them).
+bool needs_version_4(const Event& e);
+bool needs_version_3(const Header& h, const Event& e);
+
+namespace detail {
+// A YAML boolean as written.
+inline const char* b(bool v) { return v ? "true" : "false"; }
+}  // namespace detail
+
+// The `memory:` section as written: reading compares a file's own with it.
+std::string memory_text(const Header& h, const State& s, std::uint64_t next_roll);
+
+}  // namespace vedette::solo

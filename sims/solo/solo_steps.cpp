@@ -1,0 +1,528 @@
+// Solo play's later steps of the turn: initiative, shooting, melee, morale
+// and rally, each through the engine's own rule (engine/engagement/table_rules.hpp).
+#include "sims/solo/solo_turn.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <stdexcept>
+#include <regex>
+#include <sstream>
+#include <system_error>
+
+#include "engine/modules/asl/asl_phrasing.hpp"
+#include "engine/core/builtin_tables.hpp"
+#include "engine/core/content_hash.hpp"
+#include "engine/core/diagnostics.hpp"
+#include "engine/core/doc.hpp"
+#include "engine/engagement/combat.hpp"
+#include "sims/io/atomic_file.hpp"
+#include "sims/solo/solo_text.hpp"
+
+namespace vedette::solo {
+
+
+namespace {
+
+// The faces of a set in words: "a 6", "a 5 or 6".
+std::string faces_text(FaceSet f) {
+  std::vector<int> faces;
+  for (int k = 1; k <= 20; ++k)
+    if (has_face(f, k)) faces.push_back(k);
+  if (faces.empty()) return "no face";
+  std::string t = "a " + std::to_string(faces[0]);
+  for (std::size_t k = 1; k < faces.size(); ++k) t += (k + 1 == faces.size() ? " or " : ", ") + std::to_string(faces[k]);
+  return t;
+}
+
+std::string plural(int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
+
+std::string times_text(double v) {
+  std::ostringstream o;
+  o << v;
+  return o.str();
+}
+
+int hits_of(const std::vector<int>& dice, int need) {
+  int h = 0;
+  for (int d : dice) h += d >= need;
+  return h;
+}
+
+void take_dice(StepRecord& rec, const StepDice& d) {
+  rec.dice = d.dice;
+  rec.dice_source = d.source;
+  rec.roll_index = d.source == DiceSource::rolled && !d.dice.empty() ? d.roll_index : std::nullopt;
+  rec.same_dice_as = d.source == DiceSource::rolled && !d.dice.empty() ? d.same_dice_as : std::nullopt;
+}
+
+const ActivateEvent* this_turn_activation(const Session& s, std::size_t unit) {
+  const UnitMemory& m = s.memory(unit);
+  if (m.acted_in_turn != s.state().turn || m.last_activation == 0) return nullptr;
+  return std::get_if<ActivateEvent>(&s.event(m.last_activation).body);
+}
+
+}  // namespace
+
+StepDice session_step_dice(const Session& s, TurnStep step, std::size_t unit, int n) {
+  StepDice d;
+  if (auto first = s.step_dice_for(step, unit, s.state().turn)) {
+    d.roll_index = step_record(s.event(*first).body)->roll_index;
+    d.same_dice_as = *first;
+  }
+  if (!d.roll_index) d.roll_index = s.next_roll();
+  d.dice = solo_roll_dice(s.header().seed, *d.roll_index, n);
+  return d;
+}
+
+StepDice player_dice(std::vector<int> dice) {
+  StepDice d;
+  d.dice = std::move(dice);
+  d.source = DiceSource::player;
+  return d;
+}
+
+int charges_declared(const Session& s) {
+  int n = 0;
+  for (std::size_t k = 0; k < s.header().units.size(); ++k) {
+    const UnitMemory& m = s.memory(k);
+    if (m.acted_in_turn != s.state().turn) continue;
+    if (s.charge_pending(k)) {
+      auto it = m.charge_draft.find("charge");
+      n += it != m.charge_draft.end() && it->second == "yes";
+    } else if (m.charge_for == m.last_activation && m.charge_for != 0) {
+      n += m.charge_event != 0;  // a charge answered, not declined
+    }
+  }
+  return n;
+}
+
+StepRecord resolve_initiative(const Ruleset& r, const Session& s, int player_total, const StepDice& cavalry) {
+  StepRecord rec;
+  take_dice(rec, cavalry);
+  rec.given["player_roll"] = std::to_string(player_total);
+  int roll = 0;
+  for (int d : cavalry.dice) roll += d;
+  const int declared = charges_declared(s);
+  rec.score = initiative_total(r, roll, declared);  // seed 003: -2 per declared charge
+  const int first = first_to_move({rec.score, player_total}, s.state().first_last_turn);
+  rec.result = first == 0 ? "cavalry" : "player";
+  std::string t = "the cavalry rolls " + dice_text(cavalry.dice);
+  if (declared)
+    t += " " + std::string(r.charge.declare_initiative_modifier >= 0 ? "+" : "") +
+         std::to_string(r.charge.declare_initiative_modifier * declared) + " (" + plural(declared, "charge", "charges") +
+         " declared)";
+  t += " = " + std::to_string(rec.score) + ", your side " + std::to_string(player_total) + ": ";
+  t += first == 0 ? "the cavalry moves first" : "you move first";
+  if (rec.score == player_total)
+    t += s.state().first_last_turn < 0 ? " (a tie: on the first turn it goes to the cavalry)"
+                                       : " (a tie: it goes to the side that did not move first last turn)";
+  rec.outcome = t + ".";
+  return rec;
+}
+
+ShootingChance shooting_chance(const Ruleset& r, const Session& s, std::size_t unit) {
+  ShootingChance c;
+  const UnitSpec& spec = s.header().units[unit];
+  const UnitMemory& m = s.memory(unit);
+  if (spec.weapon.empty()) {
+    c.why_not = spec.name + " has no missile weapon";
+    return c;
+  }
+  for (const Weapon& w : r.weapons)
+    if (w.id == spec.weapon) c.weapon = &w;
+  if (!c.weapon) {
+    c.why_not = "the ruleset has no weapon '" + spec.weapon + "'";
+    return c;
+  }
+  if (s.figures_left(unit) <= 0 || m.morale == Morale::routed) {
+    c.why_not = spec.name + " is out of the fight";
+    c.weapon = nullptr;
+    return c;
+  }
+  // Turn sequence step 4: units in contact, that charged, or that must rally do not shoot.
+  if (m.morale == Morale::rallying || m.charged_this_turn || m.contact) {
+    c.why_not = spec.name + (m.morale == Morale::rallying ? " must rally" : " charged this turn");
+    c.weapon = nullptr;
+    return c;
+  }
+  const UnitType* t = r.find_unit_type(spec.type);
+  const bool shoots_mounted = !t || t->shoots_mounted;
+  const ActivateEvent* act = this_turn_activation(s, unit);
+  const bool halted = act && act->a.pace == Pace::halt;
+  c.moving = !halted;
+  if (m.on_foot) {
+    // Dismounted in an earlier turn and halted since: it shoots on foot.
+    c.on_horse = false;
+    c.moving = false;
+  } else if (!shoots_mounted) {
+    // Seed 002: mounted infantry never shoots mounted; the automated unit
+    // dismounts when the table halts it (combat.dismount.on_halt) with a
+    // shot on foot (the nearest enemy it can see, within its reach on foot
+    // and in its arc): the shooting question asks.
+    MountedInfantryFacts mf;
+    mf.type = t;
+    mf.has_weapon = true;
+    mf.shot_on_foot = true;
+    if (mounted_infantry_order(r, mf, halted ? Pace::halt : Pace::walk) != MountedInfantryOrder::dismounts) {
+      c.why_not = spec.name + " is mounted and mounted infantry may not shoot mounted (seed 002)";
+      c.weapon = nullptr;
+      return c;
+    }
+    c.on_horse = false;
+    c.dismounts = true;
+    c.moving = false;
+  }
+  c.reach = shot_reach(r, *c.weapon, c.on_horse, shoots_mounted);
+  if (!(c.reach.as_cm() > 0)) {
+    c.why_not = spec.name + "'s " + c.weapon->name + " cannot reach any band";
+    c.weapon = nullptr;
+  }
+  return c;
+}
+
+std::optional<ShotPlan> solo_shot(const Ruleset& r, const Session& s, std::size_t unit, Length distance, bool cover) {
+  const ShootingChance c = shooting_chance(r, s, unit);
+  if (!c.weapon) return std::nullopt;
+  const UnitType* t = r.find_unit_type(s.header().units[unit].type);
+  ShotFacts f;
+  f.figures = s.figures_left(unit);
+  f.on_horse = c.on_horse;
+  f.shoots_mounted = !t || t->shoots_mounted;
+  f.distance = distance;
+  f.cover = cover ? 1 : 0;
+  return plan_shot(r, *c.weapon, f);
+}
+
+StepRecord resolve_shooting(const Ruleset& r, const Session& s, std::size_t unit, bool target, Length distance,
+                            bool cover, const StepDice& dice, std::optional<int> player_hits) {
+  StepRecord rec;
+  const std::string& name = s.header().units[unit].name;
+  const ShootingChance c = shooting_chance(r, s, unit);
+  rec.given["target"] = target ? "yes" : "no";
+  rec.dice_source = dice.source;
+  const std::string dismount = c.dismounts ? name + " dismounts (its whole move, seed 001) and " : name + " ";
+  if (!target || !c.weapon) {
+    rec.result = "none";
+    rec.outcome = c.weapon ? name + " has no enemy to shoot at." : c.why_not + ".";
+    return rec;
+  }
+  rec.given["distance"] = format_length(distance, r.units);
+  rec.given["cover"] = cover ? "yes" : "no";
+  const std::optional<ShotPlan> plan = solo_shot(r, s, unit, distance, cover);
+  if (!plan) {
+    rec.result = "none";
+    rec.outcome = "Out of reach: " + name + "'s " + c.weapon->name + " reaches " + format_length_table(c.reach, r.units) + ".";
+    return rec;
+  }
+  rec.need = plan->need;
+  rec.result = "shot";
+  rec.dismounted = c.dismounts;  // its whole move: on foot until it mounts again
+  std::string t = dismount + "shoots " + c.weapon->name + " at your nearest unit it can see (" +
+                  format_length_table(distance, r.units) + ", range band " + std::to_string(plan->band + 1) +
+                  (plan->shift ? ", counted " + std::to_string(plan->shift) + " further as it is mounted" : "") + "): " +
+                  plural(plan->dice, "die", "dice") + " needing " + std::to_string(plan->need) + "+" +
+                  (cover ? " (+" + std::to_string(r.combat.shooting.cover_penalty) + " for cover)" : "");
+  if (plan->need > 6) {
+    rec.outcome = t + ": it cannot hit.";
+    return rec;
+  }
+  if (player_hits) {
+    rec.score = *player_hits;
+  } else {
+    take_dice(rec, dice);
+    rec.need = plan->need;
+    rec.score = hits_of(dice.dice, plan->need);
+    t += " " + dice_text(dice.dice);
+  }
+  t += " = " + plural(rec.score, "hit", "hits") + ".";
+  if (rec.score > 0)
+    t += " Remove " + plural(rec.score, "figure", "figures") + " from that unit (a mounted figure: the horse on 1-4, the rider on 5-6; seed 002).";
+  rec.outcome = t;
+  return rec;
+}
+
+namespace {
+// The automated unit's melee hits: the player's count, or its dice against rec.need.
+void cavalry_hits(StepRecord& rec, const StepDice& dice, std::optional<int> own_hits) {
+  if (own_hits) {
+    rec.dice_source = DiceSource::player;
+    rec.score = *own_hits;
+  } else {
+    take_dice(rec, dice);
+    rec.score = hits_of(dice.dice, rec.need);
+  }
+}
+}  // namespace
+
+MeleeSide solo_melee_side(const Ruleset& r, const Session& s, std::size_t unit) {
+  MeleeSide m;
+  const UnitType* t = r.find_unit_type(s.header().units[unit].type);
+  m.dice = s.memory(unit).square ? square_melee_dice(r, s.figures_left(unit))  // seed 004: at most max_battle_dice
+                                  : dice_for(s.figures_left(unit), r.combat.melee.figures_per_die);
+  m.modifier = melee_modifier(t, !s.memory(unit).on_foot, s.memory(unit).charge_bonus);  // seed 002
+  m.need = melee_need(r, m.modifier);
+  return m;
+}
+
+StepRecord resolve_melee(const Ruleset& r, const Session& s, std::size_t unit, int player_hits, const StepDice& dice,
+                         std::optional<int> own_hits) {
+  StepRecord rec;
+  const std::string& name = s.header().units[unit].name;
+  const UnitMemory& mem = s.memory(unit);
+  const LengthUnit u = r.units;
+  const MeleeSide side = solo_melee_side(r, s, unit);
+  rec.given["player_hits"] = std::to_string(player_hits);
+  rec.need = side.need;
+  cavalry_hits(rec, dice, own_hits);
+  rec.casualties = std::min(player_hits, s.figures_left(unit));
+  // The balance of its charge move, for a follow-through (seed 003).
+  Length balance;
+  if (mem.charge_event)
+    if (const auto* ce = std::get_if<ChargeEvent>(&s.event(mem.charge_event).body)) {
+      auto range = parse_length(ce->c.max_range), dist = parse_length(ce->c.distance);
+      if (range && dist) balance = follow_through_balance(r, *range, *dist);
+    }
+  const MeleeAftermath after =
+      melee_aftermath(r, rec.score, player_hits, normal_move(r, true, Length()), Length(), true, balance);
+  std::string t = name + " fights with " + plural(side.dice, "die", "dice") + " needing " + std::to_string(side.need) + "+";
+  if (side.modifier)
+    t += " (" + std::to_string(r.combat.melee.hit) + "+ with " + (side.modifier > 0 ? "+" : "") + std::to_string(side.modifier) +
+         " to each die)";
+  if (!own_hits) t += " " + dice_text(dice.dice);
+  t += ": " + plural(rec.score, "hit", "hits") + " on your unit; yours scored " + std::to_string(player_hits) + ". ";
+  if (rec.score > 0) t += "Remove " + plural(rec.score, "figure", "figures") + " from your unit. ";
+  const std::string moves = times_text(r.combat.melee.loser_retreat_moves);
+  const bool destroyed = rec.casualties >= s.figures_left(unit);
+  if (destroyed) {
+    rec.result = after.winner == MeleeWinner::attacker ? "won" : after.winner == MeleeWinner::defender ? "lost" : "tie";
+    rec.outcome = t + name + " loses its last figure in the melee: it is destroyed.";
+    return rec;
+  }
+  switch (after.winner) {
+    case MeleeWinner::attacker:
+      rec.result = "won";
+      t += name + " wins: your unit falls back " + moves + " of its moves, backs to the enemy, and must rally.";
+      if (after.follow_through.as_cm() > 0)
+        t += " " + name + " follows through up to " + format_length_table(after.follow_through, u) +
+             " (the balance of its charge move) in the direction of its charge.";
+      break;
+    case MeleeWinner::defender:
+      rec.result = "lost";
+      rec.fell_back = true;
+      rec.morale = Morale::rallying;
+      t += name + " loses: it falls back " + format_length_table(after.attacker_back, u) + " (" + moves +
+           " moves), backs to your unit, and must rally.";
+      break;
+    case MeleeWinner::tie:
+      rec.result = "tie";
+      rec.fell_back = true;
+      t += "A tie: " + name + " is repulsed and falls back " + format_length_table(after.attacker_back, u) +
+           ", facing your unit.";
+      break;
+  }
+  rec.outcome = t;
+  return rec;
+}
+
+std::string gut_need_text(const ChargeRules& r) {
+  const FearOfChargeRules& f = r.fear_of_charge;
+  return f.pass_at_most ? "at most " + std::to_string(f.target) : std::to_string(f.target) + "+";
+}
+
+StepRecord resolve_square_melee(const Ruleset& r, const Session& s, std::size_t unit, bool bounce, int square_hits,
+                                const StepDice& dice, std::optional<int> own_hits) {
+  StepRecord rec;
+  const std::string& name = s.header().units[unit].name;
+  const LengthUnit u = r.units;
+  const MeleeSide side = solo_melee_side(r, s, unit);
+  rec.given["bounce"] = bounce ? "yes" : "no";
+  rec.given["player_hits"] = std::to_string(square_hits);
+  rec.need = side.need;
+  rec.casualties = std::min(square_hits, s.figures_left(unit));
+  rec.fell_back = true;
+  const Length move = normal_move(r, true, Length());
+  std::string t = "Your square rolls first: " + std::string(bounce ? "the bounce" : "no bounce") + ", " +
+                  plural(square_hits, "hit", "hits") + " on " + name + ". ";
+  if (rec.casualties >= s.figures_left(unit)) {
+    rec.result = bounce ? "bounced" : "repulsed";
+    rec.fell_back = false;
+    rec.outcome = t + name + " loses its last figure against the square: it is destroyed.";
+    return rec;
+  }
+  if (bounce) {
+    const SquareAftermath after = square_melee(r, true, 0, square_hits, move);
+    rec.result = "bounced";
+    rec.outcome = t + name + " is bounced off the square before it can strike: it falls back " +
+                  format_length_table(after.attacker_back, u) + " (" + times_text(r.charge.infantry_square.bounce_back_moves) +
+                  " of its moves).";
+    return rec;
+  }
+  cavalry_hits(rec, dice, own_hits);
+  const SquareAftermath after = square_melee(r, false, rec.score, square_hits, move);
+  rec.result = "repulsed";
+  t += name + " strikes with " + plural(side.dice, "die", "dice") + " needing " + std::to_string(side.need) + "+" +
+       (own_hits ? std::string() : " " + dice_text(dice.dice)) + ": " + plural(rec.score, "hit", "hits") + " on your square. ";
+  if (rec.score > 0) t += "Remove " + plural(rec.score, "figure", "figures") + " from your square. ";
+  t += name + " cannot break into the square: it falls back " + format_length_table(after.attacker_back, u) + ", facing it.";
+  if (after.square_shaken) t += " Your square scored fewer hits: it is shaken.";
+  rec.outcome = t;
+  return rec;
+}
+
+RallyNeed rally_need(const Ruleset& r, const Session& s, std::size_t unit) {
+  const UnitMemory& m = s.memory(unit);
+  if (s.figures_left(unit) <= 0 || m.morale == Morale::routed) return RallyNeed::none;
+  if (routs(r, m.casualties, s.header().units[unit].figures)) return RallyNeed::routs;
+  if (m.morale == Morale::shaken || m.morale == Morale::rallying) return RallyNeed::rally;
+  return RallyNeed::none;
+}
+
+StepRecord resolve_rally(const Ruleset& r, const Session& s, std::size_t unit, bool enemy_near, const StepDice& dice) {
+  StepRecord rec;
+  const UnitSpec& spec = s.header().units[unit];
+  const UnitMemory& m = s.memory(unit);
+  rec.dice_source = dice.source;
+  if (rally_need(r, s, unit) == RallyNeed::routs) {
+    rec.result = "routed";
+    rec.morale = Morale::routed;
+    rec.outcome = spec.name + " ROUTS: it has lost " + std::to_string(m.casualties) + " of " + std::to_string(spec.figures) +
+                  " figures (a unit routs at " + std::to_string(r.combat.morale.rout_losses_pct) +
+                  "%). It flees toward its own table edge at its fastest pace from now on and leaves the table on reaching it.";
+    return rec;
+  }
+  rec.given["enemy_near"] = enemy_near ? "yes" : "no";
+  if (enemy_near) {
+    rec.result = "no_rally";
+    rec.outcome = spec.name + " cannot rally: an enemy is within " +
+                  format_length_table(r.combat.morale.rally_enemy_clear, r.units) + "; it stays " +
+                  std::string(morale_name(m.morale)) + ".";
+    return rec;
+  }
+  take_dice(rec, dice);
+  const RallyCheck c = rally_check(r, dice.dice.at(0), dice.dice.at(1));
+  rec.need = c.need;
+  rec.score = c.total;
+  rec.result = c.rallied ? "rallied" : "failed";
+  if (c.rallied) rec.morale = Morale::steady;
+  rec.outcome = spec.name + " rallies on 2D6 " + std::to_string(c.need) + "+: " + dice_text(dice.dice) + " = " +
+                std::to_string(c.total) + (c.rallied ? ": back in good order." : ": fails, and stays " + std::string(morale_name(m.morale)) + ".");
+  return rec;
+}
+
+std::string initiative_question(const Ruleset& r) {
+  const int dice = r.combat.initiative.dice;
+  const int im = r.charge.declare_initiative_modifier;
+  return "Roll " + std::to_string(dice) + " D6 for your side's initiative" +
+         (im ? ", " + std::string(im < 0 ? "less " : "plus ") + std::to_string(std::abs(im)) + " for each charge your side declared,"
+             : "") +
+         " and enter the total:";
+}
+
+std::string shooting_question(const Ruleset& r, const Session& s, std::size_t unit) {
+  const ShootingChance c = shooting_chance(r, s, unit);
+  const std::string& name = s.header().units[unit].name;
+  std::ostringstream deg;
+  std::string arc;
+  if (c.moving && c.on_horse) {
+    deg << r.supplement.moving_shoot_arc_degrees;
+    arc = "ahead of it or to its left front (moving cavalry shoots front and left, " + deg.str() + " degrees, seed 002)";
+  } else {
+    deg << r.combat.shooting.arc_half_degrees;
+    arc = "within " + deg.str() + " degrees either side of its facing";
+  }
+  // Seed 002: uncommanded units shoot only at the nearest enemy they can
+  // see, the engine's shooting step's target.
+  return "Is the nearest enemy " + name + " can see within " + format_length_table(c.reach, r.units) + " of its front, " + arc +
+         "?";
+}
+
+std::string melee_intro(const Ruleset& r, const Session& s, std::size_t unit) {
+  const std::string& name = s.header().units[unit].name;
+  const MeleeSide side = solo_melee_side(r, s, unit);
+  if (s.memory(unit).square)
+    return "Melee: " + name + " against your square. Your square rolls first, at most " +
+           plural(r.charge.infantry_square.max_battle_dice, "die", "dice") + ": " + faces_text(r.charge.infantry_square.bounce_on) +
+           " bounces " + name + " back before it strikes; then " + name + " strikes with " + plural(side.dice, "die", "dice") +
+           " needing " + std::to_string(side.need) + "+.";
+  std::string t = "Melee: " + name + " is in contact with the unit it charged. It fights with " + plural(side.dice, "die", "dice") +
+                  " needing " + std::to_string(side.need) + "+";
+  if (side.modifier)
+    t += " (" + std::to_string(r.combat.melee.hit) + "+ with " + (side.modifier > 0 ? "+" : "") + std::to_string(side.modifier) +
+         " to each die)";
+  return t + ". Roll your unit's melee dice as your rules say.";
+}
+
+std::string rally_question(const Ruleset& r, const Session& s, std::size_t unit) {
+  return "Morale: " + s.header().units[unit].name + " is " + std::string(morale_name(s.memory(unit).morale)) +
+         ". Is any enemy within " + format_length_table(r.combat.morale.rally_enemy_clear, r.units) + " of it?";
+}
+
+Step next_step(const Session& s, const Ruleset& r) {
+  const State& st = s.state();
+  const std::size_t n = s.header().units.size();
+  bool any_left = false;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (s.charge_pending(k) && !st.units[k].charge_draft.count("charge")) return {Step::Kind::charge, k, Question::in_cover};
+    if (s.figures_left(k) <= 0 || st.units[k].morale == Morale::routed) continue;
+    any_left = true;
+    if (st.units[k].acted_in_turn == st.turn) continue;
+    const UnitSpec& spec = s.header().units[k];
+    if (auto q = next_question(r, spec, st.units[k], s.figures_left(k), st.turn)) return {Step::Kind::question, k, *q};
+    return {Step::Kind::roll, k, Question::in_cover};
+  }
+  bool any_acted = false;
+  for (std::size_t k = 0; k < n; ++k) any_acted = any_acted || st.units[k].acted_in_turn == st.turn;
+  if (!any_left && !any_acted) return {Step::Kind::game_over, 0, Question::in_cover};
+  // A module with its own turn (asl: seed 000's phases, fire, close combat
+  // and rally by the ASL rulebook) takes the Actions Table's decisions only:
+  // seed 003's initiative and the later steps are not walked.
+  if (!s.header().module.empty()) return {Step::Kind::next_turn, 0, Question::in_cover};
+  if (any_acted && st.initiative_turn != st.turn) return {Step::Kind::initiative, 0, Question::in_cover};
+  for (std::size_t k = 0; k < n; ++k)
+    if (s.charge_pending(k)) return {Step::Kind::charge, k, Question::in_cover};
+  for (std::size_t k = 0; k < n; ++k)
+    if (st.units[k].shot_in_turn != st.turn && shooting_chance(r, s, k).weapon) return {Step::Kind::shooting, k, Question::in_cover};
+  for (std::size_t k = 0; k < n; ++k)
+    if (st.units[k].contact && st.units[k].melee_in_turn != st.turn && s.figures_left(k) > 0)
+      return {Step::Kind::melee, k, Question::in_cover};
+  for (std::size_t k = 0; k < n; ++k)
+    if (st.units[k].rally_in_turn != st.turn && rally_need(r, s, k) != RallyNeed::none)
+      return {Step::Kind::rally, k, Question::in_cover};
+  return {Step::Kind::next_turn, 0, Question::in_cover};
+}
+
+std::string turn_summary(const Ruleset& r, const Session& s, std::size_t unit) {
+  const UnitSpec& spec = s.header().units[unit];
+  const UnitMemory& m = s.memory(unit);
+  std::string t = spec.name + ": " + std::to_string(s.figures_left(unit)) + " of " + std::to_string(spec.figures) + " figures";
+  if (s.figures_left(unit) <= 0) return t + ", destroyed.";
+  t += ", " + std::string(morale_name(m.morale));
+  if (m.morale == Morale::routed) return t + ": flees toward its own edge.";
+  if (m.acted_in_turn == s.state().turn) t += m.pace == Pace::halt ? ", halted" : ", moved at " + std::string(pace_name(m.pace));
+  if (m.on_foot) {
+    t += ", on foot (it mounts, its whole move, before it moves again)";
+  } else if (const ActivateEvent* act = this_turn_activation(s, unit); act && act->a.on_foot) {
+    t += ", mounted again (its whole move)";
+  }
+  if (m.charged_this_turn) t += "; charged, so no charge next turn (seed 003)";
+  if (m.pace == Pace::gallop && m.gallop_streak >= r.supplement.gallop_max_turns)
+    t += "; galloped " + std::to_string(m.gallop_streak) + " turns running, so at most " +
+         std::string(pace_name(r.supplement.after_gallop_limit)) + " next turn (seed 002)";
+  if (m.ran_this_turn) t += "; ran, so +3 to its risk next turn";
+  if (m.fell_back_this_turn) t += "; fell back from a melee";
+  return t + ".";
+}
+
+std::string plain_words(const std::string& text) {
+  static const std::regex paren(R"( ?\(seed \d{3}(?:'s [a-z ]+)?\))");  // " (seed 003)", " (seed 003's charge table)"
+  static const std::regex lead(R"(\(seed \d{3}, )");                     // "(seed 003, per ..." -> "(per ..."
+  static const std::regex tail(R"([,;] seed \d{3}\))");                  // "..., seed 001)" -> "...)"
+  static const std::regex key(R"( \((?:[a-z_]+\.)+[a-z_]+\))");           // " (switches.no_gallop_pace)": a YAML key
+  std::string t = std::regex_replace(text, paren, "");
+  t = std::regex_replace(t, lead, "(");
+  t = std::regex_replace(t, tail, ")");
+  return std::regex_replace(t, key, "");
+}
+
+}  // namespace vedette::solo
+
