@@ -55,6 +55,10 @@ enum class ChargeRoll : std::uint8_t {
 };
 inline constexpr std::array<std::string_view, 7> k_charge_roll_names{
     "initiation", "obstacle_check", "counter_initiation", "pike_loss", "gut_check", "defender_morale", "charger_morale"};
+// ...and in words, for messages.
+inline constexpr std::array<std::string_view, 7> k_charge_roll_words{
+    "initiation check", "second initiation check at the obstacle", "counter-charge's initiation check",
+    "Loss Table roll against the pike charge", "gut check", "defender's morale check", "charger's own morale check"};
 // The engine's stream for each: the initiation checks roll on the movement
 // stream, the rest on the morale stream.
 constexpr bool charge_roll_is_movement(ChargeRoll r) {

@@ -463,12 +463,6 @@ void replay_charges(const Session& s, const Ruleset& r) {
     if (c.fear) d.gut = c.fear->dice;
     const ChargeWalk w = walk_charge(r, in, pv, d);
     const ChargeResult& res = w.procedure.result();
-    if (w.next.kind == ChargeProcedure::Need::Kind::roll) {
-      static const std::array<const char*, 7> keys{"initiation", "obstacle_check", "initiation", "dice", "fear", "dice", "charger_check"};
-      fail(keys[static_cast<std::size_t>(w.next.roll)],
-           "the charge goes on to its " + std::string(k_charge_roll_names[static_cast<std::size_t>(w.next.roll)]) +
-               " but the record has no dice for it");
-    }
     if (res.initiation.passed != c.initiation_passed)
       fail("initiation", "the initiation check's dice give " + std::string(res.initiation.passed ? "passed" : "failed") +
                              " but it is recorded as " + (c.initiation_passed ? "passed" : "failed"));
@@ -489,6 +483,12 @@ void replay_charges(const Session& s, const Ruleset& r) {
       fail("charger_check", "a charger's own morale check comes only both charging against horse, after the defender's");
     if (res.was_thrown(ChargeRoll::charger_morale) && res.charger.stands != c.charger_stands)
       fail("charger_check", "the charger's check dice do not give " + std::string(c.charger_stands ? "stands" : "fails"));
+    if (w.next.kind == ChargeProcedure::Need::Kind::roll) {
+      static const std::array<const char*, 7> keys{"initiation", "obstacle_check", "initiation", "dice", "fear", "dice", "charger_check"};
+      fail(keys[static_cast<std::size_t>(w.next.roll)],
+           "the charge goes on to the " + std::string(k_charge_roll_words[static_cast<std::size_t>(w.next.roll)]) +
+               " but the record has no dice for it");
+    }
   }
 }
 
