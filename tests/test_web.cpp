@@ -257,7 +257,7 @@ TEST_CASE("web: the access token and the Origin guard every session", "[web]") {
   CHECK(fs::exists(fs::path(tmp.path()) / "g.vedette.yaml"));
 }
 
-TEST_CASE("web: the link's token becomes an HttpOnly, SameSite=Strict cookie; a wrong or missing one gets 401 everywhere",
+TEST_CASE("web: the link's token becomes an HttpOnly, SameSite=Strict cookie, and a wrong or missing one gets 401 everywhere",
           "[web]") {
   vtest::TempDir tmp;
   App app(vedette::web::AppOptions{tmp.path(), "s3cret", {}, {"192.168.1.5"}}, run_in_process);
@@ -349,7 +349,7 @@ TEST_CASE("web: with the token, a change without an Origin is refused and writes
   CHECK(app.handle(post).status == 201);
 }
 
-TEST_CASE("web: assets carry an ETag and are revalidated (304); the API is never cached", "[web]") {
+TEST_CASE("web: assets carry an ETag and are revalidated (304), the API is never cached", "[web]") {
   Table t;
   t.create();
   for (const char* p : {"/", "/app.js", "/style.css", "/favicon.svg"}) {
@@ -818,7 +818,7 @@ TEST_CASE("web: the page's prose cites no seed rule, the log and --json keep the
   CHECK(cli.out.find("seed 002)") != std::string::npos);
 }
 
-TEST_CASE("web: the turn in the page's words: what is left, the end-of-turn summary, what undo undid; no absolute path",
+TEST_CASE("web: the turn in the page's words (what is left, the end-of-turn summary, what undo undid), with no absolute path",
           "[web]") {
   Table t;
   std::string rev = t.create();
