@@ -18,6 +18,8 @@
 #include "engine/core/fraction.hpp"
 #include "helpers.hpp"
 #include "sims/cli/cli.hpp"
+#include "sims/solo/session.hpp"
+#include "sims/solo/solo_turn.hpp"
 #include "sims/web/server.hpp"
 #include "sims/web/web_app.hpp"
 
@@ -39,10 +41,12 @@ vedette::web::CommandResult run_in_process(const std::vector<std::string>& args)
   return r;
 }
 
+// A request as a browser on this machine sends it (Host: 127.0.0.1:8080).
 Request req(std::string method, std::string path, const json& body = nullptr) {
   Request r;
   r.method = std::move(method);
   r.path = std::move(path);
+  r.headers["host"] = "127.0.0.1:8080";
   if (!body.is_null()) {
     r.body = body.dump();
     r.headers["content-type"] = "application/json";
@@ -61,7 +65,7 @@ std::string slurp(const fs::path& p) {
 
 struct Table {
   vtest::TempDir tmp;
-  App app{vedette::web::AppOptions{tmp.path(), "", {}}, run_in_process};
+  App app{vedette::web::AppOptions{tmp.path(), "", {}, {}}, run_in_process};
   Reply call(const std::string& method, const std::string& path, const json& body = nullptr) {
     return app.handle(req(method, path, body));
   }
@@ -200,9 +204,7 @@ TEST_CASE("web: bad input gets a 4xx with a JSON error and writes nothing", "[we
       {"GET", "/api/elsewhere", "", 404, "no such API"},
   };
   for (const auto& c : cases) {
-    Request r;
-    r.method = c.method;
-    r.path = c.path;
+    Request r = req(c.method, c.path);
     if (r.path.find("%2F") != std::string::npos) r.path = "/api/sessions/a/b/c/d";  // a decoded slash is another path
     r.body = std::regex_replace(c.body, std::regex("REV"), rev);
     if (c.method == "POST") r.headers["content-type"] = "application/json";
@@ -230,7 +232,7 @@ TEST_CASE("web: bad input gets a 4xx with a JSON error and writes nothing", "[we
 
 TEST_CASE("web: the access token and the Origin guard every session", "[web]") {
   vtest::TempDir tmp;
-  App app(vedette::web::AppOptions{tmp.path(), "s3cret", {}}, run_in_process);
+  App app(vedette::web::AppOptions{tmp.path(), "s3cret", {}, {"192.168.1.5"}}, run_in_process);
   Request r = req("GET", "/api/sessions");
   CHECK(app.handle(r).status == 401);
   r.query["token"] = "s3creT";
@@ -239,6 +241,8 @@ TEST_CASE("web: the access token and the Origin guard every session", "[web]") {
   CHECK(app.handle(r).status == 200);
   Request page = req("GET", "/");
   CHECK(app.handle(page).status == 401);  // the page too: nothing without the token
+  page.headers["host"] = "192.168.1.5:8080";
+  CHECK(app.handle(page).status == 401);
   page.headers["x-vedette-token"] = "s3cret";
   CHECK(app.handle(page).status == 200);
   // A state change from another site's page: refused even with the token.
@@ -251,6 +255,124 @@ TEST_CASE("web: the access token and the Origin guard every session", "[web]") {
   post.headers["origin"] = "http://192.168.1.5:8080";
   CHECK(app.handle(post).status == 201);
   CHECK(fs::exists(fs::path(tmp.path()) / "g.vedette.yaml"));
+}
+
+TEST_CASE("web: the link's token becomes an HttpOnly, SameSite=Strict cookie, and a wrong or missing one gets 401 everywhere",
+          "[web]") {
+  vtest::TempDir tmp;
+  App app(vedette::web::AppOptions{tmp.path(), "s3cret", {}, {"192.168.1.5"}}, run_in_process);
+  auto get = [&](const std::string& path, const std::string& token, const std::string& cookie) {
+    Request r = req("GET", path);
+    r.headers["host"] = "192.168.1.5:8080";
+    if (!token.empty()) r.query["token"] = token;
+    if (!cookie.empty()) r.headers["cookie"] = cookie;
+    return app.handle(r);
+  };
+  // The printed link: the page, and the cookie for this port.
+  const Reply first = get("/", "s3cret", "");
+  CHECK(first.status == 200);
+  REQUIRE(first.headers.count("Set-Cookie"));
+  CHECK(first.headers.at("Set-Cookie") == "vedette_token_8080=s3cret; Path=/; HttpOnly; SameSite=Strict");
+  // The page's assets, its API calls and a reload: the cookie, no token.
+  for (const char* p : {"/", "/style.css", "/app.js", "/favicon.svg", "/api/sessions"}) {
+    INFO(p);
+    CHECK(get(p, "", "theme=dark; vedette_token_8080=s3cret").status == 200);
+    CHECK_FALSE(get(p, "", "vedette_token_8080=s3cret").headers.count("Set-Cookie"));  // set once, by the link
+    CHECK(get(p, "", "").status == 401);
+    CHECK(get(p, "s3creT", "").status == 401);
+    CHECK(get(p, "", "vedette_token_8080=wrong").status == 401);
+    CHECK(get(p, "", "vedette_token_9090=s3cret").status == 401);  // another server's cookie (cookies are not per port)
+    CHECK(get(p, "wrong", "vedette_token_8080=s3cret").status == 401);  // a token given must be right
+  }
+  // A change with the cookie, from the page (its Origin).
+  Request post = req("POST", "/api/sessions", {{"name", "g"}, {"units", {"A:shock"}}});
+  post.headers["host"] = "192.168.1.5:8080";
+  post.headers["cookie"] = "vedette_token_8080=s3cret";
+  post.headers["origin"] = "http://192.168.1.5:8080";
+  CHECK(app.handle(post).status == 201);
+}
+
+TEST_CASE("web: only this machine's names are answered (DNS rebinding): the Host, and the Origin compared with them", "[web]") {
+  vtest::TempDir tmp;
+  App app(vedette::web::AppOptions{tmp.path(), "", {}, {"192.168.1.5", "[fe80::1]"}}, run_in_process);
+  app.listening_on(8080);
+  auto get = [&](const std::string& path, const std::string& host) {
+    Request r = req("GET", path);
+    r.headers["host"] = host;
+    return app.handle(r);
+  };
+  REQUIRE(app.handle(req("POST", "/api/sessions", {{"name", "g"}, {"units", {"A:shock"}}, {"seed", 1}})).status == 201);
+  for (const char* host : {"127.0.0.1:8080", "localhost:8080", "LOCALHOST:8080", "[::1]:8080", "192.168.1.5:8080", "[fe80::1]:8080"}) {
+    INFO(host);
+    CHECK(get("/api/sessions/g/log", host).status == 200);
+  }
+  // Another site's name pointed at this machine: nothing read, not even the page.
+  for (const char* host : {"evil.example:8080", "127.0.0.1.evil.example:8080", "localhost.evil.example:8080", "192.168.1.6:8080",
+                           "127.0.0.1:9999", "127.0.0.1", "127.0.0.1:80a", "[::1", "", "evil.example"}) {
+    INFO(host);
+    const Reply r = get("/api/sessions/g/log", host);
+    CHECK(r.status == 403);
+    CHECK(r.body.find(tmp.path()) == std::string::npos);
+    CHECK(get("/", host).status == 403);
+    CHECK(get("/app.js", host).status == 403);
+  }
+  // A change: the Origin must name this machine too, compared with our names
+  // (not with the Host the request gives).
+  const std::string before = slurp(fs::path(tmp.path()) / "g.vedette.yaml");
+  auto post = [&](const std::string& host, const std::string& origin) {
+    Request r = req("POST", "/api/sessions/g/casualties", {{"unit", "A"}, {"count", 1}, {"rev", app.revision("g")}});
+    r.headers["host"] = host;
+    if (!origin.empty()) r.headers["origin"] = origin;
+    return app.handle(r);
+  };
+  CHECK(post("evil.example:8080", "http://evil.example:8080").status == 403);  // the rebinding attack: Host and Origin agree
+  CHECK(post("127.0.0.1:8080", "http://evil.example:8080").status == 403);
+  CHECK(post("127.0.0.1:8080", "http://127.0.0.1:9999").status == 403);  // another port: another site
+  CHECK(post("127.0.0.1:8080", "https://127.0.0.1:8080").status == 403);
+  CHECK(post("127.0.0.1:8080", "null").status == 403);
+  CHECK(slurp(fs::path(tmp.path()) / "g.vedette.yaml") == before);
+  CHECK(post("127.0.0.1:8080", "http://localhost:8080").status == 200);  // our names, even if not the Host's
+  CHECK(post("192.168.1.5:8080", "http://192.168.1.5:8080").status == 200);
+  CHECK(post("127.0.0.1:8080", "").status == 200);  // no token (loopback): a local tool without Origin may change
+}
+
+TEST_CASE("web: with the token, a change without an Origin is refused and writes nothing", "[web]") {
+  vtest::TempDir tmp;
+  App app(vedette::web::AppOptions{tmp.path(), "s3cret", {}, {}}, run_in_process);
+  Request post = req("POST", "/api/sessions", {{"name", "g"}, {"units", {"A:shock"}}});
+  post.headers["x-vedette-token"] = "s3cret";
+  const Reply r = app.handle(post);
+  CHECK(r.status == 403);
+  CHECK(body_of(r)["error"].get<std::string>().find("Origin") != std::string::npos);
+  CHECK_FALSE(fs::exists(fs::path(tmp.path()) / "g.vedette.yaml"));
+  post.headers["origin"] = "http://127.0.0.1:8080";
+  CHECK(app.handle(post).status == 201);
+}
+
+TEST_CASE("web: assets carry an ETag and are revalidated (304), the API is never cached", "[web]") {
+  Table t;
+  t.create();
+  for (const char* p : {"/", "/app.js", "/style.css", "/favicon.svg"}) {
+    INFO(p);
+    const Reply a = t.call("GET", p);
+    REQUIRE(a.status == 200);
+    REQUIRE(a.headers.count("ETag"));
+    CHECK(a.headers.at("Cache-Control") == "no-cache");
+    Request again = req("GET", p);
+    again.headers["if-none-match"] = a.headers.at("ETag");
+    const Reply b = t.app.handle(again);
+    CHECK(b.status == 304);
+    CHECK(b.body.empty());
+    again.headers["if-none-match"] = "\"0000\"";
+    CHECK(t.app.handle(again).status == 200);
+  }
+  CHECK(t.call("GET", "/app.js").headers.at("ETag") != t.call("GET", "/style.css").headers.at("ETag"));
+  for (const char* p : {"/api/sessions", "/api/sessions/game", "/api/sessions/game/log"}) {
+    INFO(p);
+    const Reply a = t.call("GET", p);
+    CHECK(a.headers.at("Cache-Control") == "no-store");
+    CHECK_FALSE(a.headers.count("ETag"));
+  }
 }
 
 TEST_CASE("web: the page's assets are embedded and small", "[web]") {
@@ -374,6 +496,37 @@ TEST_CASE("web: vedette serve --listen 0.0.0.0 needs the printed token on every 
   auto yes = c.Get(("/api/sessions?token=" + s.token).c_str());
   REQUIRE(yes);
   CHECK(yes->status == 200);
+  // The link sets the cookie; the assets then come with it alone, compressed.
+  auto link = c.Get(("/?token=" + s.token).c_str());
+  REQUIRE(link);
+  CHECK(link->status == 200);
+  const std::string cookie = link->get_header_value("Set-Cookie");
+  CHECK(cookie.find("vedette_token_" + std::to_string(s.port) + "=" + s.token) == 0);
+  CHECK(cookie.find("HttpOnly") != std::string::npos);
+  CHECK(cookie.find("SameSite=Strict") != std::string::npos);
+  const httplib::Headers with_cookie{{"Cookie", cookie.substr(0, cookie.find(';'))}, {"Accept-Encoding", "gzip"}};
+  for (const char* p : {"/style.css", "/app.js", "/favicon.svg", "/api/sessions"}) {
+    INFO(p);
+    auto r = c.Get(p, with_cookie);
+    REQUIRE(r);
+    CHECK(r->status == 200);
+    auto none = c.Get(p);
+    REQUIRE(none);
+    CHECK(none->status == 401);
+  }
+  auto js = c.Get("/app.js", with_cookie);
+  REQUIRE(js);
+  CHECK(js->get_header_value("Content-Encoding") == "gzip");
+  CHECK(js->body.find("use strict") != std::string::npos);  // (the client unpacked it)
+  // Another site's name for this machine (DNS rebinding), with the token: refused.
+  auto evil = c.Get(("/api/sessions?token=" + s.token).c_str(), {{"Host", "evil.example:" + std::to_string(s.port)}});
+  REQUIRE(evil);
+  CHECK(evil->status == 403);
+  // A change with the token but no Origin: refused, nothing written.
+  auto post = c.Post(("/api/sessions?token=" + s.token).c_str(), R"({"name": "g", "units": ["Lancers:shock"]})", "application/json");
+  REQUIRE(post);
+  CHECK(post->status == 403);
+  CHECK_FALSE(fs::exists(fs::path(s.tmp.path()) / "g.vedette.yaml"));
 }
 
 TEST_CASE("web: a second vedette serve on a port in use says so and stops (no shared port)", "[web]") {
@@ -663,4 +816,97 @@ TEST_CASE("web: the page's prose cites no seed rule, the log and --json keep the
   const auto cli = run_in_process({"solo", "log", (fs::path(t.tmp.path()) / "game.vedette.yaml").string(), "--json"});
   REQUIRE(cli.status == 0);
   CHECK(cli.out.find("seed 002)") != std::string::npos);
+}
+
+TEST_CASE("web: the turn in the page's words (what is left, the end-of-turn summary, what undo undid), with no absolute path",
+          "[web]") {
+  Table t;
+  std::string rev = t.create();
+  const std::string file = (fs::path(t.tmp.path()) / "game.vedette.yaml").string();
+  auto status = [&] { return body_of(t.call("GET", "/api/sessions/game"))["result"]; };
+  // Nothing done: both units are left (Next turn asks first).
+  CHECK(status()["turn_left"] == json({"Lancers has not acted", "Hussars has not acted"}));
+  CHECK_FALSE(status().contains("turn_summary"));
+  Reply a = t.call("POST", "/api/sessions/game/activate", {{"unit", "Lancers"}, {"roll", 3}, {"rev", rev}});
+  REQUIRE(a.status == 200);
+  rev = body_of(a)["rev"];
+  CHECK(status()["turn_left"] == json({"Hussars has not acted"}));
+  // Undo says what it undid, in the log's words (`solo log`'s line, without its number).
+  Reply u = t.call("POST", "/api/sessions/game/undo", {{"rev", rev}});
+  REQUIRE(u.status == 200);
+  const std::string said = body_of(u)["said"][0].get<std::string>();
+  CHECK(said.rfind("Undone: turn 1, Lancers: RF ", 0) == 0);
+  CHECK(said.find("D6 3") != std::string::npos);
+  CHECK(body_of(u)["result"]["file"] == "game.vedette.yaml");  // the name, not where this machine keeps it
+  Reply re = t.call("POST", "/api/sessions/game/redo", {{"rev", body_of(u)["rev"]}});
+  REQUIRE(re.status == 200);
+  CHECK(body_of(re)["said"][0].get<std::string>().rfind("Redone: turn 1, Lancers: RF ", 0) == 0);
+  // Both acted (the terminal plays Hussars): the initiative is what is left.
+  REQUIRE(run_in_process({"solo", "activate", file, "Hussars", "--roll", "3"}).status == 0);
+  CHECK(status()["turn_left"] == json({"the initiative"}));
+  REQUIRE(run_in_process({"solo", "initiative", file, "--total", "7", "--roll", "3"}).status == 0);
+  // Every step done: solo play's end-of-turn summary, line for line (solo::turn_summary).
+  json st = status();
+  REQUIRE(st["next_step"]["step"] == "next_turn");
+  CHECK(st["turn_left"].empty());
+  REQUIRE(st["turn_summary"].size() == 2);
+  CHECK(st["turn_summary"][0].get<std::string>().rfind("Lancers: 12 of 12 figures, steady", 0) == 0);
+  CHECK(st["turn_summary"][1].get<std::string>().rfind("Hussars: 8 of 8 figures, steady", 0) == 0);
+  // The log names the session's file, not its folder.
+  const std::string log = body_of(t.call("GET", "/api/sessions/game/log"))["result"];
+  CHECK(log.find("History of game.vedette.yaml") == 0);
+  CHECK(log.find(t.tmp.path()) == std::string::npos);
+}
+
+TEST_CASE("web: the player's own dice are told what to roll: the shot's dice and score, from the engine", "[web]") {
+  Table t;
+  Reply c = t.call("POST", "/api/sessions",
+                   {{"name", "s"}, {"units", {"Hussars:shooting,weapon=carbine"}}, {"seed", 4}, {"physical_dice", true}});
+  REQUIRE(c.status == 201);
+  const std::string file = (fs::path(t.tmp.path()) / "s.vedette.yaml").string();
+  const vedette::solo::Session s = vedette::solo::Session::load(file);
+  const auto rules = vedette::solo::load_session_rules(s);
+  for (const auto& [distance, cover] : std::vector<std::pair<std::string, bool>>{{"15", false}, {"15cm", true}, {"5.5in", false}}) {
+    INFO(distance << (cover ? " in cover" : ""));
+    const Reply r = t.call("POST", "/api/sessions/s/shot-plan", {{"unit", "Hussars"}, {"distance", distance}, {"cover", cover}});
+    REQUIRE(r.status == 200);
+    const json j = body_of(r);
+    std::string why;
+    const auto d = vedette::solo::parse_table_length(*rules.rules, distance, false, why);
+    REQUIRE(d);
+    const auto plan = vedette::solo::solo_shot(*rules.rules, s, 0, *d, cover);
+    REQUIRE(plan);  // a carbine reaches 20 cm (seed 002)
+    CHECK(j["in_reach"] == true);
+    CHECK(j["dice"] == plan->dice);
+    CHECK(j["need"] == plan->need);
+    CHECK(j["dice"].get<int>() > 0);
+  }
+  const json far = body_of(t.call("POST", "/api/sessions/s/shot-plan", {{"unit", "Hussars"}, {"distance", "12in"}}));
+  CHECK(far["in_reach"] == false);
+  CHECK(far["reach"] == "20 cm (8 in)");
+  CHECK(t.call("POST", "/api/sessions/s/shot-plan", {{"unit", "Hussars"}, {"distance", "far"}}).status == 400);
+  CHECK(t.call("POST", "/api/sessions/s/shot-plan", {{"unit", "Nobody"}, {"distance", "10"}}).status == 400);
+}
+
+TEST_CASE("web: a rally on the player's dice says what 2D6 must reach (the ruleset's rally_target)", "[web]") {
+  Table t;
+  REQUIRE(t.call("POST", "/api/sessions", {{"name", "r"}, {"units", {"Hussars:shooting"}}, {"seed", 1}}).status == 201);
+  const std::string file = (fs::path(t.tmp.path()) / "r.vedette.yaml").string();
+  for (const auto& args : std::vector<std::vector<std::string>>{{"solo", "morale", file, "Hussars", "shaken"},
+                                                                {"solo", "activate", file, "Hussars", "--roll", "3"},
+                                                                {"solo", "initiative", file, "--total", "7", "--roll", "3"}})
+    REQUIRE(run_in_process(args).status == 0);
+  const json n = body_of(t.call("GET", "/api/sessions/r"))["result"]["next_step"];
+  REQUIRE(n["step"] == "rally");
+  CHECK(n["rally_need"] == 7);  // tables/default.yaml: combat.morale.rally_target 7
+  // A house rule's rally_target is the one told.
+  std::ofstream(fs::path(t.tmp.path()) / "house.yaml") << "extends: builtin:default\ncombat:\n  morale:\n    rally_target: 9\n";
+  const std::string house = (fs::path(t.tmp.path()) / "h.vedette.yaml").string();
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"solo", "new", house, "--seed", "1", "--ruleset", (fs::path(t.tmp.path()) / "house.yaml").string(), "--unit", "Hussars:shooting"},
+           {"solo", "morale", house, "Hussars", "shaken"},
+           {"solo", "activate", house, "Hussars", "--roll", "3"},
+           {"solo", "initiative", house, "--total", "7", "--roll", "3"}})
+    REQUIRE(run_in_process(args).status == 0);
+  CHECK(body_of(t.call("GET", "/api/sessions/h"))["result"]["next_step"]["rally_need"] == 9);
 }

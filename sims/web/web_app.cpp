@@ -12,6 +12,7 @@
 #include "engine/core/content_hash.hpp"
 #include "engine/core/diagnostics.hpp"
 #include "engine/engagement/charge_odds.hpp"
+#include "engine/engagement/table_rules.hpp"
 #include "sims/solo/session.hpp"
 #include "sims/solo/solo_turn.hpp"
 
@@ -246,25 +247,140 @@ std::string App::revision(const std::string& name) const {
   return fnv1a64_text(fnv1a64(bytes));
 }
 
-Reply App::handle(const Request& r) {
-  Reply reply;
-  if (!o_.token.empty()) {
-    auto q = r.query.find("token");
-    const std::string given = q != r.query.end() ? q->second : header(r, "x-vedette-token");
-    if (!same_secret(given, o_.token)) return error_reply(401, "this page needs the access token printed by `vedette serve`");
+namespace {
+
+// A Host header's or an Origin's "name[:port]" ("[v6]:port" for IPv6):
+// the lower-case name and the port (-1: none given). nullopt if malformed.
+struct Authority {
+  std::string name;
+  int port = -1;
+};
+std::optional<Authority> parse_authority(std::string_view a) {
+  Authority out;
+  std::string_view rest;
+  if (!a.empty() && a.front() == '[') {
+    const std::size_t close = a.find(']');
+    if (close == std::string_view::npos) return std::nullopt;
+    out.name = std::string(a.substr(0, close + 1));
+    rest = a.substr(close + 1);
+  } else {
+    const std::size_t colon = a.find(':');
+    out.name = std::string(a.substr(0, colon));
+    if (colon != std::string_view::npos) rest = a.substr(colon);
   }
-  if (r.method == "POST") {
-    // A browser sends Origin with every POST; another site's page must not
-    // drive this one's sessions.
-    const std::string origin = header(r, "origin");
-    if (!origin.empty()) {
-      const bool listed = std::find(o_.origins.begin(), o_.origins.end(), origin) != o_.origins.end();
-      const bool same_host = origin == "http://" + header(r, "host");
-      if (!(listed || (o_.origins.empty() && same_host))) return error_reply(403, "requests from " + origin + " are refused");
+  if (out.name.empty()) return std::nullopt;
+  for (char& c : out.name) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == ':' || c == '[' || c == ']'))
+      return std::nullopt;
+  }
+  if (!rest.empty()) {
+    if (rest.front() != ':' || rest.size() < 2 || rest.size() > 6) return std::nullopt;
+    int p = 0;
+    for (char c : rest.substr(1)) {
+      if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+      p = p * 10 + (c - '0');
     }
-    if (header(r, "content-type").rfind("application/json", 0) != 0)
-      return error_reply(415, "expected Content-Type: application/json");
+    out.port = p;
   }
+  return out;
+}
+
+// The value of cookie `name` in a Cookie header ("a=1; b=2"), "" if none.
+std::string cookie_value(std::string_view header, std::string_view name) {
+  std::size_t i = 0;
+  while (i < header.size()) {
+    std::size_t j = header.find(';', i);
+    if (j == std::string_view::npos) j = header.size();
+    std::string_view part = header.substr(i, j - i);
+    while (!part.empty() && part.front() == ' ') part.remove_prefix(1);
+    const std::size_t eq = part.find('=');
+    if (eq != std::string_view::npos && part.substr(0, eq) == name) return std::string(part.substr(eq + 1));
+    i = j + 1;
+  }
+  return "";
+}
+
+}  // namespace
+
+bool App::allowed_name(const std::string& name) const {
+  if (name == "localhost" || name == "127.0.0.1" || name == "[::1]") return true;
+  for (const auto& h : o_.hosts) {
+    std::string lower = h;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (name == lower) return true;
+  }
+  return false;
+}
+
+std::optional<std::string> App::bad_host(const std::string& host) const {
+  if (host.empty()) return std::string("the request names no Host");
+  const auto a = parse_authority(host);
+  const int port = port_.load();
+  if (!a || !allowed_name(a->name) || (port != 0 && (a->port < 0 ? 80 : a->port) != port))
+    return "this server answers only to its own addresses, not to Host: " + host;
+  return std::nullopt;
+}
+
+std::optional<std::string> App::bad_origin(const std::string& origin) const {
+  if (std::find(o_.origins.begin(), o_.origins.end(), origin) != o_.origins.end()) return std::nullopt;
+  constexpr std::string_view k_http = "http://";
+  const auto a = origin.rfind(k_http, 0) == 0 ? parse_authority(std::string_view(origin).substr(k_http.size())) : std::nullopt;
+  const int port = port_.load();
+  if (!a || !allowed_name(a->name) || (port != 0 && (a->port < 0 ? 80 : a->port) != port))
+    return "requests from " + origin + " are refused";
+  return std::nullopt;
+}
+
+Reply App::handle(const Request& r) {
+  auto done = [](Reply reply) {
+    // Assets say how they may be cached (route); the API and errors: never.
+    if (!reply.headers.count("Cache-Control")) reply.headers["Cache-Control"] = "no-store";
+    reply.headers["X-Content-Type-Options"] = "nosniff";
+    return reply;
+  };
+  // DNS rebinding: another site's page whose name now points at this
+  // machine sends its own name as the Host; only ours are answered.
+  const std::string host = header(r, "host");
+  if (auto why = bad_host(host)) return done(error_reply(403, *why));
+  // The token's cookie is per port (cookies are not), so that two servers
+  // on one machine do not overwrite each other's.
+  const auto authority = parse_authority(host);
+  const std::string cookie = "vedette_token_" + std::to_string(authority && authority->port > 0 ? authority->port : 80);
+  bool set_cookie = false;
+  if (!o_.token.empty()) {
+    // A token given (the link's query, or the header) must be right; else the cookie.
+    auto q = r.query.find("token");
+    const bool in_query = q != r.query.end();
+    const std::string given = in_query                    ? q->second
+                              : r.headers.count("x-vedette-token") ? header(r, "x-vedette-token")
+                                                                   : cookie_value(header(r, "cookie"), cookie);
+    if (!same_secret(given, o_.token)) {
+      if (r.method == "GET" && r.path.rfind("/api/", 0) != 0) {
+        Reply page;
+        page.status = 401;
+        page.content_type = "text/plain; charset=utf-8";
+        page.body = "This page needs the link printed by `vedette serve` (with its token): scan its QR code again.\n";
+        return done(page);
+      }
+      return done(error_reply(401, "this page needs the access token printed by `vedette serve`"));
+    }
+    set_cookie = in_query;
+  }
+  if (r.method != "GET" && r.method != "HEAD") {
+    // A browser sends Origin with every POST; another site's page must not
+    // drive this one's sessions. With a token, a change without an Origin
+    // is refused too: the page always sends one.
+    const std::string origin = header(r, "origin");
+    if (origin.empty()) {
+      if (!o_.token.empty()) return done(error_reply(403, "a change needs the Origin header a browser sends"));
+    } else if (auto why = bad_origin(origin)) {
+      return done(error_reply(403, *why));
+    }
+    if (r.method == "POST" && header(r, "content-type").rfind("application/json", 0) != 0)
+      return done(error_reply(415, "expected Content-Type: application/json"));
+  }
+  Reply reply;
   try {
     reply = route(r);
   } catch (const LoadError& e) {
@@ -272,9 +388,8 @@ Reply App::handle(const Request& r) {
   } catch (const std::exception& e) {
     reply = error_reply(500, std::string("internal error: ") + e.what());
   }
-  reply.headers["Cache-Control"] = "no-store";
-  reply.headers["X-Content-Type-Options"] = "nosniff";
-  return reply;
+  if (set_cookie) reply.headers["Set-Cookie"] = cookie + "=" + o_.token + "; Path=/; HttpOnly; SameSite=Strict";
+  return done(std::move(reply));
 }
 
 Reply App::route(const Request& r) {
@@ -284,8 +399,18 @@ Reply App::route(const Request& r) {
     if (!a) return error_reply(404, "no such page: " + r.path);
     Reply reply;
     reply.content_type = std::string(a->type);
-    reply.body = std::string(a->body);
     reply.headers["Content-Security-Policy"] = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'";
+    // Cached, but asked again on every load: a reload costs a 304, and a new
+    // binary's page is never served stale. (cpp-httplib compresses the body
+    // for a browser that accepts gzip or brotli.)
+    const std::string etag = "\"" + fnv1a64_text(fnv1a64(a->body)).substr(8) + "\"";
+    reply.headers["ETag"] = etag;
+    reply.headers["Cache-Control"] = "no-cache";
+    if (header(r, "if-none-match") == etag) {
+      reply.status = 304;
+      return reply;
+    }
+    reply.body = std::string(a->body);
     return reply;
   }
   const auto parts = split_path(r.path);
@@ -308,6 +433,7 @@ Reply App::route(const Request& r) {
   if (action == "question" && r.method == "POST") return next_question(name, r);
   if (action == "charge-table" && r.method == "GET") return charge_table(name);
   if (action == "charge-odds" && r.method == "POST") return charge_odds(name, r);
+  if (action == "shot-plan" && r.method == "POST") return shot_plan(name, r);
   if (r.method != "POST") return error_reply(405, "use POST for " + action);
   return session_action(name, action, r);
 }
@@ -349,6 +475,9 @@ Reply App::command(const std::vector<std::string>& args, const std::string& name
   }
   Json out = Json::parse(c.out, nullptr, false);
   if (!out.is_discarded()) plain_prose(out);  // (`solo log` is text: it keeps its citations)
+  // The page names the session, not where this machine keeps it.
+  if (out.is_object() && out.contains("file") && out["file"].is_string())
+    out["file"] = std::filesystem::path(out["file"].get<std::string>()).filename().string();
   Json j{{"result", out.is_discarded() ? Json(c.out) : out}};
   if (!name.empty()) j["rev"] = revision(name);
   return json_reply(200, j);
@@ -396,6 +525,7 @@ Reply App::session_view(const std::string& name) {
   }
   std::lock_guard lock(mutex_);
   Reply r = command({"solo", "status", file_of(name), "--json"}, name);
+  if (r.status == 200) turn_words(name, r);
   if (r.status == 200) {
     // Cached under the revision the reply carries (the file as the command read it).
     const Json j = Json::parse(r.body, nullptr, false);
@@ -407,9 +537,65 @@ Reply App::session_view(const std::string& name) {
   return r;
 }
 
+// What the page says about the turn, in the words `solo play` uses (the
+// engine's state, sims/solo/solo_turn.hpp): "turn_left", what is not done
+// yet this turn (a unit that has not acted, a step of the turn), so that
+// "Next turn" can ask first; and once every step is done, "turn_summary",
+// solo play's end-of-turn lines (solo::turn_summary).
+void App::turn_words(const std::string& name, Reply& r) const {
+  Json j = Json::parse(r.body, nullptr, false);
+  if (j.is_discarded() || !j.contains("result") || !j["result"].is_object()) return;
+  const solo::Session s = solo::Session::load(file_of(name));
+  solo::SessionRules rules;
+  try {
+    rules = solo::load_session_rules(s);
+  } catch (const std::exception&) {
+    return;  // (the status says the ruleset is missing)
+  }
+  if (!rules.rules) return;
+  const Ruleset& rs = *rules.rules;
+  const auto& units = s.header().units;
+  const int turn = s.state().turn;
+  Json left = Json::array();
+  for (std::size_t k = 0; k < units.size(); ++k)
+    if (s.memory(k).acted_in_turn != turn && s.figures_left(k) > 0 && s.memory(k).morale != solo::Morale::routed)
+      left.push_back(units[k].name + " has not acted");
+  const solo::Step st = solo::next_step(s, rs);
+  const std::string who = st.unit < units.size() ? units[st.unit].name : "";
+  switch (st.kind) {
+    case solo::Step::Kind::charge: left.push_back(who + "'s charge is not answered"); break;
+    case solo::Step::Kind::initiative: left.push_back("the initiative"); break;
+    case solo::Step::Kind::shooting: left.push_back(who + "'s shooting"); break;
+    case solo::Step::Kind::melee: left.push_back(who + "'s melee"); break;
+    case solo::Step::Kind::rally: left.push_back(who + "'s morale check"); break;
+    default: break;
+  }
+  j["result"]["turn_left"] = left;
+  // A rally on the player's dice: what 2D6 must reach (the engine's rally_check).
+  if (st.kind == solo::Step::Kind::rally && j["result"].contains("next_step"))
+    j["result"]["next_step"]["rally_need"] = rally_check(rs, 1, 1).need;
+  if (st.kind == solo::Step::Kind::next_turn) {
+    Json lines = Json::array();
+    for (std::size_t k = 0; k < units.size(); ++k) lines.push_back(solo::plain_words(solo::turn_summary(rs, s, k)));
+    j["result"]["turn_summary"] = lines;
+  }
+  r.body = j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
 Reply App::session_log(const std::string& name) {
   std::lock_guard lock(mutex_);
-  return command({"solo", "log", file_of(name)}, name);  // the log in words, one line an event
+  Reply r = command({"solo", "log", file_of(name)}, name);  // the log in words, one line an event
+  // The page shows the session's name, not where this machine keeps it.
+  Json j = Json::parse(r.body, nullptr, false);
+  if (r.status == 200 && !j.is_discarded() && j["result"].is_string()) {
+    std::string text = j["result"].get<std::string>();
+    const std::string file = file_of(name), shown = name + std::string(k_ext);
+    for (std::size_t at = text.find(file); at != std::string::npos; at = text.find(file, at + shown.size()))
+      text.replace(at, file.size(), shown);
+    j["result"] = text;
+    r.body = j.dump(-1, ' ', false, Json::error_handler_t::replace);
+  }
+  return r;
 }
 
 Reply App::next_question(const std::string& name, const Request& r) {
@@ -485,6 +671,41 @@ Reply App::charge_table(const std::string& name) {
                               {"defenders", defenders},
                               {"pikes_facing_stand", r.charge.pikes_facing_stand},
                               {"units", units}});
+}
+
+// The shot before the dice (read-only): how many dice the player rolls for
+// the unit and what each needs, at this distance and cover (solo::solo_shot,
+// the engine's plan_shot, as `solo shoot` resolves it).
+Reply App::shot_plan(const std::string& name, const Request& r) {
+  Reply bad;
+  auto body = body_object(r, bad);
+  if (!body) return bad;
+  std::string unit, distance;
+  if (auto e = want_string(*body, "unit", unit, true)) return error_reply(400, *e);
+  if (auto e = want_text(*body, "distance", distance)) return error_reply(400, *e);
+  if (distance.empty()) return error_reply(400, "missing \"distance\": to the nearest enemy it can see (e.g. 25)");
+  bool cover = false;
+  if (auto e = want_bool(*body, "cover", cover)) return error_reply(400, *e);
+  std::lock_guard lock(mutex_);
+  const solo::Session s = solo::Session::load(file_of(name));
+  const auto& units = s.header().units;
+  auto it = std::find_if(units.begin(), units.end(), [&](const solo::UnitSpec& u) { return u.name == unit; });
+  if (it == units.end()) return error_reply(400, "no unit named '" + unit + "' in this session");
+  const std::size_t k = static_cast<std::size_t>(it - units.begin());
+  const solo::SessionRules rules = solo::load_session_rules(s);
+  const Ruleset& rs = *rules.rules;
+  std::string why;
+  const auto d = solo::parse_table_length(rs, distance, false, why);
+  if (!d) return error_reply(400, "\"distance\": " + why);
+  const solo::ShootingChance c = solo::shooting_chance(rs, s, k);
+  const auto plan = solo::solo_shot(rs, s, k, *d, cover);
+  Json j{{"unit", unit}, {"rev", revision(name)}, {"distance", format_length(*d, rs.units)}, {"in_reach", plan.has_value()}};
+  if (c.weapon) j["reach"] = format_length_table(c.reach, rs.units);
+  if (plan) {
+    j["dice"] = plan->dice;
+    j["need"] = plan->need;  // over 6: cannot hit
+  }
+  return json_reply(200, j);
 }
 
 Reply App::charge_odds(const std::string& name, const Request& r) {
@@ -736,7 +957,35 @@ Reply App::session_action(const std::string& name, const std::string& action, co
     return json_reply(409, Json{{"error", "the session changed since this page last loaded it (another window or the "
                                           "terminal); nothing was written: here is the current state"},
                                 {"rev", now}});
-  return command(args, name);
+  Reply reply = command(args, name);
+  if (reply.status == 200 && (action == "undo" || action == "redo")) {
+    // What was undone (redone), in the log's words: the page says it.
+    Json j = Json::parse(reply.body, nullptr, false);
+    const CommandResult log = run_({"solo", "log", file});
+    Json said = Json::array();
+    if (!j.is_discarded() && log.status == 0) {
+      for (const Json& e : j["result"].value(action == "undo" ? "undone" : "redone", Json::array())) {
+        const std::string key = "#" + std::to_string(e.value("n", 0)) + " ";
+        std::istringstream lines(log.out);
+        for (std::string line; std::getline(lines, line);) {
+          const std::size_t at = line.find_first_not_of(' ');
+          if (at == std::string::npos || line.compare(at, key.size(), key) != 0) continue;
+          std::string what = line.substr(at + key.size());
+          what.erase(0, what.find_first_not_of(' '));
+          // "turn 2  Lancers: ..." -> "turn 2, Lancers: ..."
+          if (const std::size_t gap = what.find("  "); gap != std::string::npos) {
+            const std::size_t end = what.find_first_not_of(' ', gap);
+            what.replace(gap, (end == std::string::npos ? what.size() : end) - gap, ", ");
+          }
+          said.push_back(std::string(action == "undo" ? "Undone: " : "Redone: ") + solo::plain_words(what));
+          break;
+        }
+      }
+      j["said"] = said;
+      reply.body = j.dump(-1, ' ', false, Json::error_handler_t::replace);
+    }
+  }
+  return reply;
 }
 
 }  // namespace vedette::web

@@ -10,6 +10,7 @@
 // side: names checked before they become paths, the access token and the
 // Origin of state-changing requests, bounded bodies, JSON errors, and the
 // session's revision, so that a write based on a stale page is refused.
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -48,12 +49,22 @@ struct Reply {
 
 struct AppOptions {
   std::filesystem::path dir;  // the sessions' folder
-  // Required on every request (query `token=` or header `X-Vedette-Token`)
-  // when not empty: a non-loopback listen address.
+  // Required on every request when not empty (a non-loopback listen
+  // address): the query's `token=`, the header `X-Vedette-Token`, or the
+  // cookie the first request with a good `token=` sets (HttpOnly,
+  // SameSite=Strict), so the page's assets, its API calls and a reload work
+  // without the token in the address bar. With a token, a POST must also
+  // carry an Origin (every browser sends one).
   std::string token;
-  // Origins allowed to change state ("http://host:port"); empty = any origin
-  // whose host is the request's Host.
+  // Origins allowed to change state besides those of `hosts`
+  // ("http://host:port", exactly).
   std::vector<std::string> origins;
+  // The names a request's Host (and a POST's Origin) may give, without the
+  // port, besides the loopback names (localhost, 127.0.0.1, [::1]): the
+  // listen address and the machine's own addresses (IPv6 in brackets).
+  // Anything else is refused (403): another site's page whose name was
+  // pointed at this machine (DNS rebinding) reads and drives nothing.
+  std::vector<std::string> hosts;
 };
 
 // The largest request body accepted (the server refuses more before reading it).
@@ -65,6 +76,9 @@ class App {
  public:
   App(AppOptions options, Executor run);
   Reply handle(const Request& r);
+  // The port the server listens on, once bound: a Host or Origin naming
+  // another port is refused (0, the default: any port).
+  void listening_on(int port) { port_ = port; }
 
   // A session name is letters, digits, '-', '_' and '.', not starting with
   // '.', at most k_max_name: never a path. nullopt if good, else why not.
@@ -78,14 +92,21 @@ class App {
   Reply create_session(const Request& r);
   Reply session_view(const std::string& name);
   Reply session_log(const std::string& name);
+  void turn_words(const std::string& name, Reply& r) const;
   Reply next_question(const std::string& name, const Request& r);
   Reply charge_table(const std::string& name);
   Reply charge_odds(const std::string& name, const Request& r);
+  Reply shot_plan(const std::string& name, const Request& r);
   Reply session_action(const std::string& name, const std::string& action, const Request& r);
   Reply command(const std::vector<std::string>& args, const std::string& name);
   std::string file_of(const std::string& name) const;
+  // Host and Origin: nullopt if allowed, else why not.
+  std::optional<std::string> bad_host(const std::string& host) const;
+  std::optional<std::string> bad_origin(const std::string& origin) const;
+  bool allowed_name(const std::string& name) const;
 
   AppOptions o_;
+  std::atomic<int> port_{0};
   Executor run_;
   std::mutex mutex_;  // one command at a time: the session files are shared
   // The last status reply of each session, by its revision: polling pages

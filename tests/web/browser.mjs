@@ -114,15 +114,18 @@ try {
   // Turn 1: Lancers activates with the player's die; then the turn ends.
   await inCard("Lancers", "Activate");
   await answerAllNo("Lancers");
-  await inCard("Lancers", "I rolled 3");
+  await inCard("Lancers", "3");  // the die the player rolled
   await page.waitForFunction(() => [...document.querySelectorAll(".card .instruction")].length > 0, { timeout: 10000 });
   await clickText("Next turn");
+  // Hussars has not acted: the page asks before it ends the turn.
+  await page.waitForFunction(() => /Not done yet: Hussars has not acted/.test(document.querySelector("#step").textContent), { timeout: 10000 });
+  await clickText("End turn 1", "#step");
   await page.waitForFunction(() => document.querySelector("#turn").textContent.startsWith("Turn 2"), { timeout: 10000 });
 
   // Turn 2: a 6 at RF 1 offers a charge; charge through the number pad and the choices.
   await inCard("Lancers", "Activate");
   await answerAllNo("Lancers");
-  await inCard("Lancers", "I rolled 6");
+  await inCard("Lancers", "6");
   await page.waitForFunction(() => [...document.querySelectorAll("button")].some((b) => b.textContent === "Charge"), { timeout: 10000 });
   await page.screenshot({ path: path.join(outDir, "web-charge-360x740.png") });
   await noOverflow("the charge offer");
@@ -226,15 +229,14 @@ try {
   check(houseOdds === "Charge goes in: 72% (13/18)", "the house rule's odds: " + houseOdds);
   check(!(await page.$$eval(".charge button", (bs) => bs.some((b) => b.textContent === "Roll for me"))), "no 'Roll for me' with the player's dice");
   await clickText("I rolled");
-  for (const d of ["4", "5"]) await clickText(d, ".charge .pad");
-  await clickText("OK", ".charge .pad");
+  // Two dice, two taps of 1-6, told what to roll (the house rule's 6+).
+  await page.waitForFunction(() => /roll 2D6; 6\+ charges/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
+  for (const d of ["4", "5"]) await clickText(d, ".charge");
   // Seed 001: the gut check's dice come before the defender's morale check.
   await page.waitForFunction(() => /gut check/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
-  for (const d of ["4", "4"]) await clickText(d, ".charge .pad");
-  await clickText("OK", ".charge .pad");
+  for (const d of ["4", "4"]) await clickText(d, ".charge");
   await page.waitForFunction(() => /defender's morale check/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
-  for (const d of ["3", "5"]) await clickText(d, ".charge .pad");
-  await clickText("OK", ".charge .pad");
+  for (const d of ["3", "5"]) await clickText(d, ".charge");
   await page.waitForFunction(() => !document.querySelector(".charge"), { timeout: 10000 });
   const realCharge = JSON.parse(execFileSync(exe, ["solo", "log", real, "--json"]).toString());
   const charges = (realCharge.events || realCharge).filter((e) => e.charge);
@@ -252,18 +254,23 @@ try {
   await page.goto(base + "?session=steps", { waitUntil: "networkidle0" });
   await page.waitForSelector("#step:not([hidden])");
   check(/Initiative/.test(await page.$eval("#step", (e) => e.textContent)), "the initiative step is offered");
-  await clickText("Go", "#step");
   await clickText("3", "#step .pad");
   await clickText("OK", "#step .pad");
   await clickText("0", "#step");  // charges your side declared
   await clickText("Roll for me", "#step");
-  await page.waitForFunction(() => /shooting/.test(document.querySelector("#step h2").textContent), { timeout: 10000 });
+  await page.waitForFunction(() => /shooting/.test(document.querySelector("#step h2:last-of-type").textContent), { timeout: 10000 });
   check(/nearest enemy Hussars can see within 20 cm \(8 in\) of its front/.test(await page.$eval("#step", (e) => e.textContent)), "the server's shooting question");
-  await clickText("Go", "#step");
   await clickText("Yes", "#step");
   for (const d of ["1", "5"]) await clickText(d, "#step .pad");
   await clickText("OK", "#step .pad");
   await clickText("No", "#step");  // cover
+  // What to roll, with the engine's numbers (shot-plan: the shot at 15 cm, no cover).
+  const plan = await page.evaluate(async () => (await fetch("/api/sessions/steps/shot-plan", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ unit: "Hussars", distance: "15cm", cover: false }) })).json());
+  await page.waitForFunction((want) => ((document.querySelector("#step .question") || {}).textContent || "").includes(want), { timeout: 10000 },
+    `Hussars shoots Carbine: Roll ${plan.dice} dice; each ${plan.need}+ hits`);
+  check(plan.dice > 1 && plan.need >= 2, "the shot's dice: " + JSON.stringify(plan));
   await clickText("Roll for me", "#step");
   await page.waitForFunction(() => /shoots Carbine at your nearest unit/.test((document.querySelector("#step .outcome") || {}).textContent || ""), { timeout: 10000 });
   await page.screenshot({ path: path.join(outDir, "web-steps-360x740.png") });
@@ -283,8 +290,7 @@ try {
     "--initiation", "5", "5"]);
   execFileSync(exe, ["solo", "initiative", sq, "--total", "1", "--roll", "6"]);
   await page.goto(base + "?session=square", { waitUntil: "networkidle0" });
-  await page.waitForFunction(() => /melee/.test((document.querySelector("#step h2") || {}).textContent || ""), { timeout: 10000 });
-  await clickText("Go", "#step");
+  await page.waitForFunction(() => /melee/.test((document.querySelector("#step h2:last-of-type") || {}).textContent || ""), { timeout: 10000 });
   check(/against your square/.test(await page.$eval("#step", (e) => e.textContent)), "the melee step names the square");
   await clickText("6", "#step");
   await page.waitForFunction(() => /bounced off the square/.test((document.querySelector("#step .outcome") || {}).textContent || ""), { timeout: 10000 });

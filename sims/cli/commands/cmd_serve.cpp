@@ -30,17 +30,25 @@ struct ServeOptions {
 std::atomic<bool> g_stop{false};  // set by SIGINT/SIGTERM: the server stops
 void on_serve_signal(int) { g_stop = true; }
 
-// The machine's IPv4 addresses other than loopback: where a phone on the
-// same network can reach a server listening on 0.0.0.0.
-std::vector<std::string> lan_addresses() {
+// The machine's addresses other than loopback: IPv4 ("192.168.1.5", where
+// a phone on the same network can reach a server listening on 0.0.0.0),
+// and with `ipv6` also IPv6 in brackets ("[fe80::1]", as a Host names it).
+std::vector<std::string> lan_addresses(bool ipv6 = false) {
   std::vector<std::string> out;
   ifaddrs* list = nullptr;
   if (::getifaddrs(&list) != 0) return out;
   for (ifaddrs* a = list; a; a = a->ifa_next) {
-    if (!a->ifa_addr || a->ifa_addr->sa_family != AF_INET) continue;
-    char buf[INET_ADDRSTRLEN] = {};
-    const auto* in = reinterpret_cast<const sockaddr_in*>(a->ifa_addr);
-    if (::inet_ntop(AF_INET, &in->sin_addr, buf, sizeof buf) && !web::is_loopback(buf)) out.emplace_back(buf);
+    if (!a->ifa_addr) continue;
+    if (a->ifa_addr->sa_family == AF_INET) {
+      char buf[INET_ADDRSTRLEN] = {};
+      const auto* in = reinterpret_cast<const sockaddr_in*>(a->ifa_addr);
+      if (::inet_ntop(AF_INET, &in->sin_addr, buf, sizeof buf) && !web::is_loopback(buf)) out.emplace_back(buf);
+    } else if (ipv6 && a->ifa_addr->sa_family == AF_INET6) {
+      char buf[INET6_ADDRSTRLEN] = {};
+      const auto* in = reinterpret_cast<const sockaddr_in6*>(a->ifa_addr);
+      if (::inet_ntop(AF_INET6, &in->sin6_addr, buf, sizeof buf) && !web::is_loopback(buf))
+        out.push_back("[" + std::string(buf) + "]");
+    }
   }
   ::freeifaddrs(list);
   return out;
@@ -55,6 +63,11 @@ int run_serve(const ServeOptions& o, Io& io) {
   ao.dir = fs::absolute(o.dir).lexically_normal();
   if (ao.dir.filename().empty()) ao.dir = ao.dir.parent_path();  // "/tmp/x/" -> "/tmp/x"
   if (open) ao.token = web::new_token();
+  // The names a request may give as its Host (the loopback names always):
+  // the listen address and this machine's own addresses, nothing else.
+  ao.hosts = lan_addresses(true);
+  if (o.listen != "0.0.0.0" && o.listen != "::")
+    ao.hosts.push_back(o.listen.find(':') != std::string::npos ? "[" + o.listen + "]" : o.listen);
   web::App app(ao, [](const std::vector<std::string>& args) {
     std::ostringstream out, err;
     Io inner{out, err};
@@ -77,6 +90,7 @@ int run_serve(const ServeOptions& o, Io& io) {
   const bool ok = web::serve(
       app, so,
       [&](int port) {
+        app.listening_on(port);
         const std::string query = open ? "/?token=" + ao.token : "/";
         std::vector<std::string> hosts;
         if (o.listen == "0.0.0.0") hosts = lan_addresses();

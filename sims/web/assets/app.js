@@ -4,7 +4,13 @@
 "use strict";
 (() => {
   const params = new URLSearchParams(location.search);
-  const token = params.get("token") || "";
+  // The link's token (a phone on the network): the server answered it with
+  // an HttpOnly cookie that every later request carries, so it leaves the
+  // address bar (and the history) at once.
+  if (params.has("token")) {
+    params.delete("token");
+    history.replaceState(null, "", location.pathname + (params.toString() ? "?" + params.toString() : ""));
+  }
   const $ = (id) => document.getElementById(id);
   let current = null;   // {name, rev, status}
   let busy = false;
@@ -30,7 +36,6 @@
 
   async function api(method, path, body) {
     const headers = {};
-    if (token) headers["X-Vedette-Token"] = token;
     if (body !== undefined) headers["Content-Type"] = "application/json";
     let res;
     try {
@@ -71,7 +76,7 @@
   async function listSessions() {
     current = null;
     $("where").textContent = "";
-    history.replaceState(null, "", location.pathname + (token ? "?token=" + encodeURIComponent(token) : ""));
+    history.replaceState(null, "", location.pathname);
     const data = await api("GET", "/api/sessions");
     const list = $("session-list");
     list.replaceChildren();
@@ -102,9 +107,7 @@
     const data = await api("GET", "/api/sessions/" + encodeURIComponent(name));
     current = { name, rev: data.rev, status: data.result };
     if (!keepNotice) notice("");
-    const q = new URLSearchParams(token ? { token } : {});
-    q.set("session", name);
-    history.replaceState(null, "", location.pathname + "?" + q.toString());
+    history.replaceState(null, "", location.pathname + "?" + new URLSearchParams({ session: name }).toString());
     $("where").textContent = "· " + name;
     render();
     show("session");
@@ -135,15 +138,20 @@
       const flow = card.querySelector(".flow");
       if (u.acted_this_turn && u.last_instruction) flow.append(el("p", { class: "instruction", text: u.last_instruction }));
       if (flash[u.name] && flash[u.name].turn === s.turn) flow.append(el("p", { class: "outcome", text: flash[u.name].text }));
+      // A unit acts once a turn: undo is the way back.
       const act = card.querySelector(".activate");
-      act.textContent = u.acted_this_turn ? "Activate again" : "Activate";
+      act.hidden = u.acted_this_turn;
       act.addEventListener("click", () => { interacting = true; guarded(() => ask(u, flow, {})); });
+      // Cancel, or OK with nothing changed, writes nothing.
       card.querySelector(".casualties").addEventListener("click", () => (interacting = true) && numberPad(flow, `New casualties on ${u.name}`, u.figures - u.casualties,
-        (n) => guarded(() => change("casualties", { unit: u.name, count: n }))));
+        (n) => (n === 0 ? render() : guarded(() => change("casualties", { unit: u.name, count: n }))), { cancel: render }));
       card.querySelector(".morale").addEventListener("click", () => (interacting = true) && choices(flow, `${u.name} is now`, ["steady", "shaken", "rallying", "routed"],
-        (m) => guarded(() => change("morale", { unit: u.name, state: m }))));
+        (m) => (m === u.morale ? render() : guarded(() => change("morale", { unit: u.name, state: m }))), render));
       if (u.charge_pending) chargeForm(u, flow, true);
       box.append(card);
+      // The unit the server names next: its first question at once, as solo play asks it.
+      const n = s.next_step;
+      if (n && (n.step === "question" || n.step === "roll") && n.unit === u.name) setTimeout(() => guarded(() => ask(u, flow, {})), 0);
     }
     renderStep(s.next_step);
   }
@@ -158,9 +166,18 @@
     const steps = ["initiative", "shooting", "melee", "rally"];
     const last = flash["step"] && flash["step"].turn === current.status.turn ? flash["step"].text : "";
     if (!n || !steps.includes(n.step)) {
-      // The turn's steps are done: the last outcome stays until the next turn.
-      box.hidden = !last;
-      box.replaceChildren(...(last ? [el("h2", { text: "This turn" }), el("p", { class: "outcome", text: last })] : []));
+      // The turn's steps are done: the last outcome stays, with solo play's
+      // end-of-turn summary (the server's words) and the way on.
+      const summary = current.status.turn_summary || [];
+      box.hidden = !last && !summary.length;
+      const kids = [el("h2", { text: summary.length ? `End of turn ${current.status.turn}` : "This turn" })];
+      if (last) kids.push(el("p", { class: "outcome", text: last }));
+      if (summary.length) {
+        const list = el("ul", { class: "summary-list" });
+        for (const line of summary) list.append(el("li", { text: line }));
+        kids.push(list, el("div", { class: "choices" }, el("button", { class: "primary", text: `Start turn ${current.status.turn + 1}`, onclick: () => guarded(() => change("next-turn", {})) })));
+      }
+      box.replaceChildren(...kids);
       return;
     }
     box.hidden = false;
@@ -181,13 +198,12 @@
       flow.replaceChildren(el("p", { class: "question", text: question }), row);
       row.firstChild.focus();
     };
-    if (last) flow.append(el("p", { class: "outcome", text: last }));
-    const start = el("button", { class: "primary", text: n.step === "rally" && n.routs ? "It routs: record it" : "Go" });
-    flow.append(el("p", { text: n.question || n.text }), el("div", { class: "choices" }, start));
-    start.addEventListener("click", () => {
-      interacting = true;
+    // The last step's result stays above, under its own heading.
+    if (last) box.replaceChildren(el("h2", { text: "Last step" }), el("p", { class: "outcome", text: last }), head, flow);
+    // The step's first question is asked at once (a rout is confirmed first).
+    const begin = () => {
       if (n.step === "initiative") {
-        numberPad(flow, "Your side's initiative roll", undefined, (mine) =>
+        numberPad(flow, n.question, undefined, (mine) =>
           choices(flow, "Charges your side declared this turn", ["0", "1", "2", "3", "4"], (c) =>
             dice("The cavalry's initiative die", n.rolled_before, (how) => {
               const body = { your_roll: mine, your_charges: Number(c) };
@@ -197,14 +213,17 @@
       } else if (n.step === "shooting") {
         choices(flow, n.question, ["Yes", "No"], (yes) => {
           if (yes === "No") return send("shoot", { unit: n.unit, target: false });
-          numberPad(flow, "How far is the nearest enemy it can see, front to front?", undefined, (d) =>
-            choices(flow, "Is that enemy in cover, as it sees it?", ["Yes", "No"], (c) => {
-              const body = { unit: n.unit, target: true, distance: String(d), cover: c === "Yes" };
-              dice(`${n.unit} shoots ${n.weapon}`, n.rolled_before, (how) => {
+          distancePad(flow, "How far is the nearest enemy it can see, front to front?", lengthUnits(n.units_of_length), (d) =>
+            choices(flow, "Is that enemy in cover, as it sees it?", ["Yes", "No"], (c) => guarded(async () => {
+              const body = { unit: n.unit, target: true, distance: d, cover: c === "Yes" };
+              // The shot's dice at that distance and cover, from the server (the engine's plan).
+              const plan = await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/shot-plan`, body);
+              if (!plan.in_reach) return send("shoot", body);  // (the server says it is out of reach)
+              dice(`${n.unit} shoots ${n.weapon}: ${rollText(plan.dice, plan.need, "hits")}`, n.rolled_before, (how) => {
                 if (how === null) return send("shoot", body);
-                numberPad(flow, `Hits from your dice for ${n.unit}`, undefined, (h) => send("shoot", { ...body, hits: h }));
+                hitsChoice(flow, n.unit, plan.dice, (h) => send("shoot", { ...body, hits: h }));
               });
-            }), n.units_of_length);
+            })));
         });
       } else if (n.step === "melee" && n.square) {
         // Seed 004: the square's die first; a bounce face sends the cavalry back.
@@ -219,9 +238,9 @@
           const body = { unit: n.unit, square_dice: shown };
           const strike = (theirs) => {
             if (bounce) return send("melee", { ...body, their_hits: theirs });
-            dice(`${n.unit}'s ${n.dice} melee ${n.dice === 1 ? "die" : "dice"}, each hitting on ${n.need}+`, n.rolled_before, (how) => {
+            dice(`${n.unit}'s melee: ${rollText(n.dice, n.need, "hits")}`, n.rolled_before, (how) => {
               if (how === null) return send("melee", { ...body, their_hits: theirs });
-              numberPad(flow, `Hits from your dice for ${n.unit}`, n.dice, (h) => send("melee", { ...body, their_hits: theirs, hits: h }));
+              hitsChoice(flow, n.unit, n.dice, (h) => send("melee", { ...body, their_hits: theirs, hits: h }));
             });
           };
           if (others === 0) return strike(0);
@@ -232,22 +251,37 @@
         next();
       } else if (n.step === "melee") {
         numberPad(flow, `${n.text} How many hits did your unit score on ${n.unit}?`, undefined, (theirs) =>
-          dice(`${n.unit}'s ${n.dice} melee dice, each hitting on ${n.need}+`, n.rolled_before, (how) => {
+          dice(`${n.unit}'s melee: ${rollText(n.dice, n.need, "hits")}`, n.rolled_before, (how) => {
             const body = { unit: n.unit, their_hits: theirs };
             if (how === null) return send("melee", body);
-            numberPad(flow, `Hits from your dice for ${n.unit}`, n.dice, (h) => send("melee", { ...body, hits: h }));
+            hitsChoice(flow, n.unit, n.dice, (h) => send("melee", { ...body, hits: h }));
           }));
       } else if (n.step === "rally") {
         if (n.routs) return send("rally", { unit: n.unit });
         choices(flow, n.question, ["Yes", "No"], (yes) => {
           if (yes === "Yes") return send("rally", { unit: n.unit, enemy_near: true });
-          dice(`${n.unit}'s rally: 2D6`, n.rolled_before, (how) => {
+          const roll2 = `Roll 2D6; ${n.rally_need}+ rallies`;
+          dice(`${n.unit}'s rally: ${roll2}`, n.rolled_before, (how) => {
             if (how === null) return send("rally", { unit: n.unit });
-            twoDice(flow, "Your two dice for the rally, e.g. 35 for a 3 and a 5", (roll) => send("rally", { unit: n.unit, roll }));
+            twoDice(flow, `${n.unit}'s rally: ${roll2}`, (roll) => send("rally", { unit: n.unit, roll }));
           });
         });
       }
-    });
+    };
+    if (n.step === "rally" && n.routs) {
+      flow.append(el("p", { text: n.question || n.text }),
+        el("div", { class: "choices" }, el("button", { class: "primary", text: "It routs: record it", onclick: begin })));
+    } else begin();
+  }
+
+  // "Roll 3 dice; each 5+ hits": the count and the score are the server's.
+  const rollText = (dice, need, what) =>
+    `Roll ${dice} ${dice === 1 ? "die" : "dice"}; ` + (need > 6 ? `none can hit (${need}+ needed)` : `${dice === 1 ? "" : "each "}${need}+ ${what}`);
+  // The hits from the player's dice: 0 to the number of dice rolled.
+  function hitsChoice(flow, unit, dice, done) {
+    const counts = [];
+    for (let h = 0; h <= dice; h++) counts.push(String(h));
+    choices(flow, `Hits from your dice for ${unit}`, counts, (h) => done(Number(h)));
   }
 
   async function change(action, body) {
@@ -257,36 +291,72 @@
   }
 
   // ---------------------------------------------------------- asking, rolling
-  function choices(flow, question, options, done) {
+  // A question with big buttons; `cancel` adds a way back that writes nothing.
+  function choices(flow, question, options, done, cancel) {
     flow.replaceChildren(el("p", { class: "question", text: question }));
     const row = el("div", { class: "choices" });
-    // An option is its text, or [text shown, value].
+    // An option is its text, or [text shown, value]. Long ones take a row each.
     for (const o of options) {
       const [text, value] = Array.isArray(o) ? o : [o, o];
+      if (String(text).length > 9) row.classList.add("long");
       row.append(el("button", { text, onclick: () => done(value) }));
     }
     flow.append(row);
+    if (cancel) flow.append(cancelRow(cancel));
     row.firstChild.focus();
   }
 
-  function numberPad(flow, question, max, done, unit) {
+  const cancelRow = (cancel) => el("div", { class: "choices" }, el("button", { class: "cancel", text: "Cancel", onclick: cancel }));
+
+  // A number on a pad. opts: unit (shown after it), decimal (a "." key),
+  // cancel (a way back).
+  function numberPad(flow, question, max, done, opts) {
+    const o = typeof opts === "string" ? { unit: opts } : opts || {};
     let value = "";
     const out = el("output", { text: "0" });
     const pad = el("div", { class: "pad" }, out);
+    const shown = () => { out.textContent = (value || "0") + (o.unit ? " " + o.unit : ""); };
     const press = (d) => {
       if (d === "⌫") value = value.slice(0, -1);
-      else if ((value + d).length <= 4) value = (value + d).replace(/^0+(?=\d)/, "");
-      out.textContent = (value || "0") + (unit ? " " + unit : "");
+      else if (d === ".") { if (!value.includes(".") && value.length < 5) value = (value || "0") + "."; }
+      else if ((value + d).length <= 6) value = (value + d).replace(/^0+(?=\d)/, "");
+      shown();
     };
-    for (const d of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0"]) pad.append(el("button", { text: d, onclick: () => press(d) }));
+    const keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9", o.decimal ? "." : "⌫", "0", ...(o.decimal ? ["⌫"] : [])];
+    for (const d of keys) pad.append(el("button", { text: d, "aria-label": d === "⌫" ? "Delete" : d, onclick: () => press(d) }));
     pad.append(el("button", { class: "primary", text: "OK", onclick: () => {
       const n = Number(value || "0");
       if (max !== undefined && n > max) { notice(`At most ${max}.`); return; }
-      done(n);
+      notice("");
+      done(n, value || "0");
     } }));
     flow.replaceChildren(el("p", { class: "question", text: question }), pad);
+    if (o.cancel) flow.append(cancelRow(o.cancel));
+    shown();
     pad.querySelector("button").focus();
+    return { pad, out, shown, set unit(u) { o.unit = u; shown(); } };
   }
+
+  // A distance on the table: decimals, in the table's unit or another
+  // (`units` from the server: the table's first). Gives "12.5in".
+  function distancePad(flow, question, units, done, cancel) {
+    let unit = units[0];
+    const p = numberPad(flow, question, undefined, (n, text) => done(text.replace(/\.$/, "") + unit), { unit, decimal: true, cancel });
+    if (units.length > 1) {
+      const row = el("div", { class: "choices units" });
+      for (const u of units) {
+        const b = el("button", { text: u, "aria-pressed": String(u === unit), onclick: () => {
+          unit = u;
+          p.unit = u;
+          for (const x of row.children) x.setAttribute("aria-pressed", String(x.textContent === u));
+        } });
+        row.append(b);
+      }
+      p.pad.before(row);
+    }
+  }
+  // The table's unit of length first, then the other (the server names the table's).
+  const lengthUnits = (tableUnit) => [tableUnit, ...["cm", "in"].filter((u) => u !== tableUnit)];
 
   async function ask(u, flow, answers) {
     const q = await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/question`, { unit: u.name, answers });
@@ -299,12 +369,13 @@
       return;
     }
     // The die: vedette's, or the one the player rolled.
-    flow.replaceChildren(el("p", { class: "question", text: `The die for ${u.name}` }));
+    flow.replaceChildren(el("p", { class: "question", text: `The die for ${u.name}: roll 1D6` }));
     const row = el("div", { class: "choices" });
-    if (!current.status.physical_dice) row.append(el("button", { class: "primary", text: "Roll for me", onclick: () => guarded(() => activate(u, flow, answers)) }));
-    for (let d = 1; d <= 6; d++) row.append(el("button", { text: `I rolled ${d}`, "aria-label": `I rolled a ${d}`, onclick: () => guarded(() => activate(u, flow, answers, d)) }));
-    flow.append(row);
-    row.firstChild.focus();
+    if (!current.status.physical_dice) row.append(el("button", { class: "primary wide", text: "Roll for me", onclick: () => guarded(() => activate(u, flow, answers)) }));
+    const faces = el("div", { class: "choices faces" });
+    for (let d = 1; d <= 6; d++) faces.append(el("button", { text: String(d), "aria-label": `I rolled a ${d}`, onclick: () => guarded(() => activate(u, flow, answers, d)) }));
+    flow.append(row, el("p", { class: "hint", text: "Or the die you rolled:" }), faces);
+    (row.firstChild || faces.firstChild).focus();
   }
 
   async function activate(u, flow, answers, roll) {
@@ -327,14 +398,12 @@
   // "33/36 = 92%": an exact chance from the server.
   const pct = (f) => `${Math.round(f.p * 100)}% (${f.num}/${f.den})`;
 
-  // The player's two dice on the number pad ("35" for a 3 and a 5).
+  // The player's two dice: two taps of 1-6. `question` says what to roll
+  // and what it needs (the server's numbers).
   function twoDice(form, question, done) {
-    numberPad(form, question, 66, (n) => {
-      const dice = [Math.floor(n / 10), n % 10];
-      if (dice.some((d) => d < 1 || d > 6)) { notice("Enter both dice, each 1 to 6: e.g. 35 for a 3 and a 5."); return; }
-      notice("");
-      done(dice);
-    });
+    const faces = ["1", "2", "3", "4", "5", "6"];
+    choices(form, `${question}. First die:`, faces, (a) =>
+      choices(form, `${question}. First die ${a}; second die:`, faces, (b) => done([Number(a), Number(b)])));
   }
 
   // The odds before the dice: every number is the engine's (charge-odds).
@@ -386,12 +455,12 @@
           } else both();
         });
       });
-      numberPad(form, `Distance from ${u.name}'s front to the near edge of the target's nearest figure (${table.units_of_length})`, undefined, (d) => {
-        a.distance = String(d);
+      distancePad(form, `Distance from ${u.name}'s front to the near edge of the target's nearest figure`, lengthUnits(table.units_of_length), (d) => {
+        a.distance = d;
         const weight = (table.units[u.name] || {}).weight;
         if (weight) rest();
         else choices(form, `Is ${u.name} light, medium or heavy cavalry?`, table.attacker_weights, (w) => { a.attacker = w; rest(); });
-      }, table.units_of_length);
+      }, () => render());
     });
     // The optional rules the session's ruleset turns on (seed 001's Fear of
     // Charge, seed 004's Infantry Square), asked of foot not charging too;
@@ -427,9 +496,11 @@
     };
     const go = (dice) => guarded(() => send(dice));
     let given = {};  // the answers, once all are in
+    let initiationNeed = 0;  // the initiation check's score (charge-odds)
     const offer = async (a) => {
       given = a;
       const o = await api("POST", url("charge-odds"), { unit: u.name, ...a });
+      initiationNeed = o.initiation_need;
       form.replaceChildren(el("p", { class: "question", text: `${u.name} charges: the odds before the dice` }), oddsPanel(o));
       const row = el("div", { class: "choices" });
       if (!current.status.physical_dice) row.append(el("button", { class: "primary", text: "Roll for me", onclick: () => go({}) }));
@@ -439,7 +510,7 @@
     };
     // The player's dice: first the initiation check's (seed 003), then, if
     // the server says they are read, the defender's morale check's.
-    const mine = () => twoDice(form, `${u.name}'s charge initiation check: your two dice, e.g. 45 for a 4 and a 5`, (initiation) => guarded(async () => {
+    const mine = () => twoDice(form, `${u.name}'s charge initiation check: roll 2D6; ${initiationNeed}+ charges`, (initiation) => guarded(async () => {
       const o = await api("POST", url("charge-odds"), { unit: u.name, ...given, initiation });
       if (o.needs_obstacle_dice) return obstacle(initiation, o);
       if (o.needs_gut_dice) return defender(initiation, o, {});
@@ -447,7 +518,7 @@
       defender(initiation, o, {});
     }));
     // An obstacle on the way: the second initiation check's dice (seed 003 L68), then on.
-    const obstacle = (initiation, o) => twoDice(form, `An obstacle: ${u.name}'s second initiation check (${o.initiation_need}+): two dice`,
+    const obstacle = (initiation, o) => twoDice(form, `An obstacle: ${u.name}'s second initiation check: roll 2D6; ${o.initiation_need}+ goes on`,
       (obstacle_roll) => guarded(async () => {
         const p = await api("POST", url("charge-odds"), { unit: u.name, ...given, initiation, obstacle_roll });
         if (!p.needs_defender_dice && !p.needs_gut_dice) return send({ initiation, obstacle_roll });
@@ -458,17 +529,17 @@
         // Seed 001: your infantry's gut check, before the morale check.
         const ask = (q, done) => (o.gut_dice === 1
           ? choices(form, q, ["1", "2", "3", "4", "5", "6"], (d) => done([Number(d)]))
-          : twoDice(form, `${q}: two dice, e.g. 35`, done));
+          : twoDice(form, `${q}: roll 2D6`, done));
         return ask(`Fear of Charge: your unit's gut check (${o.gut_need})`, (gut) => guarded(async () => {
           const p = await api("POST", url("charge-odds"), { unit: u.name, ...given, initiation, ...extra, gut_roll: gut });
           if (!p.needs_defender_dice) return send({ initiation, ...extra, gut_roll: gut });
           defender(initiation, p, { ...extra, gut_roll: gut });
         }));
       }
-      twoDice(form, `Passed (${o.initiation.total}, needs ${o.initiation.need}). The defender's morale check: two dice, e.g. 35`,
+      twoDice(form, `Passed (${o.initiation.total}, needs ${o.initiation.need}). The defender's morale check: roll 2D6; ${o.stand_target}+ stands`,
         (roll) => {
           if (!o.needs_charger_dice) return go({ initiation, roll, ...extra });
-          twoDice(form, `Both charging: ${u.name}'s own morale check (${o.charger_need}+): two dice, e.g. 35`,
+          twoDice(form, `Both charging: ${u.name}'s own morale check: roll 2D6; ${o.charger_need}+ holds`,
             (charger_roll) => go({ initiation, roll, charger_roll, ...extra }));
         });
     };
@@ -482,9 +553,32 @@
   }
 
   // ------------------------------------------------------------- tools, keys
-  $("undo").addEventListener("click", () => guarded(() => change("undo", {})));
-  $("redo").addEventListener("click", () => guarded(() => change("redo", {})));
-  $("next-turn").addEventListener("click", () => guarded(() => change("next-turn", {})));
+  // Undo and redo say what they took back or put again (the server's words).
+  const step = (action) => guarded(async () => {
+    const data = await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/${action}`, { rev: current.rev });
+    await openSession(current.name);
+    notice((data.said || []).join(" "));
+  });
+  $("undo").addEventListener("click", () => step("undo"));
+  $("redo").addEventListener("click", () => step("redo"));
+  // "Next turn" asks first when something of this turn is not done (the
+  // server lists it: units that have not acted, a step of the turn).
+  $("next-turn").addEventListener("click", () => {
+    if (!current || busy) return;
+    const left = current.status.turn_left || [];
+    if (!left.length) return guarded(() => change("next-turn", {}));
+    interacting = true;
+    const box = $("step");
+    box.hidden = false;
+    const flow = el("div", { class: "flow" });
+    box.replaceChildren(el("h2", { text: `End turn ${current.status.turn}?` }), flow);
+    flow.append(el("p", { class: "question", text: "Not done yet: " + left.join("; ") + "." }),
+      el("div", { class: "choices" },
+        el("button", { class: "primary", text: `End turn ${current.status.turn}`, onclick: () => guarded(() => change("next-turn", {})) }),
+        el("button", { text: "Back", onclick: () => render() })));
+    box.scrollIntoView({ block: "nearest" });
+    flow.querySelector("button").focus();
+  });
   $("show-log").addEventListener("click", () => guarded(async () => {
     const data = await api("GET", `/api/sessions/${encodeURIComponent(current.name)}/log`);
     const list = $("log-list");
@@ -499,6 +593,12 @@
     const map = { u: "undo", r: "redo", t: "next-turn", l: "show-log" };
     if (map[ev.key]) { ev.preventDefault(); $(map[ev.key]).click(); }
   });
+
+  // A tap on a card's or a step's question: the player is answering, and
+  // the poll leaves the page alone until the next redraw.
+  document.addEventListener("click", (ev) => {
+    if (ev.target.closest && ev.target.closest(".flow, #step")) interacting = true;
+  }, true);
 
   // Another window or the terminal may change the session: look every few
   // seconds and redraw (saying so) when it did, unless a question is open.

@@ -1,0 +1,425 @@
+// The phone flow end to end (issue 27): `vedette serve --listen 0.0.0.0`
+// as a player starts it for a phone, the printed link opened in Debian's
+// chromium (headless, puppeteer-core) at 390x844, with loopback traffic
+// only (the link's host is swapped for 127.0.0.1). Checks the token mode
+// (the link's token becomes an HttpOnly, SameSite=Strict cookie and leaves
+// the address bar; assets, API calls and a reload work; no token or a wrong
+// one is refused everywhere; a foreign Host or Origin too), plays a turn
+// through the buttons, and measures what benchmarks/README.md records: the
+// taps of a plain activation and of a charge with its melee (vedette's
+// dice), the page's ready time on loopback, and the elements wider than
+// their box at 360, 390 and 768 px (the check fails on any).
+//   node phone.mjs VEDETTE_EXE OUT_DIR
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import http from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import puppeteer from "puppeteer-core";
+
+const [exe, outDir] = process.argv.slice(2);
+if (!exe || !outDir) throw new Error("usage: node phone.mjs VEDETTE_EXE OUT_DIR");
+mkdirSync(outDir, { recursive: true });
+const dir = mkdtempSync(path.join(tmpdir(), "vedette-phone-"));
+let failures = 0, passes = 0;
+function check(ok, what) {
+  if (ok) passes++;
+  else { failures++; console.error("FAILED: " + what); }
+}
+const measured = {};
+
+const server = spawn(exe, ["serve", "--dir", dir, "--port", "0", "--listen", "0.0.0.0"], { stdio: ["ignore", "pipe", "inherit"] });
+const printed = await new Promise((resolve, reject) => {
+  let text = "";
+  const timer = setTimeout(() => reject(new Error("vedette serve printed no link: " + text)), 10000);
+  server.stdout.on("data", (d) => {
+    text += d;
+    const m = text.match(/Open: http:\/\/([^/\s]+):(\d+)\/\?token=([0-9a-f]{32})/);
+    if (m) { clearTimeout(timer); resolve({ host: m[1], port: Number(m[2]), token: m[3] }); }
+  });
+});
+const { port, token } = printed;
+// The printed link, on loopback: this test talks to 127.0.0.1 only.
+const link = `http://127.0.0.1:${port}/?token=${token}`;
+const origin = `http://127.0.0.1:${port}`;
+
+// A raw request (node's http: any Host, any header), on loopback.
+function raw(method, pathAndQuery, headers = {}, body) {
+  return new Promise((resolve, reject) => {
+    const q = http.request({ host: "127.0.0.1", port, method, path: pathAndQuery, headers: { Host: `127.0.0.1:${port}`, ...headers } }, (res) => {
+      let data = "";
+      res.on("data", (d) => (data += d));
+      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: data }));
+    });
+    q.on("error", reject);
+    if (body !== undefined) q.write(body);
+    q.end();
+  });
+}
+
+// Without the token, with a wrong one: 401 for the page, its assets and the API.
+for (const p of ["/", "/style.css", "/app.js", "/favicon.svg", "/api/sessions"]) {
+  check((await raw("GET", p)).status === 401, `${p} without the token: 401`);
+  check((await raw("GET", p + "?token=" + "0".repeat(32))).status === 401, `${p} with a wrong token: 401`);
+  check((await raw("GET", p, { Cookie: `vedette_token_${port}=${"1".repeat(32)}` })).status === 401, `${p} with a wrong cookie: 401`);
+}
+// The link's first answer sets the cookie.
+const first = await raw("GET", "/?token=" + token);
+const setCookie = String(first.headers["set-cookie"] || "");
+check(first.status === 200 && setCookie.includes(`vedette_token_${port}=${token}`) && /HttpOnly/.test(setCookie) && /SameSite=Strict/.test(setCookie),
+  "the link's answer sets an HttpOnly, SameSite=Strict cookie: " + setCookie);
+// DNS rebinding: another name for this machine is refused, with the token.
+const evil = await raw("GET", "/api/sessions?token=" + token, { Host: `evil.example:${port}` });
+check(evil.status === 403 && !evil.body.includes(dir), "a foreign Host is refused (403), nothing read: " + evil.status);
+const body = JSON.stringify({ name: "x", units: ["A:shock"] });
+const evilPost = await raw("POST", "/api/sessions?token=" + token, { Host: `evil.example:${port}`, Origin: `http://evil.example:${port}`, "Content-Type": "application/json" }, body);
+check(evilPost.status === 403, "a POST naming a foreign Host, with its own Origin, is refused: " + evilPost.status);
+const noOrigin = await raw("POST", "/api/sessions?token=" + token, { "Content-Type": "application/json" }, body);
+check(noOrigin.status === 403, "a POST with the token but no Origin is refused: " + noOrigin.status);
+const foreignOrigin = await raw("POST", "/api/sessions?token=" + token, { Origin: `http://evil.example:${port}`, "Content-Type": "application/json" }, body);
+check(foreignOrigin.status === 403, "a POST from another site's Origin is refused: " + foreignOrigin.status);
+check(execFileSync("ls", [dir]).toString().trim() === "", "none of them wrote a session");
+
+const browser = await puppeteer.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+});
+let taps = 0;  // the player's taps, counted by the helpers below
+try {
+  const page = await browser.newPage();
+  await page.setBypassCSP(true);  // (the test's click helper evaluates code; the page keeps its CSP)
+  await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  const statuses = {};
+  page.on("response", (r) => { statuses[new URL(r.url()).pathname] = r.status(); });
+
+  const clickIn = async (find, ...args) => {
+    await page.waitForFunction((f, ...a) => {
+      if (document.body.dataset.busy) return false;
+      const b = new Function("a", f)(a);
+      if (!b) return false;
+      b.click();
+      return true;
+    }, { timeout: 10000 }, find, ...args);
+    taps++;
+  };
+  const tap = (text, scope = "body") => clickIn(
+    "return [...document.querySelectorAll(a[1] + ' button')].find((b) => b.textContent.trim() === a[0] && b.offsetParent !== null);",
+    text, scope);
+  const inCard = (name, text) => clickIn(
+    "const card = [...document.querySelectorAll('.card')].find((c) => c.querySelector('.name').textContent === a[0]);" +
+    "return card && [...card.querySelectorAll('button')].find((b) => b.textContent.trim() === a[1] && b.offsetParent !== null);",
+    name, text);
+  const settle = () => page.waitForFunction(() => !document.body.dataset.busy, { timeout: 10000 });
+  // Answers a unit's questions "No" (the number pad: OK) until the die is offered.
+  const answerAll = async (name) => {
+    for (let i = 0; i < 10; i++) {
+      const what = await page.waitForFunction((n) => {
+        if (document.body.dataset.busy) return null;
+        const card = [...document.querySelectorAll(".card")].find((c) => c.querySelector(".name").textContent === n);
+        const q = card && card.querySelector(".flow .question");
+        if (!q) return null;
+        if (/^The die/.test(q.textContent)) return "die";
+        return card.querySelector(".pad") ? "pad" : "yes/no";
+      }, { timeout: 10000 }, name);
+      const v = await what.jsonValue();
+      if (v === "die") return;
+      await inCard(name, v === "pad" ? "OK" : "No");
+    }
+  };
+  // Elements wider than their box (content wider than the element, or the
+  // element outside its parent or the viewport), for the layout check.
+  const overflowing = () => page.evaluate(() => {
+    const out = [];
+    const vw = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth > vw) out.push("the page scrolls sideways: " + document.documentElement.scrollWidth + " > " + vw);
+    const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (typeof e.className === "string" && e.className ? "." + e.className.trim().split(/\s+/).join(".") : "") +
+      " '" + (e.textContent || "").trim().slice(0, 30) + "'";
+    for (const e of document.querySelectorAll("body *")) {
+      if (!e.getClientRects().length || ["SCRIPT", "TEMPLATE", "STYLE"].includes(e.tagName)) continue;
+      const cs = getComputedStyle(e);
+      const r = e.getBoundingClientRect();
+      if (cs.display !== "inline" && e.scrollWidth > e.clientWidth + 1 && cs.overflowX === "visible") out.push(name(e) + ": content " + e.scrollWidth + " > box " + e.clientWidth);
+      const p = e.parentElement;
+      if (p && p !== document.body && p !== document.documentElement) {
+        const pr = p.getBoundingClientRect();
+        if (r.width > 0 && (r.left < pr.left - 0.5 || r.right > pr.right + 0.5)) out.push(name(e) + ": outside " + name(p));
+      }
+      if (r.width > 0 && (r.left < -0.5 || r.right > vw + 0.5)) out.push(name(e) + ": outside the viewport");
+    }
+    return out;
+  });
+  let overflowCount = { 360: 0, 390: 0, 768: 0 };
+  const layout = async (what, width) => {
+    const bad = await overflowing();
+    overflowCount[width] += bad.length;
+    check(bad.length === 0, `${what} at ${width} px: ${bad.length} element(s) wider than their box: ` + bad.join("; "));
+  };
+
+  // The printed link: the page is ready (its session list drawn) ...
+  await page.goto(link, { waitUntil: "load" });
+  await page.waitForSelector("#sessions:not([hidden])", { timeout: 10000 });
+  measured.ready_ms = await page.evaluate(() => Math.round(performance.now()));
+  // ... with its assets (they came with the cookie, not the token) ...
+  for (const p of ["/style.css", "/app.js", "/favicon.svg"]) check(statuses[p] === 200 || statuses[p] === 304, `${p} loaded: ${statuses[p]}`);
+  check(await page.evaluate(() => getComputedStyle(document.querySelector("#session-tools")).display === "none"), "Undo/Redo/Next turn/Log hidden on the home page");
+  // ... and the token gone from the address bar; the cookie is HttpOnly.
+  check(!(await page.evaluate(() => location.href)).includes(token), "the token left the address bar: " + (await page.evaluate(() => location.href)));
+  check(!(await page.evaluate(() => document.cookie)).includes(token), "the page's script cannot read the token");
+  const cookie = (await page.cookies()).find((c) => c.name === `vedette_token_${port}`);
+  check(cookie && cookie.value === token && cookie.httpOnly && cookie.sameSite === "Strict", "the cookie: " + JSON.stringify(cookie));
+  await page.screenshot({ path: path.join(outDir, "web-phone-home-390x844.png") });
+  await layout("the home page", 390);
+
+  // A session through the form (a fixed seed: the dice below are its own).
+  await page.type("#new-name", "phone");
+  await page.type("#new-units", "Lancers:shock,figures=12,heavy\nHussars:shooting,figures=8,light,weapon=carbine");
+  await page.click("#new-session summary");
+  await page.type("#new-seed", "2");
+  await tap("Create");
+  await page.waitForSelector("#session:not([hidden]) .card");
+  check(!(await page.evaluate(() => location.href)).includes("token"), "no token in the session's address");
+
+  // Turn 1, through the buttons. A plain activation with vedette's die: the
+  // taps (the unit the server names next is asked at once, no "Activate").
+  taps = 0;
+  await answerAll("Lancers");
+  await inCard("Lancers", "Roll for me");
+  await page.waitForFunction(() => [...document.querySelectorAll(".card .instruction")].length > 0, { timeout: 10000 });
+  measured.plain_activation_taps = taps;
+  check(taps <= 5, `a plain activation takes at most 5 taps: ${taps}`);
+  await settle();
+  check(await page.evaluate(() => {
+    const card = [...document.querySelectorAll(".card")].find((c) => c.querySelector(".name").textContent === "Lancers");
+    return ![...card.querySelectorAll("button")].some((b) => /Activate/.test(b.textContent) && b.offsetParent !== null);
+  }), "no \"Activate again\" on a unit that acted");
+  await page.screenshot({ path: path.join(outDir, "web-phone-token-390x844.png") });
+  await layout("the session page", 390);
+
+  // Casualties and Morale: Cancel, or OK with nothing changed, writes nothing.
+  const events = () => JSON.parse(execFileSync(exe, ["solo", "log", path.join(dir, "phone.vedette.yaml"), "--json"]).toString()).length;
+  const before = events();
+  await inCard("Lancers", "Casualties");
+  await tap("Cancel", ".card");
+  await settle();
+  await inCard("Lancers", "Casualties");
+  await tap("OK", ".card .pad");
+  await settle();
+  await inCard("Lancers", "Morale");
+  await tap("Cancel", ".card");
+  await settle();
+  check(events() === before, `Cancel, and OK with nothing changed, wrote nothing: ${before} -> ${events()} events`);
+
+  // "Next turn" with Hussars not acted: the page asks first; Back keeps the turn.
+  await tap("Next turn");
+  await page.waitForFunction(() => /Not done yet: Hussars has not acted/.test(document.querySelector("#step").textContent), { timeout: 10000 });
+  await tap("Back", "#step");
+  check((await page.$eval("#turn", (e) => e.textContent)).startsWith("Turn 1"), "Back keeps turn 1");
+
+  // Undo says what it undid; redo puts it back.
+  await tap("Undo");
+  await page.waitForFunction(() => /^Undone: turn 1, Lancers: RF/.test(document.querySelector("#notice").textContent), { timeout: 10000 });
+  await tap("Redo");
+  await page.waitForFunction(() => /^Redone: /.test(document.querySelector("#notice").textContent), { timeout: 10000 });
+
+  await answerAll("Hussars");
+  await inCard("Hussars", "Roll for me");
+  await settle();
+  // The turn's steps the server names, then the end-of-turn summary.
+  for (let i = 0; i < 8; i++) {
+    const head = await page.evaluate(() => (document.querySelector("#step:not([hidden]) h2:last-of-type") || {}).textContent || "");
+    if (/^End of turn/.test(head)) break;
+    if (/Initiative/.test(head)) {
+      await tap("7", "#step .pad");
+      await tap("OK", "#step .pad");
+      await tap("0", "#step");
+      await tap("Roll for me", "#step");
+    } else if (/shooting/.test(head)) {
+      await tap("No", "#step");
+    } else if (head) {
+      throw new Error("an unexpected step: " + head);
+    }
+    await settle();
+  }
+  await page.waitForFunction(() => /^End of turn 1/.test((document.querySelector("#step h2:last-of-type") || {}).textContent || ""), { timeout: 10000 });
+  const summary = await page.$$eval("#step .summary-list li", (ls) => ls.map((l) => l.textContent));
+  const cli = JSON.parse(execFileSync(exe, ["solo", "status", path.join(dir, "phone.vedette.yaml"), "--json"]).toString());
+  check(summary.length === 2 && summary[0].startsWith("Lancers: 12 of 12 figures") && cli.next_step.step === "next_turn",
+    "the end-of-turn summary (solo play's lines): " + JSON.stringify(summary));
+  await page.screenshot({ path: path.join(outDir, "web-phone-end-of-turn-390x844.png") });
+  await layout("the end of the turn", 390);
+  await tap("Start turn 2", "#step");
+  await page.waitForFunction(() => document.querySelector("#turn").textContent.startsWith("Turn 2"), { timeout: 10000 });
+
+  // A reload: the cookie carries the token, the page shows the session.
+  await page.reload({ waitUntil: "load" });
+  await page.waitForSelector("#session:not([hidden]) .card", { timeout: 10000 });
+  check((await page.$eval("#turn", (e) => e.textContent)).startsWith("Turn 2"), "the reloaded page is at turn 2");
+  check(statuses["/app.js"] === 304 && statuses["/style.css"] === 304, `a reload revalidates the assets: app.js ${statuses["/app.js"]}, style.css ${statuses["/style.css"]}`);
+
+  // The log: no absolute path.
+  await tap("Log");
+  await page.waitForSelector("#log:not([hidden]) li");
+  const log = await page.$eval("#log-list", (e) => e.innerText);
+  check(!log.includes(dir) && /phone\.vedette\.yaml/.test(log), "the log names the session, not where it is kept");
+  await tap("Back");
+
+  // A charge with its melee, vedette's dice: a session brought to a
+  // "(Charge?)" by the terminal (RF 1 and a 6, as in tests/web/browser.mjs).
+  const file = path.join(dir, "charge.vedette.yaml");
+  execFileSync(exe, ["solo", "new", file, "--seed", "2", "--unit", "Lancers:shock,figures=12,heavy"]);
+  execFileSync(exe, ["solo", "activate", file, "Lancers", "--roll", "3"]);
+  execFileSync(exe, ["solo", "next-turn", file]);
+  execFileSync(exe, ["solo", "activate", file, "Lancers", "--enemy-in-range", "--roll", "6"]);
+  await page.goto(`${origin}/?session=charge`, { waitUntil: "load" });
+  await page.waitForSelector("#session:not([hidden]) .card");
+  taps = 0;
+  await tap("Charge");
+  await tap("2", ".charge .pad");  // 2 cm: contact inside the minimum distance, so a melee follows
+  await tap("OK", ".charge .pad");
+  await tap("Heavy Foot");
+  await tap("front");
+  await tap("No");  // pikes facing?
+  await tap("No");  // both charging?
+  await tap("Open ground");
+  await tap("Roll for me", ".charge");
+  await settle();
+  const chargeTaps = taps;
+  const charged = JSON.parse(execFileSync(exe, ["solo", "log", file, "--json"]).toString()).filter((e) => e.event === "charge");
+  check(charged.length === 1, "the charge is in the session: " + JSON.stringify(charged));
+  // Its melee, if it stood (the initiative first, with vedette's die).
+  for (let i = 0; i < 6; i++) {
+    await settle();
+    const head = await page.evaluate(() => (document.querySelector("#step:not([hidden]) h2:last-of-type") || {}).textContent || "");
+    if (!head || /^End of turn|^This turn/.test(head)) break;
+    if (/Initiative/.test(head)) {
+      await tap("7", "#step .pad");
+      await tap("OK", "#step .pad");
+      await tap("1", "#step");
+      await tap("Roll for me", "#step");
+    } else if (/melee/.test(head)) {
+      await tap("2", "#step .pad");
+      await tap("OK", "#step .pad");
+      await tap("Roll for me", "#step");
+    } else if (/morale/.test(head)) {
+      if (await page.evaluate(() => [...document.querySelectorAll("#step button")].some((b) => b.textContent === "It routs: record it"))) await tap("It routs: record it", "#step");
+      if (await page.evaluate(() => [...document.querySelectorAll("#step button")].some((b) => b.textContent === "No"))) {
+        await tap("No", "#step");
+        await tap("Roll for me", "#step");
+      }
+    } else break;
+  }
+  measured.charge_taps = chargeTaps;
+  measured.charge_with_melee_taps = taps;
+  measured.charge_events = JSON.parse(execFileSync(exe, ["solo", "log", file, "--json"]).toString()).map((e) => e.event).join(",");
+
+  // Own dice: the page says what to roll, with the server's numbers.
+  const own = path.join(dir, "own.vedette.yaml");
+  execFileSync(exe, ["solo", "new", own, "--physical-dice", "--unit", "Lancers:shock,figures=12,heavy"]);
+  execFileSync(exe, ["solo", "activate", own, "Lancers", "--roll", "3"]);
+  execFileSync(exe, ["solo", "next-turn", own]);
+  execFileSync(exe, ["solo", "activate", own, "Lancers", "--enemy-in-range", "--roll", "6"]);
+  await page.goto(`${origin}/?session=own`, { waitUntil: "load" });
+  await page.waitForSelector("#session:not([hidden]) .card");
+  await tap("Charge");
+  // A distance in inches, with a decimal, on a centimetre table.
+  for (const d of ["8", ".", "5"]) await tap(d, ".charge .pad");
+  await tap("in", ".charge");
+  check((await page.$eval(".charge .pad output", (e) => e.textContent)) === "8.5 in", "the pad shows the distance and its unit");
+  await tap("OK", ".charge .pad");
+  await tap("Heavy Foot");
+  await tap("front");
+  await tap("No");
+  await tap("No");
+  await tap("Open ground");
+  await page.waitForSelector(".charge .odds-head", { timeout: 10000 });
+  const ownOdds = await page.evaluate(async () => (await fetch("/api/sessions/own/charge-odds", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ unit: "Lancers", distance: "8.5in", defender: "heavy-foot" }) })).json());
+  check(ownOdds.distance === "21.59cm" || /21\.59/.test(ownOdds.distance), "8.5 in is 21.59 cm: " + ownOdds.distance);
+  await tap("I rolled", ".charge");
+  await page.waitForFunction(() => /roll 2D6; 4\+ charges\. First die:/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
+  await tap("4", ".charge");
+  await tap("5", ".charge");
+  await page.waitForFunction(() => /defender's morale check: roll 2D6; 9\+ stands\. First die:/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
+  await tap("3", ".charge");
+  await tap("5", ".charge");
+  await settle();
+  const ownCharge = JSON.parse(execFileSync(exe, ["solo", "log", own, "--json"]).toString()).filter((e) => e.charge).pop();
+  check(ownCharge && ownCharge.charge.initiation.dice.join() === "4,5" && ownCharge.charge.dice.join() === "3,5",
+    "two dice are two taps each: " + JSON.stringify(ownCharge && ownCharge.charge));
+
+  // Nothing wider than its box at 360, 390 and 768 px: the home page, the
+  // session page, the charge form's longest choices, the odds.
+  const wide = path.join(dir, "wide.vedette.yaml");
+  execFileSync(exe, ["solo", "new", wide, "--seed", "2", "--unit", "Lancers:shock,figures=12,heavy", "--unit", "Hussars:shooting,figures=8,light"]);
+  execFileSync(exe, ["solo", "activate", wide, "Lancers", "--roll", "3"]);
+  execFileSync(exe, ["solo", "activate", wide, "Hussars", "--roll", "3"]);
+  execFileSync(exe, ["solo", "initiative", wide, "--total", "7", "--roll", "3"]);
+  execFileSync(exe, ["solo", "next-turn", wide]);
+  execFileSync(exe, ["solo", "activate", wide, "Lancers", "--enemy-in-range", "--roll", "6"]);
+  for (const width of [360, 390, 768]) {
+    await page.setViewport({ width, height: 844, isMobile: width < 700, hasTouch: true });
+    await page.goto(`${origin}/`, { waitUntil: "load" });
+    await page.waitForSelector("#sessions:not([hidden])");
+    await layout("the home page", width);
+    await page.goto(`${origin}/?session=wide`, { waitUntil: "load" });
+    await page.waitForSelector("#session:not([hidden]) .card");
+    await layout("the session page", width);
+    await inCard("Hussars", "Activate");
+    await page.waitForFunction(() => document.querySelector(".card .flow .question"), { timeout: 10000 });
+    await layout("a unit's question", width);
+    await page.goto(`${origin}/?session=wide`, { waitUntil: "load" });
+    await page.waitForSelector("#session:not([hidden]) .card");
+    await tap("Charge");
+    await page.waitForSelector(".charge .pad");
+    await layout("the distance pad", width);
+    await tap("2", ".charge .pad");
+    await tap("0", ".charge .pad");
+    await tap("OK", ".charge .pad");
+    await page.waitForFunction(() => /The unit charged is/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
+    await layout("the defender classes", width);
+    await tap("Heavy Foot");
+    await tap("front");
+    await tap("No");
+    await tap("No");
+    await page.waitForFunction(() => /On the way/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
+    await layout("the terrain on the way", width);
+    await tap("Open ground");
+    await page.waitForSelector(".charge .odds-head", { timeout: 10000 });
+    await layout("the charge's odds", width);
+    if (width === 360) await page.screenshot({ path: path.join(outDir, "web-phone-odds-360x844.png") });
+  }
+  measured.overflowing = overflowCount;
+  // The page's ready time on loopback, warm (the browser started): from the
+  // navigation to the session page drawn, the median of 5.
+  const ready = [];
+  for (let i = 0; i < 5; i++) {
+    await page.goto(`${origin}/?session=wide`, { waitUntil: "load" });
+    await page.waitForSelector("#session:not([hidden]) .card");
+    ready.push(await page.evaluate(() => Math.round(performance.now())));
+  }
+  ready.sort((a, b) => a - b);
+  measured.ready_ms_warm = ready;
+  check(errors.length === 0, "no errors in the page: " + errors.join("; "));
+} catch (e) {
+  failures++;
+  console.error("FAILED: " + e.stack);
+  const pages = await browser.pages();
+  if (pages.length) {
+    await pages[pages.length - 1].screenshot({ path: path.join(outDir, "web-phone-failure.png") }).catch(() => {});
+    console.error("page: " + (await pages[pages.length - 1].evaluate(() => document.body.innerText).catch(() => "?")));
+  }
+} finally {
+  await browser.close();
+  server.kill("SIGTERM");
+  await new Promise((resolve) => (server.exitCode !== null || server.signalCode !== null ? resolve() : server.once("exit", resolve)));
+  rmSync(dir, { recursive: true, force: true });
+}
+// What benchmarks/README.md records (the web page's phone flow).
+console.log("measured: " + JSON.stringify(measured));
+console.log(`${passes} passed, ${failures} failed`);
+process.exit(failures ? 1 : 0);
