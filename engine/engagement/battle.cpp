@@ -170,6 +170,45 @@ bool Battle::sees_in_epoch(std::size_t a, std::size_t b) const {
   // ends' own hexes never do.
   if (hex_) {
     const Hex ha = world_hex_[a], hb = world_hex_[b];
+    const std::size_t hexes = occupancy_.size();
+    const std::size_t ia = hex_->hex_index(ha), ib = hex_->hex_index(hb);
+    if (hexes <= k_sight_table_hexes && ia != HexBoard::k_off_board && ib != HexBoard::k_off_board) {
+      if (sight_lines_.empty()) sight_lines_.resize(hexes * hexes);
+      SightLine& line = sight_lines_[ia * hexes + ib];
+      if (line.state == 0) {
+        // Build it from HexBoard's own steps (sight_path).
+        hex_->sight_path(ha, hb, sight_scratch_);
+        line.offset = static_cast<std::uint32_t>(sight_cells_.size());
+        line.len = static_cast<std::uint32_t>(sight_scratch_.size());
+        line.state = 1;
+        for (const SightStep& st : sight_scratch_) {
+          SightCell cell;
+          cell.same = st.h1 == st.h2;
+          const bool end1 = st.h1 == ha || st.h1 == hb, end2 = st.h2 == ha || st.h2 == hb;
+          const std::size_t p1 = hex_->hex_index(st.h1), p2 = hex_->hex_index(st.h2);
+          if ((!end1 && p1 == HexBoard::k_off_board) || (!end2 && p2 == HexBoard::k_off_board)) line.state = 2;
+          cell.i1 = end1 ? -1 : static_cast<std::int32_t>(p1);
+          cell.i2 = end2 ? -1 : static_cast<std::int32_t>(p2);
+          cell.t1 = !end1 && hex_->terrain(st.h1).blocks_sight;
+          cell.t2 = !end2 && hex_->terrain(st.h2).blocks_sight;
+          sight_cells_.push_back(cell);
+        }
+        if (line.state == 2) sight_cells_.resize(line.offset);
+      }
+      if (line.state == 1) {
+        bool clear = true;
+        for (std::uint32_t k = 0; k < line.len && clear; ++k) {
+          const SightCell& s = sight_cells_[line.offset + k];
+          const bool b1 = s.t1 || (s.i1 >= 0 && occupancy_[static_cast<std::size_t>(s.i1)] != 0);
+          const bool b2 = s.t2 || (s.i2 >= 0 && occupancy_[static_cast<std::size_t>(s.i2)] != 0);
+          clear = !(s.same ? b1 : (b1 && b2));
+        }
+        m.sees = clear;
+        m.sees_world = world_epoch_;
+        m.sees_valid = true;
+        return m.sees;
+      }
+    }
     if (!m.path_valid || !(m.path_a == ha) || !(m.path_b == hb)) {
       hex_->sight_path(ha, hb, m.path);
       m.path_a = ha;

@@ -167,6 +167,25 @@ class Battle {
   mutable std::vector<std::uint32_t> occupancy_;
   mutable std::vector<std::size_t> occupancy_marks_;  // the counts set, to clear them
   mutable std::vector<Hex> occupancy_off_;
+  // Hex boards of at most k_sight_table_hexes hexes: every sight line between
+  // two hexes of the board, built once (on first use) and kept across
+  // engagements, each step as the hexes' places with their terrain's
+  // blocking already read. A step's side blocks if its terrain does or a
+  // unit stands there; an end hex never blocks (HexBoard's step rule).
+  struct SightCell {
+    std::int32_t i1 = -1, i2 = -1;  // board places that a unit would block (-1: an end, never)
+    bool t1 = false, t2 = false;    // blocked by terrain (never at an end)
+    bool same = false;              // the line does not run along a hexside here
+  };
+  struct SightLine {
+    std::uint32_t offset = 0;
+    std::uint32_t len = 0;
+    std::uint8_t state = 0;  // 0 not built, 1 built, 2 leaves the board (asked of HexBoard)
+  };
+  static constexpr std::size_t k_sight_table_hexes = 512;
+  mutable std::vector<SightLine> sight_lines_;  // [from place * hexes + to place]
+  mutable std::vector<SightCell> sight_cells_;
+  mutable std::vector<SightStep> sight_scratch_;
   bool units_block_sight_ = false;
   // unit_hex(): each unit's position bits and hex.
   struct HexMemo {

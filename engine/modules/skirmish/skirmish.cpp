@@ -120,16 +120,45 @@ void SkirmishGame::start(std::uint64_t seed, std::uint64_t index) {
 // ------------------------------------------------------------ questions
 
 bool SkirmishGame::sees_point(Point a, Point b) const { return s_->foot->line_of_sight(a, b); }
-bool SkirmishGame::sees(std::size_t a, std::size_t b) const {
+SkirmishGame::SightMemo& SkirmishGame::pair_memo(std::size_t a, std::size_t b) const {
   const Point pa = figs_[a].pos, pb = figs_[b].pos;
   const std::uint64_t k[4] = {std::bit_cast<std::uint64_t>(pa.x), std::bit_cast<std::uint64_t>(pa.y), std::bit_cast<std::uint64_t>(pb.x),
                               std::bit_cast<std::uint64_t>(pb.y)};
   SightMemo& m = sight_memo_[a * figs_.size() + b];
-  if (m.valid && m.key[0] == k[0] && m.key[1] == k[1] && m.key[2] == k[2] && m.key[3] == k[3]) return m.sees;
-  m.sees = sees_point(pa, pb);
-  for (int i = 0; i < 4; ++i) m.key[i] = k[i];
-  m.valid = true;
+  if (m.key[0] != k[0] || m.key[1] != k[1] || m.key[2] != k[2] || m.key[3] != k[3]) {
+    for (int i = 0; i < 4; ++i) m.key[i] = k[i];
+    m.valid = m.dist_valid = m.cover_valid = false;
+  }
+  return m;
+}
+
+bool SkirmishGame::sees(std::size_t a, std::size_t b) const {
+  SightMemo& m = pair_memo(a, b);
+  if (!m.valid) {
+    m.sees = sees_point(figs_[a].pos, figs_[b].pos);
+    m.valid = true;
+  }
   return m.sees;
+}
+
+double SkirmishGame::pair_dist(std::size_t a, std::size_t b) const {
+  SightMemo& m = pair_memo(a, b);
+  if (!m.dist_valid) {
+    m.dist = dist_cm(figs_[a].pos, figs_[b].pos);
+    m.dist_valid = true;
+  }
+  return m.dist;
+}
+
+int SkirmishGame::cover_from(std::size_t target, std::size_t viewer) const {
+  SightMemo& m = pair_memo(viewer, target);
+  const std::uint64_t facing = std::bit_cast<std::uint64_t>(figs_[target].facing);
+  if (!m.cover_valid || m.cover_facing != facing) {
+    m.cover = cover_of(target, figs_[viewer].pos);
+    m.cover_facing = facing;
+    m.cover_valid = true;
+  }
+  return m.cover;
 }
 
 int SkirmishGame::cover_of(std::size_t f, Point viewer) const {
@@ -149,7 +178,7 @@ int SkirmishGame::nearest_visible_enemy(std::size_t f, bool foot_only) const {
   for (std::size_t j = 0; j < figs_.size(); ++j) {
     const SkFigure& e = figs_[j];
     if (e.side == figs_[f].side || !e.active() || (foot_only && e.mounted())) continue;
-    const double d = dist_cm(figs_[f].pos, e.pos);
+    const double d = pair_dist(f, j);
     if (d < bd && sees(f, j)) {
       bd = d;
       best = static_cast<int>(j);
@@ -242,7 +271,7 @@ void SkirmishGame::each_to_hit_term(std::size_t shooter, std::size_t target, std
   const SkFigure& s = figs_[shooter];
   const SkFigure& t = figs_[target];
   // Cover as seen from the shooter: the cover level is the base game's to-hit modifier (+5 cover).
-  if (int c = cover_of(target, s.pos)) add("cover", c);
+  if (int c = cover_from(target, shooter)) add("cover", c);
   if (t.prone && !t.mounted()) add("prone", r.prone_to_hit);
   if (s.mounted()) {
     const SkHorse& h = horses_[static_cast<std::size_t>(s.horse)];

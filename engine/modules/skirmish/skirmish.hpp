@@ -297,11 +297,21 @@ class SkirmishGame {
   // sees(a, b) per ordered pair of figures, keyed by the exact bits of both
   // positions: a hit returns what sees_point gave for those very points
   // (the terrain is the scenario's, fixed). Valid across reset().
+  // The same key also holds the distance between them and the cover of the
+  // second as seen from the first (with the bits of its facing).
   struct SightMemo {
     std::uint64_t key[4]{};
     bool valid = false;
     bool sees = false;
+    bool dist_valid = false;
+    double dist = 0;
+    bool cover_valid = false;
+    std::uint64_t cover_facing = 0;
+    int cover = 0;
   };
+  SightMemo& pair_memo(std::size_t a, std::size_t b) const;  // reset to the current positions if they moved
+  double pair_dist(std::size_t a, std::size_t b) const;      // dist_cm of their positions
+  int cover_from(std::size_t target, std::size_t viewer) const;  // cover_of(target, viewer's position)
   mutable std::vector<SightMemo> sight_memo_;
   // Each building's bounding box (x0, y0, x1, y1), widened by a margin over
   // Tabletop's own tolerance: a ride that meets none enters none (path_end).
