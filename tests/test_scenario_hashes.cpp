@@ -13,6 +13,8 @@
 //   ./build/tests/vedette_tests '[hashes20k]'
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <bit>
 #include <map>
 #include <string>
@@ -22,6 +24,7 @@
 #include "engine/core/content_hash.hpp"
 #include "engine/engagement/engagement.hpp"
 #include "engine/modules/skirmish/skirmish.hpp"
+#include "helpers.hpp"
 #include "sims/lab/bench.hpp"
 
 using namespace vedette;
@@ -119,4 +122,89 @@ TEST_CASE("scenario hashes: every shipped scenario plays as it did, 20,000 engag
                           {"wood_edge.yaml", "fnv1a64:580ca7561443f140"},
                           {"skirmish/village_patrol.yaml", "fnv1a64:be0b3e9e102909f2"},
                       });
+}
+
+// `vedette bench --all` (issue 32): every shipped scenario, the skirmish
+// included, timed in one run.
+TEST_CASE("commands: bench --all times every shipped scenario, the skirmish included", "[bench][commands]") {
+  const vtest::RunResult r = vtest::run_vedette({"bench", "--all", "--seconds", "0.02", "--json"});
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& rows = j.at("scenarios");
+  REQUIRE(rows.size() == all_files().size());
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    INFO(all_files()[k]);
+    CHECK(rows[k].at("file") == all_files()[k]);
+    CHECK(rows[k].at("engagements").get<double>() > 0);
+    CHECK(rows[k].at("dice_per_engagement").get<double>() > 1);
+    CHECK(rows[k].at("cpu_ns_per_engagement").get<double>() > 0);
+    CHECK(rows[k].at("ratio_to_dice").get<double>() > 0);
+  }
+  CHECK(rows.back().at("scenario") == load_skirmish_scenario(k_dir + "/skirmish/village_patrol.yaml")->name);
+  CHECK(j.at("cpu_ns_per_d6").get<double>() > 0);
+  CHECK(j.at("signature") == fnv1a64_text(bench::signature(k_dir).hash));
+
+  const vtest::RunResult table = vtest::run_vedette({"bench", "--all", "--seconds", "0.02"});
+  REQUIRE(table.status == 0);
+  CHECK(table.out.find("| scenario | us per engagement | dice per engagement | engagement / its dice |\n") != std::string::npos);
+  for (const std::string& f : all_files()) CHECK(table.out.find("| " + f.substr(0, f.size() - 5) + " | ") != std::string::npos);
+}
+
+TEST_CASE("commands: bench takes a skirmish scenario and counts its dice", "[bench][commands]") {
+  const std::string file = k_dir + "/skirmish/village_patrol.yaml";
+  const SkirmishScenarioPtr s = load_skirmish_scenario(file);
+  const std::uint64_t dice = bench::play_skirmish(*s, 20, bench::k_signature_seed);
+  // Every game rolls at least its turns' initiative dice (two a turn).
+  CHECK(dice >= 2 * 20);
+  const vtest::RunResult r = vtest::run_vedette({"bench", file, "--profile", "20"});
+  REQUIRE(r.status == 0);
+  CHECK(r.out == "Played 20 games of " + s->name + " (seed 1815): " + std::to_string(dice) + " dice\n");
+  const vtest::RunResult j = vtest::run_vedette({"bench", file, "--quick", "--json", "--threads", "1"});
+  REQUIRE(j.status == 0);
+  const auto fig = nlohmann::json::parse(j.out);
+  CHECK(fig.at("scenario") == s->name);
+  CHECK(fig.at("dice_per_engagement").get<double>() > 2);
+}
+
+TEST_CASE("commands: bench --all with a scenario, --profile or --signature is refused with status 2", "[bench][commands]") {
+  const vtest::RunResult r = vtest::run_vedette({"bench", "--all", k_dir + "/open_field_charge.yaml"});
+  CHECK(r.status == 2);
+  CHECK(r.err.find("--all") != std::string::npos);
+  CHECK(vtest::run_vedette({"bench", "--all", "--profile", "5"}).status == 2);
+  CHECK(vtest::run_vedette({"bench", "--all", "--signature"}).status == 2);
+}
+
+// The hex board's allocation-free forms (issue 32) answer as the forms they
+// replace, pair by pair of hexes, some off the board.
+TEST_CASE("hex: line_at is line()'s k-th hex, and sight from unit counts per hex is sight from the list", "[hex]") {
+  HexBoard b(6, 5, Length::cm(10));
+  const auto wood = b.add_terrain({.name = "wood", .blocks_sight = true});
+  b.set_terrain(HexBoard::from_offset(2, 2), wood);
+  b.set_terrain(HexBoard::from_offset(1, 3), wood);
+  const std::vector<Hex> units{HexBoard::from_offset(3, 1), HexBoard::from_offset(1, 1), HexBoard::from_offset(4, 3), Hex{-1, 0},
+                               HexBoard::from_offset(3, 3)};
+  std::vector<std::uint32_t> occupancy(static_cast<std::size_t>(b.cols() * b.rows()), 0);
+  std::vector<Hex> off;
+  for (const Hex h : units) {
+    if (b.hex_index(h) == HexBoard::k_off_board) off.push_back(h);
+    else ++occupancy[b.hex_index(h)];
+  }
+  REQUIRE(off.size() == 1);
+  std::vector<SightStep> path;
+  int blocked = 0, clear = 0;
+  for (int c1 = -1; c1 <= b.cols(); ++c1)
+    for (int r1 = 0; r1 < b.rows(); ++r1)
+      for (int c2 = -1; c2 <= b.cols(); ++c2)
+        for (int r2 = 0; r2 < b.rows(); ++r2) {
+          const Hex a = HexBoard::from_offset(c1, r1), z = HexBoard::from_offset(c2, r2);
+          const std::vector<Hex> line = b.line(a, z);
+          const int n = hex_distance(a, z);
+          for (int k = 0; k <= n; ++k) CHECK(HexBoard::line_at(a, z, k, n) == line[static_cast<std::size_t>(k)]);
+          b.sight_path(a, z, path);
+          const bool counted = b.line_of_sight_along(a, z, path, occupancy, off);
+          CHECK(counted == b.line_of_sight_hex(a, z, units));
+          (counted ? clear : blocked) += 1;
+        }
+  CHECK(blocked > 0);
+  CHECK(clear > 0);
 }

@@ -224,7 +224,7 @@ void add_bench(CLI::App& app, Runner& run) {
   c->add_flag("--signature", o->signature_only, "Print only the signature");
   c->add_option("--profile", o->profile,
                 "Only play N engagements of the scenario on one thread, untimed (for perf or callgrind: "
-                "--toggle-collect='vedette::bench::play_engagements*')");
+                "--toggle-collect='vedette::bench::play_engagements*', a skirmish's games 'vedette::bench::play_skirmish*')");
   c->add_flag("--json", o->json, "Print the figures as JSON");
   c->callback([o, &run] { run = [o](Io& io) { return run_bench(*o, io); }; });
 }
