@@ -120,6 +120,12 @@ std::vector<Hex> HexBoard::line(Hex a, Hex b, bool other_side) const {
   return out;
 }
 
+Hex HexBoard::line_at(Hex a, Hex b, int k, int n) {
+  if (k == 0) return a;
+  if (k == n) return b;
+  return lerp_hex(a, b, static_cast<double>(k) / n, 1.0);
+}
+
 std::size_t HexBoard::add_terrain(HexTerrain t) {
   if (types_.size() >= 65535) throw std::invalid_argument("hex board: too many terrain types");
   types_.push_back(std::move(t));
@@ -198,6 +204,19 @@ bool HexBoard::line_of_sight_along(Hex a, Hex b, std::span<const SightStep> path
   return true;
 }
 
+bool HexBoard::line_of_sight_along(Hex a, Hex b, std::span<const SightStep> path, std::span<const std::uint32_t> occupancy,
+                                   std::span<const Hex> off_board) const {
+  // blocks_sight(h, units) with the units counted per hex.
+  auto blocks = [&](Hex h) {
+    if (terrain(h).blocks_sight) return true;
+    if (on_board(h)) return occupancy[index(h)] != 0;
+    return std::find(off_board.begin(), off_board.end(), h) != off_board.end();
+  };
+  for (const SightStep& st : path)
+    if (step_blocked(a, b, st, blocks)) return false;
+  return true;
+}
+
 Length HexBoard::distance(Point a, Point b) const { return Length::cm(s_ * hex_distance(hex_of(a), hex_of(b))); }
 
 bool HexBoard::line_of_sight(Point a, Point b) const {
@@ -219,20 +238,27 @@ int HexBoard::cover_of(const Footprint& unit, std::optional<Point> /*viewer*/) c
 
 Length HexBoard::height_at(Point p) const { return Length::cm(terrain(hex_of(p)).height); }
 
+// These walk line(a, b) hex by hex (line_at) instead of building it.
 bool HexBoard::moves_uphill(Point a, Point b) const {
-  const auto path = line(hex_of(a), hex_of(b));
-  for (std::size_t i = 1; i < path.size(); ++i)
-    if (terrain(path[i]).height > terrain(path[i - 1]).height) return true;
+  const Hex ha = hex_of(a), hb = hex_of(b);
+  const int n = hex_distance(ha, hb);
+  Hex prev = ha;
+  for (int i = 1; i <= n; ++i) {
+    const Hex h = line_at(ha, hb, i, n);
+    if (terrain(h).height > terrain(prev).height) return true;
+    prev = h;
+  }
   return false;
 }
 
 Length HexBoard::movement_cost(Point a, Point b) const {
-  const auto path = line(hex_of(a), hex_of(b));
+  const Hex ha = hex_of(a), hb = hex_of(b);
+  const int n = hex_distance(ha, hb);
   double cost = 0;
-  for (std::size_t i = 1; i < path.size(); ++i) {
-    const Hex h = path[i];
+  for (int i = 1; i <= n; ++i) {
+    const Hex h = line_at(ha, hb, i, n);
     if (!on_board(h) || terrain(h).impassable) return Length::cm(kInf);
-    if (terrain(h).halts_movement && i + 1 < path.size()) return Length::cm(kInf);
+    if (terrain(h).halts_movement && i < n) return Length::cm(kInf);
     cost += s_;
   }
   return Length::cm(cost);
@@ -263,10 +289,9 @@ Point HexBoard::move_toward(Point from, Point target, Length allowance) const {
     const Hex goal = hex_of(target);
     // Far targets (a point beyond the own edge): walk only as far as needed.
     const int dist = hex_distance(start, goal);
-    const auto path = line(start, goal);
     const int steps = std::min(n, dist);
     for (int i = 1; i <= steps; ++i) {
-      const Hex h = path[static_cast<std::size_t>(i)];
+      const Hex h = line_at(start, goal, i, dist);
       if (!on_board(h) || terrain(h).impassable) break;
       cur = h;
       if (terrain(h).halts_movement) break;
@@ -321,11 +346,14 @@ std::optional<Point> HexBoard::nearest_cover(Point from, Length allowance, int m
   const int n = hexes_in(allowance);
   std::optional<Hex> best;
   int best_d = 0;
-  for (int row = 0; row < rows_; ++row)
+  // Rows more than n away hold no hex within n (the same hexes, in the same order).
+  const int row0 = std::max(0, start.r - n), row1 = std::min(rows_ - 1, start.r + n);
+  for (int row = row0; row <= row1; ++row)
     for (int col = 0; col < cols_; ++col) {
       const Hex h = from_offset(col, row);
+      if (types_[terrain_[index(h)]].cover < need) continue;
       const int dist = hex_distance(start, h);
-      if (dist == 0 || dist > n || terrain(h).cover < need) continue;
+      if (dist == 0 || dist > n) continue;
       if (best && dist >= best_d) continue;
       if (movement_cost(centre(start), centre(h)) > allowance + Length::cm(1e-9)) continue;
       best = h;

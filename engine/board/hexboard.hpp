@@ -122,6 +122,8 @@ class HexBoard final : public Board {
   // nudged to one side where the line runs along a hexside (`other_side`:
   // the other one).
   std::vector<Hex> line(Hex a, Hex b, bool other_side = false) const;
+  // Its k-th hex (0 to n = hex_distance(a, b)), without building the line.
+  static Hex line_at(Hex a, Hex b, int k, int n);
 
   // Terrain types: index 0 is open ground. add_terrain returns the new index.
   std::size_t add_terrain(HexTerrain t);
@@ -140,8 +142,16 @@ class HexBoard final : public Board {
   // answer along them.
   void sight_path(Hex a, Hex b, std::vector<SightStep>& out) const;
   bool line_of_sight_along(Hex a, Hex b, std::span<const SightStep> path, std::span<const Hex> units) const;
+  // The same answer with the units' hexes as a count per hex of the board
+  // (`occupancy`, indexed by hex_index) and a list of those off the board.
+  bool line_of_sight_along(Hex a, Hex b, std::span<const SightStep> path, std::span<const std::uint32_t> occupancy,
+                           std::span<const Hex> off_board) const;
   // Does this hex block sight (terrain, or one of these units' hexes)?
   bool blocks_sight(Hex h, std::span<const Hex> units) const;
+  // A hex's place in row-major offset order (0 to cols x rows - 1), or
+  // k_off_board.
+  static constexpr std::size_t k_off_board = static_cast<std::size_t>(-1);
+  std::size_t hex_index(Hex h) const { return on_board(h) ? index(h) : k_off_board; }
 
   // Board
   bool on_board(Point p) const override { return on_board(hex_of(p)); }

@@ -32,7 +32,12 @@ Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_
   units_block_sight_ = board_->units_block_sight();
   world_key_.assign(units_.size() * 3, 2);  // 2: never a unit's on-table flag, so the first query fills it
   world_hex_.assign(units_.size(), Hex{});
-  sight_hexes_.reserve(units_.size());
+  hex_memo_.assign(units_.size(), HexMemo{});
+  if (hex_) {
+    occupancy_.assign(static_cast<std::size_t>(hex_->cols()) * static_cast<std::size_t>(hex_->rows()), 0);
+    occupancy_marks_.reserve(units_.size());
+    occupancy_off_.reserve(units_.size());
+  }
   if (s.blocks && s.hex) blocks_ = s.blocks.get();
   fired_.assign(units_.size(), 0);
   occupied_.reserve(units_.size());
@@ -106,7 +111,8 @@ Length Battle::gap_miss(std::size_t a, std::size_t b) const {
   const Unit& ub = units_[b];
   PairMemo& m = memo_[a * units_.size() + b];
   const std::uint64_t keys = static_cast<std::uint64_t>(depth_key(ua)) << 32 | depth_key(ub);
-  const double d = board_->distance(ua.pos, ub.pos).as_cm();
+  // A hex board: HexBoard::distance's own expression, on the kept hexes.
+  const double d = hex_ && board_ == static_cast<const Board*>(hex_) ? hex_->hex_size().as_cm() * hex_distance(unit_hex(a), unit_hex(b)) : board_->distance(ua.pos, ub.pos).as_cm();
   const double g = d - depth(a).as_cm() / 2.0 - depth(b).as_cm() / 2.0;
   m.gap = Length::cm(std::max(0.0, g));
   m.depth_keys = keys;
@@ -124,7 +130,7 @@ bool Battle::sees_miss(std::size_t a, std::size_t b) const {
   return m.sees;
 }
 
-bool Battle::sees_in_world(std::size_t a, std::size_t b) const {
+void Battle::sync_world() const {
   // Has any unit moved, left or come back since the epoch began?
   bool same = world_epoch_ != 0;
   for (std::size_t k = 0; k < units_.size(); ++k) {
@@ -137,32 +143,84 @@ bool Battle::sees_in_world(std::size_t a, std::size_t b) const {
       key[0] = x;
       key[1] = y;
       key[2] = on;
-      if (hex_) world_hex_[k] = hex_->hex_of(u.pos);
+      if (hex_) world_hex_[k] = unit_hex(k);
     }
   }
-  if (!same) ++world_epoch_;
+  if (same) return;
+  ++world_epoch_;
+  if (!hex_) return;
+  for (std::size_t i : occupancy_marks_) occupancy_[i] = 0;
+  occupancy_marks_.clear();
+  occupancy_off_.clear();
+  for (std::size_t k = 0; k < units_.size(); ++k) {
+    if (world_key_[3 * k + 2] == 0) continue;
+    const std::size_t i = hex_->hex_index(world_hex_[k]);
+    if (i == HexBoard::k_off_board) {
+      occupancy_off_.push_back(world_hex_[k]);
+      continue;
+    }
+    if (occupancy_[i]++ == 0) occupancy_marks_.push_back(i);
+  }
+}
+
+bool Battle::sees_in_epoch(std::size_t a, std::size_t b) const {
   PairMemo& m = memo_[a * units_.size() + b];
   if (m.sees_valid && m.sees_world == world_epoch_) return m.sees;
   // Units in between block the view (seed 004's line of sight); the two
   // ends' own hexes never do.
-  const Point pa = units_[a].pos, pb = units_[b].pos;
   if (hex_) {
-    sight_hexes_.clear();
-    for (std::size_t k = 0; k < units_.size(); ++k)
-      if (k != a && k != b && units_[k].active()) sight_hexes_.push_back(world_hex_[k]);
     const Hex ha = world_hex_[a], hb = world_hex_[b];
+    const std::size_t hexes = occupancy_.size();
+    const std::size_t ia = hex_->hex_index(ha), ib = hex_->hex_index(hb);
+    if (hexes <= k_sight_table_hexes && ia != HexBoard::k_off_board && ib != HexBoard::k_off_board) {
+      if (sight_lines_.empty()) sight_lines_.resize(hexes * hexes);
+      SightLine& line = sight_lines_[ia * hexes + ib];
+      if (line.state == 0) {
+        // Build it from HexBoard's own steps (sight_path).
+        hex_->sight_path(ha, hb, sight_scratch_);
+        line.offset = static_cast<std::uint32_t>(sight_cells_.size());
+        line.len = static_cast<std::uint32_t>(sight_scratch_.size());
+        line.state = 1;
+        for (const SightStep& st : sight_scratch_) {
+          SightCell cell;
+          cell.same = st.h1 == st.h2;
+          const bool end1 = st.h1 == ha || st.h1 == hb, end2 = st.h2 == ha || st.h2 == hb;
+          const std::size_t p1 = hex_->hex_index(st.h1), p2 = hex_->hex_index(st.h2);
+          if ((!end1 && p1 == HexBoard::k_off_board) || (!end2 && p2 == HexBoard::k_off_board)) line.state = 2;
+          cell.i1 = end1 ? -1 : static_cast<std::int32_t>(p1);
+          cell.i2 = end2 ? -1 : static_cast<std::int32_t>(p2);
+          cell.t1 = !end1 && hex_->terrain(st.h1).blocks_sight;
+          cell.t2 = !end2 && hex_->terrain(st.h2).blocks_sight;
+          sight_cells_.push_back(cell);
+        }
+        if (line.state == 2) sight_cells_.resize(line.offset);
+      }
+      if (line.state == 1) {
+        bool clear = true;
+        for (std::uint32_t k = 0; k < line.len && clear; ++k) {
+          const SightCell& s = sight_cells_[line.offset + k];
+          const bool b1 = s.t1 || (s.i1 >= 0 && occupancy_[static_cast<std::size_t>(s.i1)] != 0);
+          const bool b2 = s.t2 || (s.i2 >= 0 && occupancy_[static_cast<std::size_t>(s.i2)] != 0);
+          clear = !(s.same ? b1 : (b1 && b2));
+        }
+        m.sees = clear;
+        m.sees_world = world_epoch_;
+        m.sees_valid = true;
+        return m.sees;
+      }
+    }
     if (!m.path_valid || !(m.path_a == ha) || !(m.path_b == hb)) {
       hex_->sight_path(ha, hb, m.path);
       m.path_a = ha;
       m.path_b = hb;
       m.path_valid = true;
     }
-    m.sees = hex_->line_of_sight_along(ha, hb, m.path, sight_hexes_);
+    m.sees = hex_->line_of_sight_along(ha, hb, m.path, occupancy_, occupancy_off_);
   } else {
     sight_units_.clear();
     for (std::size_t k = 0; k < units_.size(); ++k)
       if (k != a && k != b && units_[k].active()) sight_units_.push_back(units_[k].pos);
-    m.sees = board_->line_of_sight_past(pa, pb, sight_units_);
+    m.sees = board_->line_of_sight_past(units_[a].pos, units_[b].pos, sight_units_);
   }
   m.sees_world = world_epoch_;
   m.sees_valid = true;
@@ -172,11 +230,14 @@ bool Battle::sees_in_world(std::size_t a, std::size_t b) const {
 UnitIndex Battle::nearest_enemy(std::size_t i, bool visible_only) const {
   UnitIndex best = k_no_unit;
   Length best_gap;
+  // Where units block sight, the world is checked once for the whole search.
+  const bool epoch = visible_only && units_block_sight_;
+  if (epoch) sync_world();
   for (std::size_t j = 0; j < units_.size(); ++j) {
     if (!units_[j].active() || !enemies(i, j)) continue;
     const Length g = gap(i, j);
     if (best != k_no_unit && !(g < best_gap)) continue;
-    if (visible_only && !sees(i, j)) continue;
+    if (visible_only && !(epoch ? sees_in_epoch(i, j) : sees(i, j))) continue;
     best = static_cast<UnitIndex>(j);
     best_gap = g;
   }
@@ -260,8 +321,9 @@ Situation Battle::situation(std::size_t i) const {
   const WeaponsRange wr = rules_->switches.weapons_range;
   s.in_enemy_range = false;
   const Length mine = reach(i);
+  if (units_block_sight_) sync_world();  // once for the loop (nothing moves in it)
   for (std::size_t j = 0; j < units_.size(); ++j) {
-    if (!units_[j].active() || !enemies(i, j) || !sees(i, j)) continue;
+    if (!units_[j].active() || !enemies(i, j) || !(units_block_sight_ ? sees_in_epoch(i, j) : sees(i, j))) continue;
     s.enemy_in_sight = true;
     const Length g = gap(i, j);
     const Length theirs = reach(j);

@@ -103,6 +103,9 @@ class Battle {
   Arm arm_of(std::size_t i) const;
   BlockUnit block_of(std::size_t i) const;
   bool adjacent(std::size_t a, std::size_t b) const;
+  // The hex unit i stands in (hex boards only): HexBoard::hex_of of its
+  // position, kept while the position's bits do not change.
+  Hex unit_hex(std::size_t i) const;
   const std::vector<Hex>& occupied() const;  // every active unit's hex
   const CommandHand& hand(std::uint8_t side) const { return hands_[side]; }
   bool fired(std::size_t i) const { return fired_[i] != 0; }
@@ -157,9 +160,48 @@ class Battle {
   mutable std::vector<std::uint64_t> world_key_;
   mutable std::uint64_t world_epoch_ = 0;
   mutable std::vector<Hex> world_hex_;    // each unit's hex, kept with world_key_
-  mutable std::vector<Hex> sight_hexes_;  // sees_miss: the other active units' hexes
+  // Hex boards: the active units' hexes in this epoch, as a count per hex of
+  // the board (HexBoard::hex_index) and a list for any off the board. A hex
+  // other than the two ends blocks sight if any active unit stands in it
+  // (neither end's unit can), so this answers for every pair of the epoch.
+  mutable std::vector<std::uint32_t> occupancy_;
+  mutable std::vector<std::size_t> occupancy_marks_;  // the counts set, to clear them
+  mutable std::vector<Hex> occupancy_off_;
+  // Hex boards of at most k_sight_table_hexes hexes: every sight line between
+  // two hexes of the board, built once (on first use) and kept across
+  // engagements, each step as the hexes' places with their terrain's
+  // blocking already read. A step's side blocks if its terrain does or a
+  // unit stands there; an end hex never blocks (HexBoard's step rule).
+  struct SightCell {
+    std::int32_t i1 = -1, i2 = -1;  // board places that a unit would block (-1: an end, never)
+    bool t1 = false, t2 = false;    // blocked by terrain (never at an end)
+    bool same = false;              // the line does not run along a hexside here
+  };
+  struct SightLine {
+    std::uint32_t offset = 0;
+    std::uint32_t len = 0;
+    std::uint8_t state = 0;  // 0 not built, 1 built, 2 leaves the board (asked of HexBoard)
+  };
+  static constexpr std::size_t k_sight_table_hexes = 512;
+  mutable std::vector<SightLine> sight_lines_;  // [from place * hexes + to place]
+  mutable std::vector<SightCell> sight_cells_;
+  mutable std::vector<SightStep> sight_scratch_;
   bool units_block_sight_ = false;
-  bool sees_in_world(std::size_t a, std::size_t b) const;
+  // unit_hex(): each unit's position bits and hex.
+  struct HexMemo {
+    std::uint64_t x = 0, y = 0;
+    bool valid = false;
+    Hex hex;
+  };
+  mutable std::vector<HexMemo> hex_memo_;
+  // Brings world_key_ up to date (a new epoch if any unit moved, left or
+  // came back); the pair answers of the epoch then hold.
+  void sync_world() const;
+  bool sees_in_epoch(std::size_t a, std::size_t b) const;
+  bool sees_in_world(std::size_t a, std::size_t b) const {
+    sync_world();
+    return sees_in_epoch(a, b);
+  }
   // What a unit's depth (footprint) depends on besides the ruleset.
   static std::uint32_t depth_key(const Unit& u) {
     return static_cast<std::uint32_t>(u.figures) << 8 | static_cast<std::uint32_t>(u.formation) << 1 | (u.on_horse() ? 1U : 0U);
@@ -182,6 +224,19 @@ inline Length Battle::gap(std::size_t a, std::size_t b) const {
       same_bits(m.gap_pos, ua.pos, ub.pos))
     return m.gap;
   return gap_miss(a, b);
+}
+
+inline Hex Battle::unit_hex(std::size_t i) const {
+  const Point p = units_[i].pos;
+  HexMemo& m = hex_memo_[i];
+  const std::uint64_t x = std::bit_cast<std::uint64_t>(p.x), y = std::bit_cast<std::uint64_t>(p.y);
+  if (!m.valid || m.x != x || m.y != y) {
+    m.hex = hex_->hex_of(p);
+    m.x = x;
+    m.y = y;
+    m.valid = true;
+  }
+  return m.hex;
 }
 
 inline bool Battle::sees(std::size_t a, std::size_t b) const {

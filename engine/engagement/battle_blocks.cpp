@@ -15,7 +15,7 @@ BlockUnit Battle::block_of(std::size_t i) const {
   b.arm = arm_of(i);
   b.side = u.side;
   b.blocks = u.active() ? u.figures : 0;
-  b.hex = hex_->hex_of(u.pos);
+  b.hex = unit_hex(i);
   b.horse_artillery = scenario_->units[i].horse_artillery;
   b.in_square = u.in_square();
   b.ordered = fired_[i] == 0;
@@ -23,13 +23,13 @@ BlockUnit Battle::block_of(std::size_t i) const {
 }
 
 bool Battle::adjacent(std::size_t a, std::size_t b) const {
-  return hex_distance(hex_->hex_of(units_[a].pos), hex_->hex_of(units_[b].pos)) == 1;
+  return hex_distance(unit_hex(a), unit_hex(b)) == 1;
 }
 
 const std::vector<Hex>& Battle::occupied() const {
   occupied_.clear();
-  for (const Unit& u : units_)
-    if (u.active()) occupied_.push_back(hex_->hex_of(u.pos));
+  for (std::size_t k = 0; k < units_.size(); ++k)
+    if (units_[k].active()) occupied_.push_back(unit_hex(k));
   return occupied_;
 }
 

@@ -58,19 +58,20 @@ double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
   if (n <= 0 || dl == 0) return 0;
   if (dl > (n + 1) * s) dest = u.pos + d * ((n + 1) * s / dl);  // a far point: only as far as the move goes
   u.facing = bearing_deg(u.pos, dest);
-  const Hex from = hb.hex_of(u.pos);
+  const Hex from = b_.unit_hex(i);
   const Hex goal = hb.hex_of(hb.move_toward(u.pos, dest, allowance));
   if (goal == from) return 0;
-  const auto path = hb.line(from, goal);
+  // Along line(from, goal), hex by hex.
+  const int len = hex_distance(from, goal);
   Hex cur = from;
   int steps = 0;
-  for (std::size_t k = 1; k < path.size() && steps < n; ++k) {
-    const Hex h = path[k];
+  for (int k = 1; k <= len && steps < n; ++k) {
+    const Hex h = HexBoard::line_at(from, goal, k, len);
     if (!hb.on_board(h) || hb.terrain(h).impassable) break;
     bool taken = false, contact = false;
     for (std::size_t j = 0; j < b_.units_.size(); ++j) {
       if (j == i || !b_.units_[j].active()) continue;
-      const Hex o = hb.hex_of(b_.units_[j].pos);
+      const Hex o = b_.unit_hex(j);
       if (o == h) taken = true;
       else if (b_.enemies(i, j) && hex_distance(o, h) == 1) contact = true;
     }
@@ -105,7 +106,7 @@ void Engagement::block_charge(std::size_t i, std::size_t t, Pace pace) {
   u.charged_this_turn = true;
   moved_pace_[i] = pace;
   const HexBoard& hb = *b_.hex();
-  const int away = hex_distance(hb.hex_of(u.pos), hb.hex_of(b_.units_[t].pos));
+  const int away = hex_distance(b_.unit_hex(i), b_.unit_hex(t));
   const double moved = b_.adjacent(i, t) ? 0.0 : hex_go(i, b_.units_[t].pos, p.max_range);
   moved_cm_[i] += moved;
   const bool contact = b_.adjacent(i, t);
@@ -248,8 +249,8 @@ void Engagement::block_shooting() {
     const UnitIndex tt = b_.nearest_enemy(i, true);
     if (tt == k_no_unit) continue;
     const auto t = static_cast<std::size_t>(tt);
-    const Hex th = hb.hex_of(b_.units_[t].pos);
-    const int dist = hex_distance(hb.hex_of(u.pos), th);
+    const Hex th = b_.unit_hex(t);
+    const int dist = hex_distance(b_.unit_hex(i), th);
     if (dist > range) continue;
     const int n = unit_dice(r, b_.block_of(i), dist, hb.terrain(th).cover);
     b_.fired_[i] = 1;

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <ctime>
 #include <fstream>
+#include <memory>
+#include <utility>
 #include <thread>
 #include <vector>
 
@@ -106,22 +108,27 @@ Signature signature(const std::string& dir) {
   return sig;
 }
 
-Throughput measure_engagements(const Scenario& s, unsigned threads, double seconds, std::uint64_t seed) {
+namespace {
+
+// Plays indices handed out in chunks on `threads` threads for about
+// `seconds` of wall time; `make()` gives each thread its game, which
+// `play(game, i)` resets to index i and plays, returning (turns, dice).
+template <class Make, class Play>
+Throughput measure(unsigned threads, double seconds, Make&& make, Play&& play) {
   threads = std::max(1U, threads);
-  const Players players = make_players(s);
   std::atomic<std::uint64_t> next{0};
   std::vector<Throughput> per(threads);
   const auto t0 = Clock::now();
   auto work = [&](Throughput& out) {
-    Engagement game(s, players.bots(), seed, 0);
+    auto game = make();
     Throughput t;  // counted here, not in `per`: threads would share its cache lines
     const double cpu0 = thread_cpu_seconds();
     do {
       const std::uint64_t first = next.fetch_add(k_chunk, std::memory_order_relaxed);
       for (std::uint64_t i = first; i < first + k_chunk; ++i) {
-        game.reset(seed, i);
-        t.turns += static_cast<std::uint64_t>(game.run().turns);
-        t.dice += game.dice_rolled();
+        const auto [turns, dice] = play(*game, i);
+        t.turns += turns;
+        t.dice += dice;
         ++t.engagements;
       }
     } while (since(t0) < seconds);
@@ -142,6 +149,42 @@ Throughput measure_engagements(const Scenario& s, unsigned threads, double secon
     all.cpu_seconds += t.cpu_seconds;
   }
   return all;
+}
+
+}  // namespace
+
+Throughput measure_engagements(const Scenario& s, unsigned threads, double seconds, std::uint64_t seed) {
+  const Players players = make_players(s);
+  return measure(
+      threads, seconds, [&] { return std::make_unique<Engagement>(s, players.bots(), seed, 0); },
+      [&](Engagement& game, std::uint64_t i) {
+        game.reset(seed, i);
+        const auto turns = static_cast<std::uint64_t>(game.run().turns);
+        return std::pair<std::uint64_t, std::uint64_t>{turns, game.dice_rolled()};
+      });
+}
+
+Throughput measure_skirmish(const SkirmishScenario& s, unsigned threads, double seconds, std::uint64_t seed) {
+  const SkirmishPlayers players = make_skirmish_players(s);
+  return measure(
+      threads, seconds, [&] { return std::make_unique<SkirmishGame>(s, players.bots(), seed, 0); },
+      [&](SkirmishGame& game, std::uint64_t i) {
+        game.reset(seed, i);
+        const auto turns = static_cast<std::uint64_t>(game.run().turns);
+        return std::pair<std::uint64_t, std::uint64_t>{turns, game.dice_rolled()};
+      });
+}
+
+std::uint64_t play_skirmish(const SkirmishScenario& s, std::uint64_t n, std::uint64_t seed) {
+  const SkirmishPlayers players = make_skirmish_players(s);
+  SkirmishGame game(s, players.bots(), seed, 0);
+  std::uint64_t dice = 0;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    game.reset(seed, i);
+    game.run();
+    dice += game.dice_rolled();
+  }
+  return dice;
 }
 
 std::uint64_t play_engagements(const Scenario& s, std::uint64_t n, std::uint64_t seed) {

@@ -81,6 +81,12 @@ Throughput measure_engagements(const Scenario& s, unsigned threads, double secon
 // vedette bench --profile N` counts exactly these instructions.
 std::uint64_t play_engagements(const Scenario& s, std::uint64_t n, std::uint64_t seed);
 
+// The same two for a skirmish scenario (seed 001's game loop, one
+// SkirmishGame per thread reset for each index); "engagements" are games.
+Throughput measure_skirmish(const SkirmishScenario& s, unsigned threads, double seconds, std::uint64_t seed);
+// `valgrind --tool=callgrind --toggle-collect='vedette::bench::play_skirmish*'`.
+std::uint64_t play_skirmish(const SkirmishScenario& s, std::uint64_t n, std::uint64_t seed);
+
 // Nanoseconds per D6 from the engine's Rng through Dice::d6 (the dice floor),
 // rolled in a tight loop for about `seconds`: wall and CPU.
 struct DiceFloor {

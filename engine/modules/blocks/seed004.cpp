@@ -320,6 +320,15 @@ void all_paths(const HexBoard& b, Hex from, Edge own, int left, std::span<const 
   });
 }
 
+// Is there one path all_paths would list? (The same search, stopping at
+// the first, with nothing built.)
+bool any_path(const HexBoard& b, Hex from, Edge own, int left, std::span<const Hex> occupied) {
+  if (left == 0) return true;
+  bool found = false;
+  each_retreat_step(b, from, own, occupied, [&](Hex n) { found = found || any_path(b, n, own, left - 1, occupied); });
+  return found;
+}
+
 }  // namespace
 
 Retreat retreat(const HexBoard& b, Hex from, Edge own, int hexes, bool can_move, std::span<const Hex> occupied) {
@@ -359,7 +368,7 @@ RetireRefusal may_retire_and_reform(const Seed004Rules& r, const HexBoard& b, co
                                     Edge own, std::span<const Hex> occupied, bool infantry_battling_back) {
   if (cavalry.arm != Arm::cavalry || attacker != Arm::infantry) return RetireRefusal::not_cavalry_vs_infantry;
   if (infantry_battling_back) return RetireRefusal::infantry_battling_back;
-  if (retire_paths(r, b, cavalry.hex, own, occupied).empty()) return RetireRefusal::no_retreat;
+  if (!any_path(b, cavalry.hex, own, r.retire_hexes, occupied)) return RetireRefusal::no_retreat;
   return RetireRefusal::none;
 }
 

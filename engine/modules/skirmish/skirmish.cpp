@@ -4,8 +4,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <variant>
 
 namespace vedette {
+
+// An event's words are built only when a recorder listens (the Monte Carlo
+// attaches none): the arguments are not evaluated otherwise.
+#define SK_EMIT(...)            \
+  do {                          \
+    if (rec_) emit(__VA_ARGS__); \
+  } while (false)
 
 namespace {
 
@@ -43,6 +51,22 @@ SkirmishGame::SkirmishGame(const SkirmishScenario& s, std::array<const SkirmishB
       r_shooting_(shooting_),
       r_melee_(melee_),
       r_morale_(morale_) {
+  // Tabletop's box of each area (circle: centre +- radius; polygon: its
+  // vertices' extremes), widened by 1e-6 cm: more than the 1e-7 cm within
+  // which Tabletop counts a point as inside.
+  constexpr double margin = 1e-6;
+  for (const SkirmishBuilding& b : s.buildings) {
+    std::array<double, 4> box{0, 0, 0, 0};
+    const Shape& shape = s.foot->areas().at(b.area).shape;
+    if (const auto* c = std::get_if<Circle>(&shape)) {
+      box = {c->centre.x - c->radius, c->centre.y - c->radius, c->centre.x + c->radius, c->centre.y + c->radius};
+    } else {
+      const auto& v = std::get<Polygon>(shape).vertices;
+      box = {v.at(0).x, v.at(0).y, v.at(0).x, v.at(0).y};
+      for (const Point& q : v) box = {std::min(box[0], q.x), std::min(box[1], q.y), std::max(box[2], q.x), std::max(box[3], q.y)};
+    }
+    building_box_.push_back({box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin});
+  }
   start(seed, index);
 }
 
@@ -90,12 +114,52 @@ void SkirmishGame::start(std::uint64_t seed, std::uint64_t index) {
           horses_[static_cast<std::size_t>(figs_[j].horse)].riders[1] = static_cast<int>(i);
           figs_[i].horse = figs_[j].horse;
         }
+  sight_memo_.resize(figs_.size() * figs_.size());
 }
 
 // ------------------------------------------------------------ questions
 
 bool SkirmishGame::sees_point(Point a, Point b) const { return s_->foot->line_of_sight(a, b); }
-bool SkirmishGame::sees(std::size_t a, std::size_t b) const { return sees_point(figs_[a].pos, figs_[b].pos); }
+SkirmishGame::SightMemo& SkirmishGame::pair_memo(std::size_t a, std::size_t b) const {
+  const Point pa = figs_[a].pos, pb = figs_[b].pos;
+  const std::uint64_t k[4] = {std::bit_cast<std::uint64_t>(pa.x), std::bit_cast<std::uint64_t>(pa.y), std::bit_cast<std::uint64_t>(pb.x),
+                              std::bit_cast<std::uint64_t>(pb.y)};
+  SightMemo& m = sight_memo_[a * figs_.size() + b];
+  if (m.key[0] != k[0] || m.key[1] != k[1] || m.key[2] != k[2] || m.key[3] != k[3]) {
+    for (int i = 0; i < 4; ++i) m.key[i] = k[i];
+    m.valid = m.dist_valid = m.cover_valid = false;
+  }
+  return m;
+}
+
+bool SkirmishGame::sees(std::size_t a, std::size_t b) const {
+  SightMemo& m = pair_memo(a, b);
+  if (!m.valid) {
+    m.sees = sees_point(figs_[a].pos, figs_[b].pos);
+    m.valid = true;
+  }
+  return m.sees;
+}
+
+double SkirmishGame::pair_dist(std::size_t a, std::size_t b) const {
+  SightMemo& m = pair_memo(a, b);
+  if (!m.dist_valid) {
+    m.dist = dist_cm(figs_[a].pos, figs_[b].pos);
+    m.dist_valid = true;
+  }
+  return m.dist;
+}
+
+int SkirmishGame::cover_from(std::size_t target, std::size_t viewer) const {
+  SightMemo& m = pair_memo(viewer, target);
+  const std::uint64_t facing = std::bit_cast<std::uint64_t>(figs_[target].facing);
+  if (!m.cover_valid || m.cover_facing != facing) {
+    m.cover = cover_of(target, figs_[viewer].pos);
+    m.cover_facing = facing;
+    m.cover_valid = true;
+  }
+  return m.cover;
+}
 
 int SkirmishGame::cover_of(std::size_t f, Point viewer) const {
   Footprint fp{figs_[f].pos, figs_[f].facing, Length::cm(0.5), Length::cm(0.5)};
@@ -114,7 +178,7 @@ int SkirmishGame::nearest_visible_enemy(std::size_t f, bool foot_only) const {
   for (std::size_t j = 0; j < figs_.size(); ++j) {
     const SkFigure& e = figs_[j];
     if (e.side == figs_[f].side || !e.active() || (foot_only && e.mounted())) continue;
-    const double d = dist_cm(figs_[f].pos, e.pos);
+    const double d = pair_dist(f, j);
     if (d < bd && sees(f, j)) {
       bd = d;
       best = static_cast<int>(j);
@@ -150,7 +214,8 @@ bool SkirmishGame::attended(std::size_t h) const {
   const double reach = rules().holder_reach.as_cm();
   // Holders in figure order each take up to five of the side's loose horses
   // within reach, in horse order, that no holder before took.
-  std::vector<char> taken(horses_.size(), 0);
+  std::vector<char>& taken = taken_;  // scratch, kept between calls
+  taken.assign(horses_.size(), 0);
   for (std::size_t k = 0; k < figs_.size(); ++k) {
     const SkFigure& f = figs_[k];
     if (f.side != side || !f.holder || !is_foot(f)) continue;
@@ -174,40 +239,63 @@ double SkirmishGame::move_allowance_cm(std::size_t f) const {
   return horses_[static_cast<std::size_t>(x.horse)].doubled() ? rules().double_move.as_cm() : rules().horse_move.as_cm();
 }
 
-std::optional<std::string> SkirmishGame::may_fire(std::size_t f) const {
+SkirmishGame::FireBar SkirmishGame::fire_bar(std::size_t f) const {
   const SkFigure& x = figs_[f];
-  if (!x.active()) return "is out of action";
-  if (x.holder) return "is holding horses";
-  if (!x.mounted()) return std::nullopt;
+  if (!x.active()) return FireBar::out;
+  if (x.holder) return FireBar::holder;
+  if (!x.mounted()) return FireBar::none;
   const SkHorse& h = horses_[static_cast<std::size_t>(x.horse)];
   // Seed 001: soldiers riding double may not fire.
-  if (h.doubled()) return "rides double and may not fire";
+  if (h.doubled()) return FireBar::doubled;
   // Seed 001: only carbines, SMGs and pistols while moving.
-  const SkirmishWeapon& w = rules().weapons[x.spec->weapon];
-  if (h.moved_cm > 0 && !w.fire_while_moving) return "is moving, and a " + w.name + " may not be fired on the move";
+  if (h.moved_cm > 0 && !rules().weapons[x.spec->weapon].fire_while_moving) return FireBar::moving;
+  return FireBar::none;
+}
+
+std::optional<std::string> SkirmishGame::may_fire(std::size_t f) const {
+  switch (fire_bar(f)) {
+    case FireBar::none: return std::nullopt;
+    case FireBar::out: return "is out of action";
+    case FireBar::holder: return "is holding horses";
+    case FireBar::doubled: return "rides double and may not fire";
+    case FireBar::moving: return "is moving, and a " + rules().weapons[figs_[f].spec->weapon].name + " may not be fired on the move";
+  }
   return std::nullopt;
 }
 
-Terms SkirmishGame::to_hit_terms(std::size_t shooter, std::size_t target, std::optional<double> intended_cm) const {
+// The to-hit modifiers once, for both the account (to_hit_terms) and the
+// dice (to_hit_sum): `add(name, value)` for each, in order.
+template <class Add>
+void SkirmishGame::each_to_hit_term(std::size_t shooter, std::size_t target, std::optional<double> intended_cm, Add&& add) const {
   const SkirmishRules& r = rules();
   const SkFigure& s = figs_[shooter];
   const SkFigure& t = figs_[target];
-  Terms terms;
   // Cover as seen from the shooter: the cover level is the base game's to-hit modifier (+5 cover).
-  if (int c = cover_of(target, s.pos)) terms.emplace_back("cover", c);
-  if (t.prone && !t.mounted()) terms.emplace_back("prone", r.prone_to_hit);
+  if (int c = cover_from(target, shooter)) add("cover", c);
+  if (t.prone && !t.mounted()) add("prone", r.prone_to_hit);
   if (s.mounted()) {
     const SkHorse& h = horses_[static_cast<std::size_t>(s.horse)];
-    if (r.horseback_penalty == HorsebackPenalty::always || h.moved_cm > 0) terms.emplace_back("from horseback", r.horseback_fire);
+    if (r.horseback_penalty == HorsebackPenalty::always || h.moved_cm > 0) add("from horseback", r.horseback_fire);
   }
   if (t.mounted()) {
     // Seed 001: -1, and +1 per 3in moved in the last action (or intended, against opportunity fire).
-    terms.emplace_back("mounted target", r.mounted_target);
+    add("mounted target", r.mounted_target);
     const double moved = intended_cm ? *intended_cm : horses_[static_cast<std::size_t>(t.horse)].moved_cm;
     const auto steps = static_cast<long long>(std::floor(moved / r.moved_step.as_cm() + 1e-9));
-    if (steps > 0) terms.emplace_back(intended_cm ? "intended movement" : "movement", steps * r.per_step);
+    if (steps > 0) add(intended_cm ? "intended movement" : "movement", steps * r.per_step);
   }
+}
+
+Terms SkirmishGame::to_hit_terms(std::size_t shooter, std::size_t target, std::optional<double> intended_cm) const {
+  Terms terms;
+  each_to_hit_term(shooter, target, intended_cm, [&](const char* name, long long v) { terms.emplace_back(name, v); });
   return terms;
+}
+
+long long SkirmishGame::to_hit_sum(std::size_t shooter, std::size_t target, std::optional<double> intended_cm) const {
+  long long sum = 0;
+  each_to_hit_term(shooter, target, intended_cm, [&](const char*, long long v) { sum += v; });
+  return sum;
 }
 
 // ------------------------------------------------------------ dice rules
@@ -216,7 +304,7 @@ bool SkirmishGame::skill_check(std::size_t f, int modifier, Roller& dice, const 
   const int roll = dice.d(rules().die);
   const int need = figs_[f].spec->skill + modifier;
   const bool ok = roll <= need;
-  emit("check", "skill", f, name(f) + " skill check (" + why + "): rolls " + std::to_string(roll) + " against " + std::to_string(need) + ": " + (ok ? "passes" : "fails"));
+  SK_EMIT("check", "skill", f, name(f) + " skill check (" + why + "): rolls " + std::to_string(roll) + " against " + std::to_string(need) + ": " + (ok ? "passes" : "fails"));
   return ok;
 }
 
@@ -226,7 +314,7 @@ Wound SkirmishGame::roll_column(std::string_view column, int modifier, Roller& d
   const Wound w = c ? c->result(roll + modifier) : Wound::none;
   char mod[16] = "";
   if (modifier) std::snprintf(mod, sizeof mod, "%+d", modifier);
-  emit("wound", "column", static_cast<std::size_t>(-1), std::string("  ") + why + ": column " + std::string(column) + mod + ", rolls " + std::to_string(roll) + ": " + std::string(wound_name(w)));
+  SK_EMIT("wound", "column", static_cast<std::size_t>(-1), std::string("  ") + why + ": column " + std::string(column) + mod + ", rolls " + std::to_string(roll) + ": " + std::string(wound_name(w)));
   return w;
 }
 
@@ -245,20 +333,20 @@ void SkirmishGame::hit_figure(std::size_t t, Wound w, Roller& dice, const char* 
   if (x.mounted()) {
     // Seed 001: riders ignore suppression; a light wound: skill check or fall.
     if (w == Wound::suppressed && r.riders_ignore_suppression) {
-      emit("wound", "ignored", t, name(t) + " is a rider: suppression ignored");
+      SK_EMIT("wound", "ignored", t, name(t) + " is a rider: suppression ignored");
       return;
     }
     if (w == Wound::light) {
       ++x.light_wounds;
       ++out_.sides[x.side].light_wounds;
-      emit("wound", "light", t, name(t) + " is light-wounded (" + why + ")");
+      SK_EMIT("wound", "light", t, name(t) + " is light-wounded (" + why + ")");
       if (!skill_check(t, 0, dice, "light-wounded rider stays on")) {
         ++out_.sides[x.side].light_wound_falls;
         // The wound stands whatever the fall does (seed 001: light-wounded, then the fall).
         if (x.light_wounds >= 2) {
           x.health = Health::out;
           mark_out(t);
-          emit("wound", "out", t, name(t) + " has a second light wound: out of action (base game, EXAMPLE)");
+          SK_EMIT("wound", "out", t, name(t) + " has a second light wound: out of action (base game, EXAMPLE)");
           unhorse(t);
           return;
         }
@@ -268,7 +356,7 @@ void SkirmishGame::hit_figure(std::size_t t, Wound w, Roller& dice, const char* 
       } else if (x.light_wounds >= 2) {
         x.health = Health::out;
         mark_out(t);
-        emit("wound", "out", t, name(t) + " has a second light wound: out of action (base game, EXAMPLE)");
+        SK_EMIT("wound", "out", t, name(t) + " has a second light wound: out of action (base game, EXAMPLE)");
         unhorse(t);
       } else {
         x.health = Health::light;
@@ -278,7 +366,7 @@ void SkirmishGame::hit_figure(std::size_t t, Wound w, Roller& dice, const char* 
     if (w >= Wound::heavy) {
       x.health = w == Wound::kia ? Health::dead : Health::out;
       mark_out(t);
-      emit("wound", w == Wound::kia ? "kia" : "heavy", t, name(t) + (w == Wound::kia ? " is killed" : " is heavily wounded: out of action") + " (" + why + ")");
+      SK_EMIT("wound", w == Wound::kia ? "kia" : "heavy", t, name(t) + (w == Wound::kia ? " is killed" : " is heavily wounded: out of action") + " (" + why + ")");
       unhorse(t);
       return;
     }
@@ -289,7 +377,7 @@ void SkirmishGame::hit_figure(std::size_t t, Wound w, Roller& dice, const char* 
     case Wound::suppressed:
       x.suppressed = true;
       x.op_fire = false;
-      emit("wound", "suppressed", t, name(t) + " is suppressed (" + why + "): loses his next action");
+      SK_EMIT("wound", "suppressed", t, name(t) + " is suppressed (" + why + "): loses his next action");
       return;
     case Wound::light:
       ++x.light_wounds;
@@ -297,17 +385,17 @@ void SkirmishGame::hit_figure(std::size_t t, Wound w, Roller& dice, const char* 
       if (x.light_wounds >= 2) {
         x.health = Health::out;
         mark_out(t);
-        emit("wound", "out", t, name(t) + " has a second light wound: out of action (" + why + ")");
+        SK_EMIT("wound", "out", t, name(t) + " has a second light wound: out of action (" + why + ")");
       } else {
         x.health = Health::light;
-        emit("wound", "light", t, name(t) + " is light-wounded (" + why + ")");
+        SK_EMIT("wound", "light", t, name(t) + " is light-wounded (" + why + ")");
       }
       return;
     case Wound::heavy:
     case Wound::kia:
       x.health = w == Wound::kia ? Health::dead : Health::out;
       mark_out(t);
-      emit("wound", w == Wound::kia ? "kia" : "heavy", t, name(t) + (w == Wound::kia ? " is killed" : " is heavily wounded: out of action") + " (" + why + ")");
+      SK_EMIT("wound", w == Wound::kia ? "kia" : "heavy", t, name(t) + (w == Wound::kia ? " is killed" : " is heavily wounded: out of action") + " (" + why + ")");
       return;
   }
 }
@@ -331,7 +419,7 @@ void SkirmishGame::unhorse(std::size_t rider) {
 void SkirmishGame::knocked_off(std::size_t rider, bool moving, Roller& dice) {
   SkFigure& x = figs_[rider];
   ++out_.sides[x.side].riders_spilled;
-  emit("wound", "fall", rider, name(rider) + " falls from " + (moving ? "a moving" : "a standing") + " horse");
+  SK_EMIT("wound", "fall", rider, name(rider) + " falls from " + (moving ? "a moving" : "a standing") + " horse");
   unhorse(rider);
   const SkirmishRules& r = rules();
   const Wound w = roll_column(r.fall_column, moving ? r.fall_moving_modifier : r.fall_standing_modifier, dice, "the fall");
@@ -349,18 +437,18 @@ void SkirmishGame::hit_horse(std::size_t hi, Wound w, Roller& dice) {
     if (w >= r.bolt_at && !attended(hi)) {
       h.bolted = true;
       ++out_.sides[figs_[owner].side].horses_bolted;
-      emit("wound", "bolt", owner, name(owner) + "'s horse is unattended and bolts (" + std::string(wound_name(w)) + "): out of play");
+      SK_EMIT("wound", "bolt", owner, name(owner) + "'s horse is unattended and bolts (" + std::string(wound_name(w)) + "): out of play");
       return;
     }
     if (w >= r.horse_mortal_at) {
       h.alive = false;
       ++out_.sides[figs_[owner].side].horses_lost;
-      emit("wound", "horse", owner, name(owner) + "'s horse is mortally wounded");
+      SK_EMIT("wound", "horse", owner, name(owner) + "'s horse is mortally wounded");
     }
     return;
   }
   if (w < r.horse_mortal_at) {
-    if (w != Wound::none) emit("wound", "ignored", owner, name(owner) + "'s horse ignores the " + std::string(wound_name(w)) + " result (seed 001)");
+    if (w != Wound::none) SK_EMIT("wound", "ignored", owner, name(owner) + "'s horse ignores the " + std::string(wound_name(w)) + " result (seed 001)");
     return;
   }
   h.alive = false;
@@ -374,7 +462,7 @@ void SkirmishGame::hit_horse(std::size_t hi, Wound w, Roller& dice) {
     const double dir = r.spill == SpillDirection::onward ? h.move_dir : h.move_dir + 180.0;
     const Point want = h.pos + direction(dir) * (d4 * k_in);
     at = s_->horse->move_toward(h.pos, want, Length::cm(d4 * k_in));
-    emit("wound", "horse", owner, name(owner) + "'s horse is mortally wounded while moving: it carries on " + std::to_string(d4) + "in (D4) and spills its rider at " + in(euclid_cm(h.pos, at)) + " from where it was hit");
+    SK_EMIT("wound", "horse", owner, name(owner) + "'s horse is mortally wounded while moving: it carries on " + std::to_string(d4) + "in (D4) and spills its rider at " + in(euclid_cm(h.pos, at)) + " from where it was hit");
     // Seed 001, "final charge": the dying horse reaching an infantryman.
     const Point from = h.pos;
     for (std::size_t j = 0; j < figs_.size(); ++j) {
@@ -382,13 +470,13 @@ void SkirmishGame::hit_horse(std::size_t hi, Wound w, Roller& dice) {
       if (e.side == figs_[owner].side || !is_foot(e)) continue;
       if (seg_dist(e.pos, from, at) > r.contact.as_cm()) continue;
       ++out_.sides[figs_[owner].side].final_charges;
-      emit("wound", "final charge", j, "final charge: the dying horse reaches " + name(j));
+      SK_EMIT("wound", "final charge", j, "final charge: the dying horse reaches " + name(j));
       if (!skill_check(j, 0, dice, "final charge"))
         hit_figure(j, roll_column(r.final_charge_column, 0, dice, "final charge"), dice, "final charge");
     }
     h.pos = at;
   } else {
-    emit("wound", "horse", owner, name(owner) + "'s horse is mortally wounded standing: it spills its rider where it was hit");
+    SK_EMIT("wound", "horse", owner, name(owner) + "'s horse is mortally wounded standing: it spills its rider where it was hit");
   }
   for (int rd : riders)
     if (rd >= 0 && figs_[static_cast<std::size_t>(rd)].active()) knocked_off(static_cast<std::size_t>(rd), moving, dice);
@@ -399,8 +487,8 @@ void SkirmishGame::hit_horse(std::size_t hi, Wound w, Roller& dice) {
 void SkirmishGame::fire(std::size_t sh, std::size_t tg, Roller& dice, std::optional<double> intended_cm) {
   const SkirmishRules& r = rules();
   SkFigure& s = figs_[sh];
-  if (auto why = may_fire(sh)) {
-    emit("fire", "refused", sh, name(sh) + " may not fire: " + *why);
+  if (fire_bar(sh) != FireBar::none) {
+    SK_EMIT("fire", "refused", sh, name(sh) + " may not fire: " + *may_fire(sh));
     return;
   }
   const SkirmishWeapon& w = r.weapons[s.spec->weapon];
@@ -412,21 +500,19 @@ void SkirmishGame::fire(std::size_t sh, std::size_t tg, Roller& dice, std::optio
       break;
     }
   if (!band || !sees(sh, tg)) {
-    emit("fire", "refused", sh, name(sh) + " cannot fire at " + name(tg) + (band ? ": no line of sight" : ": out of range"));
+    SK_EMIT("fire", "refused", sh, name(sh) + " cannot fire at " + name(tg) + (band ? ": no line of sight" : ": out of range"));
     return;
   }
   s.prone = s.mounted() ? false : s.prone;
   ++out_.sides[s.side].shots;
-  const Terms terms = to_hit_terms(sh, tg, intended_cm);
-  long long mod = 0;
-  std::string mods;
-  for (const auto& [k, v] : terms) {
-    mod += v;
-    mods += ", " + k + " " + (v >= 0 ? "+" : "") + std::to_string(v);
-  }
+  const long long mod = to_hit_sum(sh, tg, intended_cm);
   const int roll = dice.d(r.die);
   const bool hit = roll + mod <= band->hit;
-  emit("fire", "fire", sh, name(sh) + " fires his " + w.name + " at " + name(tg) + " (" + in(d) + "): needs " + std::to_string(band->hit) + " or less" + mods + "; rolls " + std::to_string(roll) + ": " + (hit ? "hit" : "miss"));
+  if (rec_) {
+    std::string mods;
+    for (const auto& [k, v] : to_hit_terms(sh, tg, intended_cm)) mods += ", " + k + " " + (v >= 0 ? "+" : "") + std::to_string(v);
+    emit("fire", "fire", sh, name(sh) + " fires his " + w.name + " at " + name(tg) + " (" + in(d) + "): needs " + std::to_string(band->hit) + " or less" + mods + "; rolls " + std::to_string(roll) + ": " + (hit ? "hit" : "miss"));
+  }
   // Seed 001: "any HE hit within 12in": a hit, not a miss.
   if (!hit) return;
   if (w.he) he_burst(figs_[tg].pos, dice);
@@ -437,10 +523,10 @@ void SkirmishGame::fire(std::size_t sh, std::size_t tg, Roller& dice, std::optio
     const int loc = dice.d(6);
     const std::size_t hi = static_cast<std::size_t>(t.horse);
     if (r.hit_horse[static_cast<std::size_t>(loc - 1)]) {
-      emit("fire", "location", tg, "  D6 " + std::to_string(loc) + ": the horse is hit");
+      SK_EMIT("fire", "location", tg, "  D6 " + std::to_string(loc) + ": the horse is hit");
       hit_horse(hi, roll_column(w.column, 0, dice, "hit on the horse"), dice);
     } else {
-      emit("fire", "location", tg, "  D6 " + std::to_string(loc) + ": the rider is hit");
+      SK_EMIT("fire", "location", tg, "  D6 " + std::to_string(loc) + ": the rider is hit");
       hit_figure(tg, roll_column(w.column, 0, dice, "hit on the rider"), dice, "fire");
     }
     return;
@@ -452,8 +538,8 @@ void SkirmishGame::fire_at_horse(std::size_t sh, std::size_t hi, Roller& dice) {
   const SkirmishRules& r = rules();
   SkFigure& s = figs_[sh];
   SkHorse& h = horses_[hi];
-  if (auto why = may_fire(sh)) {
-    emit("fire", "refused", sh, name(sh) + " may not fire: " + *why);
+  if (fire_bar(sh) != FireBar::none) {
+    SK_EMIT("fire", "refused", sh, name(sh) + " may not fire: " + *may_fire(sh));
     return;
   }
   const SkirmishWeapon& w = r.weapons[s.spec->weapon];
@@ -465,7 +551,7 @@ void SkirmishGame::fire_at_horse(std::size_t sh, std::size_t hi, Roller& dice) {
       break;
     }
   if (!band || !h.in_play() || !sees_point(s.pos, h.pos)) {
-    emit("fire", "refused", sh, name(sh) + " cannot fire at the horse");
+    SK_EMIT("fire", "refused", sh, name(sh) + " cannot fire at the horse");
     return;
   }
   ++out_.sides[s.side].shots;
@@ -473,7 +559,7 @@ void SkirmishGame::fire_at_horse(std::size_t sh, std::size_t hi, Roller& dice) {
   mod += r.mounted_target;  // a horse is the mounted target's size (choice)
   const int roll = dice.d(r.die);
   const bool hit = roll + mod <= band->hit;
-  emit("fire", "fire", sh, name(sh) + " fires his " + w.name + " at " + name(static_cast<std::size_t>(h.owner)) + "'s horse (" + in(d) + "): needs " + std::to_string(band->hit) + " or less, modifier " + std::to_string(mod) + "; rolls " + std::to_string(roll) + ": " + (hit ? "hit" : "miss"));
+  SK_EMIT("fire", "fire", sh, name(sh) + " fires his " + w.name + " at " + name(static_cast<std::size_t>(h.owner)) + "'s horse (" + in(d) + "): needs " + std::to_string(band->hit) + " or less, modifier " + std::to_string(mod) + "; rolls " + std::to_string(roll) + ": " + (hit ? "hit" : "miss"));
   if (!hit) return;
   if (w.he) he_burst(h.pos, dice);
   ++out_.sides[s.side].hits;
@@ -490,7 +576,7 @@ void SkirmishGame::he_burst(Point at, Roller&) {
     h.bolted = true;
     const std::size_t owner = static_cast<std::size_t>(h.owner);
     ++out_.sides[figs_[owner].side].horses_bolted;
-    emit("fire", "bolt", owner, name(owner) + "'s unattended horse bolts at the HE burst " + in(euclid_cm(at, h.pos)) + " away: out of play");
+    SK_EMIT("fire", "bolt", owner, name(owner) + "'s unattended horse bolts at the HE burst " + in(euclid_cm(at, h.pos)) + " away: out of play");
   }
 }
 
@@ -503,7 +589,7 @@ bool SkirmishGame::opportunity_fire(std::size_t mover, double intended_cm, doubl
     const auto& bands = rules().weapons[e.spec->weapon].bands;
     if (bands.empty() || dist_cm(e.pos, figs_[mover].pos) > bands.back().to.as_cm()) continue;
     e.op_fire = false;
-    emit("fire", "opportunity", j, name(j) + " fires on opportunity at " + name(mover) + " as he moves (" + in(intended_cm) + " intended)");
+    SK_EMIT("fire", "opportunity", j, name(j) + " fires on opportunity at " + name(mover) + " as he moves (" + in(intended_cm) + " intended)");
     const bool was_mounted = figs_[mover].mounted();
     if (was_mounted) {
       SkHorse& h = horses_[static_cast<std::size_t>(figs_[mover].horse)];
@@ -525,6 +611,13 @@ Point SkirmishGame::path_end(std::size_t f, Point from, Point dest, double allow
   if (!x.mounted()) return end;
   // Seed 001: horses enter buildings only through large doors. A ride that
   // enters a building away from a large door stops at its wall.
+  // A ride whose straight line meets no building's box meets no building:
+  // every point checked below lies on it.
+  bool near_building = false;
+  for (const auto& box : building_box_)
+    near_building = near_building || (std::max(from.x, end.x) >= box[0] && std::min(from.x, end.x) <= box[2] &&
+                                      std::max(from.y, end.y) >= box[1] && std::min(from.y, end.y) <= box[3]);
+  if (!near_building) return end;
   const double len = euclid_cm(from, end);
   const int start_in = building_at(from);
   const int steps = static_cast<int>(std::ceil(len / 0.25));
@@ -568,7 +661,7 @@ void SkirmishGame::move(std::size_t f, Point dest, Roller& dice) {
   if (x.mounted()) {
     SkHorse& h = horses_[static_cast<std::size_t>(x.horse)];
     if (h.riders[0] != static_cast<int>(f)) {
-      emit("move", "refused", f, name(f) + " rides behind and does not steer");
+      SK_EMIT("move", "refused", f, name(f) + " rides behind and does not steer");
       return;
     }
     if (h.doubled()) {
@@ -576,7 +669,7 @@ void SkirmishGame::move(std::size_t f, Point dest, Roller& dice) {
       double before = 0, after = 0;
       const Point end = path_end(f, x.pos, dest, move_allowance_cm(f));
       if (enemy_known(x.side, x.pos, &before) && enemy_known(x.side, end, &after) && after < before - 1e-9) {
-        emit("move", "refused", f, name(f) + " rides double and may not move toward a known enemy (" + in(before) + " -> " + in(after) + ")");
+        SK_EMIT("move", "refused", f, name(f) + " rides double and may not move toward a known enemy (" + in(before) + " -> " + in(after) + ")");
         h.moved_cm = 0;
         return;
       }
@@ -606,17 +699,17 @@ void SkirmishGame::move(std::size_t f, Point dest, Roller& dice) {
   const double intended = euclid_cm(start, end);
   if (intended <= 1e-9) {
     place(f, start, x.facing, 0);
-    emit("move", "move", f, name(f) + " cannot move that way");
+    SK_EMIT("move", "move", f, name(f) + " cannot move that way");
     return;
   }
   const double dir = bearing_deg(start, end);
   if (!opportunity_fire(f, intended, dir, dice)) return;
   place(f, end, dir, intended);
   if (climbs) {
-    emit("move", "climb", f, name(f) + " climbs the wall: the whole action");
+    SK_EMIT("move", "climb", f, name(f) + " climbs the wall: the whole action");
     return;
   }
-  emit("move", "move", f, name(f) + (x.mounted() ? " rides " : " moves ") + in(intended) + " (allowance " + in(allowance) + ")" + (building_at(end) >= 0 ? " into " + s_->buildings[static_cast<std::size_t>(building_at(end))].name : ""));
+  SK_EMIT("move", "move", f, name(f) + (x.mounted() ? " rides " : " moves ") + in(intended) + " (allowance " + in(allowance) + ")" + (building_at(end) >= 0 ? " into " + s_->buildings[static_cast<std::size_t>(building_at(end))].name : ""));
 }
 
 // ------------------------------------------------------------ charge and close combat
@@ -658,16 +751,14 @@ std::optional<Point> SkirmishGame::flee_cover(std::size_t j, Point from) const {
 }
 
 std::optional<int> SkirmishGame::fire_need(std::size_t sh, std::size_t tg) const {
-  if (may_fire(sh)) return std::nullopt;
+  if (fire_bar(sh) != FireBar::none) return std::nullopt;
   const SkFigure& s = figs_[sh];
   const SkirmishWeapon& w = rules().weapons[s.spec->weapon];
   const double d = dist_cm(s.pos, figs_[tg].pos);
   for (const auto& b : w.bands)
     if (d <= b.to.as_cm()) {
       if (!sees(sh, tg)) return std::nullopt;
-      long long mod = 0;
-      for (const auto& [k, v] : to_hit_terms(sh, tg, std::nullopt)) mod += v;
-      return static_cast<int>(b.hit - mod);
+      return static_cast<int>(b.hit - to_hit_sum(sh, tg, std::nullopt));
     }
   return std::nullopt;
 }
@@ -689,7 +780,7 @@ void SkirmishGame::fear_of_charge(std::size_t charger, Point from, Point to, Rol
     const int roll = dice.d(r.die);
     const int need = e.spec->skill + r.gut_check_modifier;
     const bool ok = roll <= need;
-    emit("charge", "fear", j, name(j) + " gut check (fear of charge): rolls " + std::to_string(roll) + " against " + std::to_string(need) + ": " + (ok ? "stands" : "fails"));
+    SK_EMIT("charge", "fear", j, name(j) + " gut check (fear of charge): rolls " + std::to_string(roll) + " against " + std::to_string(need) + ": " + (ok ? "stands" : "fails"));
     if (ok) continue;
     ++out_.sides[e.side].fear_failed;
     e.op_fire = false;
@@ -702,7 +793,7 @@ void SkirmishGame::fear_of_charge(std::size_t charger, Point from, Point to, Rol
       e.facing = bearing_deg(e.pos, *c);
       e.pos = *c;
       e.prone = false;
-      emit("charge", "flee", j, name(j) + " runs " + in(d) + " into cover");
+      SK_EMIT("charge", "flee", j, name(j) + " runs " + in(d) + " into cover");
     } else {
       ++out_.sides[e.side].caught_in_open;
       if (c) {
@@ -710,10 +801,10 @@ void SkirmishGame::fear_of_charge(std::size_t charger, Point from, Point to, Rol
         e.facing = bearing_deg(e.pos, *c);
         e.pos = s_->foot->move_toward(e.pos, *c, r.fear_flee);
         e.prone = false;
-        emit("charge", "caught", j, name(j) + " runs " + in(euclid_cm(start, e.pos)) + " toward +" + std::to_string(r.fear_cover_exempt) +
+        SK_EMIT("charge", "caught", j, name(j) + " runs " + in(euclid_cm(start, e.pos)) + " toward +" + std::to_string(r.fear_cover_exempt) +
                                          " cover " + in(euclid_cm(start, *c)) + " away: caught in the open");
       } else {
-        emit("charge", "caught", j, name(j) + " has no +" + std::to_string(r.fear_cover_exempt) + " cover to run to: caught in the open");
+        SK_EMIT("charge", "caught", j, name(j) + " has no +" + std::to_string(r.fear_cover_exempt) + " cover to run to: caught in the open");
       }
     }
   }
@@ -723,11 +814,11 @@ void SkirmishGame::charge(std::size_t f, std::size_t target, Roller& dice) {
   const SkirmishRules& r = rules();
   SkFigure& x = figs_[f];
   if (!x.mounted() || horses_[static_cast<std::size_t>(x.horse)].riders[0] != static_cast<int>(f)) {
-    emit("charge", "refused", f, name(f) + " is not in the saddle: no charge");
+    SK_EMIT("charge", "refused", f, name(f) + " is not in the saddle: no charge");
     return;
   }
   if (horses_[static_cast<std::size_t>(x.horse)].doubled()) {
-    emit("charge", "refused", f, name(f) + " rides double: no charge toward the enemy");
+    SK_EMIT("charge", "refused", f, name(f) + " rides double: no charge toward the enemy");
     return;
   }
   const Point start = x.pos;
@@ -743,7 +834,7 @@ void SkirmishGame::charge(std::size_t f, std::size_t target, Roller& dice) {
   const bool reaches = euclid_cm(end, figs_[target].pos) <= r.contact.as_cm() + 1e-6;
   // Seed 001: a move of 6in or more into close combat is a charge.
   const bool is_charge = reaches && planned >= r.charge_min.as_cm() - 1e-9;
-  emit("charge", "charge", f, name(f) + (is_charge ? " charges " : " rides at ") + name(target) + " (" + in(planned) + (reaches ? ", into contact" : ", short") + ")");
+  SK_EMIT("charge", "charge", f, name(f) + (is_charge ? " charges " : " rides at ") + name(target) + " (" + in(planned) + (reaches ? ", into contact" : ", short") + ")");
   if (!opportunity_fire(f, planned, bearing_deg(start, end), dice)) return;
   if (is_charge) {
     ++out_.sides[x.side].charges;
@@ -755,7 +846,7 @@ void SkirmishGame::charge(std::size_t f, std::size_t target, Roller& dice) {
   const double moved = euclid_cm(start, end);
   place(f, end, bearing_deg(start, end), moved);
   if (euclid_cm(end, figs_[target].pos) > r.contact.as_cm() + 1e-6) {
-    emit("charge", "short", f, name(f) + " ends " + in(euclid_cm(end, figs_[target].pos)) + " from " + name(target) + ": no contact");
+    SK_EMIT("charge", "short", f, name(f) + " ends " + in(euclid_cm(end, figs_[target].pos)) + " from " + name(target) + ": no contact");
     return;
   }
   close_combat(f, dice, start);
@@ -767,7 +858,7 @@ void SkirmishGame::close_combat(std::size_t f, Roller& dice, std::optional<Point
   if (!x.mounted() || !x.active()) return;
   // Seed 001: no mounted close combat in buildings unless the scenario says so.
   if (building_at(x.pos) >= 0 && !(r.mounted_melee_in_buildings || s_->mounted_melee_in_buildings)) {
-    emit("melee", "refused", f, name(f) + " is mounted in a building: no hand-to-hand");
+    SK_EMIT("melee", "refused", f, name(f) + " is mounted in a building: no hand-to-hand");
     return;
   }
   // Seed 001: several infantrymen only if in base contact with all at once: those in contact now.
@@ -801,7 +892,7 @@ void SkirmishGame::close_combat(std::size_t f, Roller& dice, std::optional<Point
     const int iw = r.weapons[e.spec->weapon].close_combat;
     const int ra = dice.d(r.die), ia = dice.d(r.die);
     const char* res = ra + rw < ia + iw ? ": the rider wins" : ia + iw < ra + rw ? ": the infantryman wins" : ": a tie, no effect";
-    emit("melee", "hand to hand", f, "hand to hand (lower wins): " + name(f) + " rolls " + std::to_string(ra) + std::string(rw >= 0 ? "+" : "") + std::to_string(rw) + " (rider " + std::string(rider_mod >= 0 ? "+" : "") + std::to_string(rider_mod) + "), " + name(j) + " rolls " + std::to_string(ia) + std::string(iw >= 0 ? "+" : "") + std::to_string(iw) + res);
+    SK_EMIT("melee", "hand to hand", f, "hand to hand (lower wins): " + name(f) + " rolls " + std::to_string(ra) + std::string(rw >= 0 ? "+" : "") + std::to_string(rw) + " (rider " + std::string(rider_mod >= 0 ? "+" : "") + std::to_string(rider_mod) + "), " + name(j) + " rolls " + std::to_string(ia) + std::string(iw >= 0 ? "+" : "") + std::to_string(iw) + res);
     if (ra + rw < ia + iw) hit_figure(j, roll_column(r.hand_to_hand_column, 0, dice, "loses hand to hand"), dice, "hand to hand");
     else if (ia + iw < ra + rw) hit_figure(f, roll_column(r.hand_to_hand_column, 0, dice, "loses hand to hand"), dice, "hand to hand");
   }
@@ -825,7 +916,7 @@ void SkirmishGame::act(std::size_t f, const SkAction& a, Roller& dice) {
   if (!moves && !fires) halt();
 
   switch (a.kind) {
-    case SkAction::Kind::hold: emit("action", "hold", f, name(f) + " holds"); return;
+    case SkAction::Kind::hold: SK_EMIT("action", "hold", f, name(f) + " holds"); return;
     case SkAction::Kind::move: move(f, a.dest, dice); return;
     case SkAction::Kind::charge: charge(f, static_cast<std::size_t>(a.target), dice); return;
     case SkAction::Kind::fire:
@@ -838,16 +929,16 @@ void SkirmishGame::act(std::size_t f, const SkAction& a, Roller& dice) {
       return;
     case SkAction::Kind::op_fire:
       x.op_fire = true;
-      emit("action", "op fire", f, name(f) + " waits on opportunity fire");
+      SK_EMIT("action", "op fire", f, name(f) + " waits on opportunity fire");
       return;
     case SkAction::Kind::prone:
       x.prone = true;
-      emit("action", "prone", f, name(f) + " goes prone");
+      SK_EMIT("action", "prone", f, name(f) + " goes prone");
       return;
     case SkAction::Kind::hold_horses:
       if (x.mounted()) return;
       x.holder = true;
-      emit("action", "hold horses", f, name(f) + " holds the horses");
+      SK_EMIT("action", "hold horses", f, name(f) + " holds the horses");
       return;
     case SkAction::Kind::dismount: {
       // Seed 001: dismounting takes an action.
@@ -857,7 +948,7 @@ void SkirmishGame::act(std::size_t f, const SkAction& a, Roller& dice) {
       unhorse(f);
       ++out_.sides[x.side].dismounts;
       x.busy = std::max(0, r.mount_actions - 1);  // seed 001: movement.mount_actions actions in all
-      emit("action", "dismount", f, name(f) + " dismounts (" + std::to_string(r.mount_actions) + " action)");
+      SK_EMIT("action", "dismount", f, name(f) + " dismounts (" + std::to_string(r.mount_actions) + " action)");
       return;
     }
     case SkAction::Kind::mount:
@@ -873,7 +964,7 @@ void SkirmishGame::act(std::size_t f, const SkAction& a, Roller& dice) {
         if (!h.doubled() && h.riders[0] == a.target && dist_cm(h.pos, x.pos) <= r.contact.as_cm() * 2) hi = th;
       }
       if (hi < 0) {
-        emit("action", "refused", f, name(f) + " has no horse to mount within reach");
+        SK_EMIT("action", "refused", f, name(f) + " has no horse to mount within reach");
         return;
       }
       SkHorse& h = horses_[static_cast<std::size_t>(hi)];
@@ -884,7 +975,7 @@ void SkirmishGame::act(std::size_t f, const SkAction& a, Roller& dice) {
       x.prone = false;
       ++out_.sides[x.side].mounts;
       x.busy = std::max(0, r.mount_actions - 1);  // seed 001: movement.mount_actions actions in all
-      emit("action", "mount", f, name(f) + (h.doubled() ? " mounts behind " + name(static_cast<std::size_t>(h.riders[0])) + ": riding double" : " mounts") + " (" + std::to_string(r.mount_actions) + " action)");
+      SK_EMIT("action", "mount", f, name(f) + (h.doubled() ? " mounts behind " + name(static_cast<std::size_t>(h.riders[0])) + ": riding double" : " mounts") + " (" + std::to_string(r.mount_actions) + " action)");
       return;
     }
   }
@@ -897,13 +988,13 @@ void SkirmishGame::activate(std::size_t f) {
     if (!x.active()) return;
     if (x.busy > 0) {
       --x.busy;
-      emit("action", "busy", f, name(f) + " is still (dis)mounting: movement.mount_actions (seed 001)");
+      SK_EMIT("action", "busy", f, name(f) + " is still (dis)mounting: movement.mount_actions (seed 001)");
       continue;
     }
     if (x.suppressed) {
       x.suppressed = false;
       x.moved_cm = 0;
-      emit("action", "suppressed", f, name(f) + " is suppressed: the action is lost");
+      SK_EMIT("action", "suppressed", f, name(f) + " is suppressed: the action is lost");
       continue;
     }
     const SkAction a = bots_[x.side]->act(*this, f);
@@ -918,13 +1009,15 @@ bool SkirmishGame::play_turn() {
   if (finished_) return false;
   ++turn_;
   out_.turns = turn_;
-  emit("turn", "turn", static_cast<std::size_t>(-1), "Turn " + std::to_string(turn_));
+  SK_EMIT("turn", "turn", static_cast<std::size_t>(-1), "Turn " + std::to_string(turn_));
   // Initiative: a D6 each (base game, EXAMPLE); ties to the second side.
   const int a = r_decisions_.d(6), b = r_decisions_.d(6);
   const std::uint8_t first = a > b ? 0 : 1;
-  emit("initiative", "initiative", static_cast<std::size_t>(-1), s_->sides[0].name + " " + std::to_string(a) + ", " + s_->sides[1].name + " " + std::to_string(b) + ": " + s_->sides[first].name + " acts first");
+  SK_EMIT("initiative", "initiative", static_cast<std::size_t>(-1), s_->sides[0].name + " " + std::to_string(a) + ", " + s_->sides[1].name + " " + std::to_string(b) + ": " + s_->sides[first].name + " acts first");
   // The sides alternate figure by figure; each spends its actions one at a time.
-  std::array<std::vector<std::size_t>, 2> order;
+  std::array<std::vector<std::size_t>, 2>& order = order_;  // kept between turns
+  order[0].clear();
+  order[1].clear();
   for (std::size_t i = 0; i < figs_.size(); ++i) order[figs_[i].side].push_back(i);
   const std::size_t n = std::max(order[0].size(), order[1].size());
   for (std::size_t k = 0; k < n && !finished_; ++k)

@@ -14,6 +14,7 @@
 // (load_skirmish_scenario). Dice come from a Roller: the game rolls from
 // make_stream(seed, index, subsystem) streams; tests script the faces.
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -213,6 +214,10 @@ class SkirmishGame {
   const SkOutcome& outcome() const { return out_; }
   int turn() const { return turn_; }
   bool finished() const { return finished_; }
+  // Dice rolled so far, all streams together (benchmarks: the dice floor).
+  std::uint64_t dice_rolled() const {
+    return decisions_.rolled() + movement_.rolled() + shooting_.rolled() + melee_.rolled() + morale_.rolled();
+  }
 
   // Questions bots and rules ask.
   double dist_cm(Point a, Point b) const { return euclid_cm(a, b); }
@@ -259,6 +264,12 @@ class SkirmishGame {
 
  private:
   void start(std::uint64_t seed, std::uint64_t index);
+  // Why a figure may not fire now (may_fire's words, without building them).
+  enum class FireBar : std::uint8_t { none, out, holder, doubled, moving };
+  FireBar fire_bar(std::size_t f) const;
+  template <class Add>
+  void each_to_hit_term(std::size_t shooter, std::size_t target, std::optional<double> intended_cm, Add&& add) const;
+  long long to_hit_sum(std::size_t shooter, std::size_t target, std::optional<double> intended_cm) const;
   void activate(std::size_t f);
   void move(std::size_t f, Point dest, Roller& dice);
   // Moves f (mounted or on foot) toward dest; returns where it stops.
@@ -282,6 +293,30 @@ class SkirmishGame {
   Recorder* rec_ = nullptr;
   std::vector<SkFigure> figs_;
   std::vector<SkHorse> horses_;
+  mutable std::vector<char> taken_;                 // attended(): scratch
+  // sees(a, b) per ordered pair of figures, keyed by the exact bits of both
+  // positions: a hit returns what sees_point gave for those very points
+  // (the terrain is the scenario's, fixed). Valid across reset().
+  // The same key also holds the distance between them and the cover of the
+  // second as seen from the first (with the bits of its facing).
+  struct SightMemo {
+    std::uint64_t key[4]{};
+    bool valid = false;
+    bool sees = false;
+    bool dist_valid = false;
+    double dist = 0;
+    bool cover_valid = false;
+    std::uint64_t cover_facing = 0;
+    int cover = 0;
+  };
+  SightMemo& pair_memo(std::size_t a, std::size_t b) const;  // reset to the current positions if they moved
+  double pair_dist(std::size_t a, std::size_t b) const;      // dist_cm of their positions
+  int cover_from(std::size_t target, std::size_t viewer) const;  // cover_of(target, viewer's position)
+  mutable std::vector<SightMemo> sight_memo_;
+  // Each building's bounding box (x0, y0, x1, y1), widened by a margin over
+  // Tabletop's own tolerance: a ride that meets none enters none (path_end).
+  std::vector<std::array<double, 4>> building_box_;
+  std::array<std::vector<std::size_t>, 2> order_;  // play_turn(): each side's figures
   int turn_ = 0;
   bool finished_ = false;
   SkOutcome out_;
