@@ -118,7 +118,7 @@ vedette::lab::CompareRow win(const std::string& side, const std::string& role, d
 
 }  // namespace
 
-TEST_CASE("compare: sides are matched across scenarios by role, not name; the headline names whom the rule helps", "[compare][rule-diff]") {
+TEST_CASE("compare: sides are matched across scenarios by role, not name, and the headline names whom the rule helps", "[compare][rule-diff]") {
   using namespace vedette::lab;
   Comparison a, b;
   a.rows = {win("cavalry", "automated", +0.036, true), win("infantry", "other", -0.02, true)};
