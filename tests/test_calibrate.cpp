@@ -85,6 +85,18 @@ TEST_CASE("calibrate: the value found, its overlay, and vedette sim with the ove
   const std::string text = slurp(overlay);
   CHECK(text.find("extends: builtin:default") != std::string::npos);
   CHECK(text.find("rf_offset: " + c["value"].get<std::string>()) != std::string::npos);
+  // The overlay names what was tuned, and has its own name (its file's), not the base's.
+  CHECK(text.rfind("# difficulty.rf_offset tuned by `vedette calibrate`", 0) == 0);
+  CHECK(text.find("\nname: bold\n") != std::string::npos);
+  CHECK(load_ruleset(overlay)->name == "bold");
+  // Every outcome at the value found: the sides' wins and the draws, adding up to every engagement.
+  REQUIRE(c["outcomes"].size() == 3);
+  double sum = 0;
+  for (const char* id : {"cavalry", "infantry", "draw"}) sum += c["outcomes"][id]["p"].get<double>();
+  CHECK(sum == Approx(1.0).margin(1e-12));
+  CHECK(c["outcomes"]["cavalry"]["p"] == p);
+  CHECK(c["reached"] == true);
+  CHECK(text.find("# Every outcome at " + c["value"].get<std::string>() + ": Cavalry wins ") != std::string::npos);
   // The same seed and size: exactly achieved.p.
   auto same = vtest::run_json({"sim", k_default, "--ruleset", overlay, "-n", "4000", "--seed", "11", "--threads", "1", "--json"});
   CHECK(outcome_p(same, "cavalry") == p);
@@ -107,8 +119,9 @@ TEST_CASE("calibrate: --levels writes one overlay per level, harder levels bolde
   for (const char* f : {"easy.yaml", "hard.yaml"}) {
     INFO(f);
     CHECK_NOTHROW(load_ruleset(dir.path() + "/levels/" + f));
-    // No schemas/ above a temporary folder: no modeline.
-    CHECK(slurp(dir.path() + "/levels/" + f).rfind("# Difficulty '", 0) == 0);
+    // No schemas/ above a temporary folder: no modeline. The level and the knob head the file.
+    CHECK(slurp(dir.path() + "/levels/" + f).rfind("# Level '", 0) == 0);
+    CHECK(slurp(dir.path() + "/levels/" + f).find("': difficulty.rf_offset tuned by") != std::string::npos);
   }
 }
 
@@ -120,8 +133,39 @@ TEST_CASE("calibrate: an overlay written inside a checkout names the schema abov
                             dir.path() + "/tables/difficulty"});
   REQUIRE(j["levels"].size() == 1);
   const std::string text = slurp(dir.path() + "/tables/difficulty/easy.yaml");
-  CHECK(text.rfind("# yaml-language-server: $schema=../../schemas/ruleset.schema.json\n# Difficulty 'easy'", 0) == 0);
+  CHECK(text.rfind("# yaml-language-server: $schema=../../schemas/ruleset.schema.json\n# Level 'easy': difficulty.rf_offset", 0) == 0);
   CHECK_NOTHROW(load_ruleset(dir.path() + "/tables/difficulty/easy.yaml"));
+}
+
+TEST_CASE("calibrate: a target no value reaches is said plainly, exit 3, nothing written", "[difficulty][calibrate][cli]") {
+  vtest::TempDir dir;
+  const std::string out = dir.path() + "/o.yaml";
+  // The rout threshold moves the cavalry's wins a little either way: 90% is far beyond any value it can take.
+  const auto r = vtest::run_vedette({"calibrate", k_default, "--knob", "combat.morale.rout_losses_pct", "--target", "cavalry=0.9", "-n", "400", "--seed",
+                              "3", "--threads", "2", "--write", out});
+  INFO(r.out << r.err);
+  CHECK(r.status == 3);
+  CHECK(r.err.find("no value of combat.morale.rout_losses_pct") != std::string::npos);
+  CHECK(r.err.find("nothing written") != std::string::npos);
+  CHECK(r.out.find("cannot reach Cavalry wins 90.0% with combat.morale.rout_losses_pct") != std::string::npos);
+  CHECK(r.out.find("every outcome at ") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(out));
+  // --json says the same: reached false, no overlay; --levels writes none of its files when one misses.
+  const auto j = vtest::run_vedette({"calibrate", k_default, "--knob", "combat.morale.rout_losses_pct", "--levels", "easy=0.3,absurd=0.95", "-n", "400",
+                              "--seed", "3", "--json", "--write-dir", dir.path() + "/levels"});
+  CHECK(j.status == 3);
+  const auto js = nlohmann::json::parse(j.out);
+  REQUIRE(js["levels"].size() == 2);
+  CHECK(js["levels"][1]["reached"] == false);
+  CHECK(js["levels"][1]["overlay"].is_null());
+  CHECK_FALSE(std::filesystem::exists(dir.path() + "/levels/easy.yaml"));
+}
+
+TEST_CASE("calibrate and sensitivity: without a scenario, the default one (as sim)", "[difficulty][calibrate][cli]") {
+  auto a = vtest::run_json({"calibrate", "--target", "cavalry=0.35", "-n", "300", "--seed", "2", "--json"});
+  auto b = vtest::run_json({"calibrate", k_default, "--target", "cavalry=0.35", "-n", "300", "--seed", "2", "--json"});
+  CHECK(a["achieved"] == b["achieved"]);
+  CHECK(a["tried"] == b["tried"]);
 }
 
 TEST_CASE("calibrate: bad input says what is wrong, exits 2 and writes nothing", "[difficulty][calibrate][cli]") {

@@ -98,7 +98,7 @@ TEST_CASE("lab engine: every shipped scenario gives the same summary on 1, 2 and
       else CHECK(json == first);
     }
     // A funnel's stage is a part of its parent stage: never more than it
-    // (else its "share of the stage before" is no proportion at all).
+    // (else its "share of the stage it is a part of" is no proportion at all).
     const auto summary = nlohmann::json::parse(first);
     for (const auto& f : summary["funnels"]) {
       std::map<std::string, long long> total;

@@ -24,6 +24,8 @@ std::string slurp(const std::string& path) {
 }
 
 std::string chromium_path() {
+  // VEDETTE_CHROMIUM: a chromium elsewhere (an unpacked one, a wrapper script).
+  if (const char* e = std::getenv("VEDETTE_CHROMIUM"); e && *e && fs::exists(e)) return e;
   for (const char* p : {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/lib/chromium/chromium"})
     if (fs::exists(p)) return p;
   return "";
@@ -145,8 +147,9 @@ TEST_CASE("report: charts print the same bytes for the same figures") {
   CHECK_THAT(a, Catch::Contains("B &lt;wins&gt;"));
   CHECK_THAT(a, Catch::StartsWith("<svg class=\"chart\" id=\"x\" role=\"img\""));
   CHECK_THAT(a, Catch::Contains("<title>Who wins</title>"));
-  // A bar at 25% of a 300-wide axis starting at 200: width 75.
-  CHECK_THAT(a, Catch::Contains("<rect x=\"200.0\" y=\"35.0\" width=\"75.0\""));
+  // A bar at 25% of a 360-wide axis starting at 4 (the chart is 368 wide, for a phone): width 90.
+  CHECK_THAT(a, Catch::Contains("<rect x=\"4.0\" y=\"44.0\" width=\"90.0\""));
+  CHECK_THAT(a, Catch::Contains("viewBox=\"0 0 368.0 "));
 }
 
 namespace {
@@ -187,6 +190,10 @@ TEST_CASE("report: every report lays out cleanly in chromium at 1280 and 390 px"
        {"compare", sc + "open_field_charge.yaml", sc + "flank_attack.yaml", sc + "square_test.yaml", "--variant", sq, "-n", "1500", "--seed", "3"}},
       {"sweep", {"sweep", lab("duel.yaml"), "--set", "charge.morale.table.heavy_foot.need.3=5,7,9,11", "-n", "2000", "--seed", "12"}},
       {"sweep-categorical", {"sweep", sc + "open_field_charge.yaml", "--set", "bands.rf1.cells.6=halt_facing,walk_to_cover,canter_away", "-n", "1500", "--seed", "4"}},
+      {"sensitivity", {"sensitivity", sc + "open_field_charge.yaml", "-n", "300", "--seed", "4"}},
+      {"compare-roles",
+       {"compare", sc + "open_field_charge.yaml", sc + "mounted_infantry_raid.yaml", "--variant", src + "/tables/house-rules/steady-veterans.yaml", "-n",
+        "1500", "--seed", "3"}},
   };
   for (const auto& r : runs) {
     auto args = r.args;
@@ -231,7 +238,11 @@ TEST_CASE("report: the layout check reports clipped, overlapping and overflowing
                          "<div style=\"width:2000px\">wide</div>"
                          "<svg class=\"chart\" id=\"c\" width=\"200\" height=\"60\" xmlns=\"http://www.w3.org/2000/svg\">"
                          "<text x=\"10\" y=\"20\">one label</text><text x=\"14\" y=\"22\">another</text><text x=\"180\" y=\"50\">clipped label</text>"
-                         "</svg></body></html>";
+                         "</svg>"
+                         // 12 px text in a chart 1,200 wide shown 300 wide: 3 px.
+                         "<svg class=\"chart\" id=\"tiny\" viewBox=\"0 0 1200 100\" style=\"width:300px\" xmlns=\"http://www.w3.org/2000/svg\" "
+                         "font-size=\"12\"><text x=\"10\" y=\"50\">unreadable</text></svg>"
+                         "<p style=\"font-size:8px\">fine print</p></body></html>";
   const std::string out = dir.path() + "/out.json";
   const std::string cmd = "'" + node + "' '" + std::string(VEDETTE_SOURCE_DIR) + "/tests/browser/layout_check.mjs' '" + chromium + "' '" + page + "' '" +
                           dir.path() + "' bad 390 >'" + out + "'";
@@ -244,4 +255,6 @@ TEST_CASE("report: the layout check reports clipped, overlapping and overflowing
   CHECK_THAT(problems, Catch::Contains("a label outside chart c"));
   CHECK_THAT(problems, Catch::Contains("an all-empty column \\\"empty\\\""));
   CHECK_THAT(problems, Catch::Contains("no one-line headline"));
+  CHECK_THAT(problems, Catch::Contains("text under 11 px (3.0 px) in chart tiny"));
+  CHECK_THAT(problems, Catch::Contains("text under 11 px (8.0 px): <p> \\\"fine print"));
 }

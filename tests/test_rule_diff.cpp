@@ -5,6 +5,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
 #include "engine/decision/ruleset.hpp"
 #include "helpers.hpp"
 #include "sims/report/report.hpp"
@@ -15,6 +19,13 @@ namespace {
 
 const std::string k_src = VEDETTE_SOURCE_DIR;
 std::string lab(const std::string& name) { return vtest::data("lab/" + name); }
+
+std::string slurp_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
 
 // A comparison row with a paired difference of `mean` (in [lo, hi]).
 vedette::lab::CompareRow row(const std::string& id, double mean, double lo, double hi, bool real) {
@@ -91,6 +102,90 @@ TEST_CASE("compare: several scenarios side by side, and a figure real and up in 
   CHECK(rows[0].sign_flip);        // +5 pp real, -2 pp real
   CHECK_FALSE(rows[1].sign_flip);  // -5 pp real, +1 pp within chance: no flip
   CHECK(rows[1].cells[2] == nullptr);
+}
+
+namespace {
+
+// A side's win row, keyed by role as compare_figures keys it.
+vedette::lab::CompareRow win(const std::string& side, const std::string& role, double mean, bool real) {
+  auto r = row(side, mean, mean - 0.01, mean + 0.01, real);
+  r.label = "P(" + std::string(1, static_cast<char>(std::toupper(side[0]))) + side.substr(1) + " wins)";
+  r.side = side;
+  r.role = role;
+  r.key = "win:" + role;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("compare: sides are matched across scenarios by role, not name, and the headline names whom the rule helps", "[compare][rule-diff]") {
+  using namespace vedette::lab;
+  Comparison a, b;
+  a.rows = {win("cavalry", "automated", +0.036, true), win("infantry", "other", -0.02, true)};
+  b.rows = {win("raiders", "automated", -0.03, true), win("militia", "other", +0.04, true)};
+  const auto rows = side_by_side({a, b});
+  REQUIRE(rows.size() == 2);
+  // The raid's Raiders share the automated side's row with the Cavalry: both cells filled, and the flip is seen.
+  CHECK(rows[0].id == "win:automated");
+  CHECK(rows[0].cells[0] != nullptr);
+  CHECK(rows[0].cells[1] != nullptr);
+  CHECK(rows[0].sign_flip);
+  CHECK(rows[0].label == "P(automated side (Cavalry / Raiders) wins)");
+  RunInfo ia, ib;
+  ia.scenario = "open";
+  ib.scenario = "raid";
+  const std::string h = compare_many_headline({ia, ib}, {a, b});
+  INFO(h);
+  CHECK(h.find("In open it helps the Cavalry (automated side), P(Cavalry wins) +3.6 pp") == 0);
+  CHECK(h.find("in raid it helps the Militia (other side), P(Militia wins) +4.0 pp") != std::string::npos);
+  CHECK(h.find("it helps different sides in different scenarios") != std::string::npos);
+  // The same side helped everywhere: said so, and no flip among the wins.
+  Comparison c;
+  c.rows = {win("raiders", "automated", +0.009, true), win("militia", "other", -0.009, true)};
+  const std::string same = compare_many_headline({ia, ib}, {a, c});
+  INFO(same);
+  CHECK(same.find("the same side in every scenario") != std::string::npos);
+  CHECK(same.find("flip") == std::string::npos);
+  // A real effect on one role and an opposite one on the other role is no flip (different rows).
+  Comparison d, e;
+  d.rows = {win("cavalry", "automated", +0.05, true)};
+  e.rows = {win("infantry", "other", -0.05, true)};
+  for (const auto& r : side_by_side({d, e})) CHECK_FALSE(r.sign_flip);
+}
+
+TEST_CASE("compare: a scenario side's role: written, defaulted from the bots, or refused when both sides claim one", "[compare][scenario]") {
+  vtest::TempDir dir;
+  const std::string src = slurp_file(k_src + "/sims/scenarios/open_field_charge.yaml");
+  auto without = [&](std::string s, const std::string& what) {
+    for (std::size_t at; (at = s.find(what)) != std::string::npos;) s.erase(at, s.find('\n', at) - at + 1);
+    return s;
+  };
+  // Unwritten: the reaction_table side is automated.
+  const std::string plain = dir.write("plain.yaml", without(src, "    role: "));
+  auto j = run_vedette({"compare", plain, k_src + "/sims/scenarios/mounted_infantry_raid.yaml", "--variant",
+                        k_src + "/tables/house-rules/steady-veterans.yaml", "-n", "300", "--seed", "2", "--json"});
+  INFO(j.err);
+  REQUIRE(j.status == 0);
+  const auto x = nlohmann::json::parse(j.out);
+  bool met = false;
+  for (const auto& r : x["side_by_side"])
+    if (r["id"] == "win:automated") {
+      met = true;
+      CHECK(r["role"] == "automated");
+      CHECK(r["differences"][0]["side"] == "cavalry");
+      CHECK(r["differences"][1]["side"] == "raiders");
+      CHECK_FALSE(r["differences"][1]["mean"].is_null());
+    }
+  CHECK(met);
+  CHECK(x["headline"].get<std::string>().find(" it ") != std::string::npos);
+  // Both sides automated: refused, with the place.
+  std::string both = src;
+  both.replace(both.find("    role: other"), 15, "    role: automated");
+  auto bad = run_vedette({"check", dir.write("both.yaml", both)});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, Catch::Contains("both sides have role 'automated'"));
+  auto typo = run_vedette({"check", dir.write("typo.yaml", without(src, "    role: other"))});
+  CHECK(typo.status == 0);  // the other side's role follows from the first's
 }
 
 TEST_CASE("compare: SCENARIO... plays each scenario, the rule first, the differences side by side", "[compare][rule-diff][commands]") {

@@ -2,6 +2,7 @@
 // effects on common random numbers, and the command's JSON and report.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -162,4 +163,80 @@ TEST_CASE("sensitivity: bad input is refused before anything is played or writte
   auto s = vtest::run_bad({"sensitivity", dir.path() + "/missing.yaml", "--out", dir.path() + "/out"});
   CHECK(s.err.find("missing.yaml") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir.path() + "/out"));
+}
+
+// Issue 31: settings in words beside their keys, "matters" apart from
+// "detectable", one progress bar for the whole run, the default scenario.
+TEST_CASE("sensitivity: settings in words from the ruleset's own texts, the key beside", "[sensitivity]") {
+  const vedette::Doc doc = vedette::load_ruleset_doc("builtin:default");
+  using vedette::lab::setting_words;
+  CHECK(setting_words(doc, "combat.melee.figures_per_die") == "Combat, melee: figures per die");
+  // A modifier by its text, a band by its label, a weapon by its name (tables/default.yaml).
+  CHECK(setting_words(doc, "modifiers.casualties.value") == "RF modifier, 'Per 10% of group wounded or killed': value");
+  CHECK(setting_words(doc, "bands.rf2_5.cells.6") == "Actions Table, 'RF2-5', face 6");
+  CHECK(setting_words(doc, "bands.rf0.at_halt.6") == "Actions Table, 'Up to RF0', at the halt, face 6");
+  CHECK(setting_words(doc, "weapons.musket.bands.1.hit") == "Weapon, 'Musket', bands, #1: hit");
+  CHECK(setting_words(doc, "difficulty.rf_offset") == "Difficulty: RF offset");
+  CHECK(setting_words(doc, "combat.morale.rout_losses_pct") == "Combat, morale: rout losses %");
+  for (const auto& v : vedette::lab::sensitivity_variants(doc)) {
+    INFO(v.setting);
+    CHECK_FALSE(v.words.empty());
+    CHECK(v.words.find('.') == std::string::npos);  // no dotted path left in the words
+  }
+}
+
+TEST_CASE("sensitivity: --min-effect separates what matters from what is only detectable", "[sensitivity][cli]") {
+  auto j = vtest::run_json({"sensitivity", "-n", "2000", "--seed", "5", "--json", "--min-effect", "3"});
+  CHECK(j["min_effect"] == 0.03);
+  std::size_t matters = 0, small = 0;
+  for (const auto& e : j["effects"]) {
+    INFO(e.dump());
+    REQUIRE(e.contains("words"));
+    const bool real = e["real"], m = e["matters"];
+    CHECK(m == (real && std::fabs(e["delta"].get<double>()) >= 0.03));
+    matters += m;
+    small += real && !m;
+  }
+  CHECK(matters > 0);
+  CHECK(small > 0);  // detectable at 2,000 engagements, yet under 3 pp
+  CHECK(j["headline"].get<std::string>().find(std::to_string(matters) + " of ") != std::string::npos);
+  // Markdown: the words, the key beside, the verdict.
+  auto md = vtest::run_vedette({"sensitivity", "-n", "300", "--seed", "5", "--min-effect", "3"});
+  REQUIRE(md.status == 0);
+  CHECK(md.out.find("| setting | key | change |") != std::string::npos);
+  CHECK(md.out.find("`combat.melee.figures_per_die`") != std::string::npos);
+  CHECK(vtest::run_bad({"sensitivity", "--min-effect", "200"}).err.find("--min-effect") != std::string::npos);
+}
+
+TEST_CASE("sensitivity: one progress bar for the whole run, never starting again at 0 for a batch", "[sensitivity]") {
+  auto scenario = vedette::lab::open_lab_scenario(k_default);
+  vedette::lab::SensitivityOptions o;
+  o.seed = 3;
+  o.n = 200;
+  o.batch = 64;
+  std::ostringstream bar;
+  o.progress = &bar;
+  const auto res = vedette::lab::run_sensitivity(*scenario, scenario->ruleset_path(), {}, o);
+  const std::size_t batches = (res.variants + 63) / 64;
+  REQUIRE(batches > 2);
+  // Every redraw ("[###...] 400 / 1,000  ...") counts against the whole
+  // run, and what is done only grows.
+  auto whole = [](std::string t) {
+    t.erase(std::remove(t.begin(), t.end(), ','), t.end());
+    return std::stoll(t);
+  };
+  std::size_t draws = 0;
+  long long last = -1;
+  for (std::size_t at = bar.str().find(']'); at != std::string::npos; at = bar.str().find(']', at + 1)) {
+    const std::string rest = bar.str().substr(at + 2);
+    const auto slash = rest.find(" / ");
+    REQUIRE(slash != std::string::npos);
+    const auto total_end = rest.find(' ', slash + 3);
+    CHECK(whole(rest.substr(slash + 3, total_end - slash - 3)) == static_cast<long long>(batches * 200));
+    CHECK(whole(rest.substr(0, slash)) >= last);
+    last = whole(rest.substr(0, slash));
+    ++draws;
+  }
+  CHECK(draws >= batches);
+  CHECK(bar.str().find("variants 1-64 of ") != std::string::npos);
 }

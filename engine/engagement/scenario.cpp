@@ -356,6 +356,8 @@ struct ScenarioBuilder {
         std::vector<std::string> names(bots.begin(), bots.end());
         if (auto i = read_choice(*x, d, "bot", names)) side.bot = names[*i];
       }
+      if (auto x = m.optional("role"))
+        if (auto i = read_choice(*x, d, "role", {"automated", "other"})) side.role = *i == 0 ? "automated" : "other";
       if (auto x = m.optional("options")) options(*x, what, side.options);
       if (auto x = m.optional("command_cards")) {
         if (!s.blocks) d.error(x->where, what + ": command cards are for seed 004 block units (the scenario needs `blocks:`)");
@@ -363,6 +365,29 @@ struct ScenarioBuilder {
       }
       m.finish();
       s.sides.push_back(std::move(side));
+    }
+    default_roles(n);
+  }
+
+  // `role:` (sims/scenarios/README.md): the lab matches sides across
+  // scenarios by it. Unwritten: the side the other's role leaves; with
+  // neither written, automated for the one side whose bot is a cavalry bot
+  // (reaction_table, thinking_cavalry), else the first side listed.
+  void default_roles(const Doc& n) {
+    if (s.sides.size() != 2) return;
+    SideSpec &a = s.sides[0], &b = s.sides[1];
+    auto other = [](const std::string& r) { return std::string(r == "automated" ? "other" : "automated"); };
+    if (!a.role.empty() && a.role == b.role) {
+      d.error(n.where, "both sides have role '" + a.role + "': one side is automated, the other other");
+      return;
+    }
+    if (a.role.empty() && !b.role.empty()) a.role = other(b.role);
+    if (b.role.empty() && !a.role.empty()) b.role = other(a.role);
+    if (a.role.empty()) {
+      auto cavalry = [](const SideSpec& x) { return x.bot == "reaction_table" || x.bot == "thinking_cavalry"; };
+      const bool first = cavalry(a) || !cavalry(b);
+      a.role = first ? "automated" : "other";
+      b.role = first ? "other" : "automated";
     }
   }
 

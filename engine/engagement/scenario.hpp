@@ -35,6 +35,10 @@ struct SideSpec {
   std::string name;
   Edge edge = Edge::bottom;  // its own table edge: retire and rout toward it
   std::string bot;
+  // "automated" (the side the engine plays for a solo player) or "other": the
+  // lab matches sides across scenarios by it (`role:`; default: automated for
+  // the side whose bot is reaction_table or thinking_cavalry, other for the rest).
+  std::string role;
   BotOptions options;
   int command_cards = -1;    // seed 004 block units: its hand (-1: the table's engagement.command_cards)
   Location where;

@@ -78,6 +78,8 @@ CalibrateResult calibrate(const LabScenario& scenario, const std::string& rulese
   const std::size_t k = static_cast<std::size_t>(it - s.outcome_ids.begin());
   c.outcome = o.outcome;
   c.outcome_label = s.outcome_labels[k];
+  c.outcome_ids = s.outcome_ids;
+  c.outcome_labels = s.outcome_labels;
 
   const Doc doc = load_ruleset_doc(ruleset_path);
   const Doc* knob = at_path(doc, o.knob);
@@ -115,8 +117,10 @@ CalibrateResult calibrate(const LabScenario& scenario, const std::string& rulese
     }
     const Tally& t = r.sums.tallies.front();
     Proportion p = wilson(t.outcome_count(k), t.n);
+    std::vector<Proportion> all;
+    for (std::size_t j = 0; j < s.outcomes(); ++j) all.push_back(wilson(t.outcome_count(j), t.n));
     seen[v] = p;
-    c.tries.push_back({v, p});
+    c.tries.push_back({v, p, std::move(all)});
     return p;
   };
   auto good = [&](const Proportion& p) { return o.target >= p.lo && o.target <= p.hi && p.half_width() <= 0.01; };
@@ -177,9 +181,38 @@ CalibrateResult calibrate(const LabScenario& scenario, const std::string& rulese
   }
   c.value = written(best_x, whole);
   c.achieved = best;
+  for (const auto& t : c.tries)
+    if (t.value == c.value) c.all = t.all;
   c.within = o.target >= best.lo && o.target <= best.hi;
   c.resolution = !good(best) && bracketed;
+  // Reached: the target is within the interval of the value found, or
+  // between two values tried (the nearest the knob's resolution allows).
+  // Otherwise every value the search could play misses it on one side.
+  c.reached = c.within || bracketed;
   return c;
+}
+
+std::string proportion_text(const Proportion& p) {
+  // As the reports write it (sims/report/report_parts.cpp prop_text): near 0%
+  // or 100% with three decimals, so 0 in 10,000 reads 0.000% [0.000, 0.038].
+  const int d = (p.hi < 0.01 || p.lo > 0.99) ? 3 : 1;
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%.*f%% [%.*f, %.*f]", d, p.p * 100, d, p.lo * 100, d, p.hi * 100);
+  return buf;
+}
+
+std::string outcomes_text(const CalibrateResult& c, const std::vector<Proportion>& all) {
+  std::string o;
+  for (std::size_t j = 0; j < all.size() && j < c.outcome_labels.size(); ++j)
+    o += (j ? ", " : "") + c.outcome_labels[j] + " " + proportion_text(all[j]);
+  return o;
+}
+
+static std::string overlay_name(const CalibrateResult& c, const std::string& file) {
+  // Its own name, not the base's: the file's name ("easy" for easy.yaml).
+  std::string stem = fs::path(file).stem().string();
+  if (stem.empty() || stem == c.ruleset_name) stem = c.ruleset_name + " (" + c.knob + " " + c.value + ")";
+  return stem;
 }
 
 std::string overlay_text(const CalibrateResult& c, const std::string& file) {
@@ -190,9 +223,9 @@ std::string overlay_text(const CalibrateResult& c, const std::string& file) {
     const fs::path rel = fs::relative(fs::absolute(base, ec), dir, ec);
     if (!ec && !rel.empty()) base = rel.generic_string();
   }
-  char measured[256];
-  std::snprintf(measured, sizeof measured, "%.1f%% [%.1f, %.1f] over %lld engagements (seed %llu)", c.achieved.p * 100, c.achieved.lo * 100,
-                c.achieved.hi * 100, static_cast<long long>(c.achieved.n), static_cast<unsigned long long>(c.seed));
+  char runs[128];
+  std::snprintf(runs, sizeof runs, " over %lld engagements (seed %llu)", static_cast<long long>(c.achieved.n), static_cast<unsigned long long>(c.seed));
+  const std::string measured = proportion_text(c.achieved) + runs;
   char target[64];
   std::snprintf(target, sizeof target, "%.1f%%", c.target * 100);
   std::string o;
@@ -211,13 +244,13 @@ std::string overlay_text(const CalibrateResult& c, const std::string& file) {
       if (p == p.parent_path()) break;
     }
   }
-  o += "# " + std::string(c.level.empty() ? "Difficulty" : "Difficulty '" + c.level + "'") + ": written by `vedette calibrate` for " +
-       c.scenario_file + ".\n";
+  o += "# " + (c.level.empty() ? std::string() : "Level '" + c.level + "': ") + c.knob + " tuned by `vedette calibrate` for " + c.scenario_file + ".\n";
   o += "# Target: " + c.outcome_label + " " + target + ". Measured with " + c.knob + " = " + c.value + ": " + c.outcome_label + " " + measured +
        ".\n";
+  if (c.all.size() > 1) o += "# Every outcome at " + c.value + ": " + outcomes_text(c, c.all) + ".\n";
   o += "# (" + c.knob + " is " + c.from + " in the base.) Re-run vedette calibrate after changing the rules.\n";
   o += "extends: " + yaml_scalar(base) + "\n";
-  o += "name: " + yaml_scalar(c.ruleset_name + (c.level.empty() ? "" : " (" + c.level + ")")) + "\n";
+  o += "name: " + yaml_scalar(overlay_name(c, file)) + "\n";
   o += "description: " + yaml_scalar(c.knob + " = " + c.value + " (" + c.outcome_label + " " + measured + " in " + c.scenario_file + ")") + "\n";
   // The knob's dotted path as nested maps.
   std::string path = c.knob;

@@ -36,6 +36,7 @@ struct CalibrateOptions {
 struct Try {
   std::string value;
   Proportion p;
+  std::vector<Proportion> all;  // every outcome at this value (by outcome_ids)
 };
 
 struct CalibrateResult {
@@ -43,8 +44,14 @@ struct CalibrateResult {
   std::string knob, from;   // the knob and its value in the base ruleset
   std::string value;        // the value found
   std::string outcome, outcome_label;
+  std::vector<std::string> outcome_ids, outcome_labels;  // every outcome of the scenario
   double target = 0;
   Proportion achieved;
+  std::vector<Proportion> all;  // every outcome at the value found (by outcome_ids)
+  // The target lies between two values tried (or within achieved's
+  // interval): false means no value of the knob the search could play gets
+  // there, and calibrate writes nothing (exit 3).
+  bool reached = false;
   std::uint64_t seed = 0;
   bool within = false;      // the target lies within achieved's interval
   bool resolution = false;  // stopped because neighbouring values bracket the target
@@ -63,5 +70,11 @@ CalibrateResult calibrate(const LabScenario& scenario, const std::string& rulese
 // `file` (its `extends:` is made relative to the file's folder), with the
 // measured probability in its comments.
 std::string overlay_text(const CalibrateResult& c, const std::string& file);
+
+// "Cavalry wins 19.5% [19.0, 20.1], Infantry wins ..., Draw ...": every
+// outcome of `all` (by c.outcome_labels) with its 95% interval.
+std::string outcomes_text(const CalibrateResult& c, const std::vector<Proportion>& all);
+// A proportion with its interval, as the reports write it.
+std::string proportion_text(const Proportion& p);
 
 }  // namespace vedette::lab

@@ -66,7 +66,9 @@ Schema engine_schema(const Scenario& s) {
                            {"short", "fell short (shaken)", at("charges_short"), 1},
                            {"stood", "the defender stood", at("charges_stood"), 1},
                            {"broke", "broke the defender", at("charges_broke"), 1},
-                           {"repulsed", "repulsed", at("charges_repulsed"), 1}}});
+                           // Repulsed is a part of stood: only a charge the defender stood
+                           // meets it in melee, and only a melee repulses (engine/engagement/engagement.cpp).
+                           {"repulsed", "repulsed (of those stood)", at("charges_repulsed"), 3}}});
   }
   return sc;
 }

@@ -118,8 +118,17 @@ class Progress {
  public:
   Progress(std::ostream* out, std::uint64_t first, std::uint64_t total, int ranks = 1)
       : out_(out), first_(first), total_(total), ranks_(ranks) {}
-  void update(std::uint64_t done, bool force = false) {
+  // Part of a longer run: `before` engagements done before this call, `total` in all.
+  void whole_run(std::uint64_t before, std::uint64_t total, std::string note) {
+    if (total == 0) return;
+    first_ += before;
+    before_ = before;
+    total_ = total;
+    note_ = std::move(note);
+  }
+  void update(std::uint64_t done_here, bool force = false) {
     if (!out_) return;
+    const std::uint64_t done = done_here + before_;
     auto now = Clock::now();
     if (ranks_ > 1) {
       if (now - last_ < std::chrono::seconds(10)) return;
@@ -145,7 +154,8 @@ class Progress {
     std::string bar(static_cast<std::size_t>(filled), '#');
     bar.resize(static_cast<std::size_t>(width), '.');
     *out_ << "\r[" << bar << "] " << thousands(done) << " / " << thousands(total_) << "  "
-          << thousands(static_cast<std::uint64_t>(rate)) << " engagements/s  " << clock_text(left) << " left  " << std::flush;
+          << thousands(static_cast<std::uint64_t>(rate)) << " engagements/s  " << clock_text(left) << " left  "
+          << (note_.empty() ? "" : note_ + "  ") << std::flush;
   }
   void finish() {
     if (out_ && ranks_ == 1) *out_ << "\r\033[K" << std::flush;
@@ -155,6 +165,8 @@ class Progress {
   std::ostream* out_;
   std::uint64_t first_, total_;
   int ranks_;
+  std::uint64_t before_ = 0;
+  std::string note_;
   Clock::time_point start_ = Clock::now();
   Clock::time_point last_{};
 };
@@ -270,6 +282,7 @@ HarnessResult run_local(std::span<const Model* const> models, const HarnessOptio
   } joiner{stop_all, work_cv, pool};
 
   Progress bar(o.progress, next, o.n);
+  bar.whole_run(o.progress_before, o.progress_total, o.progress_note);
   auto last_checkpoint = Clock::now();
   bool interrupted = false;
   while (merged < chunks) {
@@ -465,6 +478,7 @@ HarnessResult run_ranks(std::span<const Model* const> models, const HarnessOptio
   const std::uint64_t last_chunk = (o.n + k_chunk - 1) / k_chunk;
 
   Progress bar(me == 0 ? o.progress : nullptr, next, o.n, R);
+  bar.whole_run(o.progress_before, o.progress_total, o.progress_note);
   auto last_checkpoint = Clock::now();
   std::exception_ptr failure;  // this rank's, raised everywhere at the next status
   int sig = 0;

@@ -69,6 +69,12 @@ struct HarnessOptions {
   std::function<void(std::uint64_t index, std::span<const OutcomeRow> rows)> rows;
   // A progress bar is drawn here when not null (a terminal's stderr).
   std::ostream* progress = nullptr;
+  // A run made of several calls (sensitivity's batches): the bar counts
+  // progress_before engagements as done before this call, out of
+  // progress_total in the whole run (0: this call's own), and ends with
+  // progress_note ("variants 17-32 of 283").
+  std::uint64_t progress_before = 0, progress_total = 0;
+  std::string progress_note;
   // Non-zero: stop at the next engagement boundary (set by a signal handler).
   // On MPI ranks a stop on any rank stops them all, and a SignalStop's flag
   // then holds the signal on every rank.

@@ -44,7 +44,17 @@ inline std::string capitalised(std::string s) {
 // metric 0, the turns played (at most `turns`).
 template <class Sides>
 void add_outcomes_and_turns(Schema& sc, const Sides& sides, int turns) {
+  std::size_t k = 0;
   for (const auto& side : sides) {
+    // Its role: the scenario's `role:` where the game has one (unit
+    // scenarios, engine/engagement/scenario.cpp); else the first side is
+    // the automated one (seed 001's skirmishes list the patrol first).
+    std::string role;
+    if constexpr (requires { side.role; }) role = side.role;
+    if (role.empty()) role = k == 0 ? "automated" : "other";
+    ++k;
+    sc.side_names.push_back(side.name);
+    sc.side_roles.push_back(role);
     sc.outcome_ids.push_back(side.name);
     sc.outcome_labels.push_back(capitalised(side.name) + (side.name.size() > 1 && side.name.back() == 's' ? " win" : " wins"));
   }
@@ -58,10 +68,15 @@ void add_outcomes_and_turns(Schema& sc, const Sides& sides, int turns) {
 // losses counter is bounded by the side's figures.
 template <class SO, std::size_t N, class Sides, class Relabel>
 void add_side_counters(Schema& sc, const Sides& sides, std::array<int, 2> figures, const Counter<SO> (&counters)[N], Relabel relabel) {
+  sc.metric_side.resize(sc.metrics.size(), -1);  // turns: the engagement's
+  sc.metric_counter.resize(sc.metrics.size());
   for (std::size_t k = 0; k < 2; ++k) {
     const std::string id = metric_id(sides[k].name), name = capitalised(sides[k].name);
-    for (const auto& c : counters)
+    for (const auto& c : counters) {
+      sc.metric_side.push_back(static_cast<int>(k));
+      sc.metric_counter.push_back(c.id);
       sc.metrics.push_back({id + "_" + c.id, name + ": " + std::string(relabel(c)), c.kind, c.kind == MetricKind::losses ? figures[k] : -1});
+    }
   }
 }
 

@@ -63,6 +63,15 @@ struct Schema {
   std::string title;
   std::vector<std::string> outcome_ids;     // "cavalry", "infantry", "draw"
   std::vector<std::string> outcome_labels;  // "Cavalry wins"
+  // Per side (outcome i < sides is side i winning): its name and its role,
+  // "automated" or "other" (sims/scenarios/README.md), by which `vedette
+  // compare` matches sides across scenarios. Empty for a synthetic scenario.
+  std::vector<std::string> side_names, side_roles;
+  // Per metric (empty, or as long as metrics): a side's counter's side
+  // index (-1: the engagement's, such as turns) and its id without the side
+  // ("figures_lost").
+  std::vector<int> metric_side;
+  std::vector<std::string> metric_counter;
   std::vector<MetricDef> metrics;
   std::vector<std::string> band_ids, band_labels;            // the ruleset's RF bands
   std::vector<std::string> behaviour_ids, behaviour_labels;  // the ruleset's behaviours

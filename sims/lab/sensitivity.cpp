@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <set>
 #include <span>
@@ -183,10 +184,99 @@ std::string step_value(const std::string& text, int dir) {
   return {};
 }
 
+namespace {
+
+// Sections of a ruleset in words (tables/README.md names them so).
+const std::map<std::string, std::string, std::less<>> k_section_words{
+    {"bands", "Actions Table"},
+    {"modifiers", "RF modifier"},
+    {"difficulty", "Difficulty"},
+    {"switches", "Switch"},
+    {"paces", "Pace"},
+    {"gallop_limit", "Gallop limit"},
+    {"turning", "Turning"},
+    {"mounted_shooting", "Shooting from the saddle"},
+    {"hits_on_mounted", "Hits on a mounted figure"},
+    {"unit_types", "Unit type"},
+    {"weapons", "Weapon"},
+    {"profiles", "Unit profile"},
+    {"combat", "Combat"},
+    {"charge", "Charge (seed 003)"},
+    {"skirmish", "Skirmish (seed 001)"},
+};
+
+const std::map<std::string, std::string, std::less<>> k_key_words{
+    {"rf_offset", "RF offset"},
+    {"cells", "face"},
+    {"at_halt", "at the halt, face"},
+    {"max", "upper bound"},
+    {"min", "lower bound"},
+    {"pct", "%"},
+};
+
+std::string humanised(std::string key) {
+  if (auto w = k_key_words.find(key); w != k_key_words.end()) return w->second;
+  std::replace(key.begin(), key.end(), '_', ' ');
+  // "pct" reads as "%": "rout losses pct" -> "rout losses %".
+  if (key.size() > 4 && key.compare(key.size() - 4, 4, " pct") == 0) key = key.substr(0, key.size() - 4) + " %";
+  return key;
+}
+
+}  // namespace
+
+std::string setting_words(const Doc& root, const std::string& path) {
+  std::string out;
+  const Doc* cur = &root;
+  std::string_view rest = path;
+  std::string pending;  // "face" waits for its number
+  bool first = true;
+  while (!rest.empty()) {
+    const auto dot = rest.find('.');
+    const std::string key(rest.substr(0, dot));
+    rest = dot == std::string_view::npos ? std::string_view() : rest.substr(dot + 1);
+    const Doc* next = nullptr;
+    if (cur && cur->is_map()) next = cur->find(key);
+    else if (cur && cur->is_sequence()) {
+      auto i = parse_int(key);
+      if (i && *i >= 1 && static_cast<std::size_t>(*i) <= cur->items.size()) next = &cur->items[static_cast<std::size_t>(*i - 1)];
+    }
+    std::string word;
+    if (first) {
+      auto w = k_section_words.find(key);
+      word = w != k_section_words.end() ? w->second : humanised(key);
+    } else if (!pending.empty()) {
+      word = pending + " " + key;
+      pending.clear();
+    } else if (key == "cells" || key == "at_halt") {
+      pending = humanised(key);
+    } else if (cur && cur->is_sequence()) {
+      word = "#" + key;
+    } else if (next && next->is_map()) {
+      // A named entry: its own words (a modifier's text, a band's label, a weapon's name).
+      std::string own;
+      for (const char* k : {"label", "name", "text"})
+        if (const Doc* t = next->find(k); t && t->is_scalar() && own.empty()) own = t->scalar;
+      word = own.empty() ? humanised(key) : "'" + own + "'";
+    } else {
+      word = humanised(key);
+    }
+    if (!word.empty()) out += (out.empty() ? "" : (rest.empty() && !first && word[0] != '#' && word.rfind("face", 0) != 0 &&
+                                                   word.rfind("at the halt", 0) != 0
+                                                       ? ": "
+                                                       : ", ")) +
+                              word;
+    first = false;
+    cur = next;
+  }
+  if (!pending.empty()) out += ", " + pending;
+  return out;
+}
+
 std::vector<Variant> sensitivity_variants(const Doc& ruleset) {
   std::vector<Variant> out;
   walk(ruleset, "", out);
   if (const Doc* bands = ruleset.is_map() ? ruleset.find("bands") : nullptr) band_variants(*bands, out);
+  for (auto& v : out) v.words = setting_words(ruleset, v.setting);
   return out;
 }
 
@@ -198,6 +288,7 @@ Sensitivity run_sensitivity(const LabScenario& scenario, const std::string& rule
   const Schema& s = base->schema();
   res.outcome_ids = s.outcome_ids;
   res.outcome_labels = s.outcome_labels;
+  res.side_roles = s.side_roles;
   const std::size_t K = s.outcomes();
 
   Doc doc = load_ruleset_doc(ruleset_path);
@@ -237,6 +328,12 @@ Sensitivity run_sensitivity(const LabScenario& scenario, const std::string& rule
     h.n = o.n;
     h.threads = o.threads;
     h.progress = o.progress;
+    // One bar for the whole run, not one per batch.
+    const std::size_t batches = std::max<std::size_t>(1, (loaded.size() + batch - 1) / batch);
+    h.progress_before = static_cast<std::uint64_t>(first / batch) * o.n;
+    h.progress_total = static_cast<std::uint64_t>(batches) * o.n;
+    h.progress_note = loaded.empty() ? std::string("the base")
+                                     : "variants " + std::to_string(first + 1) + "-" + std::to_string(last) + " of " + std::to_string(loaded.size());
     h.stop = o.stop;
     h.rows = [&](std::uint64_t, std::span<const OutcomeRow> rows) {
       for (std::size_t j = 1; j < rows.size(); ++j) moves[first + j - 1].add(rows[0].outcome, rows[j].outcome);
@@ -265,6 +362,7 @@ Sensitivity run_sensitivity(const LabScenario& scenario, const std::string& rule
       const auto [sd, sd2] = t.sums(k);
       Effect e;
       e.setting = loaded[i].v.setting;
+      e.words = loaded[i].v.words;
       e.change = loaded[i].v.change;
       e.from = loaded[i].v.from;
       e.to = loaded[i].v.to;
@@ -281,7 +379,9 @@ Sensitivity run_sensitivity(const LabScenario& scenario, const std::string& rule
   for (std::size_t i = 0; i < res.effects.size(); ++i) {
     res.effects[i].p_holm = adj[i];
     res.effects[i].real = adj[i] < 0.05;
+    res.effects[i].matters = res.effects[i].real && std::fabs(res.effects[i].diff.mean) >= o.min_effect;
   }
+  res.min_effect = o.min_effect;
   std::stable_sort(res.effects.begin(), res.effects.end(),
                    [](const Effect& a, const Effect& b) { return std::fabs(a.diff.mean) > std::fabs(b.diff.mean); });
   return res;

@@ -31,6 +31,7 @@ using Edits = std::vector<std::pair<std::string, std::string>>;
 // by `change` ("+1", "-10%", "-> gallop_advance_charge (face 6)").
 struct Variant {
   std::string setting;
+  std::string words;  // the setting in words (setting_words): "Melee: figures per die"
   std::string change;
   std::string from, to;  // the value before and after (the first edit's)
   Edits edits;
@@ -40,6 +41,12 @@ struct Variant {
 // document's order: numbers first as they come, then Actions Table cells.
 std::vector<Variant> sensitivity_variants(const Doc& ruleset);
 
+// A setting's dotted path in words, from the ruleset's own texts where it
+// has them (a modifier's text, a band's label, a weapon's name) and its keys
+// otherwise: "combat.melee.figures_per_die" -> "Combat, melee: figures per
+// die"; "bands.rf2_5.cells.6" -> "Actions Table, 'RF2-5', face 6".
+std::string setting_words(const Doc& root, const std::string& path);
+
 // The step of one number as written ("30cm", "0.25", "+1"): the value one
 // step up (dir +1) or down (-1), written the same way; empty if the text is
 // not a number.
@@ -47,10 +54,12 @@ std::string step_value(const std::string& text, int dir);
 
 struct Effect {
   std::string setting, change, from, to;
+  std::string words;    // the setting in words (Variant::words)
   std::string outcome;  // an outcome id
   Difference diff;      // variant - base, paired, in probability (0..1)
   double p_holm = k_nan;
-  bool real = false;    // p_holm < 0.05
+  bool real = false;    // p_holm < 0.05: detectable
+  bool matters = false; // real, and |delta| >= Sensitivity::min_effect
   std::int64_t differ = 0;  // engagements whose outcome changed
 };
 
@@ -63,15 +72,18 @@ struct SensitivityOptions {
   std::uint64_t n = 20000;  // engagements per variant (and for the base)
   unsigned threads = 1;
   std::size_t batch = 16;   // variants played beside one base run
+  double min_effect = 0.01; // --min-effect: a real effect this large (a fraction) "matters"
   std::ostream* progress = nullptr;
   const std::atomic<int>* stop = nullptr;
 };
 
 struct Sensitivity {
   std::vector<std::string> outcome_ids, outcome_labels;
+  std::vector<std::string> side_roles;  // Schema::side_roles: outcome k < sides is side k winning
   std::vector<Proportion> base;    // the base's outcome probabilities
   std::int64_t n = 0;              // engagements per variant
   std::vector<Effect> effects;     // sorted by |delta|, largest first
+  double min_effect = 0.01;        // SensitivityOptions::min_effect
   std::vector<Skipped> skipped;
   std::size_t variants = 0;        // played
   std::size_t unchanged = 0;       // played variants that changed no outcome of any engagement

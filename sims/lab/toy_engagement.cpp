@@ -57,6 +57,8 @@ Schema dice_schema(const Ruleset& r) {
   s.title = "synthetic dice";
   s.outcome_ids = {"a", "b", "draw"};
   s.outcome_labels = {"Side a wins", "Side b wins", "Draw"};
+  s.side_names = {"a", "b"};
+  s.side_roles = {"automated", "other"};
   s.metrics = {{"turns", "Turns", MetricKind::turns, 12},
                {"a_figures_lost", "Side a: figures lost", MetricKind::losses, 18},
                {"b_figures_lost", "Side b: figures lost", MetricKind::losses, 18},
@@ -112,6 +114,8 @@ Schema duel_schema(const Ruleset& r, const DuelSpec& d) {
   s.title = "synthetic duel";
   s.outcome_ids = {"cavalry", "infantry", "draw"};
   s.outcome_labels = {"Cavalry wins", "Infantry wins", "Draw"};
+  s.side_names = {"cavalry", "infantry"};
+  s.side_roles = {"automated", "other"};
   s.metrics = {{"turns", "Turns", MetricKind::turns, d.turns},
                {"cavalry_figures_lost", "Cavalry: figures lost", MetricKind::losses, d.cavalry_figures},
                {"cavalry_horses_lost", "Cavalry: horses lost", MetricKind::count, -1},

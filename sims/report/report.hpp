@@ -79,6 +79,11 @@ std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t);
 // ------------------------------------------------------------ compare
 struct CompareRow {
   std::string id, label;
+  // Across scenarios the row is matched by `key`: a side's figure by the
+  // side's role ("win:automated", "automated:figures_lost"), any other by id.
+  std::string key;
+  std::string side;           // the side's name ("" for turns, draws)
+  std::string role;           // the side's role ("" for turns, draws)
   bool probability = false;   // an outcome probability (Wilson) or a mean
   Proportion p_base, p_variant;
   Mean m_base, m_variant;
@@ -106,7 +111,8 @@ std::string compare_headline(const RunInfo& info, const Comparison& c);
 // in one scenario and really down in another (a sign flip), then each
 // scenario's own table.
 struct SideBySideRow {
-  std::string id, label;
+  std::string id, label;  // id: the key rows are matched by; label: in the roles' words where sides differ by name
+  std::string role;       // a side's figure: its role ("automated", "other"); "" otherwise
   bool probability = false;
   std::vector<const CompareRow*> cells;  // per scenario; null where the scenario has no such figure
   bool sign_flip = false;                // real and positive in one, real and negative in another

@@ -1,5 +1,6 @@
 // `vedette compare` reports: one scenario, or several side by side.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -29,7 +30,7 @@ namespace {
 void difference_bars(const Comparison& c, const std::string& prefix, std::vector<svg::Bar>& probs, std::vector<svg::Bar>& means) {
   for (const auto& r : c.rows) {
     if (!r.probability && r.differ == 0) continue;  // nothing to draw
-    const std::string col = r.real ? svg::colour(0) : "";
+    const std::string col = r.real ? svg::role_colour(r.role) : "";
     if (r.probability) {
       probs.push_back({prefix + r.label, r.diff.mean * 100, r.diff.lo * 100, r.diff.hi * 100, col, diff_text(r) + (r.real ? "  real" : "")});
     } else {
@@ -71,12 +72,12 @@ std::string outcome_chart(const std::string& id, const Comparison& c) {
   const Schema& sc = *c.base.schema;
   std::vector<svg::Bar> bars;
   for (std::size_t k = 0; k < sc.outcomes(); ++k) {
-    bars.push_back({sc.outcome_labels[k] + " (baseline)", c.base.outcomes[k].p, c.base.outcomes[k].lo, c.base.outcomes[k].hi, svg::colour(k),
-                    prop_text(c.base.outcomes[k])});
-    bars.push_back({sc.outcome_labels[k] + " (variant)", c.var.outcomes[k].p, c.var.outcomes[k].lo, c.var.outcomes[k].hi, svg::colour(k),
-                    prop_text(c.var.outcomes[k])});
+    bars.push_back({sc.outcome_labels[k] + " (baseline)", c.base.outcomes[k].p, c.base.outcomes[k].lo, c.base.outcomes[k].hi,
+                    parts::outcome_colour(sc, k), prop_text(c.base.outcomes[k])});
+    bars.push_back({sc.outcome_labels[k] + " (variant)", c.var.outcomes[k].p, c.var.outcomes[k].lo, c.var.outcomes[k].hi,
+                    parts::outcome_colour(sc, k), prop_text(c.var.outcomes[k])});
   }
-  return svg::interval_bars(id, "Outcome probabilities, baseline and variant", bars);
+  return svg::interval_bars(id, "Outcome probabilities, baseline and variant", bars, parts::role_legend(parts::role_names({&sc}), "draw"));
 }
 
 // The probability row that moved most (real first), or null.
@@ -178,32 +179,109 @@ std::string compare_html(const RunInfo& info, const Comparison& c) {
   o += "<h2>Who wins</h2>\n" + outcome_chart("chart-outcomes", c);
   std::vector<svg::Bar> probs, means;
   difference_bars(c, "", probs, means);
-  o += "<h2>Differences</h2>\n" + svg::forest("chart-diff-outcomes", "Outcome probabilities: variant - baseline (percentage points)", probs, " pp");
-  if (!means.empty()) o += svg::forest("chart-diff-metrics", "Means: variant - baseline, as % of the baseline mean", means, "%");
-  o += "<p class=\"note\">Coloured: a real difference (Holm-adjusted p &lt; 0.05). Grey: within what chance gives. An interval that runs past "
+  const auto key = parts::role_legend(parts::role_names({c.base.schema}), "neither side (draws, turns)");
+  o += "<h2>Differences</h2>\n" + svg::forest("chart-diff-outcomes", "Outcome probabilities: variant - baseline (percentage points)", probs, " pp", key);
+  if (!means.empty()) o += svg::forest("chart-diff-metrics", "Means: variant - baseline, as % of the baseline mean", means, "%", key);
+  o += "<p class=\"note\">Coloured by whose figure it is (blue the automated side, red the other side, ochre neither): a real difference "
+       "(Holm-adjusted p &lt; 0.05). Grey: within what chance gives. An interval that runs past "
        "the axis (a difference within chance, far from the real ones) ends in an arrow.</p>\n";
   o += table_html(c);
-  return o + parts::html_close();
+  return parts::stack_tables(o + parts::html_close());
 }
 
 // ------------------------------------------------------- several scenarios
 
+namespace {
+
+std::string role_words(const std::string& role) { return role == "automated" ? "automated side" : "other side"; }
+
+// The distinct side names of a row's cells ("Cavalry / Raiders").
+std::string side_names(const SideBySideRow& row) {
+  std::string names;
+  for (const auto* c : row.cells) {
+    if (!c || c->side.empty()) continue;
+    std::string n = c->side;
+    n[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(n[0])));
+    if (("/ " + names + " /").find("/ " + n + " /") == std::string::npos) names += (names.empty() ? "" : " / ") + n;
+  }
+  return names;
+}
+
+// In what way the rule moves who wins in one scenario: the side whose wins
+// rise most really ("helps the Cavalry (automated side), P(Cavalry wins)
+// +3.6 pp [...]"), and the other side too when its wins also rise really.
+std::string helps_text(const Comparison& c) {
+  std::vector<const CompareRow*> up;
+  bool any_real = false;
+  for (const auto& r : c.rows) {
+    if (!r.probability || r.role.empty() || r.diff.n == 0 || !std::isfinite(r.diff.mean)) continue;
+    any_real |= r.real;
+    if (r.real && r.diff.mean > 0) up.push_back(&r);
+  }
+  std::stable_sort(up.begin(), up.end(), [](const CompareRow* a, const CompareRow* b) { return a->diff.mean > b->diff.mean; });
+  auto side = [](const CompareRow* r) {
+    std::string n = r->side;
+    if (!n.empty()) n[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(n[0])));
+    return n;
+  };
+  if (!up.empty()) {
+    std::string o = "helps the " + side(up[0]) + " (" + role_words(up[0]->role) + "), " + up[0]->label + " " + pp(up[0]->diff.mean) + " [" +
+                    number(up[0]->diff.lo * 100, 1) + ", " + number(up[0]->diff.hi * 100, 1) + "]";
+    for (std::size_t i = 1; i < up.size(); ++i) o += ", and the " + side(up[i]) + " too, " + pp(up[i]->diff.mean);
+    return o;
+  }
+  if (any_real) return "helps neither side win: both win less often, the draws rise";
+  return "no real change in who wins";
+}
+
+const CompareRow* helped(const Comparison& c) {
+  const CompareRow* up = nullptr;
+  for (const auto& r : c.rows)
+    if (r.probability && !r.role.empty() && r.real && r.diff.mean > 0 && std::isfinite(r.diff.mean) && (!up || r.diff.mean > up->diff.mean)) up = &r;
+  return up;
+}
+
+}  // namespace
+
 std::vector<SideBySideRow> side_by_side(const std::vector<Comparison>& cs) {
+  // Matched by key: a side's figure by the side's role, so the raid's
+  // "Raiders" meet the "Cavalry" of the other scenarios.
   std::vector<SideBySideRow> rows;
   for (std::size_t k = 0; k < cs.size(); ++k)
     for (const auto& r : cs[k].rows) {
-      auto it = std::find_if(rows.begin(), rows.end(), [&](const SideBySideRow& x) { return x.id == r.id && x.probability == r.probability; });
+      const std::string& key = r.key.empty() ? r.id : r.key;
+      auto it = std::find_if(rows.begin(), rows.end(), [&](const SideBySideRow& x) { return x.id == key && x.probability == r.probability; });
       if (it == rows.end()) {
-        rows.push_back({r.id, r.label, r.probability, std::vector<const CompareRow*>(cs.size(), nullptr), false});
+        SideBySideRow row;
+        row.id = key;
+        row.label = r.label;
+        row.role = r.role;
+        row.probability = r.probability;
+        row.cells.assign(cs.size(), nullptr);
+        rows.push_back(std::move(row));
         it = rows.end() - 1;
       }
       it->cells[k] = &r;
     }
   for (auto& row : rows) {
-    bool up = false, down = false;
-    for (const auto* c : row.cells)
+    bool up = false, down = false, same = true;
+    for (const auto* c : row.cells) {
       if (c && c->real) (c->diff.mean > 0 ? up : down) = true;
+      if (c && c->label != row.label) same = false;
+    }
     row.sign_flip = up && down;
+    // Sides named differently in different scenarios: the row says the role, then the names.
+    if (!same && !row.role.empty()) {
+      const std::string who = role_words(row.role) + " (" + side_names(row) + ")";
+      if (row.probability) {
+        row.label = "P(" + who + " wins)";
+      } else {
+        const std::string& l = row.label;
+        const auto colon = l.find(": ");
+        row.label = std::string(1, static_cast<char>(std::toupper(static_cast<unsigned char>(who[0])))) + who.substr(1) + ": " +
+                    (colon == std::string::npos ? l : l.substr(colon + 2));
+      }
+    }
   }
   // Figures zero in every engagement of every scenario say nothing.
   rows.erase(std::remove_if(rows.begin(), rows.end(),
@@ -215,36 +293,27 @@ std::vector<SideBySideRow> side_by_side(const std::vector<Comparison>& cs) {
 }
 
 std::string compare_many_headline(const std::vector<RunInfo>& infos, const std::vector<Comparison>& cs) {
-  const auto rows = side_by_side(cs);
-  // The probability that moved most in any scenario (real moves first).
-  const SideBySideRow* best = nullptr;
-  double best_size = -1;
-  bool best_real = false;
-  for (const auto& row : rows) {
-    if (!row.probability) continue;
-    for (const auto* c : row.cells) {
-      if (!c || c->diff.n == 0 || !std::isfinite(c->diff.mean)) continue;
-      const double size = std::fabs(c->diff.mean);
-      // A sign flip is the news: a flipping figure comes first.
-      const bool flip = row.sign_flip, best_flip = best && best->sign_flip;
-      if ((flip && !best_flip) || (flip == best_flip && ((c->real && !best_real) || (c->real == best_real && size > best_size)))) {
-        best = &row;
-        best_size = size;
-        best_real = c->real;
-      }
-    }
+  // Whom the rule helps, scenario by scenario (the side whose wins rise most
+  // really), then whether that is the same side throughout.
+  std::string o;
+  std::string first_role;
+  bool same_side = true, anyone = false;
+  for (std::size_t k = 0; k < cs.size(); ++k) {
+    o += (k ? "; in " : "In ") + infos[k].scenario + " it " + helps_text(cs[k]);
+    const CompareRow* h = helped(cs[k]);
+    const std::string role = h ? h->role : "";
+    if (k == 0) first_role = role;
+    else if (role != first_role) same_side = false;
+    anyone |= h != nullptr;
   }
   std::size_t flips = 0;
-  for (const auto& row : rows) flips += row.sign_flip;
-  const std::string n = std::to_string(cs.size());
-  if (!best || !best_real) return "No real difference in any of the " + n + " scenarios.";
-  std::string o = best->label + ":";
-  for (std::size_t k = 0; k < cs.size(); ++k) {
-    const CompareRow* c = best->cells[k];
-    o += (k ? ", " : " ") + (c ? pp(c->diff.mean) + (c->real ? "" : " (chance)") : std::string("n/a")) + " in " + infos[k].scenario;
-  }
-  o += best->sign_flip ? " - a sign flip: the rule helps in one scenario and hurts in another" : "";
-  if (flips > (best->sign_flip ? 1u : 0u)) o += "; " + std::to_string(flips) + " figures flip sign in all";
+  for (const auto& row : side_by_side(cs)) flips += row.sign_flip;
+  if (!anyone) o += " - in no scenario does the rule make a side win more often";
+  else if (same_side) o += " - the same side in every scenario";
+  else o += " - it helps different sides in different scenarios";
+  if (flips)
+    o += "; " + std::to_string(flips) + " figure" + (flips == 1 ? "" : "s") +
+         " flip sign (a real rise in one scenario, a real fall in another, for the same side)";
   return o + ".";
 }
 
@@ -280,7 +349,8 @@ std::string compare_many_markdown(const std::vector<RunInfo>& infos, const std::
     for (const auto* c : row.cells) o += " " + (c && c->real ? "**" + cell_text(c) + "**" : cell_text(c)) + " |";
     o += std::string(flips ? (row.sign_flip ? " **flip** |" : " |") : "") + "\n";
   }
-  o += "\n\"real\": p < 0.05 after Holm's correction within the scenario. **flip**: the figure moves really up in one scenario and really down in another.\n";
+  o += "\n\"real\": p < 0.05 after Holm's correction within the scenario. Sides are matched by role (the automated side, the other side), not by "
+       "name. **flip**: the figure moves really up in one scenario and really down in another.\n";
   for (std::size_t k = 0; k < cs.size(); ++k) {
     o += "\n## " + infos[k].scenario + "\n\n**" + compare_headline(infos[k], cs[k]) + "**\n\n";
     o += parts::run_markdown(infos[k]);
@@ -310,7 +380,11 @@ OJson compare_many_json(const std::vector<RunInfo>& infos, const std::vector<Com
   for (const auto& i : infos) j["scenarios"].push_back(i.scenario);
   j["side_by_side"] = OJson::array();
   for (const auto& row : side_by_side(cs)) {
-    OJson x{{"id", row.id}, {"label", row.label}, {"kind", row.probability ? "probability" : "mean"}, {"sign_flip", row.sign_flip}};
+    OJson x{{"id", row.id},
+            {"label", row.label},
+            {"role", row.role.empty() ? OJson(nullptr) : OJson(row.role)},
+            {"kind", row.probability ? "probability" : "mean"},
+            {"sign_flip", row.sign_flip}};
     x["differences"] = OJson::array();
     for (std::size_t k = 0; k < cs.size(); ++k) {
       const CompareRow* c = row.cells[k];
@@ -318,7 +392,7 @@ OJson compare_many_json(const std::vector<RunInfo>& infos, const std::vector<Com
         x["differences"].push_back(OJson{{"scenario", infos[k].scenario}, {"mean", nullptr}});
         continue;
       }
-      x["differences"].push_back(OJson{{"scenario", infos[k].scenario}, {"mean", json_number(c->diff.mean)}, {"lo", json_number(c->diff.lo)},
+      x["differences"].push_back(OJson{{"scenario", infos[k].scenario}, {"side", c->side}, {"mean", json_number(c->diff.mean)}, {"lo", json_number(c->diff.lo)},
                                        {"hi", json_number(c->diff.hi)}, {"p_holm", json_number(c->p_holm)}, {"real", c->real}});
     }
     j["side_by_side"].push_back(x);
@@ -349,11 +423,14 @@ std::string compare_many_html(const std::vector<RunInfo>& infos, const std::vect
     for (std::size_t k = 0; k < cs.size(); ++k) {
       const CompareRow* c = row.cells[k];
       if (!c || c->diff.n == 0) continue;
-      points.push_back({row.label + " · " + infos[k].scenario, c->diff.mean * 100, c->diff.lo * 100, c->diff.hi * 100, c->real ? svg::colour(k) : "",
-                        diff_text(*c) + (c->real ? "  real" : "") + (row.sign_flip ? "  flip" : "")});
+      points.push_back({row.label + " · " + infos[k].scenario, c->diff.mean * 100, c->diff.lo * 100, c->diff.hi * 100,
+                        c->real ? svg::role_colour(row.role) : "", diff_text(*c) + (c->real ? "  real" : "") + (row.sign_flip ? "  flip" : "")});
     }
   }
-  o += "<h2>Side by side</h2>\n" + svg::forest("chart-diff-scenarios", "Outcome probabilities: variant - baseline, per scenario (percentage points)", points, " pp");
+  std::vector<const Schema*> schemas;
+  for (const auto& c : cs) schemas.push_back(c.base.schema);
+  o += "<h2>Side by side</h2>\n" + svg::forest("chart-diff-scenarios", "Outcome probabilities: variant - baseline, per scenario (percentage points)",
+                                              points, " pp", parts::role_legend(parts::role_names(schemas), "draw"));
   const bool flips = std::any_of(rows.begin(), rows.end(), [](const SideBySideRow& r) { return r.sign_flip; });
   o += "<div class=\"scroll\"><table>\n<tr><th>figure</th>";
   for (const auto& i : infos) o += "<th>" + html_escape(i.scenario) + "</th>";
@@ -365,7 +442,8 @@ std::string compare_many_html(const std::vector<RunInfo>& infos, const std::vect
     o += "</tr>\n";
   }
   o += "</table></div>\n<p class=\"note\">Paired differences, variant - baseline, with 95% intervals. Real: Holm-adjusted p &lt; 0.05 within the "
-       "scenario. Flip: the figure moves really up in one scenario and really down in another.</p>\n";
+       "scenario. Sides are matched by role (the automated side, the other side), not by name. Flip: the figure moves really up in one "
+       "scenario and really down in another.</p>\n";
 
   for (std::size_t k = 0; k < cs.size(); ++k) {
     const std::string sid = std::to_string(k + 1);
@@ -375,7 +453,7 @@ std::string compare_many_html(const std::vector<RunInfo>& infos, const std::vect
     o += outcome_chart("chart-outcomes-" + sid, cs[k]);
     o += table_html(cs[k]);
   }
-  return o + parts::html_close();
+  return parts::stack_tables(o + parts::html_close());
 }
 
 }  // namespace vedette::lab

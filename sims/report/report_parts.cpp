@@ -1,5 +1,7 @@
 #include "sims/report/report_parts.hpp"
 
+#include <cctype>
+
 #include <cmath>
 #include <cstdio>
 
@@ -79,6 +81,14 @@ p.headline { font-size: 1.05rem; font-weight: 600; background: #eef4fb; border-l
 code { overflow-wrap: anywhere; }
 svg.chart { max-width: 100%; height: auto; display: block; margin: .6rem 0; }
 .note { color: #555; font-size: .85rem; }
+@media (max-width: 40rem) {
+  body { margin: 1rem auto; padding: 0 .6rem; }
+  table.stack, table.stack tbody, table.stack tr, table.stack td { display: block; }
+  table.stack tr:first-child { display: none; }
+  table.stack tr { border: 1px solid #ccc; margin: .5rem 0; }
+  table.stack td { border: none; padding: .1rem .5rem; }
+  table.stack td[data-h]::before { content: attr(data-h) ": "; font-weight: 600; color: #444; }
+}
 @media print { body { margin: 0; max-width: none; } h2 { break-after: avoid; } svg.chart, table { break-inside: avoid; } }
 </style>
 </head>
@@ -153,6 +163,92 @@ std::string md_escape(const std::string& s) {
   std::string o;
   for (char c : s) o += c == '|' ? std::string("\\|") : std::string(1, c);
   return o;
+}
+
+namespace {
+
+// The text of an HTML fragment without its tags (for a data-h attribute).
+std::string text_of(const std::string& html) {
+  std::string o;
+  bool tag = false;
+  for (char c : html) {
+    if (c == '<') tag = true;
+    else if (c == '>') tag = false;
+    else if (!tag) o += c == '"' ? '\'' : c;
+  }
+  return o;
+}
+
+}  // namespace
+
+std::string stack_tables(std::string page) {
+  const std::string open = "<div class=\"scroll\"><table", close = "</table></div>";
+  for (std::size_t at = page.find(open); at != std::string::npos; at = page.find(open, at + 1)) {
+    const std::size_t tag_end = page.find('>', at + open.size());
+    const std::size_t end = page.find(close, at);
+    if (end == std::string::npos || tag_end == std::string::npos) break;
+    // Its own class, if any, kept beside "stack".
+    std::string cls = "stack";
+    const std::string attrs = page.substr(at + open.size(), tag_end - at - open.size());
+    if (const auto c = attrs.find("class=\""); c != std::string::npos) {
+      if (attrs.find("stack") != std::string::npos) continue;
+      cls = attrs.substr(c + 7, attrs.find('"', c + 7) - c - 7) + " stack";
+    }
+    std::string t = page.substr(tag_end + 1, end - tag_end - 1);
+    // The first row's headers.
+    std::vector<std::string> heads;
+    const std::size_t first_end = t.find("</tr>");
+    for (std::size_t h = t.find("<th"); h != std::string::npos && h < first_end; h = t.find("<th", h + 1)) {
+      const std::size_t b = t.find('>', h) + 1, e = t.find("</th>", b);
+      heads.push_back(text_of(t.substr(b, e - b)));
+    }
+    // Every later row's cells, headed by their column's header.
+    std::string out = t.substr(0, first_end);
+    std::size_t col = 0;
+    for (std::size_t i = first_end; i < t.size();) {
+      if (t.compare(i, 4, "<tr>") == 0 || t.compare(i, 4, "<tr ") == 0) col = 0;
+      if (t.compare(i, 3, "<td") == 0 && (t[i + 3] == '>' || t[i + 3] == ' ')) {
+        out += "<td";
+        if (col < heads.size() && !heads[col].empty()) out += " data-h=\"" + heads[col] + "\"";
+        ++col;
+        i += 3;
+        continue;
+      }
+      out += t[i++];
+    }
+    const std::string repl = "<div class=\"scroll\"><table class=\"" + cls + "\">" + out + close;
+    page.replace(at, end + close.size() - at, repl);
+  }
+  return page;
+}
+
+std::string outcome_role(const Schema& s, std::size_t k) {
+  if (k < s.side_roles.size()) return s.side_roles[k];
+  // A synthetic scenario has no roles: its first side stands for the automated one.
+  if (s.side_roles.empty() && k + 1 < s.outcomes()) return k == 0 ? "automated" : "other";
+  return "";
+}
+
+const std::string& outcome_colour(const Schema& s, std::size_t k) { return svg::role_colour(outcome_role(s, k)); }
+
+RoleNames role_names(const std::vector<const Schema*>& schemas) {
+  RoleNames r;
+  for (const Schema* s : schemas)
+    for (std::size_t k = 0; k < s->side_names.size() && k < s->side_roles.size(); ++k) {
+      std::string& to = s->side_roles[k] == "automated" ? r.automated : r.other;
+      std::string name = s->side_names[k];
+      if (!name.empty()) name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
+      if (("/ " + to + " /").find("/ " + name + " /") == std::string::npos && to != name) to += (to.empty() ? "" : " / ") + name;
+    }
+  return r;
+}
+
+std::vector<svg::Series> role_legend(const RoleNames& names, const std::string& neither) {
+  std::vector<svg::Series> l;
+  l.push_back({"automated side" + (names.automated.empty() ? std::string() : " (" + names.automated + ")"), svg::role_colour("automated"), {}, {}, {}});
+  l.push_back({"other side" + (names.other.empty() ? std::string() : " (" + names.other + ")"), svg::role_colour("other"), {}, {}, {}});
+  if (!neither.empty()) l.push_back({neither, svg::role_colour(""), {}, {}, {}});
+  return l;
 }
 
 }  // namespace vedette::lab::parts

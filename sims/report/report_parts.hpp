@@ -3,6 +3,7 @@
 #include <string>
 
 #include "sims/report/report.hpp"
+#include "sims/report/svg.hpp"
 
 namespace vedette::lab::parts {
 
@@ -18,6 +19,10 @@ OJson run_json(const RunInfo& info);
 std::string html_open(const std::string& title);
 std::string html_run(const RunInfo& info);
 std::string html_close();
+// Every <div class="scroll"><table> of a page made stackable: on a narrow
+// screen (CSS in html_open) each row becomes a card, each cell headed by
+// its column's header (data-h); on a wide one the table scrolls in its box.
+std::string stack_tables(std::string page);
 
 // Compare figures: a p-value ("<0.001"), a signed number ("+1.20"), a
 // difference with its interval ("+1.20 pp [0.90, 1.50]"), each side's
@@ -31,5 +36,15 @@ std::string variant_text(const CompareRow& r);
 bool both_zero(const CompareRow& r);
 std::string zero_list(const Comparison& c);
 std::string md_escape(const std::string& s);
+
+// Colours (sims/report/svg.hpp role_colour): outcome k's, by its side's
+// role (a draw: neither); and the legend naming each role's sides.
+std::string outcome_role(const Schema& s, std::size_t k);
+const std::string& outcome_colour(const Schema& s, std::size_t k);
+struct RoleNames {
+  std::string automated, other;  // side names ("Cavalry", "Cavalry / Raiders")
+};
+std::vector<svg::Series> role_legend(const RoleNames& names, const std::string& neither);
+RoleNames role_names(const std::vector<const Schema*>& schemas);
 
 }  // namespace vedette::lab::parts

@@ -74,8 +74,7 @@ std::string sim_headline(const Summary& s) {
   const Schema& sc = *s.schema;
   std::string o;
   for (std::size_t k = 0; k < sc.outcomes(); ++k)
-    o += (k ? ", " : "") + sc.outcome_labels[k] + " " + percent(s.outcomes[k].p) + " [" + number(s.outcomes[k].lo * 100, 1) + ", " +
-         number(s.outcomes[k].hi * 100, 1) + "]";
+    o += (k ? ", " : "") + sc.outcome_labels[k] + " " + parts::prop_text(s.outcomes[k]);  // 0 in N: its Wilson upper bound
   for (std::size_t m = 0; m < sc.metrics.size(); ++m)
     if (sc.metrics[m].id == "turns" && s.metrics[m].all.n > 0) o += "; " + number(s.metrics[m].all.mean, 1) + " turns on average";
   return o + " (" + thousands(s.n) + " engagements).";
@@ -115,7 +114,7 @@ std::string sim_markdown(const RunInfo& info, const Summary& s, const std::strin
     for (std::size_t fi = 0; fi < sc.funnels.size(); ++fi) {
       if (empty_funnel(s, fi)) continue;
       const Funnel& f = sc.funnels[fi];
-      o += "\n## " + f.label + "\n\n| stage | total | per engagement | share of the stage before [95%] | engagements with one |\n| --- | --- | --- | --- | --- |\n";
+      o += "\n## " + f.label + "\n\n| stage | total | per engagement | share of the stage it is a part of [95%] | engagements with one |\n| --- | --- | --- | --- | --- |\n";
       for (std::size_t st = 0; st < f.stages.size(); ++st) {
         const auto& g = s.funnels[fi][st];
         const auto& stage = f.stages[st];
@@ -269,15 +268,16 @@ std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
   // Who wins.
   std::vector<svg::Bar> bars;
   for (std::size_t k = 0; k < sc.outcomes(); ++k)
-    bars.push_back({sc.outcome_labels[k], s.outcomes[k].p, s.outcomes[k].lo, s.outcomes[k].hi, svg::colour(k),
+    bars.push_back({sc.outcome_labels[k], s.outcomes[k].p, s.outcomes[k].lo, s.outcomes[k].hi, parts::outcome_colour(sc, k),
                     prop_text(s.outcomes[k]) + " (" + thousands(s.outcomes[k].count) + " of " + thousands(s.outcomes[k].n) + ")"});
-  o += "<h2>Who wins</h2>\n" + svg::interval_bars("chart-outcomes", "Outcome probabilities with 95% intervals", bars);
+  o += "<h2>Who wins</h2>\n" + svg::interval_bars("chart-outcomes", "Outcome probabilities with 95% intervals", bars,
+                                                          parts::role_legend(parts::role_names({&sc}), "draw"));
 
   // Histograms: turns, then losses.
   auto series_for = [&](std::size_t h, const HistView& v) {
     std::vector<svg::Series> series;
     for (std::size_t k = 0; k < sc.outcomes(); ++k) {
-      svg::Series se{sc.outcome_labels[k], svg::colour(k), {}, {}, {}};
+      svg::Series se{sc.outcome_labels[k], parts::outcome_colour(sc, k), {}, {}, {}};
       for (Eigen::Index b = v.first; b <= v.last; ++b) se.values.push_back(static_cast<double>(t.hist[h](static_cast<Eigen::Index>(k), b)));
       series.push_back(se);
     }
@@ -329,7 +329,7 @@ std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
       notes.push_back(thousands(s.band_decisions[b]) + " decisions");
     }
     o += "<h2>Actions Table: behaviour by RF band</h2>\n" +
-         svg::heatmap("chart-behaviour", "Share of each band's decisions", sc.band_labels, sc.behaviour_ids, share, counts, notes);
+         svg::heatmap("chart-behaviour", "Share of each band's decisions", sc.band_labels, sc.behaviour_labels, share, counts, notes);
     o += "<div class=\"scroll\"><table>\n<tr><th>band</th><th>behaviour</th><th>share [95%]</th><th>decisions</th></tr>\n";
     for (std::size_t b = 0; b < sc.bands(); ++b)
       for (std::size_t h = 0; h < sc.behaviours(); ++h)
@@ -353,7 +353,8 @@ std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
       std::string note = f.stages[st].parent < 0 ? "" : prop_text(g.of_parent) + " of " + f.stages[static_cast<std::size_t>(f.stages[st].parent)].label;
       stages.push_back({f.stages[st].label, static_cast<double>(g.total), note, depth});
     }
-    o += "<h2>" + html_escape(f.label) + "</h2>\n" + svg::funnel(first_funnel ? std::string("chart-funnel") : "chart-funnel-" + f.id, f.label + ": totals over all engagements", stages);
+    o += "<h2>" + html_escape(f.label) + "</h2>\n" + svg::funnel(first_funnel ? std::string("chart-funnel") : "chart-funnel-" + f.id, f.label + ": totals over all engagements", stages,
+                             parts::outcome_colour(sc, fi < sc.side_roles.size() ? fi : sc.outcomes()));
     first_funnel = false;
   }
 
@@ -366,27 +367,38 @@ std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
     o += "</table></div>\n";
   }
 
-  // Correlations of the outcome vector.
-  o += "<h2>Correlations</h2>\n<div class=\"scroll\"><table>\n<tr><th></th>";
-  // Only the figures that vary (the rest have no correlation); all of them
-  // are in summary.json.
-  std::vector<std::string> ids;
+  // Correlations of the outcome vector: the strongest pairs, in words (the
+  // whole matrix, by id, is in summary.json).
+  std::vector<std::string> names;
   std::vector<Eigen::Index> dims;
   for (std::size_t i = 0; i < sc.dims(); ++i) {
     const auto e = static_cast<Eigen::Index>(i);
     if (!(s.covariance(e, e) > 0)) continue;
-    ids.push_back(i < sc.outcomes() ? "won: " + sc.outcome_ids[i] : sc.metrics[i - sc.outcomes()].id);
+    names.push_back(i < sc.outcomes() ? sc.outcome_labels[i] : sc.metrics[i - sc.outcomes()].label);
     dims.push_back(e);
   }
-  for (const auto& id : ids) o += "<th>" + html_escape(id) + "</th>";
-  o += "</tr>\n";
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    o += "<tr><td>" + html_escape(ids[i]) + "</td>";
-    for (std::size_t c = 0; c < ids.size(); ++c) o += "<td>" + number(s.correlation(dims[i], dims[c])) + "</td>";
-    o += "</tr>\n";
+  struct Pair {
+    std::size_t a, b;
+    double r;
+  };
+  std::vector<Pair> pairs;
+  for (std::size_t i = 0; i < dims.size(); ++i)
+    for (std::size_t c = i + 1; c < dims.size(); ++c) {
+      const double r = s.correlation(dims[i], dims[c]);
+      if (std::isfinite(r) && std::fabs(r) >= 0.3) pairs.push_back({i, c, r});
+    }
+  std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) { return std::fabs(x.r) > std::fabs(y.r); });
+  o += "<h2>Correlations</h2>\n<p class=\"note\">Figures that rise and fall together over the engagements (Pearson's r, at least 0.3 either "
+       "way; the strongest " + std::to_string(std::min<std::size_t>(pairs.size(), 25)) + " of " + std::to_string(pairs.size()) +
+       "). Every pair is in summary.json.</p>\n";
+  if (!pairs.empty()) {
+    o += "<div class=\"scroll\"><table>\n<tr><th>figure</th><th>and figure</th><th>r</th></tr>\n";
+    for (std::size_t i = 0; i < std::min<std::size_t>(pairs.size(), 25); ++i)
+      o += "<tr><td>" + html_escape(names[pairs[i].a]) + "</td><td>" + html_escape(names[pairs[i].b]) + "</td><td>" +
+           parts::signed_number(pairs[i].r, 2) + "</td></tr>\n";
+    o += "</table></div>\n";
   }
-  o += "</table></div>\n";
-  return o + parts::html_close();
+  return parts::stack_tables(o + parts::html_close());
 }
 
 }  // namespace vedette::lab

@@ -90,12 +90,26 @@ Comparison compare_figures(const Schema& s, const Tally& base, const Tally& var,
       row.probability = true;
       row.p_base = c.base.outcomes[i];
       row.p_variant = c.var.outcomes[i];
+      if (i < s.side_roles.size()) {
+        row.side = s.side_names[i];
+        row.role = s.side_roles[i];
+        row.key = "win:" + row.role;
+      }
     } else {
-      row.id = s.metrics[i - K].id;
-      row.label = s.metrics[i - K].label;
+      const MetricDef& m = s.metrics[i - K];
+      row.id = m.id;
+      row.label = m.label;
       row.m_base = c.base.metrics[i - K].all;
       row.m_variant = c.var.metrics[i - K].all;
+      const std::size_t mi = i - K;
+      const int side = mi < s.metric_side.size() ? s.metric_side[mi] : -1;
+      if (side >= 0 && static_cast<std::size_t>(side) < s.side_roles.size() && mi < s.metric_counter.size()) {
+        row.side = s.side_names[static_cast<std::size_t>(side)];
+        row.role = s.side_roles[static_cast<std::size_t>(side)];
+        row.key = row.role + ":" + s.metric_counter[mi];
+      }
     }
+    if (row.key.empty()) row.key = row.id;
     row.diff = paired_difference(d.n, d.sum_d(e), d.sumsq_d(e));
     row.differ = d.differ(e);
     c.rows.push_back(row);

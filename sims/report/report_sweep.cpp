@@ -159,13 +159,13 @@ std::string sweep_html(const RunInfo& info, const Sweep& w) {
   o += "<p class=\"headline\">" + html_escape(sweep_headline(w)) + "</p>\n";
   o += "<p><code>" + html_escape(w.path) + "</code> over " + std::to_string(w.points.size()) + " values (now <b>" + html_escape(w.current) +
        "</b>); every value plays the same engagements on the same dice.</p>\n" + parts::html_run(info);
-  if (w.points.empty()) return o + parts::html_close();
+  if (w.points.empty()) return parts::stack_tables(o + parts::html_close());
   const Schema& sc = *w.points.front().summary.schema;
   std::vector<std::string> x;
   for (const auto& p : w.points) x.push_back(value_label(p));
   std::vector<svg::Series> series;
   for (std::size_t k = 0; k < sc.outcomes(); ++k) {
-    svg::Series se{sc.outcome_labels[k], svg::colour(k), {}, {}, {}};
+    svg::Series se{sc.outcome_labels[k], parts::outcome_colour(sc, k), {}, {}, {}};
     for (const auto& p : w.points) {
       se.values.push_back(p.summary.outcomes[k].p);
       se.lo.push_back(p.summary.outcomes[k].lo);
@@ -179,11 +179,12 @@ std::string sweep_html(const RunInfo& info, const Sweep& w) {
   for (const auto& p : w.points)
     for (std::size_t k = 0; k < sc.outcomes(); ++k)
       if (const CompareRow* r = row_of(p, sc.outcome_ids[k], true); r && r->diff.n > 0)
-        diffs.push_back({p.value + ": " + r->label, r->diff.mean * 100, r->diff.lo * 100, r->diff.hi * 100, r->real ? svg::colour(k) : "",
+        diffs.push_back({p.value + ": " + r->label, r->diff.mean * 100, r->diff.lo * 100, r->diff.hi * 100, r->real ? parts::outcome_colour(sc, k) : "",
                          diff_text(*r) + (r->real ? "  real" : "")});
   if (!diffs.empty())
     o += "<h2>Against the current value</h2>\n" +
-         svg::forest("chart-sweep-diff", "Outcome probabilities: each value - the current value " + w.current + " (percentage points)", diffs, " pp");
+         svg::forest("chart-sweep-diff", "Outcome probabilities: each value - the current value " + w.current + " (percentage points)", diffs, " pp",
+                     parts::role_legend(parts::role_names({&sc}), "draw"));
   const auto ms = sweep_metrics(sc);
   o += "<div class=\"scroll\"><table>\n<tr><th>value</th><th>engagements</th>";
   for (const auto& l : sc.outcome_labels) o += "<th>" + html_escape(l) + " [95%]</th>";
@@ -198,7 +199,7 @@ std::string sweep_html(const RunInfo& info, const Sweep& w) {
     o += "</tr>\n";
   }
   o += "</table></div>\n";
-  return o + parts::html_close();
+  return parts::stack_tables(o + parts::html_close());
 }
 
 }  // namespace vedette::lab

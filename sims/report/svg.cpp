@@ -22,12 +22,46 @@ std::string esc(const std::string& s) { return html_escape(s); }
 
 std::size_t glyphs(const std::string& s);
 
-std::string open(const std::string& id, const std::string& title, double w_, double h) {
-  // Wide enough for the title (14 px bold: about 8.6 px a character).
-  const double w = std::max(w_, 8.6 * static_cast<double>(glyphs(title)) + 4);
-  return "<svg class=\"chart\" id=\"" + esc(id) + "\" role=\"img\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + f1(w) + " " + f1(h) +
-         "\" width=\"" + f1(w) + "\" height=\"" + f1(h) + "\" font-family=\"sans-serif\" font-size=\"12\"><title>" + esc(title) +
-         "</title>\n<text x=\"0\" y=\"14\" font-size=\"14\" font-weight=\"bold\">" + esc(title) + "</text>\n";
+// Every chart is drawn this wide: on a phone (390 px, less the page's
+// margins) it is shown at about its own size, so 12 px text stays 11 px or
+// more; on a desktop it keeps that size (docs/balance-lab.md).
+constexpr double k_width = 368;
+
+// A title's lines (14 px bold: about 8.6 px a character), cut at spaces.
+std::vector<std::string> title_lines(const std::string& title) {
+  const std::size_t chars = static_cast<std::size_t>(k_width / 8.6);
+  std::vector<std::string> lines;
+  std::string line, word;
+  auto flush_word = [&] {
+    if (word.empty()) return;
+    if (!line.empty() && glyphs(line) + 1 + glyphs(word) > chars) {
+      lines.push_back(line);
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+    word.clear();
+  };
+  for (char c : title) {
+    if (c == ' ') flush_word();
+    else word += c;
+  }
+  flush_word();
+  if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+// The height the title takes (its lines, then a gap).
+double title_h(const std::string& title) { return 18.0 * static_cast<double>(std::max<std::size_t>(1, title_lines(title).size())) + 4; }
+
+std::string open(const std::string& id, const std::string& title, double w, double h) {
+  std::string o = "<svg class=\"chart\" id=\"" + esc(id) + "\" role=\"img\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + f1(w) + " " + f1(h) +
+                  "\" width=\"" + f1(w) + "\" height=\"" + f1(h) + "\" font-family=\"sans-serif\" font-size=\"12\"><title>" + esc(title) + "</title>\n";
+  double y = 14;
+  for (const auto& l : title_lines(title)) {
+    o += "<text x=\"1\" y=\"" + f1(y) + "\" font-size=\"14\" font-weight=\"bold\">" + esc(l) + "</text>\n";
+    y += 18;
+  }
+  return o;
 }
 
 std::string text(double x, double y, const std::string& s, const std::string& extra = "") {
@@ -88,50 +122,78 @@ std::string thousands(double v) {
   return (n < 0 ? "-" : "") + s;
 }
 
-std::string legend(double x, double y, const std::vector<Series>& series) {
+// The legend: a swatch and a label per series, as many on a line as fit
+// in k_width; `y` is the first line's baseline and ends below the last.
+std::string legend(double& y, const std::vector<Series>& series) {
   std::string o;
+  double x = 0;
   for (const auto& s : series) {
+    const double w = 22 + k_char * static_cast<double>(glyphs(s.label));
+    if (x > 0 && x + w > k_width) {
+      x = 0;
+      y += 16;
+    }
     o += rect(x, y - 10, 12, 12, s.colour);
     o += text(x + 16, y, s.label);
-    x += 28 + 7.0 * static_cast<double>(s.label.size());
+    x += w + 10;
   }
+  y += 16;
   return o;
+}
+
+// How tall legend() draws `series`.
+double legend_h(const std::vector<Series>& series) {
+  if (series.empty()) return 0;
+  double y = 0;
+  legend(y, series);
+  return y;
 }
 
 }  // namespace
 
 const std::string& colour(std::size_t i) {
-  static const std::array<std::string, 8> c{"#2a6fb0", "#c0392b", "#8c8c8c", "#27ae60", "#8e44ad", "#d4a017", "#16a085", "#d35400"};
+  // No grey: grey means "within chance" (k_grey).
+  static const std::array<std::string, 8> c{"#2a6fb0", "#c0392b", "#a8761c", "#27ae60", "#8e44ad", "#16a085", "#d35400", "#5d6d7e"};
   return c[i % c.size()];
 }
 
-std::string interval_bars(const std::string& id, const std::string& title, const std::vector<Bar>& bars) {
-  const double left = 200, plot = 300, row = 28, top = 30;
-  const double h = top + row * static_cast<double>(bars.size()) + 30;
-  std::string o = open(id, title, 860, h);
+const std::string& role_colour(const std::string& role) {
+  return role == "automated" ? colour(0) : role == "other" ? colour(1) : colour(2);
+}
+
+std::string interval_bars(const std::string& id, const std::string& title, const std::vector<Bar>& bars, const std::vector<Series>& key) {
+  // Each bar under its label, the estimate (and its interval) at the
+  // label's right; the axis runs the chart's whole width.
+  const double row = 40, top = title_h(title) + legend_h(key) + 4, plot = k_width - 8;
+  const double h = top + row * static_cast<double>(bars.size()) + 22;
+  std::string o = open(id, title, k_width, h);
+  double ly = title_h(title) + 10;
+  if (!key.empty()) o += legend(ly, key);
   for (int t = 0; t <= 4; ++t) {
-    double x = left + plot * t / 4.0;
-    o += line(x, top - 4, x, top + row * static_cast<double>(bars.size()), "#ddd");
-    o += text(x, h - 12, pct_label(t / 4.0), "text-anchor=\"middle\" fill=\"#555\"");
+    const double x = 4 + plot * t / 4.0;
+    o += line(x, top, x, top + row * static_cast<double>(bars.size()), "#ddd");
+    o += text(x, h - 6, pct_label(t / 4.0), std::string("text-anchor=\"") + (t == 0 ? "start" : t == 4 ? "end" : "middle") + "\" fill=\"#555\"");
   }
   for (std::size_t i = 0; i < bars.size(); ++i) {
     const Bar& b = bars[i];
     const double y = top + row * static_cast<double>(i);
-    o += text(left - 8, y + 17, b.label, "text-anchor=\"end\"");
-    o += rect(left, y + 5, plot * clamp01(b.value), row - 10, b.colour, b.label + ": " + b.note);
-    const double x1 = left + plot * clamp01(b.lo), x2 = left + plot * clamp01(b.hi), ym = y + row / 2;
+    const std::string note = b.note.substr(0, b.note.find(" ("));  // the count stays in the tooltip
+    o += text(1, y + 13, cut(b.label, 30));
+    o += text(k_width, y + 13, note, "text-anchor=\"end\" font-size=\"11\" fill=\"#333\"");
+    o += rect(4, y + 18, plot * clamp01(b.value), 14, b.colour, b.label + ": " + b.note);
+    const double x1 = 4 + plot * clamp01(b.lo), x2 = 4 + plot * clamp01(b.hi), ym = y + 25;
     o += line(x1, ym, x2, ym, "#111", 1.5);
-    o += line(x1, ym - 6, x1, ym + 6, "#111", 1.5);
-    o += line(x2, ym - 6, x2, ym + 6, "#111", 1.5);
-    o += text(left + plot + 8, y + 17, b.note);
+    o += line(x1, ym - 5, x1, ym + 5, "#111", 1.5);
+    o += line(x2, ym - 5, x2, ym + 5, "#111", 1.5);
   }
   return o + "</svg>\n";
 }
 
 std::string stacked_histogram(const std::string& id, const std::string& title, const std::vector<std::string>& bins,
                               const std::vector<Series>& series, const std::string& x_label) {
-  const double left = 60, top = 44, plot_h = 200, plot_w = 560;
-  const double w = left + plot_w + 20, h = top + plot_h + 50;
+  const double left = 52, plot_h = 160, plot_w = k_width - left - 6;
+  const double top = title_h(title) + legend_h(series) + 10;
+  const double w = k_width, h = top + plot_h + 40;
   double max = 0;
   for (std::size_t b = 0; b < bins.size(); ++b) {
     double s = 0;
@@ -141,14 +203,19 @@ std::string stacked_histogram(const std::string& id, const std::string& title, c
   double ytop, step;
   nice_axis(max, ytop, step);
   std::string o = open(id, title, w, h);
-  o += legend(left, 34, series);
+  double ly = title_h(title) + 10;
+  o += legend(ly, series);
   for (double v = 0; v <= ytop + step / 2; v += step) {
     const double y = top + plot_h - plot_h * v / ytop;
     o += line(left, y, left + plot_w, y, "#e3e3e3");
     o += text(left - 6, y + 4, thousands(v), "text-anchor=\"end\" fill=\"#555\"");
   }
   const double bw = plot_w / std::max<double>(1.0, static_cast<double>(bins.size()));
-  const std::size_t label_every = std::max<std::size_t>(1, (bins.size() + 19) / 20);
+  // Bin labels far enough apart not to meet.
+  std::size_t widest = 1;
+  for (const auto& b : bins) widest = std::max(widest, glyphs(b));
+  const std::size_t label_every =
+      std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil((k_char * static_cast<double>(widest) + 6) / std::max(1.0, bw))));
   for (std::size_t b = 0; b < bins.size(); ++b) {
     double acc = 0;
     const double x = left + bw * static_cast<double>(b);
@@ -162,34 +229,42 @@ std::string stacked_histogram(const std::string& id, const std::string& title, c
     if (b % label_every == 0) o += text(x + bw / 2, top + plot_h + 16, bins[b], "text-anchor=\"middle\" fill=\"#333\"");
   }
   o += line(left, top + plot_h, left + plot_w, top + plot_h, "#333");
-  o += text(left + plot_w / 2, h - 8, x_label, "text-anchor=\"middle\"");
+  o += text(left + plot_w / 2, h - 6, cut(x_label, 50), "text-anchor=\"middle\"");
   return o + "</svg>\n";
 }
 
 std::string heatmap(const std::string& id, const std::string& title, const std::vector<std::string>& rows,
                     const std::vector<std::string>& cols, const std::vector<std::vector<double>>& share,
                     const std::vector<std::vector<std::int64_t>>& counts, const std::vector<std::string>& row_notes) {
-  // Column names stand upright (rotated a quarter turn, so neighbours never
-  // overlap); the margins are as wide as the longest names and notes.
-  std::size_t col_chars = 4, row_chars = 4, note_chars = 0;
-  for (const auto& c : cols) col_chars = std::max(col_chars, glyphs(c));
-  for (const auto& r : rows) row_chars = std::max(row_chars, glyphs(r));
-  for (const auto& n : row_notes) note_chars = std::max(note_chars, glyphs(n));
-  const double cw = 74, ch = 40, left = 16 + k_char * static_cast<double>(row_chars), top = 34 + k_char * static_cast<double>(col_chars);
-  const double w = std::max(left + cw * static_cast<double>(cols.size()) + 16 + k_char * static_cast<double>(note_chars),
-                            k_char * static_cast<double>(glyphs(title)) + 10);
-  const double h = top + ch * static_cast<double>(rows.size()) + 20;
-  std::string o = open(id, title, w, h);
-  for (std::size_t c = 0; c < cols.size(); ++c) {
-    const double x = left + cw * static_cast<double>(c) + cw / 2 + 4, y = top - 8;
-    o += "<text x=\"" + f1(x) + "\" y=\"" + f1(y) + "\" transform=\"rotate(-90 " + f1(x) + " " + f1(y) + ")\">" + esc(cols[c]) + "</text>\n";
-  }
+  // Narrow: the rows (bands) run across as columns, each headed by its name
+  // and note; each column (behaviour) is a line of cells under its own
+  // name, written whole across the chart.
+  const std::size_t n = std::max<std::size_t>(1, rows.size());
+  const std::vector<Series> key{{"0%", "#eeeeee", {}, {}, {}}, {"50%", "#8ca9c5", {}, {}, {}}, {"100% of the band's decisions", "#185296", {}, {}, {}}};
+  const double cw = k_width / static_cast<double>(n), ch = 36, name_h = 16;
+  const double head = title_h(title) + legend_h(key) + 34;
+  const double h = head + (name_h + ch) * static_cast<double>(cols.size()) + 6;
+  std::string o = open(id, title, k_width, h);
+  double ly = title_h(title) + 10;
+  o += legend(ly, key);
+  const std::size_t head_chars = static_cast<std::size_t>(std::max(3.0, (cw - 4) / k_char_small));
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    const double y = top + ch * static_cast<double>(r);
-    o += text(left - 8, y + ch / 2 + 4, rows[r], "text-anchor=\"end\"");
-    if (r < row_notes.size()) o += text(left + cw * static_cast<double>(cols.size()) + 8, y + ch / 2 + 4, row_notes[r], "fill=\"#555\"");
-    for (std::size_t c = 0; c < cols.size(); ++c) {
-      const double x = left + cw * static_cast<double>(c);
+    const double x = cw * static_cast<double>(r) + cw / 2;
+    o += "<text x=\"" + f1(x) + "\" y=\"" + f1(head - 20) + "\" text-anchor=\"middle\" font-weight=\"bold\"><title>" + esc(rows[r]) + "</title>" +
+         esc(cut(rows[r], head_chars)) + "</text>\n";
+    if (r < row_notes.size()) {
+      // "146,923 decisions": the number, the word in the tooltip.
+      const std::string note = row_notes[r].substr(0, row_notes[r].find(' '));
+      o += "<text x=\"" + f1(x) + "\" y=\"" + f1(head - 6) + "\" text-anchor=\"middle\" font-size=\"11\" fill=\"#555\"><title>" + esc(row_notes[r]) +
+           "</title>" + esc(cut(note, head_chars)) + "</text>\n";
+    }
+  }
+  for (std::size_t c = 0; c < cols.size(); ++c) {
+    const double y = head + (name_h + ch) * static_cast<double>(c);
+    o += "<text x=\"1\" y=\"" + f1(y + 12) + "\"><title>" + esc(cols[c]) + "</title>" + esc(cut(cols[c], static_cast<std::size_t>(k_width / k_char))) +
+         "</text>\n";
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      const double x = cw * static_cast<double>(r), yc = y + name_h;
       const double p = share[r][c];
       std::string fill = "#f4f4f4";
       std::string ink = "#999";
@@ -203,53 +278,53 @@ std::string heatmap(const std::string& id, const std::string& title, const std::
         fill = buf;
         ink = p > 0.5 ? "#fff" : "#111";
       }
-      o += rect(x + 1, y + 1, cw - 2, ch - 2, fill,
+      o += rect(x + 1, yc + 1, cw - 2, ch - 2, fill,
                 rows[r] + " / " + cols[c] + ": " + (std::isfinite(p) ? percent(p) : std::string("no decisions")) + " (" +
                     thousands(static_cast<double>(counts[r][c])) + ")");
       if (std::isfinite(p) && counts[r][c] > 0) {
-        o += text(x + cw / 2, y + ch / 2, percent(p), "text-anchor=\"middle\" fill=\"" + ink + "\"");
-        o += text(x + cw / 2, y + ch / 2 + 13, thousands(static_cast<double>(counts[r][c])), "text-anchor=\"middle\" font-size=\"10\" fill=\"" + ink + "\"");
+        o += text(x + cw / 2, yc + 15, percent(p), "text-anchor=\"middle\" fill=\"" + ink + "\"");
+        o += text(x + cw / 2, yc + 29, thousands(static_cast<double>(counts[r][c])), "text-anchor=\"middle\" font-size=\"11\" fill=\"" + ink + "\"");
       }
     }
   }
   return o + "</svg>\n";
 }
 
-std::string funnel(const std::string& id, const std::string& title, const std::vector<Stage>& stages) {
-  // The margins are as wide as the longest stage name and note.
-  std::size_t label_chars = 4, note_chars = 0;
-  for (const auto& s : stages) {
-    label_chars = std::max(label_chars, glyphs(s.label));
-    note_chars = std::max(note_chars, glyphs(thousands(s.total)) + 2 + glyphs(s.note));
-  }
-  const double left = 16 + k_char * static_cast<double>(label_chars), plot = 300, row = 30, top = 28;
-  const double h = top + row * static_cast<double>(stages.size()) + 10;
-  std::string o = open(id, title, std::max(left + plot + 16 + k_char * static_cast<double>(note_chars), k_char * static_cast<double>(glyphs(title)) + 10), h);
+std::string funnel(const std::string& id, const std::string& title, const std::vector<Stage>& stages, const std::string& fill) {
+  // Each stage: its name and total, its share of the stage it is a part of,
+  // and a bar (to the first stage's scale) set in under its parent, a line
+  // joining it to the parent's bar: "repulsed" sits inside "stood".
+  const std::vector<Series> key{{"charges, to the first stage's scale", fill, {}, {}, {}}, {"set in: a part of the stage above", "#888888", {}, {}, {}}};
+  const double row = 44, top = title_h(title) + legend_h(key) + 6, indent_step = 16;
+  const double h = top + row * static_cast<double>(stages.size()) + 6;
+  std::string o = open(id, title, k_width, h);
+  double ly = title_h(title) + 10;
+  o += legend(ly, key);
   const double base = stages.empty() ? 1 : std::max(1.0, stages.front().total);
+  std::vector<double> bar_y(stages.size(), 0);
   for (std::size_t i = 0; i < stages.size(); ++i) {
     const Stage& s = stages[i];
     const double y = top + row * static_cast<double>(i);
-    const double indent = 14.0 * s.depth;
-    o += text(left - 8, y + 19, s.label, "text-anchor=\"end\"");
-    o += rect(left + indent, y + 5, (plot - indent) * std::clamp(s.total / base, 0.0, 1.0), row - 10, colour(static_cast<std::size_t>(s.depth)),
+    const double indent = indent_step * s.depth, plot = k_width - indent - 2;
+    o += text(indent + 1, y + 12, cut(s.label, static_cast<std::size_t>((k_width - indent) / k_char) - 10) + ": " + thousands(s.total), "font-weight=\"bold\"");
+    if (!s.note.empty()) o += text(indent + 1, y + 26, cut(s.note, static_cast<std::size_t>((k_width - indent) / k_char_small)), "font-size=\"11\" fill=\"#444\"");
+    bar_y[i] = y + 30;
+    o += rect(indent, y + 30, plot * std::clamp(s.total / base, 0.0, 1.0), 10, fill,
               s.label + ": " + thousands(s.total) + (s.note.empty() ? "" : " (" + s.note + ")"));
-    o += text(left + plot + 8, y + 19, thousands(s.total) + (s.note.empty() ? "" : "  " + s.note));
+    if (s.depth > 0)
+      o += line(indent - indent_step / 2, y + 2, indent - indent_step / 2, y + 35, "#888") + line(indent - indent_step / 2, y + 35, indent, y + 35, "#888");
   }
   return o + "</svg>\n";
 }
 
-std::string forest(const std::string& id, const std::string& title, const std::vector<Bar>& rows, const std::string& unit) {
-  // Labels get the room their longest needs (up to a limit; longer ones
-  // are cut, whole in the tooltip), notes the room on the right.
-  std::size_t longest = 0, note = 0;
-  for (const auto& r : rows) {
-    longest = std::max(longest, glyphs(r.label));
-    note = std::max(note, glyphs(r.note));
-  }
-  const std::size_t label_chars = std::min<std::size_t>(longest, 44);
-  const double left = 16 + k_char * static_cast<double>(std::max<std::size_t>(label_chars, 8)), plot = 300, row = 24, top = 30;
-  const double w = left + plot + 16 + k_char_small * static_cast<double>(note);
-  const double h = top + row * static_cast<double>(rows.size()) + 40;
+std::string forest(const std::string& id, const std::string& title, const std::vector<Bar>& rows, const std::string& unit,
+                   const std::vector<Series>& key_) {
+  std::vector<Series> key = key_;
+  key.push_back({"within chance", k_grey, {}, {}, {}});
+  // Each row: its label, its estimate and interval in words, then the
+  // point and its interval on an axis the chart's width.
+  const double row = 46, top = title_h(title) + legend_h(key) + 6, plot = k_width - 12;
+  const double h = top + row * static_cast<double>(rows.size()) + 34;
   // The axis is scaled to the real differences (and to every estimate near
   // them): an interval within chance that runs far past them is clipped,
   // and ends in an arrow, instead of squashing the rest.
@@ -268,50 +343,49 @@ std::string forest(const std::string& id, const std::string& title, const std::v
   }
   double top_v, step;
   nice_axis(span, top_v, step);
-  auto X = [&](double v) { return left + plot / 2 + (plot / 2) * std::clamp(v / top_v, -1.0, 1.0); };
-  std::string o = open(id, title, std::max(w, 420.0), h);
-  for (double v = -top_v; v <= top_v + step / 2; v += step) {
-    o += line(X(v), top - 4, X(v), top + row * static_cast<double>(rows.size()), std::fabs(v) < step / 2 ? "#555" : "#e3e3e3");
-  }
+  auto X = [&](double v) { return 6 + plot / 2 + (plot / 2) * std::clamp(v / top_v, -1.0, 1.0); };
+  std::string o = open(id, title, k_width, h);
+  double ly = title_h(title) + 10;
+  o += legend(ly, key);
+  const double bottom = top + row * static_cast<double>(rows.size());
+  for (double v = -top_v; v <= top_v + step / 2; v += step) o += line(X(v), top, X(v), bottom, std::fabs(v) < step / 2 ? "#555" : "#e3e3e3");
   // Tick labels at the ends and at zero only: they never run into each other.
   const int dec = step < 0.1 ? 3 : step < 1 ? 2 : 0;
   for (double v : {-top_v, 0.0, top_v})
-    o += text(X(v), h - 22, (v > 0 ? "+" : "") + number(v, v == 0 ? 0 : dec) + unit,
+    o += text(X(v), bottom + 14, (v > 0 ? "+" : "") + number(v, v == 0 ? 0 : dec) + unit,
               std::string("text-anchor=\"") + (v < 0 ? "start" : v > 0 ? "end" : "middle") + "\" fill=\"#555\"");
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Bar& r = rows[i];
-    const double y = top + row * static_cast<double>(i) + row / 2;
-    const std::string c = r.colour.empty() ? "#9a9a9a" : r.colour;
-    o += "<text x=\"" + f1(left - 8) + "\" y=\"" + f1(y + 4) + "\" text-anchor=\"end\"><title>" + esc(r.label) + "</title>" + esc(cut(r.label, label_chars)) +
+    const double y = top + row * static_cast<double>(i);
+    const std::string c = r.colour.empty() ? k_grey : r.colour;
+    o += "<text x=\"1\" y=\"" + f1(y + 12) + "\"><title>" + esc(r.label) + "</title>" + esc(cut(r.label, static_cast<std::size_t>(k_width / k_char))) +
          "</text>\n";
+    o += text(1, y + 26, cut(r.note, static_cast<std::size_t>(k_width / k_char_small)), "font-size=\"11\" fill=\"#444\"");
+    const double ym = y + 37;
     if (std::isfinite(r.lo) && std::isfinite(r.hi)) {
-      o += line(X(r.lo), y, X(r.hi), y, c, 2);
+      o += line(X(r.lo), ym, X(r.hi), ym, c, 2);
       // Clipped ends: an arrow head at the axis's edge.
-      if (r.lo < -top_v) o += "<path d=\"M" + f1(X(-top_v)) + " " + f1(y) + " l6 -4 v8 z\" fill=\"" + c + "\"/>\n";
-      if (r.hi > top_v) o += "<path d=\"M" + f1(X(top_v)) + " " + f1(y) + " l-6 -4 v8 z\" fill=\"" + c + "\"/>\n";
+      if (r.lo < -top_v) o += "<path d=\"M" + f1(X(-top_v)) + " " + f1(ym) + " l6 -4 v8 z\" fill=\"" + c + "\"/>\n";
+      if (r.hi > top_v) o += "<path d=\"M" + f1(X(top_v)) + " " + f1(ym) + " l-6 -4 v8 z\" fill=\"" + c + "\"/>\n";
     }
     if (std::isfinite(r.value))
-      o += "<circle cx=\"" + f1(X(r.value)) + "\" cy=\"" + f1(y) + "\" r=\"4\" fill=\"" + c + "\"><title>" + esc(r.label + ": " + r.note) + "</title></circle>\n";
-    o += text(left + plot + 10, y + 4, r.note, "font-size=\"11\"");
+      o += "<circle cx=\"" + f1(X(r.value)) + "\" cy=\"" + f1(ym) + "\" r=\"4\" fill=\"" + c + "\"><title>" + esc(r.label + ": " + r.note) + "</title></circle>\n";
   }
-  o += text(left + plot / 2, h - 4, "variant - baseline", "text-anchor=\"middle\" fill=\"#333\"");
+  o += text(k_width / 2, h - 4, "variant - baseline", "text-anchor=\"middle\" fill=\"#333\"");
   return o + "</svg>\n";
 }
 
 std::string lines(const std::string& id, const std::string& title, const std::vector<std::string>& x,
                   const std::vector<Series>& series, const std::string& x_label, bool connect) {
-  const double left = 60, top = 44, plot_h = 220;
+  const double left = 40, plot_h = 200, plot_w = k_width - left - 6;
+  const double top = title_h(title) + legend_h(series) + 10;
   const std::size_t n = x.size();
-  // Room for each value's label under its point.
   std::size_t widest = 1;
   for (const auto& v : x) widest = std::max(widest, glyphs(v));
-  const double slot = std::max(60.0, k_char * static_cast<double>(std::min<std::size_t>(widest, 24)) + 12);
-  const double plot_w = std::max(540.0, slot * static_cast<double>(n));
-  double legend_w = 0;
-  for (const auto& s : series) legend_w += 28 + 7.0 * static_cast<double>(s.label.size());
-  const double w = std::max(left + plot_w + 30, left + legend_w + 10), h = top + plot_h + 50;
+  const double w = k_width, h = top + plot_h + 44;
   std::string o = open(id, title, w, h);
-  o += legend(left, 34, series);
+  double ly = title_h(title) + 10;
+  o += legend(ly, series);
   for (int t = 0; t <= 4; ++t) {
     const double y = top + plot_h - plot_h * t / 4.0;
     o += line(left, y, left + plot_w, y, "#e3e3e3");
@@ -326,10 +400,17 @@ std::string lines(const std::string& id, const std::string& title, const std::ve
     return X(i) + dodge * (static_cast<double>(s) - static_cast<double>(series.size() - 1) / 2.0);
   };
   auto Y = [&](double p) { return top + plot_h - plot_h * clamp01(p); };
-  const std::size_t label_chars = std::min<std::size_t>(widest, 24);
-  for (std::size_t i = 0; i < n; ++i)
+  // Each value's label in its slot (cut to fit, whole in the tooltip); when
+  // even a cut label does not fit, only every other one (or fewer).
+  const std::size_t fit = static_cast<std::size_t>(std::max(1.0, (slot_w - 4) / k_char));
+  const std::size_t label_chars = std::min<std::size_t>(widest, std::max<std::size_t>(fit, 3));
+  const std::size_t every =
+      fit >= label_chars ? 1 : static_cast<std::size_t>(std::ceil((k_char * static_cast<double>(label_chars) + 6) / std::max(1.0, slot_w)));
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i % every) continue;
     o += "<text x=\"" + f1(X(i)) + "\" y=\"" + f1(top + plot_h + 16) + "\" text-anchor=\"middle\"><title>" + esc(x[i]) + "</title>" +
          esc(cut(x[i], label_chars)) + "</text>\n";
+  }
   for (std::size_t s = 0; s < series.size(); ++s) {
     const Series& se = series[s];
     std::string pts;
@@ -347,7 +428,7 @@ std::string lines(const std::string& id, const std::string& title, const std::ve
     }
   }
   o += line(left, top + plot_h, left + plot_w, top + plot_h, "#333");
-  o += text(left + plot_w / 2, h - 8, x_label, "text-anchor=\"middle\"");
+  o += text(left + plot_w / 2, h - 8, cut(x_label, 50), "text-anchor=\"middle\"");
   return o + "</svg>\n";
 }
 

@@ -9,8 +9,22 @@
 
 namespace vedette::lab::svg {
 
-// Colours for outcome categories and series, in order.
+// Colours for series, in order. colour(0) is blue, colour(1) red,
+// colour(2) ochre: the colours of the roles (role_colour); none is grey.
 const std::string& colour(std::size_t i);
+
+// One meaning per colour in every report: blue the automated side, red the
+// other side (a side's `role:`, sims/scenarios/README.md), ochre neither
+// (draws, turns); grey (k_grey) a difference within chance.
+const std::string& role_colour(const std::string& role);
+inline constexpr const char* k_grey = "#9a9a9a";
+
+struct Series {
+  std::string label;
+  std::string colour;
+  std::vector<double> values;  // one per bin / x position
+  std::vector<double> lo, hi;  // intervals (lines chart only)
+};
 
 // One horizontal bar (or, in a forest plot, one point) with its interval.
 struct Bar {
@@ -20,15 +34,10 @@ struct Bar {
   std::string colour;
   std::string note;  // printed to the right
 };
-// Probabilities (0..1) as bars on a 0-100% axis with interval whiskers.
-std::string interval_bars(const std::string& id, const std::string& title, const std::vector<Bar>& bars);
+// Probabilities (0..1) as bars on a 0-100% axis with interval whiskers;
+// `legend`: what each colour means.
+std::string interval_bars(const std::string& id, const std::string& title, const std::vector<Bar>& bars, const std::vector<Series>& legend = {});
 
-struct Series {
-  std::string label;
-  std::string colour;
-  std::vector<double> values;  // one per bin / x position
-  std::vector<double> lo, hi;  // intervals (lines chart only)
-};
 // Counts per bin, stacked by series (e.g. turns split by winner).
 std::string stacked_histogram(const std::string& id, const std::string& title, const std::vector<std::string>& bins,
                               const std::vector<Series>& series, const std::string& x_label);
@@ -46,13 +55,18 @@ struct Stage {
   int depth = 0;
 };
 // Stages as bars proportional to the first stage's total.
-std::string funnel(const std::string& id, const std::string& title, const std::vector<Stage>& stages);
+// A stage of depth d is a part of the stage d-1 above it, drawn set in
+// under it; `fill`: the bars' colour (the side's, role_colour).
+std::string funnel(const std::string& id, const std::string& title, const std::vector<Stage>& stages, const std::string& fill);
 
 // Estimates with intervals around a zero line (paired differences). Bars
 // with `colour` empty are drawn grey (not a real difference). The axis is
 // scaled to the coloured (real) rows; a grey interval far beyond them is
 // clipped at the edge with an arrow.
-std::string forest(const std::string& id, const std::string& title, const std::vector<Bar>& rows, const std::string& unit);
+// `legend`: what each colour means (a series' label and colour); "within
+// chance" in grey is always added.
+std::string forest(const std::string& id, const std::string& title, const std::vector<Bar>& rows, const std::string& unit,
+                   const std::vector<Series>& legend = {});
 
 // Probabilities (0..1) over x positions, one series of points with interval
 // whiskers each, joined by a line when `connect` (numbers; categorical

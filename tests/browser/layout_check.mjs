@@ -4,6 +4,8 @@
 //   - the page does not scroll sideways, and no element lies outside the
 //     viewport (tables may scroll inside their .scroll box);
 //   - every chart label lies inside its chart, and no two labels overlap;
+//   - no text is drawn smaller than 11 px (a chart's text as the browser
+//     scales it to the chart's shown width, the page's by its font size);
 //   - no table has a column that is empty in every row;
 //   - the page starts with its headline (p.headline right after the h1).
 // Writes a full-page screenshot per width (NAME-WIDTH.png in OUT_DIR) and
@@ -76,6 +78,30 @@ const check = () => {
     for (let i = 0; i < labels.length; ++i)
       for (let j = i + 1; j < labels.length; ++j)
         if (meets(labels[i].r, labels[j].r)) problems.push(`labels overlap in chart ${svg.id}: ${say(labels[i].t)} and ${say(labels[j].t)}`);
+  }
+  // Text under 11 px: in a chart, its font size times the chart's scale
+  // (shown width / viewBox width); elsewhere the computed font size of any
+  // element that holds text of its own and is shown.
+  const small = new Set();
+  for (const svg of document.querySelectorAll('svg.chart')) {
+    const box = svg.getBoundingClientRect();
+    const vb = svg.viewBox && svg.viewBox.baseVal;
+    if (box.width === 0 || !vb || !vb.width) continue;
+    const scale = box.width / vb.width;
+    for (const t of svg.querySelectorAll('text')) {
+      const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (t.getBoundingClientRect().width > 0 && px < 10.95 && !small.has(svg.id)) {
+        small.add(svg.id);
+        problems.push(`text under 11 px (${px.toFixed(1)} px) in chart ${svg.id}: ${say(t)}`);
+      }
+    }
+  }
+  for (const el of document.body.querySelectorAll('*')) {
+    if (el.closest('svg')) continue;
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim() !== '');
+    if (!own || el.getBoundingClientRect().width === 0) continue;
+    const px = parseFloat(getComputedStyle(el).fontSize);
+    if (px < 10.95) problems.push(`text under 11 px (${px.toFixed(1)} px): ${say(el)}`);
   }
   for (const table of document.querySelectorAll('table')) {
     const rows = [...table.rows].filter((r) => r.querySelector('td'));

@@ -1,6 +1,7 @@
 // `vedette calibrate`: the value of a difficulty knob at which an outcome
 // happens with a target probability, and an overlay that sets it
 // (sims/lab/calibrate.hpp). --levels writes one overlay per level.
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <ostream>
@@ -9,6 +10,7 @@
 #include "engine/core/diagnostics.hpp"
 #include "sims/cli/cli.hpp"
 #include "sims/cli/lab_cli.hpp"
+#include "sims/lab/bench.hpp"
 #include "sims/io/atomic_file.hpp"
 #include "sims/lab/calibrate.hpp"
 #include "sims/report/report_sensitivity.hpp"
@@ -19,6 +21,9 @@ namespace {
 
 using namespace vedette::lab;
 namespace fs = std::filesystem;
+
+// The target cannot be reached by any value of the knob (README, Commands).
+constexpr int k_exit_unreached = 3;
 
 struct CalibrateCliOptions {
   LabFlags lab;
@@ -33,12 +38,15 @@ double probability(const std::string& text, const std::string& flag) {
 
 int run_calibrate(const CalibrateCliOptions& o, Io& io) {
   check_lab_flags(o.lab);
+  // Without SCENARIO: the default scenario, as for `vedette sim`.
+  const std::string scenario_file =
+      o.lab.scenario.empty() ? (fs::path(bench::shipped_scenarios_dir()) / std::string(bench::k_default_scenario)).string() : o.lab.scenario;
   if (o.target.empty() == o.levels.empty())
     throw UsageError("give either --target OUTCOME=P (e.g. cavalry=0.35) or --levels NAME=P,... (e.g. easy=0.2,normal=0.35,hard=0.5)");
   if (!o.write.empty() && o.target.empty()) throw UsageError("--write goes with --target; with --levels, use --write-dir DIR");
   if (!o.write_dir.empty() && o.levels.empty()) throw UsageError("--write-dir goes with --levels; with --target, use --write FILE");
   if (!o.outcome.empty() && !o.target.empty()) throw UsageError("--outcome goes with --levels; --target names its outcome (OUTCOME=P)");
-  auto scenario = open_lab_scenario(o.lab.scenario);
+  auto scenario = open_lab_scenario(scenario_file);
   const std::string base = o.lab.ruleset.empty() ? scenario->ruleset_path() : o.lab.ruleset;
 
   struct Level {
@@ -108,12 +116,15 @@ int run_calibrate(const CalibrateCliOptions& o, Io& io) {
     io.err << "vedette: stopped by " << signal_name(sig) << "; nothing written\n";
     return exit_status(sig);
   }
-  if (!o.write_dir.empty()) {
+  // A target no value of the knob reaches: say so, write nothing, exit 3.
+  const bool missed = std::any_of(results.begin(), results.end(), [](const CalibrateResult& r) { return !r.reached; });
+  if (!missed && !o.write_dir.empty()) {
     std::error_code ec;
     fs::create_directories(o.write_dir, ec);
     if (ec) throw UsageError("--write-dir " + o.write_dir + ": cannot make the folder: " + ec.message());
   }
   for (auto& r : results) {
+    if (missed) break;
     const std::string file = !o.write.empty() ? o.write : !o.write_dir.empty() ? (fs::path(o.write_dir) / (r.level + ".yaml")).string() : "";
     if (file.empty()) continue;
     write_file_atomically(file, overlay_text(r, file));
@@ -132,6 +143,13 @@ int run_calibrate(const CalibrateCliOptions& o, Io& io) {
     io.out << "# vedette calibrate: " << scenario->name() << " (" << scenario->file() << ")\n\n";
     for (const auto& r : results) io.out << calibrate_markdown(r);
   }
+  if (missed) {
+    for (const auto& r : results)
+      if (!r.reached)
+        io.err << "vedette: calibrate: " << (r.level.empty() ? "" : "level '" + r.level + "': ") << "no value of " << r.knob
+               << " the search could play reaches " << r.outcome_label << " " << r.target * 100 << "%; nothing written\n";
+    return k_exit_unreached;
+  }
   return 0;
 }
 
@@ -141,7 +159,7 @@ void add_calibrate(CLI::App& app, Runner& run) {
   auto o = std::make_shared<CalibrateCliOptions>();
   auto* c = app.add_subcommand("calibrate",
                                "Find the difficulty that makes an outcome happen with a given probability, and write it as an overlay.");
-  c->add_option("SCENARIO", o->lab.scenario, "Scenario file (sims/scenarios/*.yaml)")->required();
+  c->add_option("SCENARIO", o->lab.scenario, "Scenario file (default: sims/scenarios/open_field_charge.yaml, as for sim)");
   c->add_option("--ruleset", o->lab.ruleset, "Ruleset to calibrate instead of the scenario's own");
   c->add_option("--target", o->target, "OUTCOME=P: the outcome and its wanted probability (e.g. cavalry=0.35)");
   c->add_option("--knob", o->knob, "The setting to tune: a dotted path to a number (default difficulty.rf_offset)");
@@ -157,7 +175,8 @@ void add_calibrate(CLI::App& app, Runner& run) {
   c->add_flag("--json", o->lab.json, "Print {knob, value, target, achieved: {p, lo, hi, n}, overlay} as JSON");
   c->footer("Stochastic root-finding on common random numbers: the knob's values are tried on the same dice, bracketing the target "
             "then bisecting, until the target lies within the achieved 95% interval (+/-1 pp at most) or the knob's resolution "
-            "is reached (1 for a whole number). `vedette sim --ruleset OVERLAY` with the same seed and -n reproduces achieved.p.");
+            "is reached (1 for a whole number). `vedette sim --ruleset OVERLAY` with the same seed and -n reproduces achieved.p. "
+            "Exit 3 when no value the search could play reaches the target: the report says so and nothing is written.");
   c->callback([o, &run] { run = [o](Io& io) { return guarded(io, [&] { return run_calibrate(*o, io); }); }; });
 }
 
