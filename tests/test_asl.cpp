@@ -176,7 +176,7 @@ TEST_CASE("asl: 13.31 (dis)mounting costs 1 MF of the basic 4-MF allotment", "[a
   CHECK(r.state().horse_left() == 6);
 }
 
-TEST_CASE("asl: 13.1 a unit Riding its horse is Cavalry; the instant it dismounts it is Infantry", "[asl][000-L3-cavalry-riding]") {
+TEST_CASE("asl: 13.1 a unit Riding its horse is Cavalry, and the instant it dismounts it is Infantry", "[asl][000-L3-cavalry-riding]") {
   // seed 000, 13.1: "Cavalry is any Personnel unit Riding a horse ... The
   // instant Cavalry dismounts it is treated as Infantry with a separate
   // Horse counter."
