@@ -293,8 +293,10 @@ TEST_CASE("engagement: a target out of reach means the full 1.5x move and shaken
 
 TEST_CASE("engagement: infantry never opportunity-charges cavalry - cavalry may (seed 003)", "[engagement][seed003][003-L46-when][003-L90-opportunity][003-L93-target-moved][003-L94-immediately][003-L96-no-foot-on-horse][003-L98-interrupted-stops]") {
   RulesetPtr d = default_ruleset();
-  // The cavalry walks across the front of a foot unit that would like to charge it.
-  auto s = make_scenario(d, {{"C", 0, "light_cavalry", 12, {40, 130}, 90, Pace::walk}, {"F", 1, "heavy_foot", 20, {70, 100}, 0}}, 200, 200);
+  // The cavalry walks across the front of a foot unit that would like to
+  // charge it, close enough that the foot could reach it (issue 29: from 30cm
+  // off, the old distance, the foot never charged even with the rule broken).
+  auto s = make_scenario(d, {{"C", 0, "light_cavalry", 12, {40, 118}, 90, Pace::walk}, {"F", 1, "heavy_foot", 20, {70, 100}, 0}}, 200, 200);
   ScriptedBot mover([](const Battle&, std::size_t) {
     Command c;
     c.move = Move::keep;
