@@ -9,6 +9,7 @@ std::string_view InfantryBot::name() const {
     case Style::hold_and_shoot: return "hold_and_shoot";
     case Style::advance_and_shoot: return "advance_and_shoot";
     case Style::square_when_charged: return "square_when_charged";
+    case Style::pike_and_shoot: return "pike_and_shoot";
   }
   return "hold_and_shoot";
 }
@@ -23,6 +24,29 @@ bool cavalry_threatens(const Battle& b, std::size_t i) {
   return false;
 }
 
+// Seed 003 L5, the Swiss/Landsknechte pike charge: the nearest enemy a
+// pike unit sees and its charge reaches at a walk, not pikes itself ("other
+// than like troops"); none when the ruleset leaves charge.pike_charge off or
+// the charge gates refuse (seed 003: no charge on turn 1, good order, ...).
+UnitIndex pike_charge_target(const Battle& b, std::size_t i) {
+  const Unit& u = b.unit(i);
+  if (!b.rules().charge.pike_charge.enabled || u.cavalry() || !u.profile || !u.profile->pikes || u.in_square()) return k_no_unit;
+  if (!charge_gate(b, i, k_no_unit, ChargeWhen::declare).allowed) return k_no_unit;
+  UnitIndex best = k_no_unit;
+  Length best_gap;
+  for (std::size_t j = 0; j < b.units().size(); ++j) {
+    const Unit& v = b.unit(j);
+    if (!v.active() || !b.enemies(i, j) || !b.sees(i, j)) continue;
+    if (v.profile && v.profile->pikes && !v.on_horse()) continue;
+    const Length g = b.gap(i, j);
+    if (best != k_no_unit && !(g < best_gap)) continue;
+    if (!charge_prospect(b, i, j, Pace::walk).reaches) continue;
+    best = static_cast<UnitIndex>(j);
+    best_gap = g;
+  }
+  return best;
+}
+
 void InfantryBot::orders(const Battle& b, std::uint8_t side, Dice&, std::span<Command> out) const {
   for (std::size_t i = 0; i < b.units().size(); ++i) {
     const Unit& u = b.unit(i);
@@ -31,7 +55,12 @@ void InfantryBot::orders(const Battle& b, std::uint8_t side, Dice&, std::span<Co
     const UnitIndex seen = b.nearest_enemy(i, true);
     c.target = seen;
     c.face_target = seen != k_no_unit;
-    if (u.in_square()) {
+    const UnitIndex pike = style_ == Style::pike_and_shoot ? pike_charge_target(b, i) : k_no_unit;
+    if (pike != k_no_unit) {
+      c.charge = pike;
+      c.target = pike;
+      c.pace = Pace::walk;
+    } else if (u.in_square()) {
       if (!cavalry_threatens(b, i)) c.move = Move::leave_square;
     } else if (style_ == Style::advance_and_shoot && !u.cavalry() && seen != k_no_unit && u.order == Order::good) {
       const Length stop = o_.advance_to ? *o_.advance_to : b.reach(i);

@@ -11,8 +11,13 @@
 //  * square_when_charged: hold_and_shoot that always forms square when
 //    charged by cavalry (seed 004), and forms line again once no enemy
 //    cavalry could reach it with a charge next turn.
+//  * pike_and_shoot: hold_and_shoot whose pike units (profile `pikes: true`)
+//    declare seed 003's pike charge (L5) on the nearest enemy they see
+//    within their charge reach at a walk, other than pikes, when the
+//    ruleset turns the optional rule on (charge.pike_charge.enabled) and
+//    the charge gates allow (no charge on turn 1, good order, ...).
 // Any cavalry on such a side holds and faces the nearest enemy. None of
-// these ever declares or makes a charge.
+// these but pike_and_shoot's pikes ever declares or makes a charge.
 #include "bots/seed004_policy.hpp"
 #include "engine/engagement/policy.hpp"
 #include "engine/engagement/scenario.hpp"
@@ -21,7 +26,7 @@ namespace vedette {
 
 class InfantryBot final : public Bot {
  public:
-  enum class Style : std::uint8_t { hold_and_shoot, advance_and_shoot, square_when_charged };
+  enum class Style : std::uint8_t { hold_and_shoot, advance_and_shoot, square_when_charged, pike_and_shoot };
   InfantryBot(Style s, BotOptions o) : style_(s), o_(o) {}
   std::string_view name() const override;
   void orders(const Battle& b, std::uint8_t side, Dice& dice, std::span<Command> out) const override;
@@ -38,5 +43,8 @@ class InfantryBot final : public Bot {
 // Could any enemy cavalry on horse reach unit i with a charge next turn, at
 // its fastest pace (seed 003 range)?
 bool cavalry_threatens(const Battle& b, std::size_t i);
+
+// Seed 003 L5: the enemy pike unit i charges (pike_and_shoot), or k_no_unit.
+UnitIndex pike_charge_target(const Battle& b, std::size_t i);
 
 }  // namespace vedette

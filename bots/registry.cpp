@@ -9,8 +9,8 @@
 namespace vedette {
 
 std::span<const std::string> bot_names() {
-  static const std::array<std::string, 5> names{"reaction_table", "thinking_cavalry", "hold_and_shoot", "advance_and_shoot",
-                                                "square_when_charged"};
+  static const std::array<std::string, 6> names{"reaction_table", "thinking_cavalry", "hold_and_shoot", "advance_and_shoot",
+                                                "square_when_charged", "pike_and_shoot"};
   return names;
 }
 
@@ -21,6 +21,7 @@ std::unique_ptr<Bot> make_bot(const SideSpec& side) {
   if (n == "hold_and_shoot") return std::make_unique<InfantryBot>(InfantryBot::Style::hold_and_shoot, side.options);
   if (n == "advance_and_shoot") return std::make_unique<InfantryBot>(InfantryBot::Style::advance_and_shoot, side.options);
   if (n == "square_when_charged") return std::make_unique<InfantryBot>(InfantryBot::Style::square_when_charged, side.options);
+  if (n == "pike_and_shoot") return std::make_unique<InfantryBot>(InfantryBot::Style::pike_and_shoot, side.options);
   throw std::invalid_argument("no bot named '" + n + "'");
 }
 

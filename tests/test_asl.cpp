@@ -160,7 +160,7 @@ TEST_CASE("asl: 13.34 a horse's basic allotment is 12 MF", "[asl][000-L19-allotm
   CHECK(q.state().horse_used == 11);  // an NA step changes nothing
 }
 
-TEST_CASE("asl: 13.31 (dis)mounting costs 1 MF of the basic 4-MF allotment", "[asl][000-L3-cavalry-riding]") {
+TEST_CASE("asl: 13.31 (dis)mounting costs 1 MF of the basic 4-MF allotment", "[asl]") {
   Planner p = plan(false, {"move:3"});
   StepResult m = try_step(p, "mount");
   REQUIRE(m.legal);
@@ -176,7 +176,53 @@ TEST_CASE("asl: 13.31 (dis)mounting costs 1 MF of the basic 4-MF allotment", "[a
   CHECK(r.state().horse_left() == 6);
 }
 
-TEST_CASE("asl: 13.31 (dis)mounting is NA during the APh", "[asl][000-L9-mount-cost][000-L45-aph]") {
+TEST_CASE("asl: 13.1 a unit Riding its horse is Cavalry, and the instant it dismounts it is Infantry", "[asl][000-L3-cavalry-riding]") {
+  // seed 000, 13.1: "Cavalry is any Personnel unit Riding a horse ... The
+  // instant Cavalry dismounts it is treated as Infantry with a separate
+  // Horse counter."
+  Planner p = plan(true, {"move:2"});
+  CHECK(p.state().mounted);
+  CHECK(p.state().horse_used == 2);     // Cavalry MF: the horse's
+  CHECK(p.state().unit_expended == 0);
+  REQUIRE(try_step(p, "dismount").legal);
+  CHECK_FALSE(p.state().mounted);
+  const int horse_used = p.state().horse_used, unit_before = p.state().unit_expended;
+  // Now a move is Infantry MF, of the unit's basic 4, not the horse's.
+  StepResult m = try_step(p, "move:1");
+  REQUIRE(m.legal);
+  CHECK(m.after.unit_expended == unit_before + 1);
+  CHECK(m.after.horse_used == horse_used);
+  CHECK(contains(m.reason, "moves as Infantry"));
+  // ... and what only Cavalry may do is NA: a Gallop, a Charge, a Cavalry
+  // Minimum Move.
+  StepResult g = try_step(p, "gallop");
+  CHECK_FALSE(g.legal);
+  CHECK(contains(g.reason, "only Cavalry"));
+  CHECK_FALSE(try_step(p, "charge:4").legal);
+  CHECK_FALSE(try_step(p, "min-move").legal);
+  // Mounted, the same move is the horse's Cavalry MF.
+  Planner c = plan(true, {});
+  StepResult cm = try_step(c, "move:1");
+  REQUIRE(cm.legal);
+  CHECK(cm.after.horse_used == 1);
+  CHECK(cm.after.unit_expended == 0);
+}
+
+TEST_CASE("asl: 13.31 (dis)mounting costs one MF and is NA during the APh", "[asl][000-L9-mount-cost][000-L45-aph]") {
+  // seed 000, 13.31: "(Dis)mounting a Horse counter costs one MF of the
+  // basic 4-MF allotment of any Infantry unit (4.11), but is NA during the APh."
+  CHECK(rules().mount_cost == 1);
+  Planner fresh = plan(false, {});
+  StepResult m = try_step(fresh, "mount");
+  REQUIRE(m.legal);
+  CHECK(m.after.unit_expended == 1);  // the one MF
+  CHECK(m.after.unit_lost == 0);      // the horse had used nothing
+  CHECK(m.after.unit_left(rules()) == 3);
+  CHECK(contains(m.reason, "the unit spends 1 MF"));
+  StepResult d = try_step(fresh, "dismount");
+  REQUIRE(d.legal);
+  CHECK(d.after.unit_expended == 2);  // one more
+  CHECK(contains(d.reason, "the unit spends 1 MF"));
   PlanStart s;
   s.phase = Phase::aph;
   Planner p(rules(), s);
@@ -188,6 +234,86 @@ TEST_CASE("asl: 13.31 (dis)mounting is NA during the APh", "[asl][000-L9-mount-c
   Planner q(rules(), s);
   CHECK_FALSE(try_step(q, "dismount").legal);
   CHECK(try_step(q, "move:1").rule == "13.7");  // 13.7: no horse may be moved in the APh
+}
+
+TEST_CASE("asl: 13.5 Cavalry may not use Assault Movement, nor Infantry in the turn it dismounted", "[asl][000-L29-no-assault-movement]") {
+  // seed 000, 13.5: "Cavalry is not eligible for Assault Movement, nor can
+  // Infantry after dismounting use it in the same turn."
+  Planner mounted = plan(true, {});
+  StepResult a = try_step(mounted, "assault-move:1");
+  CHECK_FALSE(a.legal);
+  CHECK(a.rule == "13.5");
+  CHECK(contains(a.reason, "Cavalry is not eligible for Assault Movement"));
+  // The dismount says so, and an Assault Movement after it is NA.
+  StepResult d = try_step(mounted, "dismount");
+  REQUIRE(d.legal);
+  CHECK(contains(d.reason, "It may not use Assault Movement this turn (13.5)"));
+  StepResult after = try_step(mounted, "assault-move:1");
+  CHECK_FALSE(after.legal);
+  CHECK(after.rule == "13.5");
+  CHECK(contains(after.reason, "the turn it dismounted"));
+  // Infantry that has not dismounted may: Infantry MF of its basic 4.
+  Planner foot = plan(false, {});
+  StepResult f = try_step(foot, "assault-move:2");
+  REQUIRE(f.legal);
+  CHECK(f.after.unit_expended == 2);
+}
+
+TEST_CASE("asl: 13.7 no horse may be moved by Assault Movement: the horse stays behind", "[asl][000-L45-no-assault-horse]") {
+  // seed 000, 13.7: "No horse may be ... moved ... by Assault Movement."
+  Planner foot = plan(false, {"assault-move:1"});
+  StepResult m = try_step(foot, "mount");
+  CHECK_FALSE(m.legal);
+  CHECK(m.rule == "13.7");
+  CHECK(contains(m.reason, "Assault Movement"));
+  // An ordinary move keeps the horse with it (docs/asl.md: it waits where the unit mounts).
+  Planner walk = plan(false, {"move:1"});
+  CHECK(try_step(walk, "mount").legal);
+}
+
+TEST_CASE("asl: 13.7 a unit leading its Horse counter may eliminate it as if it were a SW", "[asl][000-L45-eliminate-horse]") {
+  // seed 000, 13.7: "A unit leading a Horse counter may eliminate that
+  // counter as if it were a SW."
+  Planner p = plan(true, {});
+  StepResult riding = try_step(p, "eliminate-horse");
+  CHECK_FALSE(riding.legal);  // it rides it; it leads only an unmounted horse
+  CHECK(riding.rule == "13.7");
+  REQUIRE(try_step(p, "dismount").legal);
+  const PlanState before = p.state();
+  StepResult e = try_step(p, "eliminate-horse");
+  REQUIRE(e.legal);
+  CHECK(e.rule == "13.7");
+  CHECK(e.after.horse_eliminated);
+  CHECK(e.after.unit_expended == before.unit_expended);  // no MF (docs/asl.md)
+  // No horse any more: it cannot mount, nor eliminate it twice.
+  StepResult m = try_step(p, "mount");
+  CHECK_FALSE(m.legal);
+  CHECK(contains(m.reason, "eliminated"));
+  CHECK_FALSE(try_step(p, "eliminate-horse").legal);
+  // Starting on foot with its horse: the same.
+  Planner foot = plan(false, {"eliminate-horse"});
+  CHECK_FALSE(try_step(foot, "mount").legal);
+}
+
+TEST_CASE("asl: 13.7 a CX horse does not make its Rider CX", "[asl][000-L45-horse-cx]") {
+  // seed 000, 13.7: "its being CX does not affect its Rider's (non-)CX
+  // status (e.g., non-CX Cavalry on a CX horse would not generate a +1 CX
+  // Ambush drm as per 11.4)". A Gallop puts the CX counter on the horse only.
+  Planner p = plan(true, {"gallop"});
+  CHECK(p.state().horse_cx);
+  CHECK_FALSE(p.state().unit_cx);
+  REQUIRE(try_step(p, "dismount").legal);
+  CHECK_FALSE(p.state().unit_cx);
+  // A Minimum Move is the exception 13.3 names: both become CX.
+  Planner m = plan(true, {"min-move"});
+  CHECK(m.state().horse_cx);
+  CHECK(m.state().unit_cx);
+  // Through `vedette asl plan`: the horse is CX, the unit is not.
+  RunResult r = run_vedette({"asl", "plan", "--start", "mounted", "gallop"});
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(contains(r.out, "Now: mounted; the horse Galloping, CX.\n"));
+  CHECK_FALSE(contains(r.out, "Now: mounted (CX)"));
 }
 
 TEST_CASE("asl: 13.31 the horse's MF used/lost before the unit took it cost the unit MF (each 25% begun)", "[asl][000-L9-cross-losses]") {

@@ -2,6 +2,10 @@
 // The reaction-table bot turns the seed 002 Actions Table into orders from
 // facts computed on the battlefield; the player models behave as documented.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
 
 #include <string>
 #include <vector>
@@ -62,7 +66,8 @@ bool same_state(const Battle& a, const std::vector<Unit>& before) {
 
 TEST_CASE("bots: each is chosen by name", "[bots]") {
   const auto names = bot_names();
-  const std::vector<std::string> expected{"reaction_table", "thinking_cavalry", "hold_and_shoot", "advance_and_shoot", "square_when_charged"};
+  const std::vector<std::string> expected{"reaction_table", "thinking_cavalry", "hold_and_shoot", "advance_and_shoot", "square_when_charged",
+                                          "pike_and_shoot"};
   CHECK(std::vector<std::string>(names.begin(), names.end()) == expected);
   for (const auto& n : names) {
     SideSpec side;
@@ -307,5 +312,81 @@ TEST_CASE("bots: the automated and the thinking cavalry both play the open field
     INFO(f << ": " << declared << " declared, " << charges << " charges, " << with_bonus << " with the bonus");
     CHECK(declared > 0);
     if (std::string(f) == "open_field_thinking.yaml") CHECK(with_bonus == charges);
+  }
+}
+
+// Seed 003 L5, the optional Swiss/Landsknechte pike charge, played: the
+// shipped pike_charge.yaml (bot pike_and_shoot, rules/pike_charge.yaml).
+// Through `vedette play` as a user runs it: the pikes declare the charge
+// (never on turn 1), the charged enemy rolls on the Loss Table; with the
+// ruleset's switch off, or with the plain hold_and_shoot bot, no pike
+// charge is ever made.
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream t;
+  t << in.rdbuf();
+  return t.str();
+}
+
+struct PikePlay {
+  int declared = 0, loss_rolls = 0, turn1_declarations = 0;
+};
+
+PikePlay play_pikes(const std::string& scenario, const char* seed) {
+  const auto r = vtest::run_vedette({"play", scenario, "--seed", seed, "--json"});
+  INFO(scenario << " --seed " << seed << "\n" << r.err);
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  PikePlay p;
+  for (const auto& e : j.at("events")) {
+    const std::string kind = e.value("kind", ""), unit = e.value("unit", "");
+    if (kind == "declare" && unit == "Swiss pikes") {
+      ++p.declared;
+      if (e.value("turn", 0) == 1) ++p.turn1_declarations;
+    }
+    if (kind == "pike_charge") {
+      ++p.loss_rolls;
+      INFO(e.value("text", ""));
+      CHECK(unit != "Swiss pikes");  // the enemy rolls, never the pikes
+      CHECK(e.value("text", "").find("Loss Table") != std::string::npos);
+    }
+  }
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("bots: pike_and_shoot's pikes make seed 003's pike charge in vedette play, only when the ruleset turns it on",
+          "[bots][commands][003-L5-pike-charge-play]") {
+  const std::string src = VEDETTE_SOURCE_DIR;
+  const std::string shipped = src + "/sims/scenarios/pike_charge.yaml";
+  int declared = 0, rolls = 0;
+  for (const char* seed : {"1", "2", "3", "4", "5", "6", "7", "8"}) {
+    const PikePlay p = play_pikes(shipped, seed);
+    declared += p.declared;
+    rolls += p.loss_rolls;
+    CHECK(p.turn1_declarations == 0);  // seed 003 L24: no declarations on the first turn
+  }
+  CHECK(declared >= 8);
+  CHECK(rolls >= 4);
+  // The same battle with the switch off, and with the plain bot: no pike charge.
+  vtest::TempDir dir;
+  std::string text = read_text(shipped);
+  const std::string rules_line = "ruleset: rules/pike_charge.yaml", bot_line = "bot: pike_and_shoot";
+  REQUIRE(text.find(rules_line) != std::string::npos);
+  REQUIRE(text.find(bot_line) != std::string::npos);
+  std::string off = text, plain = text;
+  off.replace(off.find(rules_line), rules_line.size(), "ruleset: builtin:default");
+  plain.replace(plain.find(rules_line), rules_line.size(), "ruleset: " + src + "/sims/scenarios/rules/pike_charge.yaml");
+  plain.replace(plain.find(bot_line), bot_line.size(), "bot: hold_and_shoot");
+  const std::string off_file = dir.write("pikes_off.yaml", off), plain_file = dir.write("pikes_plain.yaml", plain);
+  for (const char* seed : {"1", "2", "3", "4"}) {
+    const PikePlay a = play_pikes(off_file, seed), b = play_pikes(plain_file, seed);
+    CHECK(a.declared == 0);
+    CHECK(a.loss_rolls == 0);
+    CHECK(b.declared == 0);
+    CHECK(b.loss_rolls == 0);
   }
 }

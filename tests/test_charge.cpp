@@ -192,8 +192,12 @@ TEST_CASE("charge: range is 1.5x the move, minimum distance half the move or 6in
   CHECK(same_length(m.min_distance, Length::cm(15)));
 }
 
-TEST_CASE("charge: a target exactly at the maximum range is in range, just over is not", "[charge][003-L42-at-the-limit]") {
-  // seed 003, charge range: "could charge a target as far as 18" away".
+TEST_CASE("charge: at both limits -- exactly at the maximum range is in range, exactly at the minimum distance is inside it", "[charge][003-L42-at-the-limit]") {
+  // seed 003, charge range: "could charge a target as far as 18" away"; "a
+  // unit with a move of 12" or more cannot charge a target that is 6" or
+  // less distant". Measures are compared with a tolerance of 1 micrometre
+  // (engine/decision/charge.cpp k_length_eps_cm): within it of a limit is on
+  // the limit (docs/conformance.md 003-L42-at-the-limit).
   auto at = geo(12, 18);
   CHECK(at.in_range);
   CHECK(at.reaches);
@@ -207,6 +211,30 @@ TEST_CASE("charge: a target exactly at the maximum range is in range, just over 
   CHECK_FALSE(over.in_range);
   CHECK_FALSE(over.reaches);
   CHECK_FALSE(over.morale_check);
+  const Length move = Length::in(12);
+  auto g = [&](double mm) { return charge_geometry(rules(), move, Length::cm(mm / 10), 0); };
+  // The maximum, 18in = 457.2mm: just inside, exactly on, within the
+  // tolerance beyond it, just outside.
+  CHECK(g(457.198).in_range);
+  CHECK(g(457.2).in_range);
+  CHECK(g(457.2009).in_range);  // 0.9 micrometres over: on the limit
+  CHECK_FALSE(g(457.202).in_range);
+  CHECK_FALSE(g(457.202).reaches);
+  CHECK(g(457.202).out_of_reach);
+  // The minimum, 6in = 152.4mm: "6" or less" is inside it (no charge
+  // bonus, no morale check); just beyond it is a charge.
+  for (double mm : {152.398, 152.4, 152.4009}) {
+    INFO(mm << "mm");
+    CHECK(g(mm).reaches);  // combat still takes place
+    CHECK_FALSE(g(mm).charge_bonus);
+    CHECK_FALSE(g(mm).morale_check);
+  }
+  CHECK(g(152.402).charge_bonus);
+  CHECK(g(152.402).morale_check);
+  // A 6in move: its minimum is half the move, 3in = 76.2mm.
+  auto h = [&](double mm) { return charge_geometry(rules(), Length::in(6), Length::cm(mm / 10), 0); };
+  CHECK_FALSE(h(76.2).charge_bonus);
+  CHECK(h(76.202).charge_bonus);
 }
 
 TEST_CASE("charge: out of reach still moves the full 1.5x move and becomes shaken") {
@@ -606,6 +634,35 @@ TEST_CASE("charge command: JSON carries the range, the number and the exact chan
   CHECK(p["stands"] == true);
   CHECK(p["p_stand_fraction"] == "1");
   CHECK_FALSE(p.contains("roll"));
+}
+
+TEST_CASE("charge command: at both limits, as the player measures them (seed 003 L42)", "[charge][commands][003-L42-at-the-limit]") {
+  // `vedette charge`: a 12in move, minimum distance 6in (152.4mm), range
+  // 18in (457.2mm) to the far edge of the nearest figure's base (peasants:
+  // the ruleset's 20mm infantry base). Within 1 micrometre of a limit is on
+  // it (docs/conformance.md 003-L42-at-the-limit).
+  auto at = [](const std::string& mm) {
+    return vedette_json("charge --move 12in --distance " + mm + "mm --attacker heavy --defender peasants --roll 6 6");
+  };
+  for (const char* mm : {"152.398", "152.4", "152.4009"}) {
+    INFO(mm);
+    auto j = at(mm);
+    CHECK(j["reaches"] == true);
+    CHECK(j["charge_bonus"] == false);  // "6" or less": no charge
+    CHECK(j["morale_check"] == false);
+  }
+  auto beyond = at("152.402");
+  CHECK(beyond["charge_bonus"] == true);
+  CHECK(beyond["morale_check"] == true);
+  for (const char* mm : {"437.198", "437.2", "437.2009"}) {
+    INFO(mm);
+    auto j = at(mm);
+    CHECK(j["in_range"] == true);
+    CHECK(j["reaches"] == true);
+  }
+  auto out = at("437.202");
+  CHECK(out["in_range"] == false);
+  CHECK(out["morale_check"] == false);
 }
 
 TEST_CASE("charge command: a charge that does not reach causes no morale check") {

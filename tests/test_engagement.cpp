@@ -172,7 +172,7 @@ TEST_CASE("engagement: flank and rear charges deduct 1 and 2 from the morale sco
   }
 }
 
-TEST_CASE("engagement: two units charging each other meet halfway and both check, +2 for horse (seed 003)", "[engagement][seed003][003-L102-meet-halfway][003-L102-too-close]") {
+TEST_CASE("engagement: two units charging each other meet halfway and both check, +2 for horse (seed 003)", "[engagement][seed003][003-L102-meet-halfway]") {
   RulesetPtr d = default_ruleset();
   auto s = make_scenario(d, {{"A", 0, "medium_cavalry", 10, {100, 100}, 0}, {"B", 1, "medium_cavalry", 10, {100, 140}, 180}}, 200, 240);
   ScriptedBot a(vtest::charge_from_turn_2(0, 1, Pace::gallop));
@@ -192,6 +192,45 @@ TEST_CASE("engagement: two units charging each other meet halfway and both check
     CHECK(get<long long>(m, "need") == 3);
     CHECK(get<std::string>(m, "p_stand") == "35/36");
   }
+}
+
+TEST_CASE("engagement: a counter-charge from inside its own minimum distance meets the charge, and only the other side has the bonus (seed 003)",
+          "[engagement][seed003][003-L102-too-close]") {
+  // Seed 003 L102: "If the target was too close for its charge range, the
+  // two units meet, but only the enemy gets charge bonuses." Two medium
+  // (shock) horse 15.1cm apart: at a walk (30cm) the minimum distance is
+  // 15cm, at a gallop (50cm) it is 6in = 15.24cm. The walking unit charges
+  // from beyond its minimum, the galloping one from inside its own: only the
+  // walker has the +1 of charging shock cavalry (seed 002), whichever of the
+  // two moved first and whichever counter-charged.
+  RulesetPtr d = default_ruleset();
+  auto s = make_scenario(d, {{"W", 0, "medium_cavalry", 10, {100, 100}, 0}, {"G", 1, "medium_cavalry", 10, {100, 125.1}, 180}}, 200, 240);
+  ScriptedBot a(vtest::charge_from_turn_2(0, 1, Pace::walk));
+  ScriptedBot b(vtest::charge_from_turn_2(1, 0, Pace::gallop));
+  a.opportunity = b.opportunity = true;
+  int walker_charged = 0, galloper_charged = 0;
+  for (int k = 0; k < 120; ++k) {
+    Engagement g(*s, {&a, &b}, 2024, static_cast<std::uint64_t>(k));
+    EventLog log;
+    g.attach(&log);
+    for (int t = 0; t < 2 && g.play_turn(); ++t) {
+    }
+    const auto meet = of_kind(log, "meet_halfway");
+    const auto melee = of_kind(log, "melee");
+    if (meet.empty() || melee.empty()) continue;
+    const Event& m = melee.front();
+    INFO(m.text);
+    const bool walker_attacks = m.unit == "W";
+    (walker_attacks ? walker_charged : galloper_charged)++;
+    const long long walker_need = get<long long>(m, walker_attacks ? "attacker_need" : "defender_need");
+    const long long galloper_need = get<long long>(m, walker_attacks ? "defender_need" : "attacker_need");
+    CHECK(walker_need + 1 == galloper_need);  // the walker's +1 charging, none for the galloper
+    CHECK(m.text.find("+1 charging") != std::string::npos);
+  }
+  // Both orders were played: the walker charging and the galloper
+  // counter-charging, and the other way round.
+  CHECK(walker_charged > 0);
+  CHECK(galloper_charged > 0);
 }
 
 TEST_CASE("engagement: pikes facing the charge stand automatically, not on the flank (seed 003)", "[engagement][seed003][003-L18-pikes-stand]") {
@@ -254,8 +293,10 @@ TEST_CASE("engagement: a target out of reach means the full 1.5x move and shaken
 
 TEST_CASE("engagement: infantry never opportunity-charges cavalry - cavalry may (seed 003)", "[engagement][seed003][003-L46-when][003-L90-opportunity][003-L93-target-moved][003-L94-immediately][003-L96-no-foot-on-horse][003-L98-interrupted-stops]") {
   RulesetPtr d = default_ruleset();
-  // The cavalry walks across the front of a foot unit that would like to charge it.
-  auto s = make_scenario(d, {{"C", 0, "light_cavalry", 12, {40, 130}, 90, Pace::walk}, {"F", 1, "heavy_foot", 20, {70, 100}, 0}}, 200, 200);
+  // The cavalry walks across the front of a foot unit that would like to
+  // charge it, close enough that the foot could reach it (issue 29: from 30cm
+  // off, the old distance, the foot never charged even with the rule broken).
+  auto s = make_scenario(d, {{"C", 0, "light_cavalry", 12, {40, 118}, 90, Pace::walk}, {"F", 1, "heavy_foot", 20, {70, 100}, 0}}, 200, 200);
   ScriptedBot mover([](const Battle&, std::size_t) {
     Command c;
     c.move = Move::keep;

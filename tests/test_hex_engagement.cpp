@@ -164,7 +164,7 @@ TEST_CASE("engine, seed 004 infantry square: formed when charged, the square bat
                           "  - {name: Foot, side: infantry, profile: heavy_foot, figures: 4, hex: [6, 2]}\n");
   const ScenarioPtr s = load_scenario_file(f);
   const Players p = make_players(*s);
-  int squares = 0, attacks = 0, bounces = 0;
+  int squares = 0, attacks = 0, bounces = 0, firsts = 0, cavalry_melees = 0;
   for (std::uint64_t seed = 1; seed <= 150; ++seed) {
     Engagement g(*s, p.bots(), seed);
     Watch w(g);
@@ -181,6 +181,7 @@ TEST_CASE("engine, seed 004 infantry square: formed when charged, the square bat
         CHECK(std::string(e.text).find("Cuirassiers") != std::string::npos);
       }
       if (e.kind == "square_first") {
+        ++firsts;
         CHECK(w.seen[k].in_square);
         CHECK(num(e, "dice") <= 1);  // seed 004: at most 1 die in square
         if (flag(e, "bounce")) ++bounces;
@@ -193,7 +194,10 @@ TEST_CASE("engine, seed 004 infantry square: formed when charged, the square bat
       }
       // Never a full-dice cavalry melee against the battalion in this run:
       // every charge meets a square (policy always, 5 cards).
-      if (e.kind == "melee" && e.unit == "Cuirassiers") CHECK(std::string(e.text).find("the square") != std::string::npos);
+      if (e.kind == "melee" && e.unit == "Cuirassiers") {
+        ++cavalry_melees;
+        CHECK(std::string(e.text).find("the square") != std::string::npos);
+      }
     }
     CHECK(g.outcome().sides[1].squares_formed == square_events);
     squares += square_events;
@@ -201,6 +205,8 @@ TEST_CASE("engine, seed 004 infantry square: formed when charged, the square bat
   CHECK(squares > 10);
   CHECK(attacks > 5);
   CHECK(bounces > 0);
+  CHECK(firsts >= attacks);  // every attack on the square came after the square's own roll
+  CHECK(cavalry_melees >= attacks);
 }
 
 TEST_CASE("engine, seed 004: with squares off (the ruleset switch) the battalion takes the cavalry's full dice", "[hex][engagement][seed004][004-L38-no-square-normal]") {
@@ -230,8 +236,36 @@ TEST_CASE("engine, seed 004: with squares off (the ruleset switch) the battalion
   CHECK(melees > 10);
 }
 
+// The cavalry's own bot, asked whether to retire and reform: it answers as
+// told and writes down what it saw when asked (seed 004 L4: the question
+// comes before the attacking infantry's dice).
+class AskedBot final : public Bot {
+ public:
+  AskedBot(const Bot& inner, const Watch*& watch) : inner_(inner), watch_(watch) {}
+  std::string_view name() const override { return inner_.name(); }
+  void orders(const Battle& b, std::uint8_t side, Dice& d, std::span<Command> out) const override { inner_.orders(b, side, d, out); }
+  bool form_square(const Battle& b, std::size_t u, std::size_t c) const override { return inner_.form_square(b, u, c); }
+  bool opportunity_charge(const Battle& b, std::size_t u, std::size_t m, const Command& c) const override {
+    return inner_.opportunity_charge(b, u, m, c);
+  }
+  bool retire_and_reform(const Battle& b, std::size_t unit, std::size_t) const override {
+    ++asked;
+    blocks_when_asked = b.unit(unit).figures;
+    events_when_asked = watch_ ? watch_->seen.size() : 0;
+    return retire;
+  }
+  bool retire = true;
+  mutable int asked = 0;
+  mutable int blocks_when_asked = -1;
+  mutable std::size_t events_when_asked = 0;
+
+ private:
+  const Bot& inner_;
+  const Watch*& watch_;
+};
+
 TEST_CASE("engine, seed 004 retire and reform: the cavalry retires 2 hexes, each closer to its own edge, and does not battle back",
-          "[hex][engagement][seed004][004-L4-ask-before-dice]") {
+          "[hex][engagement][seed004][004-L4-ask-before-dice][004-L12-no-battle-back]") {
   vtest::TempDir dir;
   const std::string t = table_with(dir, "never", "always");
   // The cavalry holds (hold_and_shoot) beside the battalion: the battalion
@@ -242,12 +276,43 @@ TEST_CASE("engine, seed 004 retire and reform: the cavalry retires 2 hexes, each
   const ScenarioPtr s = load_scenario_file(f);
   const Players p = make_players(*s);
   const HexBoard& hb = *s->hex;
-  int retired = 0, hits = 0;
+  int retired = 0, hits = 0, declined = 0;
   for (std::uint64_t seed = 1; seed <= 60; ++seed) {
-    Engagement g(*s, p.bots(), seed);
+    const Watch* watching = nullptr;
+    AskedBot cavalry(*p.bots()[0], watching);
+    // Seed 004 L4: the cavalry "must then declare" before the roll; every
+    // fourth game it declines, and the melee is fought (L6).
+    cavalry.retire = seed % 4 != 0;
+    Engagement g(*s, {&cavalry, p.bots()[1]}, seed);
     Watch w(g);
+    watching = &w;
     g.attach(&w);
     g.play_turn();
+    INFO("seed " << seed);
+    // Asked once, before any dice of the melee: the Hussars had lost no
+    // block, and no roll of the Foot's had been recorded.
+    REQUIRE(cavalry.asked == 1);
+    CHECK(cavalry.blocks_when_asked == 3);
+    for (std::size_t k = 0; k < cavalry.events_when_asked; ++k) {
+      const std::string kind = w.seen[k].e->kind;
+      CHECK(kind != "melee");
+      CHECK(kind != "retire_and_reform");
+    }
+    REQUIRE(cavalry.events_when_asked < w.seen.size());
+    const Event& next = *w.seen[cavalry.events_when_asked].e;
+    INFO(next.text);
+    if (!cavalry.retire) {
+      // Declined: the infantry then rolls its full dice (a die per block).
+      ++declined;
+      CHECK(next.kind == "melee");
+      CHECK(next.unit == "Foot");
+      CHECK(num(next, "dice") == 4);
+      CHECK(g.outcome().sides[0].retire_and_reform == 0);
+      continue;
+    }
+    // Retiring: the very next event is the retire's own roll of the full dice.
+    CHECK(next.kind == "retire_and_reform");
+    CHECK(next.text.find("Foot rolls 4 dice") != std::string::npos);
     std::optional<Hex> before;
     for (std::size_t k = 0; k < w.seen.size(); ++k) {
       const Event& e = *w.seen[k].e;
@@ -269,12 +334,169 @@ TEST_CASE("engine, seed 004 retire and reform: the cavalry retires 2 hexes, each
         CHECK(hex_distance(*before, after) == 2);
         CHECK(hb.edge_distance(*before, Edge::top) - hb.edge_distance(after, Edge::top) == 2);
       }
-      CHECK(e.kind != "battle_back");  // seed 004: no battle back after retiring
+      // Seed 004 L12: no battle back after retiring, and no ordinary melee roll.
+      CHECK(e.kind != "battle_back");
+      CHECK(e.kind != "melee");
     }
     CHECK(g.outcome().sides[0].retire_and_reform == 1);
+    // The Hussars scored nothing in melee, the Foot kept its 4 blocks.
+    CHECK(g.outcome().sides[0].melee_hits == 0);
+    CHECK(g.battle().unit(1).figures == 4);
   }
   CHECK(retired > 30);
   CHECK(hits > 0);
+  CHECK(declined >= 10);
+}
+
+TEST_CASE("engine, seed 004: infantry melees a square normally, and the square battles back with 1 die", "[hex][engagement][seed004][004-L49-foot-vs-square]") {
+  // Seed 004 L49: "An infantry or artillery unit will also melee normally
+  // against an enemy infantry unit in square. The infantry unit in square
+  // may then Battle Back in melee with 1 die." The infantry part: the Foot
+  // (4 blocks) attacks the Guard in square with its full dice, then the
+  // square battles back with one. (Artillery never melees on the hex board:
+  // row 004-L49-artillery-vs-square.) Enemy Lancers two hexes off keep the
+  // Guard in square.
+  vtest::TempDir dir;
+  const std::string t = table_with(dir, "never", "never");
+  const auto f = scenario(dir, "foot_vs_square", t, k_squares, "hold_and_shoot",
+                          "  - {name: Foot, side: infantry, profile: heavy_foot, figures: 4, hex: [6, 2]}\n"
+                          "  - {name: Guard, side: cavalry, profile: heavy_foot, figures: 4, hex: [6, 3], formation: square}\n"
+                          "  - {name: Lancers, side: infantry, profile: light_cavalry, figures: 3, hex: [6, 5]}\n");
+  const ScenarioPtr s = load_scenario_file(f);
+  const Players p = make_players(*s);
+  int attacks = 0, battle_backs = 0;
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    Engagement g(*s, p.bots(), seed);
+    Watch w(g);
+    g.attach(&w);
+    g.play_turn();
+    INFO("seed " << seed);
+    // The Foot's attack on the square: the first melee event of the turn.
+    std::size_t k = 0;
+    while (k < w.seen.size() && w.seen[k].e->kind != "melee") ++k;
+    REQUIRE(k < w.seen.size());
+    const Event& m = *w.seen[k].e;
+    INFO(m.text);
+    REQUIRE(m.unit == "Foot");
+    CHECK(str(m, "defender") == "Guard");
+    CHECK(num(m, "dice") == w.seen[k].blocks);  // "normally": a die per block, open ground
+    CHECK(num(m, "dice") == 4);
+    ++attacks;
+    // Then, if the square is still there and not driven off, it battles back with 1 die.
+    for (std::size_t j = k + 1; j < w.seen.size(); ++j) {
+      const Event& e = *w.seen[j].e;
+      if (e.kind == "melee") break;
+      if (e.kind == "battle_back") {
+        INFO(e.text);
+        CHECK(e.unit == "Guard");
+        CHECK(w.seen[j].in_square);
+        CHECK(num(e, "dice") == 1);
+        ++battle_backs;
+        break;
+      }
+    }
+  }
+  CHECK(attacks == 30);
+  CHECK(battle_backs > 5);
+}
+
+// Every unit's hex and formation at each event.
+class Snapshots final : public Recorder {
+ public:
+  explicit Snapshots(const Engagement& g) : g_(g) {}
+  struct Snap {
+    std::string kind, unit, text;
+    int turn = 0;
+    std::map<std::string, Hex> hex;
+    std::map<std::string, bool> square;
+    std::map<std::string, long long> dice;  // the event's "dice", if any
+  };
+  void record(Event e) override {
+    Snap s;
+    s.kind = e.kind;
+    s.unit = e.unit;
+    s.text = e.text;
+    s.turn = g_.battle().turn();
+    for (const auto& u : g_.battle().units())
+      if (u.active()) {
+        s.hex[u.name] = g_.battle().hex()->hex_of(u.pos);
+        s.square[u.name] = u.in_square();
+      }
+    for (const auto& [k, v] : e.data)
+      if (k == "dice" && std::holds_alternative<long long>(v)) s.dice[k] = std::get<long long>(v);
+    snaps.push_back(std::move(s));
+  }
+  std::vector<Snap> snaps;
+
+ private:
+  const Engagement& g_;
+};
+
+TEST_CASE("engine, seed 004 coming out of square: only with no enemy cavalry adjacent, a change of formation, then it battles normally",
+          "[hex][engagement][seed004][004-L90-out-of-square-order][004-L92-battle-normally][004-L93-formation-not-movement]") {
+  // Seed 004 L89-L93: "may not be ordered out of square when there is an
+  // enemy cavalry unit on any adjacent hex"; "If there are no enemy cavalry
+  // units on an adjacent hex, an infantry unit in square may be given an
+  // order and come out of square"; "The infantry unit may move and/or battle
+  // normally. An infantry unit coming out of square that does not move may
+  // conduct ranged combat without any movement battle dice reduction";
+  // "Coming out of square is considered changing formation and not movement."
+  vtest::TempDir dir;
+  const std::string t = table_with(dir, "never", "never");
+  for (const bool adjacent : {false, true}) {
+    INFO((adjacent ? "cavalry adjacent" : "cavalry two hexes off"));
+    const auto f = scenario(dir, adjacent ? "sq_adj" : "sq_far", t, k_squares, "hold_and_shoot",
+                            std::string("  - {name: Foot, side: infantry, profile: heavy_foot, figures: 4, hex: [6, 2], formation: square}\n"
+                                        "  - {name: Hussars, side: cavalry, profile: light_cavalry, figures: 3, hex: [6, ") +
+                                (adjacent ? "3" : "4") + "]}\n");
+    const ScenarioPtr s = load_scenario_file(f);
+    const Players p = make_players(*s);
+    int left = 0, stayed = 0, full_shots_after = 0;
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+      Engagement g(*s, p.bots(), seed);
+      Snapshots w(g);
+      g.attach(&w);
+      g.play_turn();
+      g.play_turn();
+      INFO("seed " << seed);
+      bool out = false;
+      for (const auto& x : w.snaps) {
+        INFO(x.text);
+        const bool foot_here = x.hex.count("Foot") > 0;
+        const bool cavalry_adjacent = foot_here && x.hex.count("Hussars") && hex_distance(x.hex.at("Foot"), x.hex.at("Hussars")) == 1;
+        if (x.kind == "stays_in_square") {
+          ++stayed;
+          CHECK(cavalry_adjacent);  // L89
+          CHECK(x.square.at("Foot"));
+        }
+        if (x.kind == "leaves_square") {
+          ++left;
+          CHECK_FALSE(cavalry_adjacent);  // L90: only with no enemy cavalry adjacent
+          CHECK_FALSE(x.square.at("Foot"));
+          // L93: a change of formation, not movement: still on its hex.
+          CHECK(x.hex.at("Foot") == HexBoard::from_offset(6, 2));
+          out = true;
+        }
+        if (x.kind == "shoot" && x.unit == "Foot") {
+          // In square at most 1 die; out of it, normally: a die per block (L92).
+          if (x.square.at("Foot")) {
+            CHECK(x.dice.at("dice") <= 1);
+          } else {
+            ++full_shots_after;
+            CHECK(out);
+            CHECK(x.dice.at("dice") == 4);
+          }
+        }
+      }
+      CHECK((adjacent || out));  // far off, nothing kept it in square
+    }
+    if (adjacent) {
+      CHECK(stayed > 10);
+    } else {
+      CHECK(left == 20);
+      CHECK(full_shots_after > 10);
+    }
+  }
 }
 
 TEST_CASE("engine, seed 004 retire and reform: the infantry may take ground (a switch), a square may not", "[hex][engagement][seed004][004-L11-take-ground][004-L57-no-take-ground]") {

@@ -68,7 +68,7 @@ const std::vector<BadScenario> k_bad_scenarios{
      "heavy_cavalry, dragoons, peasants, levies, light_foot, heavy_foot, elite_foot, armoured_foot, pikes)\n"},
     {"scenario_unknown_bot.yaml",
      "4:29: unknown bot 'reaction_tabel', did you mean 'reaction_table'? (expected one of: reaction_table, thinking_cavalry, "
-     "hold_and_shoot, advance_and_shoot, square_when_charged)\n"},
+     "hold_and_shoot, advance_and_shoot, square_when_charged, pike_and_shoot)\n"},
     {"scenario_three_sides.yaml",
      "4:3: expected a map of exactly two sides (name: {edge, bot}), found 3 sides\n6:3: side 'allies' has no units\n"},
     {"scenario_length_without_unit.yaml",

@@ -37,6 +37,7 @@ int hits(const std::vector<int>& dice, int need) {
 
 Session load(const TempDir& dir) { return Session::load(dir.path / k_file); }
 
+
 }  // namespace
 
 // Issue 16's targets: a plain activation in at most 4 questions. Play is
@@ -58,34 +59,34 @@ TEST_CASE("solo turn: a plain activation takes at most 4 questions", "[solo][pla
   CHECK(load(dir).memory(0).acted_in_turn == 2);
 }
 
-// A charge and its aftermath in at most 8 prompts (issue 16): the offer,
-// distance, defender, side, both charging, pikes, the terrain on the way,
-// and the hits the player's unit scored in the melee: 8, with the session's
-// dice (pikes only for foot charged in front). (The initiative,
-// asked once a turn between the declaration and the charge, is the turn's.)
-// Seed 003: a charge that stands goes into melee with the charge bonus
-// (shock +1, seed 002); the melee is the engine's (combat.melee): more hits
-// wins, the loser falls back 1.5 of its moves and must rally, a victorious
-// charger follows through the balance of its charge move.
-TEST_CASE("solo turn: a charge that stands goes into melee, in 8 prompts (seed 003 follow-through, seed 002 +1 charging)",
-          "[solo][play][turn][prompts][003-L3-solo-follow-through][002-L53-solo-retreating]") {
+namespace {
+
+// The seed of a session whose turn-2 charge by Lancers (shock, heavy, 10
+// figures) on elite foot 20 cm away passes its initiation check and stands,
+// and whose melee dice (roll #2) give the cavalry a number of hits `want`
+// accepts. Rolls: #0 the initiative, #1 the charge (morale then initiation
+// dice), #2 the melee.
+template <class Want>
+std::uint64_t charge_seed(Want want) {
   using namespace vedette;
   RulesetPtr r = default_ruleset();
-  // The defender: elite foot in the front, charged by heavy horse from 20 cm.
   solo::ChargeInputs in;
   in.attacker = AttackerWeight::heavy;
   in.move = Length::cm(50);  // the top of the gallop (combat.charge.allowance: pace)
   in.distance = Length::cm(20);
   in.defender = DefenderClass::elite_foot;
   const int need = solo::preview_charge(*r, in).target.target;
-  // Rolls: #0 the initiative, #1 the charge (morale then initiation dice), #2 the melee.
-  std::uint64_t seed = 0;
-  for (std::uint64_t s = 1; s < 2000 && !seed; ++s) {
+  for (std::uint64_t s = 1; s < 5000; ++s) {
     const auto c = solo::solo_roll_charge(s, 1);
-    if (c[2] + c[3] >= 4 && c[0] + c[1] >= need) seed = s;
+    if (c[2] + c[3] >= 4 && c[0] + c[1] >= need && want(hits(solo::solo_roll_dice(s, 2, 10), 4))) return s;
   }
-  REQUIRE(seed);
-  TempDir dir;
+  return 0;
+}
+
+// Plays that charge through `solo play` with the player's unit scoring 2
+// hits; returns the output.
+std::string play_charge(const TempDir& dir, std::uint64_t seed) {
+  using namespace vedette;
   ok(dir, {"solo", "new", "game", "--unit", "Lancers:shock,heavy,figures=10", "--seed", std::to_string(seed)});
   ok(dir, {"solo", "next-turn", "game"});
   ok(dir, {"solo", "activate", "game", "Lancers", "--enemy-in-range", "--roll", "6"});  // gallop, (Charge?)
@@ -103,36 +104,92 @@ TEST_CASE("solo turn: a charge that stands goes into melee, in 8 prompts (seed 0
   REQUIRE(p.status == 0);
   CHECK(contains(p.out, "-2 (1 charge declared)"));  // seed 003 L24
   CHECK(contains(p.out, "STAND"));
-  const std::vector<int> dice = solo::solo_roll_dice(seed, 2, 10);
-  const int mine = hits(dice, 4);  // 5+ less shock cavalry's +1 charging
   CHECK(contains(p.out, "Lancers fights with 10 dice needing 4+ (5+ with +1 to each die)"));
-  CHECK(contains(p.out, ": " + std::to_string(mine) + (mine == 1 ? " hit" : " hits") + " on your unit; yours scored 2."));
-  if (mine > 2) {
-    CHECK(contains(p.out, "Lancers wins: your unit falls back 1.5 of its moves, backs to the enemy, and must rally."));
-    // The balance of a 75 cm charge range after 20 cm: 55 cm.
-    CHECK(contains(p.out, "Lancers follows through up to 55 cm (21.5 in) (the balance of its charge move)"));
-  } else if (mine < 2) {
-    CHECK(contains(p.out, "Lancers loses: it falls back 45 cm (17.5 in) (1.5 moves), backs to your unit, and must rally."));
-  } else {
-    CHECK(contains(p.out, "A tie: Lancers is repulsed and falls back 10 cm (4 in), facing your unit."));
-  }
   CHECK_FALSE(contains(p.out, "next: Lancers' charge"));
   CHECK_FALSE(contains(p.out, "next: Lancers' melee"));  // all 8 answers used, none missing
   Session s = load(dir);
   CHECK(s.memory(0).casualties == 2);
-  CHECK(s.memory(0).morale == (mine < 2 ? solo::Morale::rallying : solo::Morale::steady));
   // The melee's dice are the session's roll #2, checked when the file is read.
   const auto& last = s.history().back();
   REQUIRE(std::holds_alternative<solo::MeleeEvent>(last.body));
-  CHECK(std::get<solo::MeleeEvent>(last.body).s.dice == dice);
+  CHECK(std::get<solo::MeleeEvent>(last.body).s.dice == solo::solo_roll_dice(seed, 2, 10));
   CHECK(std::get<solo::MeleeEvent>(last.body).s.roll_index == 2u);
-  // A unit that fell back is known to be retreating next turn (seed 002 L53): not asked.
-  if (mine <= 2) {
-    Result q = run({"solo", "play", "game"}, dir.path, "y\n");
-    INFO(q.out);
-    CHECK(contains(q.out, "Start turn 3?"));
-    CHECK(load(dir).memory(0).pending[solo::Question::retreated_from_melee] == 1);
-  }
+  return p.out;
+}
+
+}  // namespace
+
+// A charge and its aftermath in at most 8 prompts (issue 16): the offer,
+// distance, defender, side, both charging, pikes, the terrain on the way,
+// and the hits the player's unit scored in the melee: 8, with the session's
+// dice (pikes only for foot charged in front). (The initiative,
+// asked once a turn between the declaration and the charge, is the turn's.)
+// Seed 003: a charge that stands goes into melee with the charge bonus
+// (shock +1, seed 002); the melee is the engine's (combat.melee): more hits
+// wins, the loser falls back 1.5 of its moves and must rally, a victorious
+// charger follows through the balance of its charge move.
+TEST_CASE("solo turn: a charge that stands goes into melee, in 8 prompts (seed 003 follow-through, seed 002 +1 charging)",
+          "[solo][play][turn][prompts][003-L3-solo-follow-through]") {
+  // The cavalry wins: more than the player's 2 hits.
+  const std::uint64_t seed = charge_seed([](int mine) { return mine > 2; });
+  REQUIRE(seed);
+  TempDir dir;
+  const std::string out = play_charge(dir, seed);
+  const int mine = hits(vedette::solo::solo_roll_dice(seed, 2, 10), 4);  // 5+ less shock cavalry's +1 charging
+  REQUIRE(mine > 2);
+  CHECK(contains(out, ": " + std::to_string(mine) + " hits on your unit; yours scored 2."));
+  CHECK(contains(out, "Lancers wins: your unit falls back 1.5 of its moves, backs to the enemy, and must rally."));
+  // The balance of a 75 cm charge range after 20 cm: 55 cm.
+  CHECK(contains(out, "Lancers follows through up to 55 cm (21.5 in) (the balance of its charge move)"));
+  CHECK(load(dir).memory(0).morale == vedette::solo::Morale::steady);
+  // A winner did not retreat: next turn it is not known to be retreating.
+  Result q = run({"solo", "play", "game"}, dir.path, "y\n");
+  INFO(q.out);
+  CHECK(contains(q.out, "Start turn 3?"));
+  CHECK(load(dir).memory(0).pending[vedette::solo::Question::retreated_from_melee] != 1);
+}
+
+// Seed 002 L53: "+3 ... retreating as a result of melee": a unit that lost
+// the session's own melee and fell back is known to be retreating next
+// turn, so play does not ask (and counts it).
+TEST_CASE("solo turn: a unit that fell back from the session's own melee counts as retreating next turn, unasked (seed 002 L53)",
+          "[solo][play][turn][002-L53-solo-retreating]") {
+  const std::uint64_t seed = charge_seed([](int mine) { return mine < 2; });
+  REQUIRE(seed);
+  TempDir dir;
+  const std::string out = play_charge(dir, seed);
+  const int mine = hits(vedette::solo::solo_roll_dice(seed, 2, 10), 4);
+  REQUIRE(mine < 2);
+  CHECK(contains(out, "Lancers loses: it falls back 45 cm (17.5 in) (1.5 moves), backs to your unit, and must rally."));
+  CHECK(load(dir).memory(0).morale == vedette::solo::Morale::rallying);
+  // The next turn (after the rally question: an enemy is near, it stays
+  // rallying): the fall back is known, so the question is not asked.
+  Result q = run({"solo", "play", "game"}, dir.path, "y\ny\n");
+  INFO(q.out);
+  CHECK(contains(q.out, "Lancers cannot rally"));
+  CHECK(contains(q.out, "Start turn 3?"));
+  CHECK(contains(q.out, "=== Turn 3 ==="));
+  CHECK_FALSE(contains(q.out, "retreating as a result of melee"));
+  CHECK(load(dir).memory(0).pending[vedette::solo::Question::retreated_from_melee] == 1);
+}
+
+namespace {
+
+// A tie: the charger is repulsed (combat.melee.tie_fall_back) and falls back.
+std::uint64_t tie_seed() { return charge_seed([](int mine) { return mine == 2; }); }
+
+}  // namespace
+
+TEST_CASE("solo turn: a tie in the session's own melee repulses the charger, who then counts as retreating",
+          "[solo][play][turn]") {
+  const std::uint64_t seed = tie_seed();
+  REQUIRE(seed);
+  TempDir dir;
+  const std::string out = play_charge(dir, seed);
+  CHECK(contains(out, "A tie: Lancers is repulsed and falls back 10 cm (4 in), facing your unit."));
+  Result q = run({"solo", "play", "game"}, dir.path, "y\n");
+  INFO(q.out);
+  CHECK(load(dir).memory(0).pending[vedette::solo::Question::retreated_from_melee] == 1);
 }
 
 // combat.morale.rout_losses_pct (a choice: 50%): at the end of the turn a

@@ -25,10 +25,10 @@ namespace vedette::bench {
 
 // The shipped scenarios the signature plays, in this order (sims/scenarios/).
 // A new shipped scenario is added here, which changes the signature.
-inline constexpr std::array<std::string_view, 9> k_signature_files{
+inline constexpr std::array<std::string_view, 10> k_signature_files{
     "flank_attack.yaml",      "hex_horse_artillery.yaml", "hex_line_no_squares.yaml", "hex_line_squares.yaml",
-    "mounted_infantry_raid.yaml", "open_field_charge.yaml",   "open_field_thinking.yaml", "square_test.yaml",
-    "wood_edge.yaml"};
+    "mounted_infantry_raid.yaml", "open_field_charge.yaml",   "open_field_thinking.yaml", "pike_charge.yaml",
+    "square_test.yaml",       "wood_edge.yaml"};
 // Seed 001's skirmish scenarios (sims/scenarios/skirmish/), played by their
 // own game loop (engine/modules/skirmish/skirmish.hpp) and hashed after the unit scenarios.
 inline constexpr std::array<std::string_view, 1> k_signature_skirmish_files{"skirmish/village_patrol.yaml"};

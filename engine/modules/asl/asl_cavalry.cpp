@@ -360,6 +360,16 @@ std::optional<Step> parse_step(const Rules& r, const std::string& text, std::str
     }
     return s;
   }
+  if (head == "eliminate-horse" || head == "eliminate_horse") return no_args(Step::Kind::eliminate_horse);
+  if (head == "assault-move" || head == "assault_move") {
+    s.kind = Step::Kind::assault_move;
+    if (p.size() != 2 || !all_digits(p[1])) {
+      why = "'" + text + "': expected assault-move:COST with COST a whole number of Infantry MF";
+      return std::nullopt;
+    }
+    s.cost = std::stoi(p[1]);
+    return s;
+  }
   if (head == "min-move" || head == "min_move") {
     s.kind = Step::Kind::min_move;
     if (p.size() > 2) {
@@ -373,10 +383,11 @@ std::optional<Step> parse_step(const Rules& r, const std::string& text, std::str
     }
     return s;
   }
-  std::vector<std::string> heads{"move", "mount", "dismount", "gallop", "gallop-start", "charge", "attack", "min-move"};
+  std::vector<std::string> heads{"move", "mount", "dismount", "gallop", "gallop-start", "charge", "attack", "min-move", "assault-move", "eliminate-horse"};
   std::string near = nearest(head, heads);
   why = "unknown step '" + text + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
-        "; steps: move:COST[:TERRAIN], mount, dismount, gallop, gallop-start, charge:RANGE[:TERRAIN], attack:COST, min-move";
+        "; steps: move:COST[:TERRAIN], mount, dismount, gallop, gallop-start, charge:RANGE[:TERRAIN], attack:COST, min-move, "
+        "assault-move:COST, eliminate-horse";
   return std::nullopt;
 }
 
@@ -451,6 +462,8 @@ StepResult Planner::apply(const Step& s) {
     case Step::Kind::charge: out = charge(s); break;
     case Step::Kind::attack: out = attack(s); break;
     case Step::Kind::min_move: out = min_move(s); break;
+    case Step::Kind::assault_move: out = assault_move(s); break;
+    case Step::Kind::eliminate_horse: out = eliminate_horse(s); break;
   }
   if (out.legal) s_ = out.after;
   return out;
@@ -509,6 +522,9 @@ StepResult Planner::mount_or_dismount(const Step& s, bool mounting) {
   if (!mounting && !s_.mounted) return na(s, s_, "13.31", "the unit is not mounted");
   PlanState n = s_;
   std::string capacity_note;
+  if (mounting && s_.horse_eliminated) return na(s, s_, "13.7", "its Horse counter was eliminated (eliminate-horse): there is no horse to mount");
+  if (mounting && s_.assault_moved)
+    return na(s, s_, "13.7", "no horse may be moved by Assault Movement: its horse stayed in the Location the unit left");
   if (mounting) {
     MountCheck mc = check_mount(r, *s_.horse, start_.horse_carries, start_.unit);
     if (!mc.legal) return na(s, s_, "13.32", mc.effect);
@@ -550,8 +566,10 @@ StepResult Planner::mount_or_dismount(const Step& s, bool mounting) {
   }
   n.mounted = mounting;
   if (!mounting) {
-    // The Gallop and its CX stay with the horse; the unit is Infantry now.
+    // The Gallop and its CX stay with the horse; the unit is Infantry now
+    // (13.1), and may not use Assault Movement this turn (13.5).
     n.charge_pending = false;
+    n.dismounted = true;
   }
   StepResult out = ok(s, n, "13.31",
             std::string(mounting ? "mounts" : "dismounts") + ": " + unit_part + "; " + horse_part + capacity_note +
@@ -660,6 +678,32 @@ StepResult Planner::min_move(const Step& s) {
   return ok(s, n, "13.3",
             "makes a Minimum Move like Infantry: one Location" + (s.terrain.empty() ? std::string() : " (" + terrain_text(*r_, s.terrain) + ")") +
                 " with all its MF; both the Cavalry unit and its horse become CX");
+}
+
+StepResult Planner::assault_move(const Step& s) {
+  const Rules& r = *r_;
+  if (start_.phase == Phase::aph) return na(s, s_, "13.5", "Assault Movement is made in the MPh");
+  if (s_.mounted) return na(s, s_, "13.5", "Cavalry is not eligible for Assault Movement");
+  if (s_.dismounted) return na(s, s_, "13.5", "Infantry may not use Assault Movement in the turn it dismounted");
+  const int c = s.cost.value_or(0);
+  if (c > s_.unit_left(r))
+    return na(s, s_, "13.31", "Assault Movement of " + mf(c) + " needs more than the " + mf(s_.unit_left(r)) + " left of its basic " +
+                                  str(r.infantry_allotment) + "-MF allotment (4.11)");
+  PlanState n = s_;
+  n.unit_expended += c;
+  n.assault_moved = true;
+  return ok(s, n, "13.7",
+            "uses Assault Movement as Infantry: " + mf(c) + " of its basic " + str(r.infantry_allotment) +
+                "-MF allotment; no horse may be moved by Assault Movement, so its horse stays behind and it cannot mount this MPh");
+}
+
+StepResult Planner::eliminate_horse(const Step& s) {
+  if (s_.horse_eliminated) return na(s, s_, "13.7", "its Horse counter is already eliminated");
+  if (s_.mounted) return na(s, s_, "13.7", "a unit eliminates a Horse counter it leads (unmounted): dismount first");
+  PlanState n = s_;
+  n.horse_eliminated = true;
+  return ok(s, n, "13.7",
+            "eliminates the Horse counter it leads, as if it were a SW (no MF: choice, docs/asl.md); it cannot mount again");
 }
 
 std::optional<int> Planner::max_cavalry_mf_before_dismount() const {

@@ -138,9 +138,9 @@ struct PlanStart {
 };
 
 struct Step {
-  enum class Kind : std::uint8_t { move, mount, dismount, gallop, gallop_start, charge, attack, min_move };
+  enum class Kind : std::uint8_t { move, mount, dismount, gallop, gallop_start, charge, attack, min_move, assault_move, eliminate_horse };
   Kind kind = Kind::move;
-  std::optional<int> cost;       // move, attack: MF; nullopt: the terrain's cavalry_mf
+  std::optional<int> cost;       // move, attack, assault_move: MF; nullopt: the terrain's cavalry_mf
   std::string terrain;           // move, charge, min_move ("" = not given)
   int range = 0;                 // charge: hexes when declared
   std::string text;              // as written
@@ -148,7 +148,9 @@ struct Step {
 
 // Parses one planner step: move:COST[:TERRAIN], move:TERRAIN (a terrain
 // whose Cavalry cost the seed gives), mount, dismount, gallop,
-// gallop-start, charge:RANGE[:TERRAIN], attack:COST, min-move[:TERRAIN].
+// gallop-start, charge:RANGE[:TERRAIN], attack:COST, min-move[:TERRAIN],
+// assault-move:COST (Infantry Assault Movement, 13.5, 13.7),
+// eliminate-horse (13.7: a unit leading its Horse counter eliminates it).
 // nullopt with `why` set when it is malformed.
 std::optional<Step> parse_step(const Rules& r, const std::string& text, std::string& why);
 
@@ -175,6 +177,9 @@ struct PlanState {
   int charges = 0;          // Charge attacks made
   int charges_declared = 0; // 13.61: a unit that declared a Charge gets a Prep Fire counter, even if dismounted
   int steps_taken = 0;      // legal steps so far
+  bool dismounted = false;        // dismounted this MPh (13.5: no Assault Movement this turn)
+  bool assault_moved = false;     // used Assault Movement (13.7: no horse moves by it, so it is left behind)
+  bool horse_eliminated = false;  // 13.7: eliminated by the unit leading it, as if it were a SW
 
   int unit_left(const Rules& r) const { return r.infantry_allotment - unit_expended - unit_lost; }
   int horse_spent() const { return horse_used + horse_lost_own + horse_before; }
@@ -211,6 +216,8 @@ class Planner {
   StepResult charge(const Step& s);
   StepResult attack(const Step& s);
   StepResult min_move(const Step& s);
+  StepResult assault_move(const Step& s);
+  StepResult eliminate_horse(const Step& s);
   // Why Galloping Cavalry may not enter `terrain` ("" when it may).
   std::string gallop_entry_problem(const std::string& terrain) const;
   // Why a Gallop may not be declared now ("" when it may).

@@ -436,7 +436,8 @@ void add_asl(CLI::App& app, Runner& run) {
                   "Steps in order: move:COST[:TERRAIN] (MF; as Cavalry or Infantry), move:woods-trailbreak (13.3: 3 MF), mount, "
                   "dismount, gallop (declared during the MPh: +4), gallop-start (at its start: +8), charge:RANGE[:TERRAIN] "
                   "(declare vs a Known enemy Location RANGE hexes away), attack:COST (enter the target: COST + 3 MF), "
-                  "min-move[:TERRAIN] (a Minimum Move)");
+                  "min-move[:TERRAIN] (a Minimum Move), assault-move:COST (Infantry Assault Movement; 13.5, 13.7), "
+                  "eliminate-horse (the Horse counter it leads, as a SW; 13.7)");
     c->add_flag("--gallop-at-start", o->gallop_at_start, "Declare a Gallop at the start of the MPh (the same as a first step gallop-start)");
     c->add_option("--phase", o->phase, "mph (default) or aph: (dis)mounting and moving horses are NA in the APh")
         ->check(CLI::IsMember({"mph", "aph"}));
