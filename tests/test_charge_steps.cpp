@@ -227,6 +227,9 @@ TEST_CASE("vedette charge: a square is formed before the morale check and takes 
                                        "heavy-foot", "--square"});
   CHECK(off.status == 2);
   CHECK(off.err.find("charge.infantry_square.enabled") != std::string::npos);
+  const auto both = vtest::run_vedette(args("heavy-foot", {"--square", "--both-charging"}));
+  CHECK(both.status == 2);
+  CHECK(both.err.find("forms no square") != std::string::npos);
   const auto hr = vtest::run_vedette(args("light-horse", {"--square"}));
   CHECK(hr.status == 2);
   CHECK(hr.err.find("may not form square") != std::string::npos);

@@ -166,6 +166,8 @@ int run_charge(const ChargeOptions& o, Io& io) {
     throw UsageError(std::string("--square: ") +
                      (r.infantry_square.enabled ? cli_name(k_defender_class_names[static_cast<std::size_t>(s.defender)]) + " may not form square"
                                                 : "the ruleset does not use seed 004's Infantry Square (charge.infantry_square.enabled)"));
+  if (o.square && o.both_charging)
+    throw UsageError("--square with --both-charging: foot charging the cavalry in turn forms no square");
   // The charge's own procedure (engine/engagement/charge_procedure.hpp) from
   // the moment the charge is made: the player made the initiation check at
   // the table. Where it goes, whether the foot formed square (seed 004 L26:
