@@ -57,6 +57,8 @@ std::optional<TurnStep> turn_step_of(const EventBody& body) {
   if (std::holds_alternative<ShootingEvent>(body)) return TurnStep::shooting;
   if (std::holds_alternative<MeleeEvent>(body)) return TurnStep::melee;
   if (std::holds_alternative<RallyEvent>(body)) return TurnStep::rally;
+  if (std::holds_alternative<OpportunityEvent>(body)) return TurnStep::opportunity;
+  if (std::holds_alternative<ChargedEvent>(body)) return TurnStep::charged;
   return std::nullopt;
 }
 
@@ -65,6 +67,8 @@ const StepRecord* step_record(const EventBody& body) {
   if (const auto* e = std::get_if<ShootingEvent>(&body)) return &e->s;
   if (const auto* e = std::get_if<MeleeEvent>(&body)) return &e->s;
   if (const auto* e = std::get_if<RallyEvent>(&body)) return &e->s;
+  if (const auto* e = std::get_if<OpportunityEvent>(&body)) return &e->s;
+  if (const auto* e = std::get_if<ChargedEvent>(&body)) return &e->s;
   return nullptr;
 }
 
@@ -94,6 +98,8 @@ int needed_version(const Header& header, const std::vector<Event>& history) {
   int v = 1;
   for (const UnitSpec& u : header.units)
     if (!u.weapon.empty()) v = 3;
+  for (const Event& e : history)
+    if (std::holds_alternative<OpportunityEvent>(e.body) || std::holds_alternative<ChargedEvent>(e.body)) return 5;
   for (const Event& e : history) {
     if (needs_version_4(e)) return 4;
     if (needs_version_3(header, e)) v = 3;
@@ -146,6 +152,8 @@ const std::string* Event::unit() const {
   if (auto* c = std::get_if<ShootingEvent>(&body)) return &c->unit;
   if (auto* c = std::get_if<MeleeEvent>(&body)) return &c->unit;
   if (auto* c = std::get_if<RallyEvent>(&body)) return &c->unit;
+  if (auto* c = std::get_if<OpportunityEvent>(&body)) return &c->unit;
+  if (auto* c = std::get_if<ChargedEvent>(&body)) return &c->unit;
   return nullptr;
 }
 
@@ -597,6 +605,47 @@ void Session::apply_to_state(const Event& e) {
           }
           if (r.morale) m->morale = *r.morale;
           done = state_.turn;
+        } else if constexpr (std::is_same_v<T, OpportunityEvent> || std::is_same_v<T, ChargedEvent>) {
+          // Version 5's reactions (sims/solo/solo_react.cpp says what each result means).
+          auto [k, m] = unit_mem(ev.unit);
+          const StepRecord& r = ev.s;
+          constexpr bool opportunity = std::is_same_v<T, OpportunityEvent>;
+          if (std::find(k_charge_end_names.begin() + 1, k_charge_end_names.end(), r.result) == k_charge_end_names.end())
+            throw SessionError("a reaction's result is a charge's end (no_charge, falls_short, melee, morale_failed, ...), not '" +
+                                   r.result + "'",
+                               "result");
+          if (figures_left(k) <= 0 || m->morale == Morale::routed) throw SessionError(ev.unit + " is not on the table");
+          if (opportunity) {
+            if (m->reacted_in_turn == state_.turn || m->barred_in_turn == state_.turn)
+              throw SessionError(ev.unit + " has already tried an opportunity charge in turn " + std::to_string(state_.turn));
+            if (r.result == "no_charge") {
+              m->barred_in_turn = state_.turn;  // seed 003 L100
+            } else {
+              m->reacted_in_turn = state_.turn;  // it has moved (L92)
+              m->charged_this_turn = true;
+            }
+            if (r.result == "melee") {
+              m->contact = true;
+              m->charge_bonus = r.given.count("bonus") && r.given.at("bonus") == "yes";
+            }
+          } else {
+            if (m->charged_by_in_turn == state_.turn)
+              throw SessionError(ev.unit + " was already charged in turn " + std::to_string(state_.turn));
+            m->charged_by_in_turn = state_.turn;
+            if (r.counter == "met") {
+              m->reacted_in_turn = state_.turn;
+              m->charged_this_turn = true;
+            } else if (r.counter == "barred") {
+              m->barred_in_turn = state_.turn;
+            }
+            if (r.result == "melee") {
+              m->contact = true;
+              m->struck_in_turn = state_.turn;  // seed 003 L54
+              m->charge_bonus = r.counter == "met" && r.given.count("bonus") && r.given.at("bonus") == "yes";
+            }
+          }
+          if (r.morale) m->morale = *r.morale;
+          if (r.fell_back) m->fell_back_this_turn = true;
         }
       },
       e.body);

@@ -44,8 +44,10 @@ inline constexpr std::string_view k_format = "vedette-session";
 // shooting, melee, rally; a routed unit; a unit's weapon), 3 until a
 // mounted-infantry unit dismounts (version 4: a shot that dismounted, an
 // activation on foot), so an older vedette still reads what it could
-// understand.
-inline constexpr int k_version = 4;
+// understand. Version 5 (issue 28): the cavalry's reactions in the player's
+// movement step, the `opportunity` and `charged` events
+// (sims/solo/solo_react.hpp); a file without them keeps its version.
+inline constexpr int k_version = 5;
 
 // A problem with an event against the session's state: a unit that has
 // already acted, casualties beyond the figures, an undo with nothing to undo.
@@ -258,10 +260,19 @@ struct StepRecord {
   std::optional<Morale> morale;  // the unit's morale after, when the step set it
   bool fell_back = false;        // melee: it falls back (retreating from melee next turn)
   bool dismounted = false;       // shooting, version 4: mounted infantry dismounted to shoot (its whole move)
+  // charged, version 5: the unit's counter-charge (seed 003 L100-L102):
+  // "met" (its initiation check passed: the two met halfway), "barred" (it
+  // failed: no charge this turn), "" none.
+  std::string counter;
   std::string outcome;           // in words, as shown
 };
-inline constexpr std::array<std::string_view, 7> k_step_given{"player_roll", "target",      "distance", "cover",
-                                                              "player_hits", "enemy_near", "bounce"};
+// Version 5's reactions (sims/solo/solo_react.hpp) add what the player said
+// about their unit: its name, what it did, its class and weight, whether it
+// was charging the automated unit, which face is struck, the way, in sight,
+// in the arc.
+inline constexpr std::array<std::string_view, 17> k_step_given{
+    "player_roll", "target",  "distance", "cover",    "player_hits", "enemy_near", "bounce", "mover",   "move",
+    "defender",    "attacker", "charging", "side",     "path",        "in_sight",   "in_arc", "bonus"};
 
 struct AnswerEvent {
   std::string unit;
@@ -323,15 +334,28 @@ struct RallyEvent {
   std::string unit;
   StepRecord s;
 };
+// Version 5 (issue 28, sims/solo/solo_react.hpp): an automated unit's
+// opportunity charge at the player's unit that moved (seed 003 L90-L102),
+// and an automated unit charged by the player's (L7, L20, L54).
+struct OpportunityEvent {
+  std::string unit;
+  StepRecord s;
+};
+struct ChargedEvent {
+  std::string unit;
+  StepRecord s;
+};
 using EventBody = std::variant<AnswerEvent, CasualtiesEvent, ActivateEvent, NextTurnEvent, UndoEvent, RedoEvent,
                                RulesetEvent, SeedEvent, MoraleEvent, ChargeEvent, ChargeAnswerEvent, InitiativeEvent,
-                               ShootingEvent, MeleeEvent, RallyEvent>;
-inline constexpr std::array<std::string_view, 15> k_event_names{
+                               ShootingEvent, MeleeEvent, RallyEvent, OpportunityEvent, ChargedEvent>;
+inline constexpr std::array<std::string_view, 17> k_event_names{
     "answer",        "casualties", "activate", "next_turn", "undo",  "redo",    "ruleset", "seed",
-    "morale",        "charge",     "charge_answer", "initiative", "shooting", "melee", "rally"};
+    "morale",        "charge",     "charge_answer", "initiative", "shooting", "melee", "rally", "opportunity", "charged"};
 // The turn's later steps, in the order play walks them.
-enum class TurnStep : std::uint8_t { initiative, shooting, melee, rally };
-inline constexpr std::array<std::string_view, 4> k_turn_step_names{"initiative", "shooting", "melee", "rally"};
+// (opportunity and charged, version 5: the reactions in the player's
+// movement step, when the player says so.)
+enum class TurnStep : std::uint8_t { initiative, shooting, melee, rally, opportunity, charged };
+inline constexpr std::array<std::string_view, 6> k_turn_step_names{"initiative", "shooting", "melee", "rally", "opportunity", "charged"};
 
 struct Event {
   int n = 0;     // 1-based position in the history
@@ -379,6 +403,11 @@ struct UnitMemory {
   int melee_in_turn = 0;
   int rally_in_turn = 0;
   bool fell_back_this_turn = false;  // fell back from a melee or a failed charge
+  // Version 5's reactions (sims/solo/solo_react.hpp), within the turn:
+  int reacted_in_turn = 0;  // made an opportunity charge or counter-charge: it has moved (seed 003 L92)
+  int barred_in_turn = 0;   // failed an initiation check: no charge for the rest of the turn (L100)
+  int struck_in_turn = 0;   // struck by a charge: no move, turn or change of frontage this turn (L54)
+  int charged_by_in_turn = 0;  // the player charged it (one `charged` per unit per turn)
 };
 
 struct State {

@@ -336,8 +336,9 @@ std::optional<StepRecord> read_step(MapReader& m, Reader& r) {
     } else {
       for (const auto& entry : g->entries) {
         if (std::find(k_step_given.begin(), k_step_given.end(), entry.key) == k_step_given.end()) {
-          r.d.error(entry.key_where, "unknown answer '" + entry.key +
-                                         "' in given (expected player_roll, target, distance, cover, player_hits, enemy_near or bounce)");
+          std::string keys;
+          for (std::string_view k : k_step_given) keys += (keys.empty() ? "" : ", ") + std::string(k);
+          r.d.error(entry.key_where, "unknown answer '" + entry.key + "' in given (expected one of " + keys + ")");
           ok = false;
           continue;
         }
@@ -385,6 +386,12 @@ std::optional<StepRecord> read_step(MapReader& m, Reader& r) {
   }
   need(r.flag(m.required("fell_back"), "fell_back"), s.fell_back);
   if (const Doc* dm = m.optional("dismounted")) need(r.flag(dm, "dismounted"), s.dismounted);  // version 4
+  if (const Doc* ct = m.optional("counter")) {  // version 5
+    static constexpr std::array<std::string_view, 2> k_counter{"met", "barred"};
+    auto c = r.choice(ct, "counter", k_counter);
+    if (c) s.counter = std::string(k_counter[*c]);
+    else ok = false;
+  }
   need(r.str(m.required("outcome"), "outcome"), s.outcome);
   if (!ok) return std::nullopt;
   return s;
@@ -545,6 +552,18 @@ std::optional<Event> read_event(const Doc& node, Reader& r, int expected_n) {
       else e.body = RallyEvent{u, std::move(*st)};
       break;
     }
+    case 15:
+    case 16: {  // version 5: the reactions (sims/solo/solo_react.hpp)
+      std::string u = unit();
+      auto st = read_step(m, r);
+      if (!st) {
+        ok = false;
+        break;
+      }
+      if (*kind == 15) e.body = OpportunityEvent{u, std::move(*st)};
+      else e.body = ChargedEvent{u, std::move(*st)};
+      break;
+    }
     default: ok = false;
   }
   m.finish();
@@ -694,6 +713,12 @@ Session Session::load(const fs::path& path) {
       }
     }
   }
+  // A version 4 file holds no event of version 5.
+  if (version < 5)
+    for (const Event& e : events)
+      if (std::holds_alternative<OpportunityEvent>(e.body) || std::holds_alternative<ChargedEvent>(e.body))
+        d.error(e.where, "the " + std::string(e.kind()) + " event is of session version 5, but this file says version " +
+                             std::to_string(version));
   // A version 3 file holds no field of version 4.
   if (version < 4)
     for (const Event& e : events)

@@ -174,6 +174,7 @@ void write_step(std::ostringstream& o, const StepRecord& r) {
   if (r.morale) o << ind << "morale: " << morale_name(*r.morale) << "\n";
   o << ind << "fell_back: " << b(r.fell_back) << "\n";
   if (r.dismounted) o << ind << "dismounted: true\n";
+  if (!r.counter.empty()) o << ind << "counter: " << r.counter << "\n";
   o << ind << "outcome: " << q(r.outcome) << "\n";
 }
 
