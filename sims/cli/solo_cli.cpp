@@ -491,7 +491,8 @@ Json event_json(const Session& s, const Event& e) {
         } else if constexpr (std::is_same_v<T, ChargeEvent>) {
           j["charge"] = charge_json(s, ev.c);
         } else if constexpr (std::is_same_v<T, InitiativeEvent> || std::is_same_v<T, ShootingEvent> ||
-                             std::is_same_v<T, MeleeEvent> || std::is_same_v<T, RallyEvent>) {
+                             std::is_same_v<T, MeleeEvent> || std::is_same_v<T, RallyEvent> ||
+                             std::is_same_v<T, OpportunityEvent> || std::is_same_v<T, ChargedEvent>) {
           const StepRecord& r = ev.s;
           Json g = Json::object();
           for (const auto& [k, v] : r.given) g[k] = v;
@@ -506,6 +507,7 @@ Json event_json(const Session& s, const Event& e) {
           j["morale"] = r.morale ? Json(std::string(morale_name(*r.morale))) : Json(nullptr);
           j["fell_back"] = r.fell_back;
           j["dismounted"] = r.dismounted;
+          if constexpr (std::is_same_v<T, ChargedEvent>) j["counter"] = r.counter.empty() ? Json(nullptr) : Json(r.counter);
           j["outcome"] = r.outcome;
         }
       },
@@ -616,6 +618,7 @@ Json status_json(const Session& s, const std::optional<SessionRules>& rules) {
       default: break;
     }
     j["next_step"] = n;
+    j["reactions"] = reactions_json(r, s);  // issue 28 (sims/cli/commands/cmd_solo_react.cpp)
   }
   j["undo"] = {{"steps", s.undo_depth()}, {"next", s.undo_target() ? Json(s.undo_target()) : Json(nullptr)}};
   j["redo"] = {{"steps", s.redo_depth()}, {"next", s.redo_target() ? Json(s.redo_target()) : Json(nullptr)}};

@@ -56,6 +56,10 @@ Json activation_json(const Session& s, const Activation& a);
 Json charge_json(const Session& s, const ChargeRecord& c);
 Json event_json(const Session& s, const Event& e);
 Json status_json(const Session& s, const std::optional<SessionRules>& rules);
+// The reactions in the player's movement step (issue 28): the steps
+// (`solo moved`, `solo charged`) and, per automated unit, whether it may
+// react now and why not (sims/cli/commands/cmd_solo_react.cpp).
+Json reactions_json(const Ruleset& r, const Session& s);
 
 // Saves, turning a failure to write into a message (exit 1) or a changed
 // file into a UsageError.
@@ -68,3 +72,8 @@ struct WriteFailed : std::runtime_error {
 };
 
 }  // namespace vedette::cli::solo_cli
+
+namespace vedette::cli {
+// `solo moved` and `solo charged` (sims/cli/commands/cmd_solo_react.cpp).
+void add_solo_react(CLI::App* solo, Runner& run);
+}  // namespace vedette::cli

@@ -1070,6 +1070,7 @@ void add_solo(CLI::App& app, Runner& run) {
     c->add_flag("--json", o->json, "Print one JSON object");
     c->callback([o, &run] { run = guarded([o](Io& io) { return run_morale(*o, io); }); });
   }
+  add_solo_react(solo, run);  // issue 28: `solo moved`, `solo charged` (cmd_solo_react.cpp)
 }
 
 }  // namespace vedette::cli

@@ -1,0 +1,178 @@
+// The cavalry answering the player's moves through the commands a player
+// types (issue 28): `vedette solo moved` (seed 003 L90-L102) and `vedette
+// solo charged` (L7, L20, L54), the session's version 5 and its migration,
+// `solo status --json`'s reaction steps.
+#include <catch2/catch.hpp>
+
+#include "sims/solo/session.hpp"
+#include "solo_test_util.hpp"
+
+using namespace solo_test;
+
+namespace {
+
+void ok(const TempDir& dir, const std::vector<std::string>& args) {
+  Result r = run(args, dir.path);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+}
+
+// A physical-dice game on turn 2: Cuirassiers (heavy) whose table cell says
+// "(Charge?)" (RF 1, D6 6: advance at gallop) not answered yet... and
+// Hussars (light) halted (D6 3), and the player moved first.
+void turn_two(const TempDir& dir) {
+  ok(dir, {"solo", "new", "game", "--unit", "Cuirassiers:shock,heavy", "--unit", "Hussars:shock,light", "--seed", "5",
+           "--physical-dice"});
+  ok(dir, {"solo", "activate", "game", "Cuirassiers", "--roll", "3"});
+  ok(dir, {"solo", "activate", "game", "Hussars", "--roll", "3"});
+  ok(dir, {"solo", "next-turn", "game"});
+  ok(dir, {"solo", "activate", "game", "Cuirassiers", "--enemy-in-range", "--roll", "4"});  // RF 1, D6 4: (Charge?)
+  ok(dir, {"solo", "charge", "game", "Cuirassiers", "--decline"});
+  ok(dir, {"solo", "activate", "game", "Hussars", "--enemy-in-range", "--roll", "3"});  // RF 1, D6 3: halt, no charge
+  ok(dir, {"solo", "initiative", "game", "--total", "12", "--roll", "1"});  // the player moves first
+}
+
+}  // namespace
+
+TEST_CASE("solo moved: the cavalry that may react makes its opportunity charge at once, -2 undeclared (seed 003 L90, L98, L100)",
+          "[solo][reaction][seed003][003-L90-solo-opportunity][003-L92-solo-not-yet-moved][003-L98-solo-interrupted-stops][003-L100-solo-undeclared-minus-2]") {
+  TempDir dir;
+  turn_two(dir);
+  const fs::path file = dir.path / "game.vedette.yaml";
+  REQUIRE(contains(slurp(file), "\nversion: 3\n"));
+  // The initiation check 4+4 = 8 against 6 (4, -2 undeclared), your heavy foot's morale 3+3 = 6 against 9 (heavy
+  // foot charged by heavy horse) +1 in the flank = 10: it fails.
+  Result r = run({"solo", "moved", "game", "--mover", "Foot", "--as", "heavy_foot", "--near", "Cuirassiers=20cm,flank",
+                  "--roll", "4", "4", "3", "3"},
+                 dir.path);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(contains(r.out, "Cuirassiers makes an opportunity charge on Foot (seed 003 L90)"));
+  CHECK(contains(r.out, "= 8, needs 6 (no charge declared in step 1: -2, seed 003 L100): passes"));
+  CHECK(contains(r.out, "needs 10 on 2D6 [3 3] = 6: fails"));
+  CHECK(contains(r.out, "retreats 1.5 of its moves, backs to the enemy, and must rally"));
+  CHECK(contains(r.out, "cannot move farther this turn (seed 003 L98)"));
+  // The one that cannot react is told so in one line: its cell says no "(Charge?)".
+  CHECK(contains(r.out, "Hussars does not react"));
+  // Version 5 now; the event reads back.
+  const std::string v5 = slurp(file);
+  CHECK(contains(v5, "\nversion: 5\n"));
+  CHECK(contains(v5, "event: opportunity"));
+  CHECK(vedette::solo::Session::load(file).text() == v5);
+  // It has moved now: asked again, it cannot react (seed 003 L92).
+  Result again = run({"solo", "moved", "game", "--as", "heavy_foot", "--near", "Cuirassiers=20cm", "--roll", "6", "6"}, dir.path);
+  INFO(again.out << again.err);
+  REQUIRE(again.status == 0);
+  CHECK(contains(again.out, "Cuirassiers cannot react: only a unit that has not yet moved this turn may make an opportunity charge"));
+}
+
+TEST_CASE("solo moved: a failed initiation check bars the charge for the turn (seed 003 L100); out of range, no reaction",
+          "[solo][reaction][seed003][003-L100-solo-opportunity-failed]") {
+  TempDir dir;
+  turn_two(dir);
+  // 60cm: beyond its walk's charge range (1.5 x 30cm = 45cm, seed 003 L42): it holds, nothing recorded.
+  Result far = run({"solo", "moved", "game", "--as", "heavy_foot", "--near", "Cuirassiers=60cm", "--roll", "6", "6"}, dir.path);
+  REQUIRE(far.status == 0);
+  CHECK(contains(far.out, "Cuirassiers does not react: your unit is not within its charge range of 45 cm"));
+  CHECK(contains(slurp(dir.path / "game.vedette.yaml"), "\nversion: 3\n"));
+  // 2+3 = 5 against 6: fails, and cannot charge again this turn.
+  Result r = run({"solo", "moved", "game", "--as", "heavy_foot", "--near", "Cuirassiers=20cm", "--roll", "2", "3"}, dir.path);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(contains(r.out, "fails. Cuirassiers does not charge, and cannot charge again this turn (seed 003 L100)"));
+  Result st = run({"solo", "status", "game", "--json"}, dir.path);
+  REQUIRE(st.status == 0);
+  const auto j = st.json();
+  CHECK(j["reactions"]["steps"][0]["step"] == "moved");
+  CHECK(j["reactions"]["steps"][1]["step"] == "charged");
+  CHECK(j["reactions"]["units"][0]["may_react"] == false);
+  CHECK(j["reactions"]["units"][0]["rule"] == "003-L100-opportunity-failed");
+}
+
+TEST_CASE("solo charged: the cavalry's morale check by its class, the charger's weight and the side; it retreats in table units, or stands and is held (seed 003 L7, L20, L54)",
+          "[solo][reaction][seed003][003-L7-solo-charged-morale][003-L7-solo-failure-retreat][003-L20-solo-flank-rear]") {
+  TempDir dir;
+  turn_two(dir);
+  // Hussars (light horse) charged in the rear by medium horse: 6, rear -2: needs 8. 3+4 = 7 fails:
+  // it retreats 1.5 x its 30cm walk = 45cm, backs to the enemy, must rally.
+  Result r = run({"solo", "charged", "game", "Hussars", "--as", "medium_horse", "--distance", "30cm", "--side", "rear", "--roll",
+                  "3", "4"},
+                 dir.path);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(contains(r.out, "Hussars does not counter-charge"));
+  CHECK(contains(r.out, "Light Horse charged by medium horse in the rear: 6, rear -2 (seed 003 L20): needs 8 on 2D6 [3 4] = 7: fails."));
+  CHECK(contains(r.out, "Hussars retreats 45 cm"));
+  CHECK(contains(r.out, "backs to the enemy, and must rally (seed 003 L7)"));
+  Result st = run({"solo", "status", "game", "--json"}, dir.path);
+  REQUIRE(st.status == 0);
+  CHECK(st.json()["units"][1]["morale"] == "rallying");
+  // Undo, and it stands on 4+4 = 8: held in place for the turn (L54), melee next.
+  ok(dir, {"solo", "undo", "game"});
+  Result stood = run({"solo", "charged", "game", "Hussars", "--as", "medium_horse", "--distance", "30cm", "--side", "rear"}, dir.path);
+  // The rolled dice are reused after an undo: the physical game's were the player's, so none are reused here.
+  INFO(stood.out << stood.err);
+  REQUIRE(stood.status == 0);
+  CHECK(contains(stood.out, "needs 8 on 2D6"));
+}
+
+TEST_CASE("solo charged: a counter-charge meets the charge halfway; the charged unit that stands cannot move this turn (seed 003 L102, L54)",
+          "[solo][reaction][seed003][003-L102-solo-meet-halfway][003-L54-solo-struck-holds]") {
+  TempDir dir;
+  turn_two(dir);
+  // Cuirassiers' cell says "(Charge?)" and it has not moved: it counter-charges (2D6 5+5 = 10, needs 6 undeclared),
+  // both check: heavy horse v heavy horse 5, +2 both charging: needs 3 [2 2] stands; the player's too.
+  Result r = run({"solo", "charged", "game", "Cuirassiers", "--as", "heavy_horse", "--distance", "30cm", "--roll", "5", "5", "2",
+                  "2", "2", "2"},
+                 dir.path);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(contains(r.out, "Cuirassiers counter-charges: initiation check 2D6 [5 5] = 10, needs 6"));
+  CHECK(contains(r.out, "the two meet halfway, each moving 15 cm"));
+  CHECK(contains(r.out, "both charging +2: needs 3 on 2D6 [2 2] = 4: stands."));
+  CHECK(contains(r.out, "cannot move, turn or change frontage for the rest of the turn (seed 003 L54)"));
+  Result st = run({"solo", "status", "game", "--json"}, dir.path);
+  REQUIRE(st.status == 0);
+  const auto j = st.json();
+  CHECK(j["reactions"]["units"][0]["struck"] == true);
+  CHECK(j["next_step"]["step"] == "melee");
+  // A second charge at the same unit this turn is refused.
+  Result twice = run({"solo", "charged", "game", "Cuirassiers", "--as", "heavy_horse", "--distance", "30cm", "--roll", "5", "5"}, dir.path);
+  CHECK(twice.status == 2);
+}
+
+TEST_CASE("solo files: version 4 sessions load and stay version 4 until a reaction is written; a version 4 file with one is refused",
+          "[solo][files][reaction]") {
+  TempDir dir;
+  const fs::path file = dir.path / "game.vedette.yaml";
+  ok(dir, {"solo", "new", "game", "--unit", "Dragoons:mounted-infantry,weapon=musket,figures=8", "--unit", "Cuirassiers:shock,heavy",
+           "--seed", "3", "--physical-dice"});
+  ok(dir, {"solo", "activate", "game", "Dragoons", "--enemy-in-range", "--roll", "3"});  // RF 1, D6 3: halt
+  ok(dir, {"solo", "activate", "game", "Cuirassiers", "--enemy-in-range", "--roll", "4"});
+  ok(dir, {"solo", "initiative", "game", "--total", "12", "--roll", "1"});
+  ok(dir, {"solo", "shoot", "game", "Dragoons", "--distance", "15cm", "--hits", "1"});  // dismounts: version 4
+  const std::string v4 = slurp(file);
+  REQUIRE(contains(v4, "\nversion: 4\n"));
+  CHECK(vedette::solo::Session::load(file).text() == v4);
+  // A unit that does not react writes nothing: still version 4.
+  ok(dir, {"solo", "moved", "game", "--as", "heavy_foot", "--near", "Cuirassiers=80cm"});
+  CHECK(slurp(file) == v4);
+  ok(dir, {"solo", "moved", "game", "--as", "heavy_foot", "--near", "Cuirassiers=20cm", "--roll", "6", "6", "6", "6"});
+  const std::string v5 = slurp(file);
+  CHECK(contains(v5, "\nversion: 5\n"));
+  CHECK(v5.size() > v4.size());  // the history grew...
+  const std::string old_history = v4.substr(v4.find("history:"));
+  CHECK(v5.find(old_history.substr(0, old_history.size() - 1)) != std::string::npos);  // ...after the old one, unchanged
+  // The same file said to be version 4: refused where the event stands, nothing written.
+  std::string wrong = v5;
+  wrong.replace(wrong.find("\nversion: 5\n"), 12, "\nversion: 4\n");
+  spit(file, wrong);
+  Result bad = run({"solo", "status", "game"}, dir.path);
+  CHECK(bad.status == 2);
+  CHECK(contains(bad.err, "the opportunity event is of session version 5, but this file says version 4"));
+  CHECK(slurp(file) == wrong);
+  // Undone, the file goes back to version 4.
+  spit(file, v5);
+  ok(dir, {"solo", "undo", "game"});
+  CHECK(contains(slurp(file), "\nversion: 5\n"));  // the undone event stays in the history
+}
