@@ -66,7 +66,7 @@ TEST_CASE("solo moved: the cavalry that may react makes its opportunity charge a
   CHECK(contains(again.out, "Cuirassiers cannot react: only a unit that has not yet moved this turn may make an opportunity charge"));
 }
 
-TEST_CASE("solo moved: a failed initiation check bars the charge for the turn (seed 003 L100); out of range, no reaction",
+TEST_CASE("solo moved: a failed initiation check bars the charge for the turn (seed 003 L100), and out of range there is no reaction",
           "[solo][reaction][seed003][003-L100-solo-opportunity-failed]") {
   TempDir dir;
   turn_two(dir);
@@ -89,7 +89,7 @@ TEST_CASE("solo moved: a failed initiation check bars the charge for the turn (s
   CHECK(j["reactions"]["units"][0]["rule"] == "003-L100-opportunity-failed");
 }
 
-TEST_CASE("solo charged: the cavalry's morale check by its class, the charger's weight and the side; it retreats in table units, or stands and is held (seed 003 L7, L20, L54)",
+TEST_CASE("solo charged: the cavalry's morale check by its class, the charger's weight and the side: it retreats in table units, or stands and is held (seed 003 L7, L20, L54)",
           "[solo][reaction][seed003][003-L7-solo-charged-morale][003-L7-solo-failure-retreat][003-L20-solo-flank-rear]") {
   TempDir dir;
   turn_two(dir);
@@ -116,7 +116,7 @@ TEST_CASE("solo charged: the cavalry's morale check by its class, the charger's 
   CHECK(contains(stood.out, "needs 8 on 2D6"));
 }
 
-TEST_CASE("solo charged: a counter-charge meets the charge halfway; the charged unit that stands cannot move this turn (seed 003 L102, L54)",
+TEST_CASE("solo charged: a counter-charge meets the charge halfway, and the charged unit that stands cannot move this turn (seed 003 L102, L54)",
           "[solo][reaction][seed003][003-L102-solo-meet-halfway][003-L54-solo-struck-holds]") {
   TempDir dir;
   turn_two(dir);
@@ -141,7 +141,7 @@ TEST_CASE("solo charged: a counter-charge meets the charge halfway; the charged 
   CHECK(twice.status == 2);
 }
 
-TEST_CASE("solo files: version 4 sessions load and stay version 4 until a reaction is written; a version 4 file with one is refused",
+TEST_CASE("solo files: version 4 sessions load and stay version 4 until a reaction is written, and a version 4 file with one is refused",
           "[solo][files][reaction]") {
   TempDir dir;
   const fs::path file = dir.path / "game.vedette.yaml";
