@@ -18,9 +18,10 @@ void ok(const TempDir& dir, const std::vector<std::string>& args) {
 }
 
 // A physical-dice game on turn 2: Cuirassiers (heavy) whose table cell says
-// "(Charge?)" (RF 1, D6 6: advance at gallop) not answered yet... and
-// Hussars (light) halted (D6 3), and the player moved first.
-void turn_two(const TempDir& dir) {
+// "(Charge?)" (RF 1, D6 4: at halt), declined, and Hussars (light) halted
+// (D6 3, no "(Charge?)"); then (unless `initiative` is false) the player
+// moves first.
+void turn_two(const TempDir& dir, bool initiative = true) {
   ok(dir, {"solo", "new", "game", "--unit", "Cuirassiers:shock,heavy", "--unit", "Hussars:shock,light", "--seed", "5",
            "--physical-dice"});
   ok(dir, {"solo", "activate", "game", "Cuirassiers", "--roll", "3"});
@@ -29,7 +30,7 @@ void turn_two(const TempDir& dir) {
   ok(dir, {"solo", "activate", "game", "Cuirassiers", "--enemy-in-range", "--roll", "4"});  // RF 1, D6 4: (Charge?)
   ok(dir, {"solo", "charge", "game", "Cuirassiers", "--decline"});
   ok(dir, {"solo", "activate", "game", "Hussars", "--enemy-in-range", "--roll", "3"});  // RF 1, D6 3: halt, no charge
-  ok(dir, {"solo", "initiative", "game", "--total", "12", "--roll", "1"});  // the player moves first
+  if (initiative) ok(dir, {"solo", "initiative", "game", "--total", "12", "--roll", "1"});  // the player moves first
 }
 
 }  // namespace
@@ -175,4 +176,18 @@ TEST_CASE("solo files: version 4 sessions load and stay version 4 until a reacti
   spit(file, v5);
   ok(dir, {"solo", "undo", "game"});
   CHECK(contains(slurp(file), "\nversion: 5\n"));  // the undone event stays in the history
+}
+
+TEST_CASE("solo play: after the initiative, play names the cavalry that may react to your moves and the command (seed 003 L90)",
+          "[solo][play][pipe][reaction]") {
+  TempDir dir;
+  turn_two(dir, false);
+  // Your total 6, the cavalry's die 1: you move first; then q.
+  Result r = run({"solo", "play", "game"}, dir.path, "6\n1\nq\n");
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(contains(r.out, "Move your units now"));
+  CHECK(contains(r.out, "Cuirassiers has not moved and may charge a unit of yours that moves or turns within reach"));
+  CHECK(contains(r.out, "`vedette solo moved game.vedette.yaml --near UNIT=DISTANCE ...`"));
+  CHECK_FALSE(contains(r.out, "Hussars has not moved"));  // its cell says no "(Charge?)": not named
 }

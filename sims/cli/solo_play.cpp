@@ -21,6 +21,7 @@
 
 #include "engine/core/doc.hpp"
 #include "sims/cli/solo_cli.hpp"
+#include "sims/solo/solo_react.hpp"
 
 namespace vedette::cli {
 
@@ -440,6 +441,21 @@ std::vector<int> ask_dice(Prompter& p, const std::string& prompt, std::size_t n)
   });
 }
 
+// Issue 28: the cavalry that may make an opportunity charge while the
+// player moves (sims/solo/solo_react.hpp), named in one line, with the
+// command that walks it. (Play asks no question about it yet.)
+void player_moves(const Session& s, const Ruleset& r, std::ostream& out) {
+  const std::vector<std::size_t> who = reactors_now(r, s);
+  if (who.empty()) return;
+  std::string names;
+  for (std::size_t k = 0; k < who.size(); ++k)
+    names += (k == 0 ? "" : k + 1 == who.size() ? " and " : ", ") + s.header().units[who[k]].name;
+  out << "  " << names << (who.size() == 1 ? " has" : " have")
+      << " not moved and may charge a unit of yours that moves or turns within reach (seed 003): say where it ends with "
+         "`vedette solo moved "
+      << s.path().filename().string() << " --near UNIT=DISTANCE ...`; a charge of yours at the cavalry: `vedette solo charged`.\n";
+}
+
 void initiative_step(Session& s, const Ruleset& r, bool physical, Prompter& p, std::ostream& out) {
   const int dice = r.combat.initiative.dice;
   const int declared = charges_declared(s);
@@ -464,6 +480,7 @@ void initiative_step(Session& s, const Ruleset& r, bool physical, Prompter& p, s
   out << "Initiative: " << rec.outcome << "\n";
   out << (rec.result == "cavalry" ? "  The cavalry moves now, as its orders above say; then you move.\n"
                                   : "  Move your units now; then the cavalry moves, as its orders above say.\n");
+  player_moves(s, r, out);  // issue 28: the cavalry's opportunity charges (sims/solo/solo_react.hpp)
 }
 
 void shooting_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prompter& p, std::ostream& out) {

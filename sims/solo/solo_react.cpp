@@ -180,6 +180,13 @@ std::vector<ReactorStatus> reactor_status(const Ruleset& r, const Session& s) {
   return out;
 }
 
+std::vector<std::size_t> reactors_now(const Ruleset& r, const Session& s) {
+  std::vector<std::size_t> out;
+  for (const ReactorStatus& st : reactor_status(r, s))
+    if (st.gate.allowed && st.wants) out.push_back(st.unit);
+  return out;
+}
+
 StepDice reaction_dice(const Session& s, TurnStep step, std::size_t unit) {
   return session_step_dice(s, step, unit, k_reaction_dice);
 }

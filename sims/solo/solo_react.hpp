@@ -65,6 +65,9 @@ struct ReactorStatus {
 };
 std::vector<ReactorStatus> reactor_status(const Ruleset& r, const Session& s);
 
+// The units that may react now (the gates and the table's policy).
+std::vector<std::size_t> reactors_now(const Ruleset& r, const Session& s);
+
 // The dice a reaction uses, two by two in the procedure's order: the
 // charger's initiation check (an opportunity charge) or the cavalry's
 // counter-charge check (when charged), the defender's morale check, the
