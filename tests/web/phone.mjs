@@ -233,9 +233,7 @@ try {
     const head = await page.evaluate(() => (document.querySelector("#step:not([hidden]) h2:last-of-type") || {}).textContent || "");
     if (/^End of turn/.test(head)) break;
     if (/Initiative/.test(head)) {
-      await tap("7", "#step .pad");
-      await tap("OK", "#step .pad");
-      await tap("0", "#step");
+      await tap("4", "#step");  // your side's die (the first row: the charges declared are 0, pressed)
       await tap("Roll for me", "#step");
     } else if (/shooting/.test(head)) {
       await tap("No", "#step");
@@ -277,14 +275,16 @@ try {
   await page.goto(`${origin}/?session=charge`, { waitUntil: "load" });
   await page.waitForSelector("#session:not([hidden]) .card");
   taps = 0;
+  // One screen: the distance, the unit charged, "Roll for me" (a frontal
+  // charge, no pikes, the defender not charging, open ground: pressed).
   await tap("Charge");
   await tap("2", ".charge .pad");  // 2 cm: contact inside the minimum distance, so a melee follows
-  await tap("OK", ".charge .pad");
   await tap("Heavy Foot");
-  await tap("front");
-  await tap("No");  // pikes facing?
-  await tap("No");  // both charging?
-  await tap("Open ground");
+  await page.waitForSelector(".charge .odds-head", { timeout: 10000 });
+  const pressed = await page.$$eval(".charge button[aria-pressed=true]", (bs) => bs.map((b) => b.textContent));
+  check(JSON.stringify(pressed) === JSON.stringify(["cm", "Heavy Foot", "front", "No", "No", "Open ground"]),
+    "the charge form's usual answers are pressed, and the ones given: " + JSON.stringify(pressed));
+  await page.screenshot({ path: path.join(outDir, "web-phone-charge-390x844.png"), fullPage: true });
   await tap("Roll for me", ".charge");
   await settle();
   const chargeTaps = taps;
@@ -296,13 +296,10 @@ try {
     const head = await page.evaluate(() => (document.querySelector("#step:not([hidden]) h2:last-of-type") || {}).textContent || "");
     if (!head || /^End of turn|^This turn/.test(head)) break;
     if (/Initiative/.test(head)) {
-      await tap("7", "#step .pad");
-      await tap("OK", "#step .pad");
-      await tap("1", "#step");
+      await tap("4", "#step");  // your side's die; no charge declared (pressed)
       await tap("Roll for me", "#step");
     } else if (/melee/.test(head)) {
-      await tap("2", "#step .pad");
-      await tap("OK", "#step .pad");
+      await tap("2", "#step");  // your unit's hits
       await tap("Roll for me", "#step");
     } else if (/morale/.test(head)) {
       if (await page.evaluate(() => [...document.querySelectorAll("#step button")].some((b) => b.textContent === "It routs: record it"))) await tap("It routs: record it", "#step");
@@ -315,6 +312,8 @@ try {
   measured.charge_taps = chargeTaps;
   measured.charge_with_melee_taps = taps;
   measured.charge_events = JSON.parse(execFileSync(exe, ["solo", "log", file, "--json"]).toString()).map((e) => e.event).join(",");
+  check(/charge.*initiative.*melee/.test(measured.charge_events), "the charge, its initiative and its melee were played: " + measured.charge_events);
+  check(taps <= 10, `a charge with its melee takes at most 10 taps (vedette's dice): ${taps}`);
 
   // Own dice: the page says what to roll, with the server's numbers.
   const own = path.join(dir, "own.vedette.yaml");
@@ -329,12 +328,7 @@ try {
   for (const d of ["8", ".", "5"]) await tap(d, ".charge .pad");
   await tap("in", ".charge");
   check((await page.$eval(".charge .pad output", (e) => e.textContent)) === "8.5 in", "the pad shows the distance and its unit");
-  await tap("OK", ".charge .pad");
   await tap("Heavy Foot");
-  await tap("front");
-  await tap("No");
-  await tap("No");
-  await tap("Open ground");
   await page.waitForSelector(".charge .odds-head", { timeout: 10000 });
   const ownOdds = await page.evaluate(async () => (await fetch("/api/sessions/own/charge-odds", {
     method: "POST", headers: { "Content-Type": "application/json" },
@@ -376,22 +370,28 @@ try {
     await page.waitForSelector("#session:not([hidden]) .card");
     await tap("Charge");
     await page.waitForSelector(".charge .pad");
-    await layout("the distance pad", width);
+    // The form's one screen: the pad, the defender classes, the terrain on the way.
+    await layout("the charge form", width);
     await tap("2", ".charge .pad");
     await tap("0", ".charge .pad");
-    await tap("OK", ".charge .pad");
-    await page.waitForFunction(() => /The unit charged is/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
-    await layout("the defender classes", width);
     await tap("Heavy Foot");
-    await tap("front");
-    await tap("No");
-    await tap("No");
-    await page.waitForFunction(() => /On the way/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
-    await layout("the terrain on the way", width);
-    await tap("Open ground");
     await page.waitForSelector(".charge .odds-head", { timeout: 10000 });
     await layout("the charge's odds", width);
     if (width === 360) await page.screenshot({ path: path.join(outDir, "web-phone-odds-360x844.png") });
+    if (width === 360) {
+      // A reload (a phone's tab killed) keeps the charge form's answers: the form again, as it was.
+      await page.reload({ waitUntil: "load" });
+      await page.waitForSelector(".charge .odds-head", { timeout: 10000 });
+      await settle();
+      const kept = await page.evaluate(() => ({
+        distance: document.querySelector(".charge .pad output").textContent,
+        pressed: [...document.querySelectorAll(".charge button[aria-pressed=true]")].map((b) => b.textContent),
+      }));
+      check(kept.distance === "20 cm" && kept.pressed.includes("Heavy Foot"), "a reload keeps the charge form's answers: " + JSON.stringify(kept));
+    }
+    // Cancel writes nothing and forgets the form's answers.
+    await tap("Cancel", ".charge");
+    await page.waitForFunction(() => !document.querySelector(".charge .pad") && !document.body.dataset.busy, { timeout: 10000 });
   }
   measured.overflowing = overflowCount;
   // The page's ready time on loopback, warm (the browser started): from the
