@@ -279,7 +279,7 @@ try {
   check(/Initiative/.test(await page.$eval("#step", (e) => e.textContent)), "the initiative step is offered");
   await clickText("3", "#step");  // your side's die (charges declared: 0, pressed)
   await clickText("Roll for me", "#step");
-  await page.waitForFunction(() => /shooting/.test(document.querySelector("#step h2:last-of-type").textContent), { timeout: 10000 });
+  await page.waitForFunction(() => /shooting/.test((document.querySelector("#step h2:not(.done)") || {}).textContent || ""), { timeout: 10000 });
   check(/nearest enemy Hussars can see within 20 cm \(8 in\) of its front/.test(await page.$eval("#step", (e) => e.textContent)), "the server's shooting question");
   await clickText("Yes", "#step");
   for (const d of ["1", "5"]) await clickText(d, "#step .pad");
@@ -293,7 +293,10 @@ try {
     `Hussars shoots Carbine: Roll ${plan.dice} dice; each ${plan.need}+ hits`);
   check(plan.dice > 1 && plan.need >= 2, "the shot's dice: " + JSON.stringify(plan));
   await clickText("Roll for me", "#step");
-  await page.waitForFunction(() => /shoots Carbine at your nearest unit/.test((document.querySelector("#step .outcome") || {}).textContent || ""), { timeout: 10000 });
+  // Each step's result under its own heading: the initiative's, then the shot's.
+  await page.waitForFunction(() => /shoots Carbine at your nearest unit/.test(document.querySelector("#step").textContent), { timeout: 10000 });
+  const stepHeads = await page.$$eval("#step h2.done", (hs) => hs.map((h) => h.textContent));
+  check(JSON.stringify(stepHeads) === JSON.stringify(["Initiative", "Hussars: shooting"]), "each step's result under its heading: " + JSON.stringify(stepHeads));
   await page.screenshot({ path: path.join(outDir, "web-steps-360x740.png") });
   await noOverflow("the turn's steps");
   const stepsLog = execFileSync(exe, ["solo", "log", steps]).toString();
@@ -311,10 +314,10 @@ try {
     "--initiation", "5", "5"]);
   execFileSync(exe, ["solo", "initiative", sq, "--total", "1", "--roll", "6"]);
   await page.goto(base + "?session=square", { waitUntil: "networkidle0" });
-  await page.waitForFunction(() => /melee/.test((document.querySelector("#step h2:last-of-type") || {}).textContent || ""), { timeout: 10000 });
+  await page.waitForFunction(() => /melee/.test((document.querySelector("#step h2:not(.done)") || {}).textContent || ""), { timeout: 10000 });
   check(/against your square/.test(await page.$eval("#step", (e) => e.textContent)), "the melee step names the square");
   await clickText("6", "#step");
-  await page.waitForFunction(() => /bounced off the square/.test((document.querySelector("#step .outcome") || {}).textContent || ""), { timeout: 10000 });
+  await page.waitForFunction(() => /bounced off the square/.test(document.querySelector("#step").textContent), { timeout: 10000 });
   const sqLog = JSON.parse(execFileSync(exe, ["solo", "log", sq, "--json"]).toString());
   const melees = (sqLog.events || sqLog).filter((e) => e.event === "melee");
   check(melees.length === 1 && melees[0].result === "bounced" && melees[0].given.bounce === "yes", "the bounce is in the session: " + JSON.stringify(melees));

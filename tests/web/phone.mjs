@@ -230,7 +230,7 @@ try {
   await settle();
   // The turn's steps the server names, then the end-of-turn summary.
   for (let i = 0; i < 8; i++) {
-    const head = await page.evaluate(() => (document.querySelector("#step:not([hidden]) h2:last-of-type") || {}).textContent || "");
+    const head = await page.evaluate(() => (document.querySelector("#step:not([hidden]) h2:not(.done)") || {}).textContent || "");
     if (/^End of turn/.test(head)) break;
     if (/Initiative/.test(head)) {
       await tap("4", "#step");  // your side's die (the first row: the charges declared are 0, pressed)
@@ -242,7 +242,7 @@ try {
     }
     await settle();
   }
-  await page.waitForFunction(() => /^End of turn 1/.test((document.querySelector("#step h2:last-of-type") || {}).textContent || ""), { timeout: 10000 });
+  await page.waitForFunction(() => /^End of turn 1/.test((document.querySelector("#step h2:not(.done)") || {}).textContent || ""), { timeout: 10000 });
   const summary = await page.$$eval("#step .summary-list li", (ls) => ls.map((l) => l.textContent));
   const cli = JSON.parse(execFileSync(exe, ["solo", "status", path.join(dir, "phone.vedette.yaml"), "--json"]).toString());
   check(summary.length === 2 && summary[0].startsWith("Lancers: 12 of 12 figures") && cli.next_step.step === "next_turn",
@@ -293,7 +293,7 @@ try {
   // Its melee, if it stood (the initiative first, with vedette's die).
   for (let i = 0; i < 6; i++) {
     await settle();
-    const head = await page.evaluate(() => (document.querySelector("#step:not([hidden]) h2:last-of-type") || {}).textContent || "");
+    const head = await page.evaluate(() => (document.querySelector("#step:not([hidden]) h2:not(.done)") || {}).textContent || "");
     if (!head || /^End of turn|^This turn/.test(head)) break;
     if (/Initiative/.test(head)) {
       await tap("4", "#step");  // your side's die; no charge declared (pressed)
@@ -314,6 +314,29 @@ try {
   measured.charge_events = JSON.parse(execFileSync(exe, ["solo", "log", file, "--json"]).toString()).map((e) => e.event).join(",");
   check(/charge.*initiative.*melee/.test(measured.charge_events), "the charge, its initiative and its melee were played: " + measured.charge_events);
   check(taps <= 10, `a charge with its melee takes at most 10 taps (vedette's dice): ${taps}`);
+  // Each step's result stays under its own heading (the charge's on its
+  // unit's card) until the next turn, a reload too; undo says what it undid
+  // and takes its result away.
+  await settle();
+  const shownResults = () => page.evaluate(() => ({
+    heads: [...document.querySelectorAll("#step h2.done")].map((h) => h.textContent),
+    card: [...document.querySelectorAll(".card .outcome")].map((p) => p.textContent),
+  }));
+  const afterMelee = await shownResults();
+  check(JSON.stringify(afterMelee.heads) === JSON.stringify(["Initiative", "Lancers: melee"]) && /^Charge: /.test(afterMelee.card.join()),
+    "the charge, the initiative and the melee each under its heading: " + JSON.stringify(afterMelee));
+  await page.reload({ waitUntil: "load" });
+  await page.waitForSelector("#session:not([hidden]) .card");
+  await settle();
+  const reloaded = await shownResults();
+  check(JSON.stringify(reloaded) === JSON.stringify(afterMelee), "a reload shows them again: " + JSON.stringify(reloaded));
+  await tap("Undo");
+  await page.waitForFunction(() => /^Undone: .*melee/.test(document.querySelector("#notice").textContent), { timeout: 10000 });
+  await settle();
+  const undone = await shownResults();
+  check(JSON.stringify(undone.heads) === JSON.stringify(["Initiative"]) && /^Charge: /.test(undone.card.join()),
+    "undo says what it undid, and the melee's result goes with it: " + JSON.stringify(undone) + " " + await page.$eval("#notice", (e) => e.textContent));
+  measured.undo_said = await page.$eval("#notice", (e) => e.textContent);
 
   // Own dice: the page says what to roll, with the server's numbers.
   const own = path.join(dir, "own.vedette.yaml");

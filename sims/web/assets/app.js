@@ -15,7 +15,29 @@
   let current = null;   // {name, rev, status}
   let busy = false;
   let interacting = false;  // the player is answering a card's questions: the poll leaves the page alone
-  const flash = {};         // unit -> what its last charge did, shown on its card until the next redraw of a new turn
+  // What each step of this turn did (a charge, the initiative, a shot, a
+  // melee, a rally), shown under its own heading until the next turn. Each
+  // keeps the number of its event in the session's log: an undone step's
+  // result goes with it (the status's undo.next is the last step in effect).
+  // Kept in the tab's sessionStorage, so a reload shows them too.
+  const results = {
+    key: () => `vedette:${current.name}:results`,
+    all() {
+      try { return JSON.parse(sessionStorage.getItem(this.key()) || "[]"); } catch (e) { return []; }
+    },
+    shown() {
+      const s = current.status;
+      const last = s.undo && s.undo.next != null ? s.undo.next : 0;
+      return this.all().filter((r) => r.turn === s.turn && r.n <= last);
+    },
+    // After the step's write (the status read again): it is the last in effect.
+    add(unit, head, text) {
+      const s = current.status;
+      const list = this.shown();  // (those undone go: a new step ends their redo)
+      list.push({ turn: s.turn, n: s.undo && s.undo.next != null ? s.undo.next : 0, unit, head, text });
+      try { sessionStorage.setItem(this.key(), JSON.stringify(list)); } catch (e) { /* storage off: shown until the redraw */ }
+    },
+  };
 
   function el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
@@ -103,9 +125,10 @@
   });
 
   // ----------------------------------------------------------------- session
-  async function openSession(name, keepNotice) {
+  async function openSession(name, keepNotice, beforeRender) {
     const data = await api("GET", "/api/sessions/" + encodeURIComponent(name));
     current = { name, rev: data.rev, status: data.result };
+    if (beforeRender) beforeRender();
     if (!keepNotice) notice("");
     history.replaceState(null, "", location.pathname + "?" + new URLSearchParams({ session: name }).toString());
     $("where").textContent = "· " + name;
@@ -137,7 +160,7 @@
       card.querySelector(".summary").textContent = unitSummary(u);
       const flow = card.querySelector(".flow");
       if (u.acted_this_turn && u.last_instruction) flow.append(el("p", { class: "instruction", text: u.last_instruction }));
-      if (flash[u.name] && flash[u.name].turn === s.turn) flow.append(el("p", { class: "outcome", text: flash[u.name].text }));
+      for (const r of results.shown().filter((x) => x.unit === u.name)) flow.append(el("p", { class: "outcome", text: r.text }));
       // A unit acts once a turn: undo is the way back.
       const act = card.querySelector(".activate");
       act.hidden = u.acted_this_turn;
@@ -168,14 +191,16 @@
   function renderStep(n) {
     const box = $("step");
     const steps = ["initiative", "shooting", "melee", "rally"];
-    const last = flash["step"] && flash["step"].turn === current.status.turn ? flash["step"].text : "";
+    // The turn's steps done so far, each under its own heading.
+    const done = [];
+    for (const r of results.shown().filter((x) => !x.unit)) done.push(el("h2", { class: "done", text: r.head }), el("p", { class: "outcome", text: r.text }));
     if (!n || !steps.includes(n.step)) {
-      // The turn's steps are done: the last outcome stays, with solo play's
+      // The turn's steps are done: their outcomes stay, with solo play's
       // end-of-turn summary (the server's words) and the way on.
       const summary = current.status.turn_summary || [];
-      box.hidden = !last && !summary.length;
-      const kids = [el("h2", { text: summary.length ? `End of turn ${current.status.turn}` : "This turn" })];
-      if (last) kids.push(el("p", { class: "outcome", text: last }));
+      box.hidden = !done.length && !summary.length;
+      const kids = [...done];
+      if (summary.length) kids.push(el("h2", { text: `End of turn ${current.status.turn}` }));
       if (summary.length) {
         const list = el("ul", { class: "summary-list" });
         for (const line of summary) list.append(el("li", { text: line }));
@@ -189,11 +214,9 @@
     const flow = el("div", { class: "flow" });
     box.replaceChildren(head, flow);
     const physical = current.status.physical_dice;
-    const send = (action, body) => guarded(async () => {
-      const r = await change(action, body);
-      if (r && r.outcome) flash["step"] = { turn: current.status.turn, text: r.outcome };
-      render();
-    });
+    const send = (action, body) => guarded(() => change(action, body, (r) => {
+      if (r && r.outcome) results.add(null, head.textContent, r.outcome);
+    }));
     // "Roll for me" (unless physical dice), or the player's own result.
     const dice = (question, rolledBefore, mine) => {
       const row = el("div", { class: "choices" });
@@ -212,8 +235,8 @@
       row.ready();
       return row;
     };
-    // The last step's result stays above, under its own heading.
-    if (last) box.replaceChildren(el("h2", { text: "Last step" }), el("p", { class: "outcome", text: last }), head, flow);
+    // The steps done stay above, each under its own heading.
+    box.replaceChildren(...done, head, flow);
     // The step's first question is asked at once (a rout is confirmed first).
     const begin = () => {
       if (n.step === "initiative") {
@@ -316,9 +339,10 @@
     choices(flow, `Hits from your dice for ${unit}`, counts, (h) => done(Number(h)));
   }
 
-  async function change(action, body) {
+  // `then(result)`: after the status is read again, before the page is drawn.
+  async function change(action, body, then) {
     const data = await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/${action}`, { ...body, rev: current.rev });
-    await openSession(current.name);
+    await openSession(current.name, false, then && (() => then(data.result)));
     return data.result;
   }
 
@@ -641,9 +665,8 @@
       const data = await api("POST", url("charge"), { ...body, rev: current.rev });
       const c = data.result.charge;
       const odds = c.morale_check ? ` (they stood ${Math.round(c.p_stand * 100)}% of the time)` : "";
-      flash[u.name] = { turn: current.status.turn, text: c.reaches ? `Charge: ${c.outcome}${odds}` : `Charge: ${c.outcome}` };
       kept.drop(u.name + ":charge");
-      await openSession(current.name);
+      await openSession(current.name, false, () => results.add(u.name, `${u.name}: charge`, c.reaches ? `Charge: ${c.outcome}${odds}` : `Charge: ${c.outcome}`));
     };
     const go = (dice) => guarded(() => send(dice));
     let given = {};  // the answers, once all are in
