@@ -81,6 +81,12 @@ bool serve(App& app, const ServeOptions& o, const std::function<void(int)>& read
   server.new_task_queue = [] { return new httplib::ThreadPool(64); };
   auto handler = [&app](const httplib::Request& q, httplib::Response& res) {
     const Reply r = app.handle(to_request(q));
+    // An asset's encoding is chosen by the App (it says Vary:
+    // Accept-Encoding; its gzip is made once, sims/web/encoding.hpp).
+    // cpp-httplib compresses a body after the handler, deciding from the
+    // request's Accept-Encoding alone: without it, it leaves the body be.
+    // (The request is the server's own, not const: this is allowed.)
+    if (r.headers.count("Vary")) const_cast<httplib::Request&>(q).headers.erase("Accept-Encoding");
     res.status = r.status;
     for (const auto& [k, v] : r.headers) res.set_header(k.c_str(), v);
     res.set_content(r.body, r.content_type.c_str());

@@ -13,6 +13,7 @@
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import http from "node:http";
+import { gunzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import puppeteer from "puppeteer-core";
@@ -43,13 +44,17 @@ const { port, token } = printed;
 const link = `http://127.0.0.1:${port}/?token=${token}`;
 const origin = `http://127.0.0.1:${port}`;
 
-// A raw request (node's http: any Host, any header), on loopback.
+// A raw request (node's http: any Host, any header), on loopback. `bytes`:
+// the body as it came (a Buffer), before any decoding.
 function raw(method, pathAndQuery, headers = {}, body) {
   return new Promise((resolve, reject) => {
     const q = http.request({ host: "127.0.0.1", port, method, path: pathAndQuery, headers: { Host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-      let data = "";
-      res.on("data", (d) => (data += d));
-      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: data }));
+      const chunks = [];
+      res.on("data", (d) => chunks.push(d));
+      res.on("end", () => {
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: res.statusCode, headers: res.headers, body: bytes.toString(), bytes });
+      });
     });
     q.on("error", reject);
     if (body !== undefined) q.write(body);
@@ -79,6 +84,27 @@ check(noOrigin.status === 403, "a POST with the token but no Origin is refused: 
 const foreignOrigin = await raw("POST", "/api/sessions?token=" + token, { Origin: `http://evil.example:${port}`, "Content-Type": "application/json" }, body);
 check(foreignOrigin.status === 403, "a POST from another site's Origin is refused: " + foreignOrigin.status);
 check(execFileSync("ls", [dir]).toString().trim() === "", "none of them wrote a session");
+
+// The assets, compressed once: gzip to a client that accepts it (the body
+// decompresses to the asset), the plain asset to one that does not (none, or
+// brotli only, or gzip;q=0), each with its ETag, a 304 for either.
+const auth = { Cookie: `vedette_token_${port}=${token}` };
+for (const p of ["/", "/app.js", "/style.css", "/favicon.svg"]) {
+  const plain = await raw("GET", p, { ...auth });
+  const gz = await raw("GET", p, { ...auth, "Accept-Encoding": "gzip, deflate, br" });
+  const brOnly = await raw("GET", p, { ...auth, "Accept-Encoding": "br" });
+  const refused = await raw("GET", p, { ...auth, "Accept-Encoding": "gzip;q=0, identity" });
+  check(plain.status === 200 && !plain.headers["content-encoding"] && plain.bytes.length > 100, `${p} plain without Accept-Encoding: ${plain.headers["content-encoding"]}`);
+  check(brOnly.status === 200 && !brOnly.headers["content-encoding"] && brOnly.bytes.equals(plain.bytes), `${p} plain to a client that accepts only br: ${brOnly.headers["content-encoding"]}`);
+  check(refused.status === 200 && !refused.headers["content-encoding"] && refused.bytes.equals(plain.bytes), `${p} plain with gzip;q=0: ${refused.headers["content-encoding"]}`);
+  check(gz.status === 200 && gz.headers["content-encoding"] === "gzip" && /Accept-Encoding/.test(gz.headers["vary"] || ""),
+    `${p} gzip to a client that accepts it: ${gz.headers["content-encoding"]}, Vary ${gz.headers["vary"]}`);
+  check(gz.bytes.length < plain.bytes.length && gunzipSync(gz.bytes).equals(plain.bytes), `${p}: the gzip (${gz.bytes.length} bytes) decompresses to the asset (${plain.bytes.length} bytes)`);
+  check(gz.headers.etag && plain.headers.etag && gz.headers.etag !== plain.headers.etag, `${p}: an ETag for each: ${gz.headers.etag} ${plain.headers.etag}`);
+  const again = await raw("GET", p, { ...auth, "Accept-Encoding": "gzip", "If-None-Match": gz.headers.etag });
+  const againPlain = await raw("GET", p, { ...auth, "If-None-Match": plain.headers.etag });
+  check(again.status === 304 && againPlain.status === 304, `${p}: a 304 for either ETag: ${again.status} ${againPlain.status}`);
+}
 
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
