@@ -59,14 +59,16 @@ const EncodedAsset& encoded_asset(std::string_view path, std::string_view body) 
   static std::mutex mutex;
   static std::map<std::string, EncodedAsset, std::less<>> kept;
   std::lock_guard lock(mutex);
-  if (auto it = kept.find(path); it != kept.end() && it->second.body.data() == body.data()) return it->second;
+  // An asset's body is fixed in the binary: made once, never replaced (so
+  // the reference given out stays good; map nodes do not move).
+  if (auto it = kept.find(path); it != kept.end()) return it->second;
   EncodedAsset a;
   a.body = body;
   const std::string hash = fnv1a64_text(fnv1a64(body)).substr(8);
   a.etag = "\"" + hash + "\"";
   a.gzip = gzip(body);
   a.gzip_etag = "\"" + hash + "-gzip\"";
-  return kept.insert_or_assign(std::string(path), std::move(a)).first->second;
+  return kept.emplace(std::string(path), std::move(a)).first->second;
 }
 
 }  // namespace vedette::web

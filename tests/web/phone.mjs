@@ -329,9 +329,12 @@ try {
     const head = await page.evaluate(() => (document.querySelector("#step:not([hidden]) h2:not(.done)") || {}).textContent || "");
     if (!head || /^End of turn|^This turn/.test(head)) break;
     if (/Initiative/.test(head)) {
+      await layout("the initiative's one screen", 390);
       await tap("4", "#step");  // your side's die; no charge declared (pressed)
       await tap("Roll for me", "#step");
     } else if (/melee/.test(head)) {
+      await layout("the melee's one screen", 390);
+      await page.screenshot({ path: path.join(outDir, "web-phone-melee-390x844.png"), fullPage: true });
       await tap("2", "#step");  // your unit's hits
       await tap("Roll for me", "#step");
     } else if (/morale/.test(head)) {

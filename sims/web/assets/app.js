@@ -306,6 +306,7 @@
         });
         const more = el("div");
         const hits = pick(`How many hits did your unit score on ${n.unit}?`, counts, undefined, (h) => { body.their_hits = Number(h); row.ready(); });
+        hits.querySelector(".choices").classList.add("faces");
         hits.append(el("div", { class: "choices" }, el("button", { text: "More than 12", onclick: () => {
           numberPad(more, `How many hits did your unit score on ${n.unit}?`, undefined, (h) => { body.their_hits = h; row.ready(); more.replaceChildren(el("p", { text: `${h} hits` })); });
         } })), more);
