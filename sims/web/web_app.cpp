@@ -15,6 +15,7 @@
 #include "engine/engagement/table_rules.hpp"
 #include "sims/solo/session.hpp"
 #include "sims/solo/solo_turn.hpp"
+#include "sims/web/encoding.hpp"
 
 namespace vedette::web {
 
@@ -400,17 +401,24 @@ Reply App::route(const Request& r) {
     Reply reply;
     reply.content_type = std::string(a->type);
     reply.headers["Content-Security-Policy"] = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'";
-    // Cached, but asked again on every load: a reload costs a 304, and a new
-    // binary's page is never served stale. (cpp-httplib compresses the body
-    // for a browser that accepts gzip or brotli.)
-    const std::string etag = "\"" + fnv1a64_text(fnv1a64(a->body)).substr(8) + "\"";
+    // Compressed once (sims/web/encoding.hpp): gzip to a browser that
+    // accepts it, the plain body to others, each with its own ETag. Vary
+    // tells the server (sims/web/server.cpp) that the encoding is chosen:
+    // cpp-httplib must not compress the body again.
+    const EncodedAsset& e = encoded_asset(p, a->body);
+    const bool gz = accepts_gzip(header(r, "accept-encoding"));
+    const std::string& etag = gz ? e.gzip_etag : e.etag;
     reply.headers["ETag"] = etag;
+    reply.headers["Vary"] = "Accept-Encoding";
+    // Cached, but asked again on every load: a reload costs a 304, and a new
+    // binary's page is never served stale.
     reply.headers["Cache-Control"] = "no-cache";
-    if (header(r, "if-none-match") == etag) {
+    if (header(r, "if-none-match").find(etag) != std::string::npos) {
       reply.status = 304;
       return reply;
     }
-    reply.body = std::string(a->body);
+    if (gz) reply.headers["Content-Encoding"] = "gzip";
+    reply.body = gz ? e.gzip : std::string(e.body);
     return reply;
   }
   const auto parts = split_path(r.path);
