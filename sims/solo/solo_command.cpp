@@ -23,7 +23,8 @@ void check_activate(const Session& s, const Activate& o) {
   const int turn = s.state().turn;
   if (m.acted_in_turn == turn)
     refuse(name + " has already acted in turn " + std::to_string(turn) + " (#" + std::to_string(m.last_activation) +
-           "); undo that activation first, or start the next turn with `vedette solo next-turn " + s.path().string() + "`");
+           "); undo that activation first, or start the next turn with `vedette solo next-turn " +
+           (o.game.empty() ? s.path().string() : o.game) + "`");
   if (s.figures_left(k) <= 0) refuse(name + " has no figures left");
   if (o.casualties < 0 || o.casualties > s.figures_left(k))
     refuse("--casualties " + std::to_string(o.casualties) + ": " + name + " has " + std::to_string(s.figures_left(k)) +

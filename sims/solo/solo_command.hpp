@@ -40,6 +40,9 @@ struct Activate {
   // (Answer commands), recorded as what was asked; the flags above unused.
   bool from_answers = false;
   std::optional<int> roll;  // the player's D6; nullopt: the session's roll
+  // How the player named the session, for the command a refusal suggests
+  // (`vedette solo next-turn GAME`); "" = its file.
+  std::string game;
 };
 // One answer of `solo play`'s questions before a unit's roll.
 struct Answer {

@@ -225,7 +225,9 @@ using Text = std::function<void(std::ostream&, const Session&, const Ruleset&, c
 template <class C>
 int run_command(const Options<C>& o, Io& io, const Text& text) {
   Session s = open_session(o.game);
-  const Command c = o.c;
+  C typed = o.c;
+  if constexpr (std::is_same_v<C, solo::Activate>) typed.game = o.game;  // as the player named it
+  const Command c = typed;
   check(s, c);
   SessionRules sr = rules_for_change(s, o.accept, io);
   const Applied a = apply(s, *sr.rules, c);
