@@ -1,7 +1,9 @@
 // `vedette solo`: a solo game's session. `new` creates it, `play` is the
 // interactive loop (sims/cli/solo_play.cpp), and the same steps are single
 // commands for scripts and other front ends: activate, status, log, undo,
-// redo, next-turn, casualties, morale. docs/solo.md describes the file.
+// redo, next-turn, casualties, morale, and the turn's steps. Each command
+// that changes the session is a typed solo::Command applied by solo::apply
+// (sims/solo/solo_command.hpp). docs/solo.md describes the file.
 #include <algorithm>
 #include <cctype>
 #include <memory>
@@ -385,15 +387,8 @@ void add_accept(CLI::App* c, bool& flag) {
               "Go on if the session's ruleset file changed since it was last used (recorded in the history)");
 }
 
-}  // namespace
-
-void add_solo(CLI::App& app, Runner& run) {
-  auto* solo = app.add_subcommand("solo", "A solo game: vedette plays your enemy's cavalry, turn by turn, from a session file.");
-  solo->require_subcommand(1);
-  solo->footer(
-      "A session file keeps the roster, every unit's memory and the full history of rolls and answers.\n"
-      "Start with `vedette solo new GAME --unit NAME:TYPE ...`, then `vedette solo play GAME`.");
-
+// `solo new`, `play`, `activate`, `status`, `log`, `undo`, `redo`, `next-turn`, `casualties`.
+void add_session_commands(CLI::App* solo, Runner& run) {
   {
     auto o = std::make_shared<NewOptions>();
     auto* c = solo->add_subcommand("new", "Create a session file for a solo game");
@@ -491,6 +486,10 @@ void add_solo(CLI::App& app, Runner& run) {
     c->add_flag("--json", o->json, "Print one JSON object");
     c->callback([o, &run] { run = runner(o, casualties_text); });
   }
+}
+
+// The turn's steps after the activations: `solo charge`, `initiative`, `shoot`, `melee`, `rally`; and `morale`.
+void add_step_commands(CLI::App* solo, Runner& run) {
   {
     auto o = std::make_shared<Options<solo::Charge>>();
     auto* c = solo->add_subcommand("charge",
@@ -601,6 +600,19 @@ void add_solo(CLI::App& app, Runner& run) {
     c->add_flag("--json", o->json, "Print one JSON object");
     c->callback([o, &run] { run = runner(o, morale_text); });
   }
+}
+
+}  // namespace
+
+void add_solo(CLI::App& app, Runner& run) {
+  auto* solo = app.add_subcommand("solo", "A solo game: vedette plays your enemy's cavalry, turn by turn, from a session file.");
+  solo->require_subcommand(1);
+  solo->footer(
+      "A session file keeps the roster, every unit's memory and the full history of rolls and answers.\n"
+      "Start with `vedette solo new GAME --unit NAME:TYPE ...`, then `vedette solo play GAME`.");
+
+  add_session_commands(solo, run);
+  add_step_commands(solo, run);
 }
 
 }  // namespace vedette::cli
