@@ -94,7 +94,7 @@ class Battle {
   // Has the unit reached this edge (its footprint touches it)?
   bool at_edge(std::size_t i, Edge e) const;
 
-  // Seed 004 block units (engine/engagement/battle_blocks.cpp), when the scenario names
+  // Seed 004 block units (engine/engagement/engagement_blocks.cpp), when the scenario names
   // `blocks:` on a hex board: the table, each unit as a block unit (blocks =
   // figures), its arm, adjacency, the hexes units stand on, each side's
   // command cards, and the combined-arms dice an ordered artillery unit would

@@ -118,6 +118,9 @@ class Engagement {
 
   void activate(std::size_t i);
   void move_unit(std::size_t i, const Command& c);
+  Pace move_pace(std::size_t i, const Command& c);
+  double move_to_cover(std::size_t i, Pace p, Length a, bool free_about, std::string& what);
+  void change_formation(std::size_t i, Move m, std::string& what);
   // Charges (engine/engagement/engagement_charge.cpp): the engine drives
   // seed 003's charge procedure (engine/engagement/charge_procedure.hpp),
   // answering its questions from the board. Returns false when no charge
@@ -149,6 +152,9 @@ class Engagement {
   // L56), k_no_unit if none.
   UnitIndex switch_target(std::size_t i, std::size_t from, Pace pace) const;
   void melee(const Contact& c);
+  bool melee_retire_and_reform(std::size_t a, std::size_t d);
+  void melee_square(std::size_t a, std::size_t d, int need_a, int need_d);
+  void melee_exchange(const Contact& c, int need_a, int need_d);
   void retreat(std::size_t i, std::size_t from, Length distance, const char* why);
   void follow_through(std::size_t i, double bearing, Length balance);
 
@@ -175,6 +181,11 @@ class Engagement {
   void block_charge(std::size_t i, std::size_t target, Pace pace);
   void block_shooting();
   void block_melee(const Contact& c);
+  void block_offer_square(std::size_t a, std::size_t d);
+  void block_combine_arms(std::size_t a, std::size_t d, const std::vector<UnitIndex>& arts);
+  void block_melee_square(std::size_t a, std::size_t d, int art_dice, const std::vector<UnitIndex>& arts);
+  bool block_retire_and_reform(std::size_t a, std::size_t d, int dice_a, int art_dice);
+  void block_melee_exchange(const Contact& c, int dice_a, int art_dice, const std::vector<UnitIndex>& arts);
   void block_infantry_attacks();
   void block_morale();
   std::string block_formation(std::size_t i, bool square);  // a bot's form_square / leave_square order
