@@ -3,7 +3,8 @@
 // under a ruleset) and the questions rules and bots ask of it: footprints,
 // distances front to front, who sees whom, the nearest enemy, weapon reach,
 // movement allowances, and a unit's seed 002 risk-factor facts computed from
-// the battlefield. Bots get a `const Battle&`; only engine/engagement/engagement.cpp
+// the battlefield. Bots get a `const Battle&`; only the engagement
+// (engine/engagement/engagement.cpp and its step files, engagement_*.cpp)
 // changes it.
 #include <bit>
 #include <cstdint>

@@ -18,6 +18,35 @@ namespace vedette {
 
 using namespace engagement_detail;
 
+// The `figures` module: the figure rules of seeds 002 and 003 (the module
+// seam: engine/engagement/engagement.hpp, EngagementHooks).
+const EngagementHooks Engagement::k_figure_hooks{&Engagement::figure_start,
+                                                   &Engagement::figure_charge,
+                                                   &Engagement::figure_formation,
+                                                   &Engagement::figure_shooting,
+                                                   &Engagement::figure_melee,
+                                                   &Engagement::figure_after_melee,
+                                                   &Engagement::figure_morale};
+
+const std::vector<ModuleInfo>& modules() {
+  static const std::vector<ModuleInfo> m{
+      {"figures", {}, "002, 003", "engine/engagement", {"tables/default.yaml"}, &Engagement::k_figure_hooks},
+      {"blocks", {"seed004", "engagement_blocks"}, "004", "engine/modules/blocks", {"tables/seed004.yaml"}, &Engagement::k_block_hooks},
+      {"skirmish", {}, "001", "engine/modules/skirmish", {"tables/skirmish.yaml"}, nullptr},
+      {"asl", {}, "000", "engine/modules/asl", {"tables/asl_cavalry.yaml"}, nullptr},
+  };
+  return m;
+}
+
+const ModuleInfo* find_module(std::string_view name) {
+  for (const ModuleInfo& m : modules()) {
+    if (m.name == name) return &m;
+    for (std::string_view a : m.aliases)
+      if (a == name) return &m;
+  }
+  return nullptr;
+}
+
 // ------------------------------------------------------------- engagement
 
 Engagement::Engagement(const Scenario& s, std::array<const Bot*, 2> bots, std::uint64_t seed, std::uint64_t index)
@@ -44,7 +73,10 @@ Engagement::Engagement(const Scenario& s, std::array<const Bot*, 2> bots, std::u
   std::size_t longest = turn_limit_reason_.size();
   for (const VictoryCondition& v : s.victory) longest = std::max(longest, v.text.size());
   out_.reason.reserve(longest);
-  if (s.blocks && s.hex) blocks_ = s.blocks.get();  // seed 004 block units
+  // The module that resolves the turn's steps: the scenario's `blocks:` key
+  // (on a hex board) chooses seed 004's block units.
+  if (s.blocks && s.hex) blocks_ = s.blocks.get();
+  hooks_ = find_module(blocks_ ? "blocks" : "figures")->engagement;
   start(seed, index);
 }
 
@@ -79,7 +111,7 @@ void Engagement::start(std::uint64_t seed, std::uint64_t index) {
   shooting_ = Dice(rng_shooting_);
   melee_ = Dice(rng_melee_);
   morale_ = Dice(rng_morale_);
-  if (blocks_) block_start();
+  (this->*hooks_->start)();
   for (const Unit& u : b_.units_) {
     SideOutcome& so = out_.sides[u.side];
     ++so.units;

@@ -1,9 +1,11 @@
-// Seed 004 block units in the engagement engine (issue 8): the same turn
-// sequence (engine/engagement/engagement.cpp) on a hex board, its combat resolved by
-// seed 004's functions (engine/modules/blocks/seed004.hpp) instead of the figure rules.
-// engagement.cpp dispatches here at the top of charge, shooting, melee and
-// morale when the scenario names `blocks:` (and at the top of go() for any
-// hex board). The choices the seed does not make are listed in docs/hex.md
+// Seed 004 block units in the engagement engine (issue 8), the `blocks`
+// module: the same turn sequence (engine/engagement/engagement.cpp) on a hex
+// board, its combat resolved by seed 004's functions
+// (engine/modules/blocks/seed004.hpp) instead of the figure rules. The turn
+// calls this module's hooks (k_block_hooks below) for the charge, squares,
+// shooting, melee and morale when the scenario names `blocks:`; go()
+// (engine/engagement/engagement_movement.cpp) moves hex by hex on any hex
+// board. Battle's questions about block units are at the end of this file. The choices the seed does not make are listed in docs/hex.md
 // ("The engagement over block units") and beside the data in
 // tables/seed004.yaml.
 #include <algorithm>
@@ -12,6 +14,20 @@
 #include "engine/engagement/engagement.hpp"
 
 namespace vedette {
+
+// The `blocks` module (seed 004; the module seam: engine/engagement/engagement.hpp,
+// EngagementHooks). Seed 004 has no morale check before contact and no
+// separate rally: its hooks replace the figure rules' charge, shooting,
+// melee and morale; infantry attack after the contacts' melees.
+const EngagementHooks Engagement::k_block_hooks{&Engagement::block_start,
+                                                  &Engagement::block_charge,
+                                                  &Engagement::block_formation_hook,
+                                                  &Engagement::block_shooting,
+                                                  &Engagement::block_melee,
+                                                  &Engagement::block_infantry_attacks,
+                                                  &Engagement::block_morale};
+
+void Engagement::block_formation_hook(std::size_t i, bool square, std::string& what) { what = block_formation(i, square); }
 
 namespace {
 
@@ -89,7 +105,13 @@ double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
 // reach (charge_prospect, the bot's question) decide that it goes; seed 004
 // has no initiation or morale check, so it moves hex by hex up to its charge
 // range and, adjacent to the target, melees it.
-void Engagement::block_charge(std::size_t i, std::size_t t, Pace pace) {
+bool Engagement::block_charge(std::size_t i, std::size_t t, bool /*declared: no initiation check*/, Pace pace) {
+  b_.units_[i].moved_this_turn = true;
+  block_charge_move(i, t, pace);
+  return true;
+}
+
+void Engagement::block_charge_move(std::size_t i, std::size_t t, Pace pace) {
   Unit& u = b_.units_[i];
   SideOutcome& so = out_.sides[u.side];
   if (u.order != Order::good || u.in_square() || !b_.units_[t].active()) {

@@ -17,11 +17,11 @@ using namespace engagement_detail;
 
 // ----------------------------------------------------------- 4. shooting
 
-void Engagement::step_shooting() {
-  if (blocks_) {
-    block_shooting();
-    return;
-  }
+void Engagement::step_shooting() { (this->*hooks_->shooting)(); }
+
+// Seed 002's shooting by figures: each unit that may shoots the nearest
+// enemy in range and arc; the hits land together at the end of the step.
+void Engagement::figure_shooting() {
   std::fill(pending_hits_.begin(), pending_hits_.end(), 0);
   std::vector<int> faces;
   for (std::size_t i = 0; i < b_.units_.size(); ++i) {
@@ -151,8 +151,8 @@ void Engagement::apply_hits(std::size_t i, int hits, Dice& dice, const char* pha
 // -------------------------------------------------------------- 5. melee
 
 void Engagement::step_melee() {
-  for (const Contact& c : contacts_) melee(c);
-  if (blocks_) block_infantry_attacks();
+  for (const Contact& c : contacts_) (this->*hooks_->melee)(c);
+  (this->*hooks_->after_melee)();
   for (Unit& u : b_.units_) u.engaged = false;
 }
 
@@ -160,13 +160,9 @@ void Engagement::step_melee() {
 // charge bonus and follow-through; seed 004's retire and reform and square):
 // the defending cavalry may retire and reform; a square fights first;
 // otherwise both sides roll at once.
-void Engagement::melee(const Contact& c) {
+void Engagement::figure_melee(const Contact& c) {
   const auto a = static_cast<std::size_t>(c.attacker);
   const auto d = static_cast<std::size_t>(c.defender);
-  if (blocks_) {
-    block_melee(c);
-    return;
-  }
   Unit& A = b_.units_[a];
   Unit& D = b_.units_[d];
   if (!A.active() || !D.active() || b_.gap(a, d) > r_.combat.movement.stand_off) {
@@ -361,11 +357,10 @@ void Engagement::melee_exchange(const Contact& c, int need_a, int need_d) {
 
 // ------------------------------------------------------------- 6. morale
 
-void Engagement::step_morale() {
-  if (blocks_) {
-    block_morale();
-    return;
-  }
+void Engagement::step_morale() { (this->*hooks_->morale)(); }
+
+// Seed 002's morale over figures: rout at the losses threshold, rally.
+void Engagement::figure_morale() {
   for (std::size_t i = 0; i < b_.units_.size(); ++i) {
     Unit& u = b_.units_[i];
     if (!u.active() || u.order == Order::routed) continue;

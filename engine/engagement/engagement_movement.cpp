@@ -219,30 +219,17 @@ double Engagement::move_to_cover(std::size_t i, Pace p, Length a, bool free_abou
 }
 
 // The orders that change a unit's formation or mount instead of moving it:
-// forming and leaving square (seed 004; block units by
-// engine/engagement/engagement_blocks.cpp), dismounting and mounting
-// (seed 001: the whole move). `what` gets the account when a recorder listens.
+// forming and leaving square (the module's formation hook), dismounting and
+// mounting (seed 001: the whole move). `what` gets the account when a
+// recorder listens.
 void Engagement::change_formation(std::size_t i, Move m, std::string& what) {
   Unit& u = b_.units_[i];
   switch (m) {
     case Move::form_square:
-      if (blocks_) {
-        what = block_formation(i, true);  // seed 004 (engine/engagement/engagement_blocks.cpp)
-      } else if (!u.cavalry() && !u.in_square() && can_form_square(r_.charge, b_.defender_class(i))) {
-        u.formation = Formation::square;
-        ++out_.sides[u.side].squares_formed;
-        if (rec_) what = "forms square";
-      } else {
-        if (rec_) what = "holds";
-      }
+      (this->*hooks_->formation)(i, true, what);
       return;
     case Move::leave_square:
-      if (blocks_) {
-        what = block_formation(i, false);
-        return;
-      }
-      if (u.in_square()) u.formation = Formation::line;
-      if (rec_) what = "forms line";
+      (this->*hooks_->formation)(i, false, what);
       return;
     case Move::dismount:
       if (u.on_horse() && u.type && !u.type->shoots_mounted && u.profile->move.as_cm() > 0) {
@@ -262,6 +249,24 @@ void Engagement::change_formation(std::size_t i, Move m, std::string& what) {
       return;
     default:
       return;
+  }
+}
+
+// The `figures` module's square (seed 004's Infantry Square with figures):
+// foot that may form one does; out of it, back to line.
+void Engagement::figure_formation(std::size_t i, bool square, std::string& what) {
+  Unit& u = b_.units_[i];
+  if (!square) {
+    if (u.in_square()) u.formation = Formation::line;
+    if (rec_) what = "forms line";
+    return;
+  }
+  if (!u.cavalry() && !u.in_square() && can_form_square(r_.charge, b_.defender_class(i))) {
+    u.formation = Formation::square;
+    ++out_.sides[u.side].squares_formed;
+    if (rec_) what = "forms square";
+  } else {
+    if (rec_) what = "holds";
   }
 }
 
