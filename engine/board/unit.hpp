@@ -2,8 +2,9 @@
 // A unit on the table during an engagement: what it is (profile, side,
 // figures at the start) and its state from turn to turn (position, facing,
 // formation, pace and gallop streak, order, losses, the flags the next turn's
-// risk factor reads). Plain data: the rules in engine/engagement/engagement.cpp change
-// it; bots only read it.
+// risk factor reads). Plain data: the engagement's rules (engine/engagement/
+// engagement.cpp and its step files, engagement_*.cpp) change it; bots only
+// read it.
 #include <array>
 #include <cstdint>
 #include <string>

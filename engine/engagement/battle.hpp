@@ -3,7 +3,8 @@
 // under a ruleset) and the questions rules and bots ask of it: footprints,
 // distances front to front, who sees whom, the nearest enemy, weapon reach,
 // movement allowances, and a unit's seed 002 risk-factor facts computed from
-// the battlefield. Bots get a `const Battle&`; only engine/engagement/engagement.cpp
+// the battlefield. Bots get a `const Battle&`; only the engagement
+// (engine/engagement/engagement.cpp and its step files, engagement_*.cpp)
 // changes it.
 #include <bit>
 #include <cstdint>
@@ -94,7 +95,7 @@ class Battle {
   // Has the unit reached this edge (its footprint touches it)?
   bool at_edge(std::size_t i, Edge e) const;
 
-  // Seed 004 block units (engine/engagement/battle_blocks.cpp), when the scenario names
+  // Seed 004 block units (engine/engagement/engagement_blocks.cpp), when the scenario names
   // `blocks:` on a hex board: the table, each unit as a block unit (blocks =
   // figures), its arm, adjacency, the hexes units stand on, each side's
   // command cards, and the combined-arms dice an ordered artillery unit would

@@ -3,7 +3,7 @@
 // which dice each step throws, written once (docs/architecture.md, "One
 // procedure, every front"). Every front drives this same state machine:
 //
-//   - the engagement engine (Engagement::charge, engine/engagement/engagement.cpp)
+//   - the engagement engine (Engagement::figure_charge, engine/engagement/engagement_charge.cpp)
 //     answers its questions from the board and throws its dice from the
 //     engagement's streams;
 //   - the solo session (sims/solo/solo_turn.cpp: resolve_charge and

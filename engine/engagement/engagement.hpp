@@ -65,6 +65,25 @@ ChargeProspect charge_prospect(const Battle& b, std::size_t charger, std::size_t
 // refused too, with an empty rule id.
 ChargeGate charge_gate(const Battle& b, std::size_t charger, UnitIndex target, ChargeWhen when);
 
+struct EngagementHooks;  // the module seam: below the class
+
+// The registry of rules modules: one line each. A module is a folder
+// (engine/modules/NAME/, the core's figure rules engine/engagement/), the
+// seed it plays, the tables it owns (tables/*.yaml), the older spellings of
+// its name still accepted, and its hooks into the engagement's turn (null
+// for a module with its own turn loop, or none).
+struct ModuleInfo {
+  std::string_view name;
+  std::vector<std::string_view> aliases;
+  std::string_view seed;
+  std::string_view folder;
+  std::vector<std::string_view> tables;
+  const EngagementHooks* engagement = nullptr;
+};
+const std::vector<ModuleInfo>& modules();
+// By name or alias; null when no module is called that.
+const ModuleInfo* find_module(std::string_view name);
+
 class Engagement {
  public:
   // bots[s] plays side s. The scenario and bots must outlive the engagement.
@@ -118,12 +137,21 @@ class Engagement {
 
   void activate(std::size_t i);
   void move_unit(std::size_t i, const Command& c);
+  Pace move_pace(std::size_t i, const Command& c);
+  double move_to_cover(std::size_t i, Pace p, Length a, bool free_about, std::string& what);
+  void change_formation(std::size_t i, Move m, std::string& what);
+  void figure_formation(std::size_t i, bool square, std::string& what);
+  void figure_start() {}
+  void figure_after_melee() {}
+  void figure_shooting();
+  void figure_morale();
   // Charges (engine/engagement/engagement_charge.cpp): the engine drives
   // seed 003's charge procedure (engine/engagement/charge_procedure.hpp),
   // answering its questions from the board. Returns false when no charge
   // took place (refused, or the initiation check failed): the unit has not
   // moved.
-  bool charge(std::size_t i, std::size_t target, bool declared, Pace pace);
+  bool charge(std::size_t i, std::size_t target, bool declared, Pace pace);  // the module's charge hook
+  bool figure_charge(std::size_t i, std::size_t target, bool declared, Pace pace);
   void opportunity_charges(std::size_t mover);
   // One charge's board facts as the procedure walks it.
   struct ChargeRun {
@@ -148,7 +176,10 @@ class Engagement {
   // The nearest other enemy a charge from `i` at `pace` reaches now (seed 003
   // L56), k_no_unit if none.
   UnitIndex switch_target(std::size_t i, std::size_t from, Pace pace) const;
-  void melee(const Contact& c);
+  void figure_melee(const Contact& c);
+  bool melee_retire_and_reform(std::size_t a, std::size_t d);
+  void melee_square(std::size_t a, std::size_t d, int need_a, int need_d);
+  void melee_exchange(const Contact& c, int need_a, int need_d);
   void retreat(std::size_t i, std::size_t from, Length distance, const char* why);
   void follow_through(std::size_t i, double bearing, Length balance);
 
@@ -167,14 +198,32 @@ class Engagement {
   std::string len(Length l) const;
   std::string name(std::size_t i) const { return b_.units_[i].name; }
 
-  // Seed 004 block units on a hex board (engine/engagement/engagement_blocks.cpp): the
-  // scenario names `blocks:`, and these replace the figure rules' charge,
-  // shooting, melee and morale (dispatched at the top of each).
+  // The hooks of the two modules that play inside the engagement
+  // (EngagementHooks, below the class): `figures`, the figure rules of seeds 002 and
+  // 003 (engagement_movement.cpp, engagement_fighting.cpp,
+  // engagement_charge.cpp), and `blocks`, seed 004's block units on a hex
+  // board (engagement_blocks.cpp), which the scenario's `blocks:` key
+  // chooses. Each hook is a member, so a module reads the battle as the
+  // turn sequence does.
+  static const EngagementHooks k_figure_hooks;  // engine/engagement/engagement.cpp
+  static const EngagementHooks k_block_hooks;   // engine/engagement/engagement_blocks.cpp
+  friend const std::vector<ModuleInfo>& modules();
+  friend struct EngagementHooks;  // names Contact
+
+  // Seed 004 block units on a hex board (engine/engagement/engagement_blocks.cpp):
+  // the `blocks` module's hooks and what they share.
   void block_start();
   double hex_go(std::size_t i, Point dest, Length allowance);
-  void block_charge(std::size_t i, std::size_t target, Pace pace);
+  bool block_charge(std::size_t i, std::size_t target, bool declared, Pace pace);
+  void block_charge_move(std::size_t i, std::size_t target, Pace pace);
+  void block_formation_hook(std::size_t i, bool square, std::string& what);
   void block_shooting();
   void block_melee(const Contact& c);
+  void block_offer_square(std::size_t a, std::size_t d);
+  void block_combine_arms(std::size_t a, std::size_t d, const std::vector<UnitIndex>& arts);
+  void block_melee_square(std::size_t a, std::size_t d, int art_dice, const std::vector<UnitIndex>& arts);
+  bool block_retire_and_reform(std::size_t a, std::size_t d, int dice_a, int art_dice);
+  void block_melee_exchange(const Contact& c, int dice_a, int art_dice, const std::vector<UnitIndex>& arts);
   void block_infantry_attacks();
   void block_morale();
   std::string block_formation(std::size_t i, bool square);  // a bot's form_square / leave_square order
@@ -184,7 +233,8 @@ class Engagement {
 
   Battle b_;
   const Ruleset& r_;
-  const Seed004Rules* blocks_ = nullptr;  // seed 004 block units (else null)
+  const EngagementHooks* hooks_ = &k_figure_hooks;  // the module that resolves the steps
+  const Seed004Rules* blocks_ = nullptr;  // the `blocks` module's table (else null)
   std::vector<int> square_card_;          // per unit: the card under its square (-1: none)
   std::vector<int> pending_flags_;        // per unit: flags from this turn's ranged combat
 
@@ -204,6 +254,21 @@ class Engagement {
   Outcome out_;
   std::string turn_limit_reason_;
   bool finished_ = false;
+};
+
+// The module seam (docs/architecture.md, "The module seam"): the steps of
+// the turn a rules module resolves its own way, as hooks the turn sequence
+// (engine/engagement/engagement.cpp) calls instead of asking which module
+// plays. Each is a member of Engagement, so a module's hooks read the battle
+// as the turn sequence does. The registry above names each module's hooks.
+struct EngagementHooks {
+  void (Engagement::*start)();                                                        // the dice are set
+  bool (Engagement::*charge)(std::size_t i, std::size_t target, bool declared, Pace pace);  // a charge is made
+  void (Engagement::*formation)(std::size_t i, bool square, std::string& what);       // form_square, leave_square
+  void (Engagement::*shooting)();                                                     // step 4
+  void (Engagement::*melee)(const Engagement::Contact& c);                            // step 5, each contact
+  void (Engagement::*after_melee)();                                                  // step 5, then
+  void (Engagement::*morale)();                                                       // step 6
 };
 
 }  // namespace vedette

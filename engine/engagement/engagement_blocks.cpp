@@ -1,9 +1,11 @@
-// Seed 004 block units in the engagement engine (issue 8): the same turn
-// sequence (engine/engagement/engagement.cpp) on a hex board, its combat resolved by
-// seed 004's functions (engine/modules/blocks/seed004.hpp) instead of the figure rules.
-// engagement.cpp dispatches here at the top of charge, shooting, melee and
-// morale when the scenario names `blocks:` (and at the top of go() for any
-// hex board). The choices the seed does not make are listed in docs/hex.md
+// Seed 004 block units in the engagement engine (issue 8), the `blocks`
+// module: the same turn sequence (engine/engagement/engagement.cpp) on a hex
+// board, its combat resolved by seed 004's functions
+// (engine/modules/blocks/seed004.hpp) instead of the figure rules. The turn
+// calls this module's hooks (k_block_hooks below) for the charge, squares,
+// shooting, melee and morale when the scenario names `blocks:`; go()
+// (engine/engagement/engagement_movement.cpp) moves hex by hex on any hex
+// board. Battle's questions about block units are at the end of this file. The choices the seed does not make are listed in docs/hex.md
 // ("The engagement over block units") and beside the data in
 // tables/seed004.yaml.
 #include <algorithm>
@@ -12,6 +14,20 @@
 #include "engine/engagement/engagement.hpp"
 
 namespace vedette {
+
+// The `blocks` module (seed 004; the module seam: engine/engagement/engagement.hpp,
+// EngagementHooks). Seed 004 has no morale check before contact and no
+// separate rally: its hooks replace the figure rules' charge, shooting,
+// melee and morale; infantry attack after the contacts' melees.
+const EngagementHooks Engagement::k_block_hooks{&Engagement::block_start,
+                                                  &Engagement::block_charge,
+                                                  &Engagement::block_formation_hook,
+                                                  &Engagement::block_shooting,
+                                                  &Engagement::block_melee,
+                                                  &Engagement::block_infantry_attacks,
+                                                  &Engagement::block_morale};
+
+void Engagement::block_formation_hook(std::size_t i, bool square, std::string& what) { what = block_formation(i, square); }
 
 namespace {
 
@@ -89,7 +105,13 @@ double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
 // reach (charge_prospect, the bot's question) decide that it goes; seed 004
 // has no initiation or morale check, so it moves hex by hex up to its charge
 // range and, adjacent to the target, melees it.
-void Engagement::block_charge(std::size_t i, std::size_t t, Pace pace) {
+bool Engagement::block_charge(std::size_t i, std::size_t t, bool /*declared: no initiation check*/, Pace pace) {
+  b_.units_[i].moved_this_turn = true;
+  block_charge_move(i, t, pace);
+  return true;
+}
+
+void Engagement::block_charge_move(std::size_t i, std::size_t t, Pace pace) {
   Unit& u = b_.units_[i];
   SideOutcome& so = out_.sides[u.side];
   if (u.order != Order::good || u.in_square() || !b_.units_[t].active()) {
@@ -312,6 +334,11 @@ void Engagement::block_infantry_attacks() {
   }
 }
 
+// Seed 004's melee between two adjacent block units, in the rule's order:
+// the combined-arms dice are declared, the infantry may form square, the
+// batteries join; cavalry against a square follows seed 004's square
+// sequence; cavalry attacked by infantry may retire and reform; otherwise the
+// attacker rolls and the defender battles back.
 void Engagement::block_melee(const Contact& c) {
   const auto a = static_cast<std::size_t>(c.attacker);
   const auto d = static_cast<std::size_t>(c.defender);
@@ -327,16 +354,31 @@ void Engagement::block_melee(const Contact& c) {
   }
   const Seed004Rules& r = *blocks_;
   const HexBoard& hb = *b_.hex();
-  SideOutcome& sa = out_.sides[A.side];
-  SideOutcome& sd = out_.sides[D.side];
   const Arm arm_a = b_.arm_of(a), arm_d = b_.arm_of(d);
-  const Edge edge_a = b_.scenario().sides[A.side].edge, edge_d = b_.scenario().sides[D.side].edge;
   // Seed 004, Combined Arms: an ordered artillery unit in range with a clear
   // line of sight adds its dice (declared before any dice are rolled).
   std::vector<UnitIndex> arts;
   const int art_dice = b_.combined_arms_dice(a, d, &arts);
-  const std::size_t art = arts.empty() ? static_cast<std::size_t>(-1) : static_cast<std::size_t>(arts.front());
+  block_offer_square(a, d);
+  block_combine_arms(a, d, arts);
+  if (arm_a == Arm::cavalry && arm_d == Arm::infantry && D.in_square()) {
+    block_melee_square(a, d, art_dice, arts);
+    return;
+  }
+  const int dice_a = melee_dice(r, b_.block_of(a), b_.block_of(d), hb.terrain(hb.hex_of(D.pos)).cover);
+  // Seed 004, Retire and Reform: cavalry attacked in melee by infantry may
+  // choose it before the dice.
+  if (arm_a == Arm::infantry && arm_d == Arm::cavalry && block_retire_and_reform(a, d, dice_a, art_dice)) return;
+  block_melee_exchange(c, dice_a, art_dice, arts);
+}
 
+// Seed 004, Infantry Square: the infantry's choice before a cavalry melee.
+void Engagement::block_offer_square(std::size_t a, std::size_t d) {
+  const Seed004Rules& r = *blocks_;
+  const HexBoard& hb = *b_.hex();
+  Unit& D = b_.units_[d];
+  SideOutcome& sd = out_.sides[D.side];
+  const Arm arm_a = b_.arm_of(a), arm_d = b_.arm_of(d);
   // Seed 004, Infantry Square: the infantry's choice before a cavalry melee.
   if (arm_a == Arm::cavalry && arm_d == Arm::infantry && !D.in_square() && r_.charge.infantry_square.enabled) {
     const SquareRefusal why =
@@ -358,7 +400,14 @@ void Engagement::block_melee(const Contact& c) {
       emit(std::move(e));
     }
   }
-  // Seed 004: "one or more ordered artillery units may combine": each battery.
+}
+
+// Seed 004: "one or more ordered artillery units may combine": each battery
+// that adds its dice has fired.
+void Engagement::block_combine_arms(std::size_t a, std::size_t d, const std::vector<UnitIndex>& arts) {
+  const Seed004Rules& r = *blocks_;
+  const HexBoard& hb = *b_.hex();
+  const Unit& D = b_.units_[d];
   for (UnitIndex ai : arts) {
     const auto k = static_cast<std::size_t>(ai);
     b_.fired_[k] = 1;
@@ -372,116 +421,142 @@ void Engagement::block_melee(const Contact& c) {
       emit(std::move(e));
     }
   }
+}
 
-  // Cavalry against a square: seed 004's sequence (resolve_cavalry_vs_square).
-  if (arm_a == Arm::cavalry && arm_d == Arm::infantry && D.in_square()) {
-    BlockUnit cav = b_.block_of(a), sq = b_.block_of(d);
-    const int cav_before = cav.blocks, sq_before = sq.blocks;
-    const SquareMelee m = resolve_cavalry_vs_square(r, hb, cav, edge_a, sq, edge_d, art_dice, b_.occupied(), melee_);
-    sd.melee_hits += m.cavalry_hits_taken;
-    if (rec_) {
-      Event e = event("melee", "square_first", d);
-      e.text = name(d) + " in square battles first with " + plural(m.square_dice, "die", "dice") + " " + symbols_str(m.square_rolled) + " = " +
-               plural(m.cavalry_hits_taken, "hit", "hits") +
-               (m.bounced ? ": a bounce flag, " + name(a) + " must retreat " + std::to_string(m.cavalry_retreat.path.size()) + " hex" +
-                                (m.cavalry_retreat.blocks_lost > 0 ? " and loses a block per hex it cannot take" : "")
-                          : std::string(": no bounce")) +
-               " (seed 004)";
-      e.with("dice", static_cast<long long>(m.square_dice))
-          .with("symbols", symbols_str(m.square_rolled))
-          .with("hits", static_cast<long long>(m.cavalry_hits_taken))
-          .with("bounce", m.bounced);
+// Cavalry against a square: seed 004's sequence (resolve_cavalry_vs_square):
+// the square battles first; a bounce sends the cavalry back and loses the
+// combined arms; else the cavalry attacks with at most 1 die.
+void Engagement::block_melee_square(std::size_t a, std::size_t d, int art_dice, const std::vector<UnitIndex>& arts) {
+  const Seed004Rules& r = *blocks_;
+  const HexBoard& hb = *b_.hex();
+  Unit& A = b_.units_[a];
+  const Unit& D = b_.units_[d];
+  SideOutcome& sa = out_.sides[A.side];
+  SideOutcome& sd = out_.sides[D.side];
+  const Edge edge_a = b_.scenario().sides[A.side].edge, edge_d = b_.scenario().sides[D.side].edge;
+  BlockUnit cav = b_.block_of(a), sq = b_.block_of(d);
+  const int cav_before = cav.blocks, sq_before = sq.blocks;
+  const SquareMelee m = resolve_cavalry_vs_square(r, hb, cav, edge_a, sq, edge_d, art_dice, b_.occupied(), melee_);
+  sd.melee_hits += m.cavalry_hits_taken;
+  if (rec_) {
+    Event e = event("melee", "square_first", d);
+    e.text = name(d) + " in square battles first with " + plural(m.square_dice, "die", "dice") + " " + symbols_str(m.square_rolled) + " = " +
+             plural(m.cavalry_hits_taken, "hit", "hits") +
+             (m.bounced ? ": a bounce flag, " + name(a) + " must retreat " + std::to_string(m.cavalry_retreat.path.size()) + " hex" +
+                              (m.cavalry_retreat.blocks_lost > 0 ? " and loses a block per hex it cannot take" : "")
+                        : std::string(": no bounce")) +
+             " (seed 004)";
+    e.with("dice", static_cast<long long>(m.square_dice))
+        .with("symbols", symbols_str(m.square_rolled))
+        .with("hits", static_cast<long long>(m.cavalry_hits_taken))
+        .with("bounce", m.bounced);
+    emit(std::move(e));
+  }
+  if (!m.cavalry_retreat.path.empty()) {
+    A.pos = hb.centre(cav.hex);
+    A.retreated_this_turn = true;
+  }
+  block_hits(a, cav_before - cav.blocks, "melee");
+  if (m.bounced) ++sa.charges_repulsed;
+  if (m.combined_arms_lost && rec_)
+    for (UnitIndex ai : arts) {
+      Event e = event("melee", "combined_arms_lost", static_cast<std::size_t>(ai));
+      e.text = name(static_cast<std::size_t>(ai)) + "'s combined-arms dice are lost: the cavalry was repulsed first (seed 004)";
       emit(std::move(e));
     }
-    if (!m.cavalry_retreat.path.empty()) {
-      A.pos = hb.centre(cav.hex);
-      A.retreated_this_turn = true;
+  if (m.cavalry_attacks) {
+    sa.melee_hits += m.square_hits_taken;
+    if (rec_) {
+      Event e = event("melee", "melee", a);
+      e.text = name(a) + " attacks the square with " + plural(m.cavalry_dice, "die", "dice") +
+               (m.artillery_dice > 0 ? " and " + plural(m.artillery_dice, "artillery die", "artillery dice") : std::string()) + " " +
+               symbols_str(m.cavalry_rolled) + " = " + plural(m.square_hits_taken, "hit", "hits") +
+               (m.square_retreat.blocks_lost > 0 ? "; the square cannot retreat and loses " + plural(m.square_retreat.blocks_lost, "block", "blocks")
+                                                 : std::string()) +
+               " (seed 004: at most 1 die against a square)";
+      e.with("dice", static_cast<long long>(m.cavalry_dice))
+          .with("artillery_dice", static_cast<long long>(m.artillery_dice))
+          .with("symbols", symbols_str(m.cavalry_rolled))
+          .with("hits", static_cast<long long>(m.square_hits_taken));
+      emit(std::move(e));
     }
-    block_hits(a, cav_before - cav.blocks, "melee");
-    if (m.bounced) ++sa.charges_repulsed;
-    if (m.combined_arms_lost && rec_)
-      for (UnitIndex ai : arts) {
-        Event e = event("melee", "combined_arms_lost", static_cast<std::size_t>(ai));
-        e.text = name(static_cast<std::size_t>(ai)) + "'s combined-arms dice are lost: the cavalry was repulsed first (seed 004)";
-        emit(std::move(e));
-      }
-    if (m.cavalry_attacks) {
-      sa.melee_hits += m.square_hits_taken;
-      if (rec_) {
-        Event e = event("melee", "melee", a);
-        e.text = name(a) + " attacks the square with " + plural(m.cavalry_dice, "die", "dice") +
-                 (m.artillery_dice > 0 ? " and " + plural(m.artillery_dice, "artillery die", "artillery dice") : std::string()) + " " +
-                 symbols_str(m.cavalry_rolled) + " = " + plural(m.square_hits_taken, "hit", "hits") +
-                 (m.square_retreat.blocks_lost > 0 ? "; the square cannot retreat and loses " + plural(m.square_retreat.blocks_lost, "block", "blocks")
-                                                   : std::string()) +
-                 " (seed 004: at most 1 die against a square)";
-        e.with("dice", static_cast<long long>(m.cavalry_dice))
-            .with("artillery_dice", static_cast<long long>(m.artillery_dice))
-            .with("symbols", symbols_str(m.cavalry_rolled))
-            .with("hits", static_cast<long long>(m.square_hits_taken));
-        emit(std::move(e));
-      }
-      block_hits(d, sq_before - sq.blocks, "melee");
-    }
-    return;
+    block_hits(d, sq_before - sq.blocks, "melee");
   }
+}
 
-  const int dice_a = melee_dice(r, b_.block_of(a), b_.block_of(d), hb.terrain(hb.hex_of(D.pos)).cover);
-  // Seed 004, Retire and Reform: cavalry attacked in melee by infantry may
-  // choose it before the dice.
-  if (arm_a == Arm::infantry && arm_d == Arm::cavalry) {
-    BlockUnit cav = b_.block_of(d);
-    const RetireRefusal why = may_retire_and_reform(r, hb, cav, Arm::infantry, edge_d, b_.occupied(), false);
-    if (why == RetireRefusal::none && bots_[D.side]->retire_and_reform(b_, d, a)) {
-      const int before = cav.blocks;
-      const RetireResult rr = resolve_retire_and_reform(r, hb, cav, dice_a, art_dice, edge_d, b_.occupied(), melee_);
-      ++sd.retire_and_reform;
-      sa.melee_hits += rr.hits;
+// Seed 004, Retire and Reform, offered to cavalry attacked in melee by
+// infantry: true when it took it (the melee is over).
+bool Engagement::block_retire_and_reform(std::size_t a, std::size_t d, int dice_a, int art_dice) {
+  const Seed004Rules& r = *blocks_;
+  const HexBoard& hb = *b_.hex();
+  Unit& A = b_.units_[a];
+  Unit& D = b_.units_[d];
+  SideOutcome& sa = out_.sides[A.side];
+  SideOutcome& sd = out_.sides[D.side];
+  const Edge edge_d = b_.scenario().sides[D.side].edge;
+  BlockUnit cav = b_.block_of(d);
+  const RetireRefusal why = may_retire_and_reform(r, hb, cav, Arm::infantry, edge_d, b_.occupied(), false);
+  if (why == RetireRefusal::none && bots_[D.side]->retire_and_reform(b_, d, a)) {
+    const int before = cav.blocks;
+    const RetireResult rr = resolve_retire_and_reform(r, hb, cav, dice_a, art_dice, edge_d, b_.occupied(), melee_);
+    ++sd.retire_and_reform;
+    sa.melee_hits += rr.hits;
+    if (rec_) {
+      Event e = event("melee", "retire_and_reform", d);
+      e.text = name(d) + " retires and reforms (seed 004): " + name(a) + " rolls " + plural(dice_a, "die", "dice") +
+               (art_dice > 0 ? " and " + plural(art_dice, "artillery die", "artillery dice") : std::string()) +
+               " hitting only on cavalry symbols " + symbols_str(rr.rolled) + " = " + plural(rr.hits, "hit", "hits");
+      e.with("symbols", symbols_str(rr.rolled)).with("hits", static_cast<long long>(rr.hits));
+      emit(std::move(e));
+    }
+    const Hex vacated = hb.hex_of(D.pos);
+    block_hits(d, before - cav.blocks, "melee");
+    if (D.active() && !rr.path.empty()) {
+      D.pos = hb.centre(cav.hex);
+      D.retreated_this_turn = true;
+      D.engaged = false;
       if (rec_) {
-        Event e = event("melee", "retire_and_reform", d);
-        e.text = name(d) + " retires and reforms (seed 004): " + name(a) + " rolls " + plural(dice_a, "die", "dice") +
-                 (art_dice > 0 ? " and " + plural(art_dice, "artillery die", "artillery dice") : std::string()) +
-                 " hitting only on cavalry symbols " + symbols_str(rr.rolled) + " = " + plural(rr.hits, "hit", "hits");
-        e.with("symbols", symbols_str(rr.rolled)).with("hits", static_cast<long long>(rr.hits));
+        Event e = event("melee", "retire", d);
+        e.text = name(d) + " retires " + plural(static_cast<int>(rr.path.size()), "hex", "hexes") + " toward its own edge to " + hex_str(d) +
+                 " and may not battle back";
+        e.with("hexes", static_cast<long long>(rr.path.size()));
         emit(std::move(e));
       }
-      const Hex vacated = hb.hex_of(D.pos);
-      block_hits(d, before - cav.blocks, "melee");
-      if (D.active() && !rr.path.empty()) {
-        D.pos = hb.centre(cav.hex);
-        D.retreated_this_turn = true;
-        D.engaged = false;
+    }
+    if (hb.hex_of(D.pos) != vacated || !D.active()) {
+      // Seed 004: the infantry may take ground (a switch); a square may not.
+      if (r.infantry_takes_ground && may_take_ground(b_.block_of(a))) {
+        A.pos = hb.centre(vacated);
         if (rec_) {
-          Event e = event("melee", "retire", d);
-          e.text = name(d) + " retires " + plural(static_cast<int>(rr.path.size()), "hex", "hexes") + " toward its own edge to " + hex_str(d) +
-                   " and may not battle back";
-          e.with("hexes", static_cast<long long>(rr.path.size()));
+          Event e = event("melee", "take_ground", a);
+          e.text = name(a) + " takes ground into " + hex_str(a) + " (seed 004)";
           emit(std::move(e));
         }
       }
-      if (hb.hex_of(D.pos) != vacated || !D.active()) {
-        // Seed 004: the infantry may take ground (a switch); a square may not.
-        if (r.infantry_takes_ground && may_take_ground(b_.block_of(a))) {
-          A.pos = hb.centre(vacated);
-          if (rec_) {
-            Event e = event("melee", "take_ground", a);
-            e.text = name(a) + " takes ground into " + hex_str(a) + " (seed 004)";
-            emit(std::move(e));
-          }
-        }
-      }
-      return;
     }
-    if (why != RetireRefusal::none && rec_) {
-      Event e = event("melee", "no_retire", d);
-      e.text = name(d) + " may not retire and reform: " + std::string(k_retire_refusal_names[static_cast<std::size_t>(why)]) + " (seed 004)";
-      emit(std::move(e));
-    }
+    return true;
   }
+  if (why != RetireRefusal::none && rec_) {
+    Event e = event("melee", "no_retire", d);
+    e.text = name(d) + " may not retire and reform: " + std::string(k_retire_refusal_names[static_cast<std::size_t>(why)]) + " (seed 004)";
+    emit(std::move(e));
+  }
+  return false;
+}
 
-  // An ordinary melee: the attacker's dice with any combined arms, then the
-  // defender battles back if it is still there -- against the melee unit,
-  // never the artillery (seed 004).
+// An ordinary melee: the attacker's dice with any combined arms, then the
+// defender battles back if it is still there -- against the melee unit,
+// never the artillery (seed 004).
+void Engagement::block_melee_exchange(const Contact& c, int dice_a, int art_dice, const std::vector<UnitIndex>& arts) {
+  const auto a = static_cast<std::size_t>(c.attacker);
+  const auto d = static_cast<std::size_t>(c.defender);
+  const Seed004Rules& r = *blocks_;
+  const HexBoard& hb = *b_.hex();
+  const Unit& D = b_.units_[d];
+  SideOutcome& sa = out_.sides[b_.units_[a].side];
+  SideOutcome& sd = out_.sides[D.side];
+  const Arm arm_a = b_.arm_of(a), arm_d = b_.arm_of(d);
+  const std::size_t art = arts.empty() ? static_cast<std::size_t>(-1) : static_cast<std::size_t>(arts.front());
   const auto rolled = roll_symbols(r, melee_, dice_a + art_dice);
   const Score sc = score(r, rolled, arm_d, CombatKind::melee, r.sabres(arm_a));
   sa.melee_hits += sc.hits;
@@ -586,6 +661,64 @@ void Engagement::block_morale() {
       emit(std::move(e));
     }
   }
+}
+
+// ----------------------------------------------- the battle's questions
+// Battle's questions about seed 004 block units on a hex board
+// (engine/engagement/battle.hpp, issue 8).
+
+Arm Battle::arm_of(std::size_t i) const {
+  if (units_[i].cavalry()) return Arm::cavalry;
+  return scenario_->units[i].artillery ? Arm::artillery : Arm::infantry;
+}
+
+BlockUnit Battle::block_of(std::size_t i) const {
+  const Unit& u = units_[i];
+  BlockUnit b;
+  b.arm = arm_of(i);
+  b.side = u.side;
+  b.blocks = u.active() ? u.figures : 0;
+  b.hex = unit_hex(i);
+  b.horse_artillery = scenario_->units[i].horse_artillery;
+  b.in_square = u.in_square();
+  b.ordered = fired_[i] == 0;
+  return b;
+}
+
+bool Battle::adjacent(std::size_t a, std::size_t b) const {
+  return hex_distance(unit_hex(a), unit_hex(b)) == 1;
+}
+
+const std::vector<Hex>& Battle::occupied() const {
+  occupied_.clear();
+  for (std::size_t k = 0; k < units_.size(); ++k)
+    if (units_[k].active()) occupied_.push_back(unit_hex(k));
+  return occupied_;
+}
+
+int Battle::combined_arms_dice(std::size_t attacker, std::size_t target, std::vector<UnitIndex>* artillery) const {
+  if (artillery) artillery->clear();
+  if (!blocks_ || !hex_) return 0;
+  const Seed004Rules& r = *blocks_;
+  block_units_.clear();
+  for (std::size_t k = 0; k < units_.size(); ++k) block_units_.push_back(block_of(k));
+  const BlockUnit& melee = block_units_[attacker];
+  const BlockUnit& tgt = block_units_[target];
+  if (melee.arm == Arm::artillery) return 0;
+  // Seed 004: "one or more ordered artillery units may combine their battle
+  // dice with the attacking unit": every battery that may, adds.
+  int dice = 0;
+  for (std::size_t k = 0; k < units_.size(); ++k) {
+    const BlockUnit& a = block_units_[k];
+    if (a.blocks == 0 || a.side != melee.side || a.arm != Arm::artillery) continue;
+    if (combined_arms(r, *hex_, a, melee, tgt, block_units_) != CombinedArmsRefusal::none) continue;
+    // The artillery's dice by range, less the target hex's terrain.
+    const int n = unit_dice(r, a, hex_distance(a.hex, tgt.hex), hex_->terrain(tgt.hex).cover);
+    if (n <= 0) continue;
+    if (artillery) artillery->push_back(static_cast<UnitIndex>(k));
+    dice += n;
+  }
+  return dice;
 }
 
 }  // namespace vedette

@@ -142,11 +142,12 @@ UnitIndex Engagement::switch_target(std::size_t i, std::size_t from, Pace pace) 
 }
 
 bool Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) {
-  if (blocks_) {  // seed 004 block units: no initiation check (engine/engagement/engagement_blocks.cpp)
-    b_.units_[i].moved_this_turn = true;
-    block_charge(i, t, pace);
-    return true;
-  }
+  return (this->*hooks_->charge)(i, t, declared, pace);
+}
+
+// The `figures` module's charge: seed 003's procedure (ChargeProcedure,
+// engine/engagement/charge_procedure.hpp) with the board's answers.
+bool Engagement::figure_charge(std::size_t i, std::size_t t, bool declared, Pace pace) {
   Unit& u = b_.units_[i];
   const ChargeGate gate = charge_gate(b_, i, k_no_unit, declared ? ChargeWhen::launch_declared : ChargeWhen::opportunity);
   if (!gate.allowed) {

@@ -1,6 +1,6 @@
 #pragma once
-// Small helpers the engagement's files share (engagement.cpp and
-// engagement_charge.cpp): lengths of the table's geometry and the words of
+// Small helpers the engagement's files share (engagement.cpp,
+// engagement_movement.cpp, engagement_fighting.cpp, engagement_charge.cpp): lengths of the table's geometry and the words of
 // the event log. Internal to engine/engagement.
 #include <string>
 #include <vector>

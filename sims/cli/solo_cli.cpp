@@ -41,31 +41,10 @@ Session open_session(const std::string& game) {
   return replayed(Session::load(p));
 }
 
-void check_unit_types(const Session& s, const Ruleset& r, const std::string& ruleset_path) {
-  for (const auto& u : s.header().units) {
-    if (r.find_unit_type(u.type)) continue;
-    std::string list;
-    for (const auto& t : r.unit_types) list += (list.empty() ? "" : ", ") + t.id;
-    throw UsageError("unit " + u.name + " has type '" + u.type + "', which the ruleset " + ruleset_path +
-                     " does not define (it has: " + list + ")");
-  }
-}
-
 SessionRules rules_for_change(Session& s, bool accept, Io& io) {
-  SessionRules sr = load_session_rules(s);
-  if (sr.changed) {
-    if (!accept)
-      throw UsageError("the ruleset " + sr.path + " has changed since this session last used it (" +
-                       s.header().ruleset_hash + ", now " + sr.hash +
-                       "). Nothing was done. Run the command again with --accept-ruleset-change to go on with the "
-                       "new rules (recorded in the history), or `vedette solo play` to be asked.");
-    std::string old = s.header().ruleset_hash;
-    s.header().ruleset_hash = sr.hash;
-    const Event& e = s.append(RulesetEvent{old, sr.hash});
-    io.err << "vedette: going on with the changed ruleset " << sr.path << " (recorded as #" << e.n << ")\n";
-    sr.changed = false;
-  }
-  check_unit_types(s, *sr.rules, sr.path);
+  int recorded = 0;
+  SessionRules sr = solo::rules_for_change(s, accept, &recorded);
+  if (recorded) io.err << "vedette: going on with the changed ruleset " << sr.path << " (recorded as #" << recorded << ")\n";
   return sr;
 }
 
@@ -83,18 +62,6 @@ std::optional<SessionRules> rules_for_reading(const Session& s, Io& io) {
     for (const auto& d : e.diagnostics()) io.err << "  " << d.str() << "\n";
     return std::nullopt;
   }
-}
-
-std::size_t find_unit_or_throw(const Session& s, const std::string& name) {
-  if (auto k = s.find_unit(name)) return *k;
-  std::vector<std::string> names;
-  std::string list;
-  for (const auto& u : s.header().units) {
-    names.push_back(u.name);
-    list += (list.empty() ? "" : ", ") + u.name;
-  }
-  throw UsageError("no unit named '" + name + "' in " + s.path().string() + did_you_mean(name, names) +
-                   " (units: " + list + ")");
 }
 
 namespace {
@@ -308,63 +275,6 @@ void print_charge_result(std::ostream& out, const Session& s, const ChargeRecord
   out << "Charge: " << c.outcome << "\n";
 }
 
-Json charge_json(const Session& s, const ChargeRecord& c) {
-  Json j;
-  j["activation"] = c.activation;
-  j["declined"] = c.declined;
-  if (c.declined) return j;
-  j["attacker"] = c.attacker;
-  j["move"] = c.move;
-  j["distance"] = c.distance;
-  j["bearing"] = c.bearing;
-  j["defender"] = dashed(c.defender);
-  j["side"] = c.side;
-  j["both_charging"] = c.both_charging;
-  j["pikes_facing"] = c.pikes_facing;
-  j["max_range"] = c.max_range;
-  j["min_distance"] = c.min_distance;
-  j["reaches"] = c.reaches;
-  j["charge_bonus"] = c.charge_bonus;
-  j["forced_move"] = c.reaches ? Json(nullptr) : Json(c.forced_move);
-  j["shaken"] = c.shaken;
-  j["morale_check"] = c.morale_check;
-  j["automatic"] = c.automatic;
-  j["target_number"] = c.target;
-  j["stand_ways"] = c.stand_ways;
-  j["p_stand"] = c.stand_ways / 36.0;
-  j["fear"] = c.fear ? Json{{"exempt", c.fear->exempt},
-                            {"dice", c.fear->dice},
-                            {"need", c.fear->need},
-                            {"passed", c.fear->passed},
-                            {"refuge", c.fear->refuge},
-                            {"evaded", c.fear->evaded()}}
-                     : Json(nullptr);
-  j["square"] = c.square;
-  j["dice"] = c.rolled ? Json::array({c.dice[0], c.dice[1]}) : Json(nullptr);
-  if (c.initiation_dice)
-    j["initiation"] = Json{{"dice", Json::array({(*c.initiation_dice)[0], (*c.initiation_dice)[1]})},
-                           {"need", c.initiation_need},
-                           {"passed", c.initiation_passed}};
-  else
-    j["initiation"] = Json(nullptr);
-  j["dice_source"] = c.has_dice() ? Json(k_dice_source_names[static_cast<std::size_t>(c.dice_source)]) : Json(nullptr);
-  j["roll_index"] = c.roll_index ? Json(*c.roll_index) : Json(nullptr);
-  j["seed"] = c.roll_index ? Json(s.header().seed) : Json(nullptr);
-  j["same_dice_as"] = c.same_dice_as ? Json(*c.same_dice_as) : Json(nullptr);
-  j["stands"] = c.morale_check ? Json(c.stands) : Json(nullptr);
-  j["path"] = c.path.empty() ? "open" : c.path;
-  if (c.obstacle_dice)
-    j["obstacle_check"] = {{"dice", Json::array({(*c.obstacle_dice)[0], (*c.obstacle_dice)[1]})},
-                           {"need", c.obstacle_need},
-                           {"passed", c.obstacle_passed}};
-  if (c.charger_dice)
-    j["charger_check"] = {{"dice", Json::array({(*c.charger_dice)[0], (*c.charger_dice)[1]})},
-                          {"need", c.charger_need},
-                          {"stands", c.charger_stands}};
-  j["outcome"] = c.outcome;
-  return j;
-}
-
 std::string describe(const Session& s, const Event& e) {
   std::string head = "#" + std::to_string(e.n) + "  turn " + std::to_string(e.turn) + "  ";
   std::string body = std::visit(
@@ -411,108 +321,6 @@ std::string describe(const Session& s, const Event& e) {
       e.body);
   std::string mark = s.in_effect(e.n) ? "" : "  [undone]";
   return head + body + mark;
-}
-
-Json activation_json(const Session& s, const Activation& a) {
-  Json j;
-  j["facts"] = {{"hero", a.hero},
-                {"raw", a.raw},
-                {"pace", pace_name(a.pace_before)},
-                {"gallop_streak", a.gallop_streak_before},
-                {"ran_last_turn", a.ran_last_turn},
-                {"charged_last_turn", a.charged_last_turn ? Json(*a.charged_last_turn) : Json(nullptr)},
-                {"in_cover", a.in_cover},
-                {"enemy_in_range", a.enemy_in_range},
-                {"enemy_flank_rear", a.enemy_flank_rear},
-                {"retreated_from_melee", a.retreated_from_melee},
-                {"on_foot", a.on_foot},
-                {"new_casualties", a.new_casualties},
-                {"casualties", a.casualties},
-                {"figures", a.figures}};
-  Json asked = Json::array();
-  for (auto q : a.asked) asked.push_back(question_name(q));
-  j["asked"] = asked;
-  j["rf"] = a.rf;
-  j["breakdown"] = Json::array();
-  for (const auto& t : a.breakdown) j["breakdown"].push_back({{"id", t.id}, {"value", t.value}, {"reason", t.reason}});
-  j["band"] = a.band;
-  j["roll"] = a.roll;
-  j["dice"] = k_dice_source_names[static_cast<std::size_t>(a.dice)];
-  j["roll_index"] = a.roll_index ? Json(*a.roll_index) : Json(nullptr);
-  j["seed"] = a.dice == DiceSource::rolled ? Json(s.header().seed) : Json(nullptr);
-  j["same_die_as"] = a.same_die_as ? Json(*a.same_die_as) : Json(nullptr);
-  j["behaviour"] = {{"id", a.behaviour},
-                    {"text", a.behaviour_text},
-                    {"table_pace", pace_name(a.table_pace)},
-                    {"pace", pace_name(a.pace)},
-                    {"running", a.running},
-                    {"charge_possible", a.charge_possible}};
-  j["charge_refused"] = a.charge_refused.empty() ? Json(nullptr) : Json(a.charge_refused);
-  j["pace_limit"] = k_pace_adjust_names[static_cast<std::size_t>(a.adjust)];
-  j["pace_adjustment"] = a.note.empty() ? Json(nullptr) : Json(a.note);
-  j["instruction"] = a.instruction;
-  return j;
-}
-
-Json event_json(const Session& s, const Event& e) {
-  Json j;
-  j["n"] = e.n;
-  j["turn"] = e.turn;
-  j["event"] = e.kind();
-  if (const std::string* u = e.unit()) j["unit"] = *u;
-  j["in_effect"] = s.in_effect(e.n);
-  std::visit(
-      [&](const auto& ev) {
-        using T = std::decay_t<decltype(ev)>;
-        if constexpr (std::is_same_v<T, AnswerEvent>) {
-          j["question"] = question_name(ev.question);
-          if (is_yes_no(ev.question)) j["value"] = ev.value != 0;
-          else j["value"] = ev.value;
-        } else if constexpr (std::is_same_v<T, CasualtiesEvent>) {
-          j["added"] = ev.added;
-        } else if constexpr (std::is_same_v<T, ActivateEvent>) {
-          j["activation"] = activation_json(s, ev.a);
-        } else if constexpr (std::is_same_v<T, UndoEvent>) {
-          j["undoes"] = ev.target;
-        } else if constexpr (std::is_same_v<T, RedoEvent>) {
-          j["redoes"] = ev.target;
-        } else if constexpr (std::is_same_v<T, RulesetEvent>) {
-          j["old_hash"] = ev.old_hash;
-          j["new_hash"] = ev.new_hash;
-        } else if constexpr (std::is_same_v<T, SeedEvent>) {
-          j["old_seed"] = ev.old_seed;
-          j["new_seed"] = ev.new_seed;
-        } else if constexpr (std::is_same_v<T, MoraleEvent>) {
-          j["morale"] = morale_name(ev.morale);
-          j["reason"] = ev.reason;
-        } else if constexpr (std::is_same_v<T, ChargeAnswerEvent>) {
-          j["field"] = ev.field;
-          j["value"] = ev.value;
-        } else if constexpr (std::is_same_v<T, ChargeEvent>) {
-          j["charge"] = charge_json(s, ev.c);
-        } else if constexpr (std::is_same_v<T, InitiativeEvent> || std::is_same_v<T, ShootingEvent> ||
-                             std::is_same_v<T, MeleeEvent> || std::is_same_v<T, RallyEvent> ||
-                             std::is_same_v<T, OpportunityEvent> || std::is_same_v<T, ChargedEvent>) {
-          const StepRecord& r = ev.s;
-          Json g = Json::object();
-          for (const auto& [k, v] : r.given) g[k] = v;
-          j["given"] = g;
-          j["dice"] = r.dice;
-          j["dice_source"] = k_dice_source_names[static_cast<std::size_t>(r.dice_source)];
-          j["roll_index"] = r.roll_index ? Json(*r.roll_index) : Json(nullptr);
-          j["need"] = r.need;
-          j["score"] = r.score;
-          j["casualties"] = r.casualties;
-          j["result"] = r.result;
-          j["morale"] = r.morale ? Json(std::string(morale_name(*r.morale))) : Json(nullptr);
-          j["fell_back"] = r.fell_back;
-          j["dismounted"] = r.dismounted;
-          if constexpr (std::is_same_v<T, ChargedEvent>) j["counter"] = r.counter.empty() ? Json(nullptr) : Json(r.counter);
-          j["outcome"] = r.outcome;
-        }
-      },
-      e.body);
-  return j;
 }
 
 Json status_json(const Session& s, const std::optional<SessionRules>& rules) {

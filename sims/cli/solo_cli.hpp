@@ -7,6 +7,7 @@
 
 #include "sims/cli/cli.hpp"
 #include "sims/solo/session.hpp"
+#include "sims/solo/solo_command.hpp"
 #include "sims/solo/solo_turn.hpp"
 
 namespace vedette::cli::solo_cli {
@@ -17,20 +18,11 @@ using namespace vedette::solo;
 // extension); UsageError if there is none, LoadError if it is corrupt.
 Session open_session(const std::string& game);
 
-// The session's ruleset for a command that changes the session: refuses
-// (UsageError) if its hash changed, unless `accept`, which records the new
-// hash in the history (saved with the command's own change). Checks every
-// unit's type exists in it.
+// The session's ruleset for a command that changes the session
+// (solo::rules_for_change), saying on stderr when it records a changed one.
 SessionRules rules_for_change(Session& s, bool accept, Io& io);
 // For a command that only reads: warns on stderr instead of refusing.
 std::optional<SessionRules> rules_for_reading(const Session& s, Io& io);
-// UsageError if a unit's type is not in the ruleset.
-void check_unit_types(const Session& s, const Ruleset& r, const std::string& ruleset_path);
-
-// A unit by name (exact, or unique case-insensitive), or a UsageError
-// listing the units.
-std::size_t find_unit_or_throw(const Session& s, const std::string& name);
-
 // "Shock cavalry, hero; 12 figures, 2 lost (16.66%)"
 std::string unit_summary(const Session& s, const Ruleset* r, std::size_t unit);
 // What the session remembers that counts this turn: "moved at canter last turn; ran from the enemy last turn".
@@ -52,9 +44,6 @@ void print_charge_result(std::ostream& out, const Session& s, const ChargeRecord
 // One line for the log: "#4  turn 1  Lancers: D6 3 at RF 2 (RF2-5) -> ..."
 std::string describe(const Session& s, const Event& e);
 
-Json activation_json(const Session& s, const Activation& a);
-Json charge_json(const Session& s, const ChargeRecord& c);
-Json event_json(const Session& s, const Event& e);
 Json status_json(const Session& s, const std::optional<SessionRules>& rules);
 // The reactions in the player's movement step (issue 28): the steps
 // (`solo moved`, `solo charged`) and, per automated unit, whether it may

@@ -179,7 +179,7 @@ std::string explain(const Ruleset& r, Question q) {
 // Undoes the player's last answer: steps are taken back until one that was
 // answered at a prompt (a question, a turn change, a die the player rolled),
 // so a rolled activation goes with the answer before it.
-void undo_last_answer(Session& s, std::ostream& out) {
+void undo_last_answer(Session& s, const Ruleset& r, std::ostream& out) {
   if (!s.undo_target()) {
     out << "  Nothing to undo.\n";
     return;
@@ -191,7 +191,7 @@ void undo_last_answer(Session& s, std::ostream& out) {
     if (const auto* c = std::get_if<ChargeEvent>(&e.body))
       answered = c->c.declined || (c->c.has_dice() && c->c.dice_source == DiceSource::player);
     if (const StepRecord* st = step_record(e.body)) answered = !st->given.empty();
-    s.append(UndoEvent{t});
+    (void)apply(s, r, solo::Undo{1});
     out << "  Undone: " << describe(s, s.event(t)) << "\n";
     if (answered) break;
   }
@@ -294,7 +294,7 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
   const UnitMemory& m = s.memory(k);
   const std::string& name = spec.name;
   const std::string field = next_charge_field(r, s, k, m.charge_draft);
-  auto answer = [&](const std::string& value) { s.append(ChargeAnswerEvent{name, field, value}); };
+  auto answer = [&](const std::string& value) { (void)apply(s, r, solo::ChargeAnswer{name, field, value}); };
   const LengthUnit u = r.units;
   std::string ex = std::string(unit_name(u));
   if (field == "charge") {
@@ -309,10 +309,10 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
     if (!p.yes_no("Is an enemy at least partly within " + arc.str() + " degrees either side of " + possessive(name) +
                       " facing, for it to charge?",
                   false)) {
-      ChargeRecord c;
-      c.activation = m.last_activation;
-      c.declined = true;
-      s.append(ChargeEvent{name, c});
+      solo::Charge decline;
+      decline.unit = name;
+      decline.decline = true;
+      (void)apply(s, r, decline);
       out << "No charge.\n";
       return;
     }
@@ -365,7 +365,9 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
     ChargeInputs in = inputs_from(r, s, k, m.charge_draft);
     ChargePreview pv = preview_charge(r, in);
     print_charge_preview(out, r, in, pv);
-    ChargeDice dice;
+    solo::Charge charge;
+    charge.unit = name;
+    charge.inputs = in;
     auto two_dice = [&](const std::string& prompt) {
       return p.checked<std::array<int, 2>>(
             prompt, std::nullopt,
@@ -386,36 +388,42 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
       // when it will read it): the initiation check, the obstacle's (L68),
       // your gut check, the defender's, the charger's.
       const std::string need = std::to_string(initiation_check(r, true, 0, 0).need);
-      dice = player_charge_dice(r, in, pv, [&](ChargeRoll slot, int n) -> std::vector<int> {
+      // (Asked here, in the procedure's order; apply() reads them again by their slots.)
+      (void)player_charge_dice(r, in, pv, [&](ChargeRoll slot, int n) -> std::vector<int> {
         auto pair = [](const std::array<int, 2>& d) { return std::vector<int>{d[0], d[1]}; };
+        auto keep = [&](std::vector<int>& to, std::vector<int> d) { return to = std::move(d); };
         switch (slot) {
           case ChargeRoll::initiation:
-            return pair(two_dice("Roll 2D6 for " + possessive(name) + " charge initiation check (it needs " + need +
-                                 "+) and enter both dice (e.g. 3 5):"));
+            return keep(charge.initiation, pair(two_dice("Roll 2D6 for " + possessive(name) + " charge initiation check (it needs " + need +
+                                 "+) and enter both dice (e.g. 3 5):")));
           case ChargeRoll::obstacle_check:
-            return pair(two_dice("An obstacle on the way: roll 2D6 for " + possessive(name) + " second initiation check (it needs " +
-                                 need + "+) and enter both dice:"));
+            return keep(charge.obstacle, pair(two_dice("An obstacle on the way: roll 2D6 for " + possessive(name) +
+                                                       " second initiation check (it needs " + need + "+) and enter both dice:")));
           case ChargeRoll::gut_check:
-            return ask_dice(p, "Roll " + std::to_string(n) + "D6 for your unit's gut check (it needs " + gut_need_text(r.charge) +
-                                   ") and enter " + (n == 1 ? "the die:" : "the dice:"),
-                            static_cast<std::size_t>(n));
-          case ChargeRoll::defender_morale: return pair(two_dice("Roll 2D6 for the defender's morale and enter both dice (e.g. 3 5):"));
+            return keep(charge.gut, ask_dice(p, "Roll " + std::to_string(n) + "D6 for your unit's gut check (it needs " +
+                                                    gut_need_text(r.charge) + ") and enter " + (n == 1 ? "the die:" : "the dice:"),
+                                             static_cast<std::size_t>(n)));
+          case ChargeRoll::defender_morale:
+            return keep(charge.defender_roll, pair(two_dice("Roll 2D6 for the defender's morale and enter both dice (e.g. 3 5):")));
           case ChargeRoll::charger_morale:
-            return pair(two_dice("Both charging: roll 2D6 for " + possessive(name) + " own morale (it needs " +
-                                 std::to_string(pv.charger_target.target) + "+) and enter both dice:"));
+            return keep(charge.charger, pair(two_dice("Both charging: roll 2D6 for " + possessive(name) + " own morale (it needs " +
+                                                      std::to_string(pv.charger_target.target) + "+) and enter both dice:")));
           case ChargeRoll::counter_initiation:
           case ChargeRoll::pike_loss: break;
         }
         return {};
       });
-    } else {
-      dice = session_charge_dice(s, k);
     }
-    ChargeRecord c = resolve_charge(r, s, k, in, dice);
-    s.append(ChargeEvent{name, c});
+    const int n = apply(s, r, charge).events.back();
+    const ChargeRecord& c = std::get<ChargeEvent>(s.event(n).body).c;
     print_charge_result(out, s, c);
     if (c.shaken) out << name << " is now shaken (remembered in the session).\n";
   }
+}
+
+// Applies one of the turn's steps (solo::apply) and gives its record.
+const StepRecord& step_applied(Session& s, const Ruleset& r, const solo::Command& c) {
+  return *step_record(s.event(apply(s, r, c).events.back()).body);
 }
 
 // Dice the player rolls for the automated side: `n` faces, or (hits_only)
@@ -468,15 +476,12 @@ void initiative_step(Session& s, const Ruleset& r, bool physical, Prompter& p, s
   const int player = p.number(ask, -20, 6 * dice, std::nullopt, "",
                               "Seed 003: each side rolls for the initiative; every charge a side declared costs it " +
                                   std::to_string(std::abs(im)) + ". The higher total moves first.");
-  StepDice cav;
+  solo::Initiative cmd;
+  cmd.total = player;
   if (physical && !s.step_dice_for(TurnStep::initiative, Session::k_no_step_unit, s.state().turn))
-    cav = player_dice(ask_dice(p, "Roll " + std::to_string(dice) + " D6 for the cavalry's initiative and enter " +
-                                      (dice == 1 ? "it:" : "them:"),
-                               static_cast<std::size_t>(dice)));
-  else
-    cav = session_step_dice(s, TurnStep::initiative, Session::k_no_step_unit, dice);
-  StepRecord rec = resolve_initiative(r, s, player, cav);
-  s.append(InitiativeEvent{rec});
+    cmd.roll = ask_dice(p, "Roll " + std::to_string(dice) + " D6 for the cavalry's initiative and enter " + (dice == 1 ? "it:" : "them:"),
+                        static_cast<std::size_t>(dice));
+  const StepRecord& rec = step_applied(s, r, cmd);
   out << "Initiative: " << rec.outcome << "\n";
   out << (rec.result == "cavalry" ? "  The cavalry moves now, as its orders above say; then you move.\n"
                                   : "  Move your units now; then the cavalry moves, as its orders above say.\n");
@@ -492,12 +497,11 @@ void shooting_step(Session& s, const Ruleset& r, std::size_t k, bool physical, P
                                "It shoots only at the nearest enemy it can see (as uncommanded units do), if that "
                                "enemy is within its weapon's reach and in its arc. Clear sight: a straight line crossing "
                                "no woods, buildings, hill crest or other unit.");
-  Length distance;
-  bool cover = false;
-  StepDice dice;
-  std::optional<int> hits;
+  solo::Shoot cmd;
+  cmd.unit = name;
+  cmd.no_target = !target;
   if (target) {
-    distance = p.checked<Length>("How far is the nearest enemy it can see, front to front (in " + std::string(unit_name(u)) +
+    const Length distance = p.checked<Length>("How far is the nearest enemy it can see, front to front (in " + std::string(unit_name(u)) +
                                      ", or give a unit)?",
                                  std::nullopt, [&](const std::string& t, std::string& why) -> std::optional<Length> {
                                    auto l = parse_table_length(r, t, false, why);
@@ -510,25 +514,19 @@ void shooting_step(Session& s, const Ruleset& r, std::size_t k, bool physical, P
                                  });
     // Cover is asked only when it can still matter: a die that cannot hit
     // in the open cannot hit in cover either.
+    cmd.at = distance;
     const auto open = solo_shot(r, s, k, distance, false);
     if (open && open->need <= 6)
-      cover = p.yes_no("Is that enemy in cover, as " + name + " sees it?", false,
+      cmd.cover = p.yes_no("Is that enemy in cover, as " + name + " sees it?", false,
                        "Cover: woods, buildings, a wall or hedge between the shooter and the target, or the target in them. "
                        "Each level of cover adds " + std::to_string(r.combat.shooting.cover_penalty) + " to the score needed.");
-    const auto plan = solo_shot(r, s, k, distance, cover);
-    if (plan && plan->need <= 6) {
-      if (physical && !s.step_dice_for(TurnStep::shooting, k, s.state().turn))
-        hits = p.number("Roll " + std::to_string(plan->dice) + " D6 for " + name + ", each hitting on " + std::to_string(plan->need) +
+    const auto plan = solo_shot(r, s, k, distance, cmd.cover);
+    if (plan && plan->need <= 6 && physical && !s.step_dice_for(TurnStep::shooting, k, s.state().turn))
+      cmd.hits = p.number("Roll " + std::to_string(plan->dice) + " D6 for " + name + ", each hitting on " + std::to_string(plan->need) +
                             "+, and enter the number of hits:",
-                        0, plan->dice, std::nullopt, "");
-      else
-        dice = session_step_dice(s, TurnStep::shooting, k, plan->dice);
-    }
+                          0, plan->dice, std::nullopt, "");
   }
-  if (hits) dice.source = DiceSource::player;
-  StepRecord rec = resolve_shooting(r, s, k, target, distance, cover, dice, hits);
-  s.append(ShootingEvent{name, rec});
-  out << rec.outcome << "\n";
+  out << step_applied(s, r, cmd).outcome << "\n";
 }
 
 void melee_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prompter& p, std::ostream& out) {
@@ -540,60 +538,47 @@ void melee_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prom
   // bounce, or a hit by your rules); a bounce leaves the cavalry no strike.
   const bool square = s.memory(k).square;
   bool bounce = false;
-  int theirs = 0;
+  solo::Melee cmd;
+  cmd.unit = name;
   if (square) {
     const auto& sq = r.charge.infantry_square;
     int others = 0;  // dice that did not bounce: they may hit
     for (int d = 0; d < sq.max_battle_dice; ++d) {
       const int face = p.number("Roll your square's D" + std::to_string(sq.die) + ": which face did it show?", 1, sq.die, std::nullopt, "",
                                 "Seed 004: the square rolls first; a bounce face sends the cavalry back before it strikes.");
+      cmd.square_dice.push_back(face);
       if (square_bounces(r.charge, face)) bounce = true;
       else ++others;
     }
     if (others > 0)
-      theirs = p.number("How many hits did your square score on " + name + "?", 0, others, std::nullopt, "",
+      cmd.their_hits = p.number("How many hits did your square score on " + name + "?", 0, others, std::nullopt, "",
                         "Each hit removes one of its figures (" + std::to_string(left) + " left), as your rules score the die.");
   } else {
-    theirs = p.number("How many hits did your unit score on " + name + "?", 0, 1000, std::nullopt, "",
+    cmd.their_hits = p.number("How many hits did your unit score on " + name + "?", 0, 1000, std::nullopt, "",
                       "Each hit removes one of its figures (" + std::to_string(left) + " left). More hits wins the melee.");
   }
-  std::optional<int> own;
-  StepDice dice;
-  if (!bounce) {
-    if (physical && !s.step_dice_for(TurnStep::melee, k, s.state().turn))
-      own = p.number("Roll " + std::to_string(side.dice) + " D6 for " + name + ", each hitting on " + std::to_string(side.need) +
+  if (!bounce && physical && !s.step_dice_for(TurnStep::melee, k, s.state().turn))
+    cmd.hits = p.number("Roll " + std::to_string(side.dice) + " D6 for " + name + ", each hitting on " + std::to_string(side.need) +
                          "+, and enter the number of hits:",
-                     0, side.dice, std::nullopt, "");
-    else
-      dice = session_step_dice(s, TurnStep::melee, k, side.dice);
-  }
-  StepRecord rec = square ? resolve_square_melee(r, s, k, bounce, theirs, dice, own) : resolve_melee(r, s, k, theirs, dice, own);
-  s.append(MeleeEvent{name, rec});
-  out << rec.outcome << "\n";
+                        0, side.dice, std::nullopt, "");
+  out << step_applied(s, r, cmd).outcome << "\n";
 }
 
 void rally_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prompter& p, std::ostream& out) {
   const std::string& name = s.header().units[k].name;
+  solo::Rally cmd;
+  cmd.unit = name;
   if (rally_need(r, s, k) == RallyNeed::routs) {
-    StepRecord rec = resolve_rally(r, s, k, false, StepDice{});
-    s.append(RallyEvent{name, rec});
-    out << rec.outcome << "\n";
+    out << step_applied(s, r, cmd).outcome << "\n";
     return;
   }
-  const bool near = p.yes_no(rally_question(r, s, k), false, "A unit rallies only with no enemy that close; then it needs " +
+  cmd.enemy_near = p.yes_no(rally_question(r, s, k), false, "A unit rallies only with no enemy that close; then it needs " +
                                         std::to_string(r.combat.morale.rally_target) + "+ on 2D6.");
-  StepDice dice;
-  if (!near) {
-    if (physical && !s.step_dice_for(TurnStep::rally, k, s.state().turn))
-      dice = player_dice(ask_dice(p, "Roll 2D6 for " + possessive(name) + " rally (it needs " +
-                                         std::to_string(r.combat.morale.rally_target) + "+) and enter both dice:",
-                                  2));
-    else
-      dice = session_step_dice(s, TurnStep::rally, k, 2);
-  }
-  StepRecord rec = resolve_rally(r, s, k, near, dice);
-  s.append(RallyEvent{name, rec});
-  out << rec.outcome << "\n";
+  if (!cmd.enemy_near && physical && !s.step_dice_for(TurnStep::rally, k, s.state().turn))
+    cmd.roll = ask_dice(p, "Roll 2D6 for " + possessive(name) + " rally (it needs " + std::to_string(r.combat.morale.rally_target) +
+                               "+) and enter both dice:",
+                        2);
+  out << step_applied(s, r, cmd).outcome << "\n";
 }
 
 // The player's language on the main lines: the citations of the seed
@@ -662,22 +647,15 @@ int run_solo_play(const PlayOptions& o, Io& io) {
                 "(restore the old ruleset file, or answer y to go on with the new one)\n";
       return 2;
     }
-    std::string old = s.header().ruleset_hash;
-    s.header().ruleset_hash = sr.hash;
-    const Event& e = s.append(RulesetEvent{old, sr.hash});
-    out << "Going on with the new rules (recorded as #" << e.n << ").\n";
+    int recorded = 0;
+    sr = solo::rules_for_change(s, true, &recorded);
+    out << "Going on with the new rules (recorded as #" << recorded << ").\n";
     save_or_throw(s);
   }
   const Ruleset& r = *sr.rules;
 
   if (o.seed && *o.seed != s.header().seed) {
-    if (s.next_roll() > 0)
-      throw UsageError("--seed: this session's rolls already come from seed " + std::to_string(s.header().seed) + " (" +
-                       std::to_string(s.next_roll()) +
-                       " rolled so far); a new seed now would let a player fish for better rolls");
-    std::uint64_t old = s.header().seed;
-    s.header().seed = *o.seed;
-    s.append(SeedEvent{old, *o.seed});
+    (void)apply(s, r, solo::Reseed{*o.seed});
     save_or_throw(s);
   }
   const bool physical = o.physical || s.header().physical_dice;
@@ -726,7 +704,7 @@ int run_solo_play(const PlayOptions& o, Io& io) {
             out << "Saved. Resume with: vedette solo play " << file << "\n";
             return 0;
           }
-          s.append(NextTurnEvent{});
+          (void)apply(s, r, solo::NextTurn{});
           save_or_throw(s);
           continue;
         }
@@ -769,7 +747,7 @@ int run_solo_play(const PlayOptions& o, Io& io) {
             value = p.number(text, 0, left, 0, spec.name + " has " + std::to_string(left) + " figures left",
                              explain(r, step.question));
           }
-          s.append(AnswerEvent{spec.name, step.question, value});
+          (void)apply(s, r, solo::Answer{spec.name, step.question, value});
           save_or_throw(s);
           continue;
         }
@@ -778,15 +756,13 @@ int run_solo_play(const PlayOptions& o, Io& io) {
         Die die = session_die(s, k);
         Activation preview = decide_activation(r, s, k, pending, 0, die);
         print_rf(out, preview);
-        if (physical && !s.die_for(k, turn)) {
-          die = Die{};
-          die.dice = DiceSource::player;
-          die.roll = p.number("Roll a D6 for " + spec.name + " and enter it (1-6):", 1, 6, s.player_die_for(k, turn), "");
-        }
-        Activation a = decide_activation(r, s, k, pending, 0, die);
-        for (std::size_t q = 0; q < k_question_count; ++q)
-          if (pending.v[q]) a.asked.push_back(static_cast<Question>(q));
-        s.append(ActivateEvent{spec.name, a});
+        solo::Activate activate;
+        activate.unit = spec.name;
+        activate.from_answers = true;
+        if (physical && !s.die_for(k, turn))
+          activate.roll = p.number("Roll a D6 for " + spec.name + " and enter it (1-6):", 1, 6, s.player_die_for(k, turn), "");
+        const int n = apply(s, r, activate).events.back();
+        const Activation& a = std::get<ActivateEvent>(s.event(n).body).a;
         save_or_throw(s);
         print_decision(out, s, a, spec.name);
         // Who chooses a distance inside the pace's range: the player, who
@@ -797,7 +773,7 @@ int run_solo_play(const PlayOptions& o, Io& io) {
               << format_range_table(pr.min, pr.max, r.units) << ".\n";
         }
       } catch (const UndoRequest&) {
-        undo_last_answer(s, out);
+        undo_last_answer(s, r, out);
         announced = k_none;
       }
     }

@@ -67,7 +67,7 @@ Schema engine_schema(const Scenario& s) {
                            {"stood", "the defender stood", at("charges_stood"), 1},
                            {"broke", "broke the defender", at("charges_broke"), 1},
                            // Repulsed is a part of stood: only a charge the defender stood
-                           // meets it in melee, and only a melee repulses (engine/engagement/engagement.cpp).
+                           // meets it in melee, and only a melee repulses (engine/engagement/engagement_fighting.cpp).
                            {"repulsed", "repulsed (of those stood)", at("charges_repulsed"), 3}}});
   }
   return sc;

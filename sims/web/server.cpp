@@ -9,6 +9,8 @@
 #include <memory>
 #include <thread>
 
+#include "sims/web/encoding.hpp"
+
 namespace vedette::web {
 
 bool is_loopback(const std::string& a) { return a == "localhost" || a == "::1" || a.rfind("127.", 0) == 0; }
@@ -81,6 +83,21 @@ bool serve(App& app, const ServeOptions& o, const std::function<void(int)>& read
   server.new_task_queue = [] { return new httplib::ThreadPool(64); };
   auto handler = [&app](const httplib::Request& q, httplib::Response& res) {
     const Reply r = app.handle(to_request(q));
+    // An asset's encoding is chosen by the App (it says Vary:
+    // Accept-Encoding; its gzip is made once, sims/web/encoding.hpp).
+    // cpp-httplib compresses a body after the handler, deciding from the
+    // request's Accept-Encoding alone: without it, it leaves the body be.
+    // (The request is the server's own, not const: this is allowed.)
+    auto& asked = const_cast<httplib::Request&>(q).headers;
+    if (r.headers.count("Vary")) {
+      asked.erase("Accept-Encoding");
+    } else if (accepts_gzip(q.get_header_value("Accept-Encoding"))) {
+      // Any other reply (the API's JSON): gzip at zlib's default level, not
+      // brotli at its slowest quality (cpp-httplib's choice when br is
+      // accepted: some milliseconds for each status poll's 1-2 KB).
+      asked.erase("Accept-Encoding");
+      asked.emplace("Accept-Encoding", "gzip");
+    }
     res.status = r.status;
     for (const auto& [k, v] : r.headers) res.set_header(k.c_str(), v);
     res.set_content(r.body, r.content_type.c_str());

@@ -15,39 +15,14 @@
 #include "engine/engagement/table_rules.hpp"
 #include "sims/solo/session.hpp"
 #include "sims/solo/solo_turn.hpp"
+#include "sims/web/encoding.hpp"
+#include "sims/web/web_json.hpp"
 
 namespace vedette::web {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
 constexpr std::string_view k_ext = ".vedette.yaml";
-
-// The page speaks the player's language, as `solo play` does: the prose
-// the commands return (an outcome, an instruction, a question) without
-// the seed and YAML-key citations (solo::plain_words). Names, ids and
-// numbers are left alone; the log keeps every citation.
-void plain_prose(Json& j) {
-  static constexpr std::array<std::string_view, 8> k_prose{"outcome",  "instruction",    "last_instruction", "question",
-                                                           "text",     "charge_refused", "pace_adjustment",  "why_not"};
-  if (j.is_array()) {
-    for (auto& v : j) plain_prose(v);
-  } else if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      if (it->is_string() && std::find(k_prose.begin(), k_prose.end(), it.key()) != k_prose.end())
-        *it = solo::plain_words(it->get<std::string>());
-      else
-        plain_prose(*it);
-    }
-  }
-}
-
-Reply json_reply(int status, const Json& j) {
-  Reply r;
-  r.status = status;
-  r.body = j.dump(-1, ' ', false, Json::error_handler_t::replace);
-  return r;
-}
 
 // Constant time, so the token cannot be guessed a character at a time.
 bool same_secret(std::string_view a, std::string_view b) {
@@ -80,77 +55,6 @@ std::string message_of(const CommandResult& c) {
   if (m.rfind("vedette: ", 0) == 0) m.erase(0, 9);
   while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
   return m.empty() ? "the command failed" : m;
-}
-
-// Reads the body as a JSON object: nullopt and a reply if it is not one.
-std::optional<Json> body_object(const Request& r, Reply& bad) {
-  if (r.body.size() > k_max_body) {
-    bad = error_reply(413, "the request body is larger than " + std::to_string(k_max_body) + " bytes");
-    return std::nullopt;
-  }
-  Json j = Json::parse(r.body.empty() ? std::string("{}") : r.body, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    bad = error_reply(400, "expected a JSON object as the request body");
-    return std::nullopt;
-  }
-  return j;
-}
-
-// A field of the body: checked for its type; an error message if wrong.
-std::optional<std::string> want_string(const Json& j, const char* key, std::string& out, bool required) {
-  if (!j.contains(key)) return required ? std::optional<std::string>(std::string("missing \"") + key + "\"") : std::nullopt;
-  if (!j[key].is_string()) return std::string("\"") + key + "\" must be a string";
-  out = j[key].get<std::string>();
-  return std::nullopt;
-}
-std::optional<std::string> want_int(const Json& j, const char* key, std::optional<long long>& out, long long lo, long long hi) {
-  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
-  if (!j[key].is_number_integer()) return std::string("\"") + key + "\" must be a whole number";
-  const long long v = j[key].get<long long>();
-  if (v < lo || v > hi)
-    return std::string("\"") + key + "\" must be from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " +
-           std::to_string(v);
-  out = v;
-  return std::nullopt;
-}
-std::optional<std::string> want_bool(const Json& j, const char* key, bool& out) {
-  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
-  if (!j[key].is_boolean()) return std::string("\"") + key + "\" must be true or false";
-  out = j[key].get<bool>();
-  return std::nullopt;
-}
-
-// Two dice from the body ("roll", "initiation"): [A, B], each 1..6.
-std::optional<std::string> want_dice(const Json& j, const char* key, std::optional<std::array<int, 2>>& out) {
-  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
-  const Json& v = j[key];
-  if (!v.is_array() || v.size() != 2 || !v[0].is_number_integer() || !v[1].is_number_integer() || v[0].get<long long>() < 1 ||
-      v[0].get<long long>() > 6 || v[1].get<long long>() < 1 || v[1].get<long long>() > 6)
-    return std::string("\"") + key + "\" must be two dice, each from 1 to 6, e.g. [3, 5]";
-  out = std::array<int, 2>{v[0].get<int>(), v[1].get<int>()};
-  return std::nullopt;
-}
-
-// One or two dice (seed 001's gut check rolls the ruleset's 1 or 2).
-std::optional<std::string> want_few_dice(const Json& j, const char* key, std::vector<int>& out) {
-  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
-  const Json& v = j[key];
-  bool ok = v.is_array() && !v.empty() && v.size() <= 2;
-  for (std::size_t i = 0; ok && i < v.size(); ++i)
-    ok = v[i].is_number_integer() && v[i].get<long long>() >= 1 && v[i].get<long long>() <= 6;
-  if (!ok) return std::string("\"") + key + "\" must be one or two dice, each from 1 to 6, e.g. [3, 5]";
-  out.clear();
-  for (const Json& d : v) out.push_back(d.get<int>());
-  return std::nullopt;
-}
-
-// A length or text field given as a number or a string ("45", "45cm").
-std::optional<std::string> want_text(const Json& j, const char* key, std::string& out) {
-  if (j.contains(key) && j[key].is_number()) {
-    out = j[key].dump();
-    return std::nullopt;
-  }
-  return want_string(j, key, out, false);
 }
 
 Json fraction_json(Fraction f) { return Json{{"num", f.num}, {"den", f.den}, {"p", f.value()}}; }
@@ -400,17 +304,24 @@ Reply App::route(const Request& r) {
     Reply reply;
     reply.content_type = std::string(a->type);
     reply.headers["Content-Security-Policy"] = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'";
-    // Cached, but asked again on every load: a reload costs a 304, and a new
-    // binary's page is never served stale. (cpp-httplib compresses the body
-    // for a browser that accepts gzip or brotli.)
-    const std::string etag = "\"" + fnv1a64_text(fnv1a64(a->body)).substr(8) + "\"";
+    // Compressed once (sims/web/encoding.hpp): gzip to a browser that
+    // accepts it, the plain body to others, each with its own ETag. Vary
+    // tells the server (sims/web/server.cpp) that the encoding is chosen:
+    // cpp-httplib must not compress the body again.
+    const EncodedAsset& e = encoded_asset(p, a->body);
+    const bool gz = accepts_gzip(header(r, "accept-encoding"));
+    const std::string& etag = gz ? e.gzip_etag : e.etag;
     reply.headers["ETag"] = etag;
+    reply.headers["Vary"] = "Accept-Encoding";
+    // Cached, but asked again on every load: a reload costs a 304, and a new
+    // binary's page is never served stale.
     reply.headers["Cache-Control"] = "no-cache";
-    if (header(r, "if-none-match") == etag) {
+    if (header(r, "if-none-match").find(etag) != std::string::npos) {
       reply.status = 304;
       return reply;
     }
-    reply.body = std::string(a->body);
+    if (gz) reply.headers["Content-Encoding"] = "gzip";
+    reply.body = gz ? e.gzip : std::string(e.body);
     return reply;
   }
   const auto parts = split_path(r.path);
@@ -813,151 +724,18 @@ Reply App::session_action(const std::string& name, const std::string& action, co
   std::string rev;
   if (auto e = want_string(*body, "rev", rev, true)) return error_reply(400, *e + " (the revision the page last saw)");
   const std::string file = file_of(name);
-  std::vector<std::string> args{"solo"};
-  std::string unit;
-  auto need_unit = [&]() -> std::optional<std::string> { return want_string(*body, "unit", unit, true); };
-  if (action == "activate") {
-    if (auto e = need_unit()) return error_reply(400, *e);
-    args.insert(args.end(), {"activate", file, unit});
-    const Json answers = body->value("answers", Json::object());
-    if (!answers.is_object()) return error_reply(400, "\"answers\" must be an object");
-    const std::pair<const char*, const char*> flags[] = {{"in_cover", "--cover"},
-                                                         {"enemy_in_range", "--enemy-in-range"},
-                                                         {"enemy_flank_rear", "--enemy-flank-rear"},
-                                                         {"retreated_from_melee", "--retreated-from-melee"}};
-    for (const auto& [key, flag] : flags) {
-      bool v = false;
-      if (auto e = want_bool(answers, key, v)) return error_reply(400, "answer " + *e);
-      if (v) args.push_back(flag);
-    }
-    std::optional<long long> n, roll;
-    if (auto e = want_int(answers, "new_casualties", n, 0, solo::k_max_figures)) return error_reply(400, "answer " + *e);
-    if (n) args.insert(args.end(), {"--casualties", std::to_string(*n)});
-    if (auto e = want_int(*body, "roll", roll, 1, 6)) return error_reply(400, *e);
-    if (roll) args.insert(args.end(), {"--roll", std::to_string(*roll)});
-  } else if (action == "undo" || action == "redo" || action == "next-turn") {
-    args.insert(args.end(), {action, file});
-  } else if (action == "casualties") {
-    if (auto e = need_unit()) return error_reply(400, *e);
-    std::optional<long long> n;
-    if (auto e = want_int(*body, "count", n, 0, solo::k_max_figures)) return error_reply(400, *e);
-    if (!n) return error_reply(400, "missing \"count\"");
-    args.insert(args.end(), {"casualties", file, unit, std::to_string(*n)});
-  } else if (action == "morale") {
-    if (auto e = need_unit()) return error_reply(400, *e);
-    std::string state;
-    if (auto e = want_string(*body, "state", state, true)) return error_reply(400, *e);
-    args.insert(args.end(), {"morale", file, unit, state});
-  } else if (action == "charge") {
-    if (auto e = need_unit()) return error_reply(400, *e);
-    args.insert(args.end(), {"charge", file, unit});
-    bool decline = false;
-    if (auto e = want_bool(*body, "decline", decline)) return error_reply(400, *e);
-    if (decline) {
-      args.push_back("--decline");
-    } else {
-      for (const char* key : {"distance", "defender", "attacker", "move"}) {
-        std::string v;
-        if (body->contains(key) && (*body)[key].is_number()) v = (*body)[key].dump();
-        else if (auto e = want_string(*body, key, v, false)) return error_reply(400, *e);
-        if (!v.empty()) args.insert(args.end(), {std::string("--") + key, v});
-      }
-      std::optional<long long> bearing;
-      if (auto e = want_int(*body, "bearing", bearing, -180, 360)) return error_reply(400, *e);
-      if (bearing) args.insert(args.end(), {"--bearing", std::to_string(*bearing)});
-      std::string path;
-      if (auto e = want_string(*body, "path", path, false)) return error_reply(400, *e);
-      if (!path.empty()) args.insert(args.end(), {"--path", path});
-      std::vector<int> gut;
-      if (auto e = want_few_dice(*body, "gut_roll", gut)) return error_reply(400, *e);
-      if (!gut.empty()) {
-        args.push_back("--gut-roll");
-        for (int d : gut) args.push_back(std::to_string(d));
-      }
-      for (const auto& [key, flag] :
-           {std::pair{"flank", "--flank"}, std::pair{"rear", "--rear"}, std::pair{"both_charging", "--both-charging"},
-            std::pair{"pikes_facing", "--pikes-facing"}, std::pair{"fear_exempt", "--fear-exempt"}, std::pair{"refuge", "--refuge"},
-            std::pair{"square", "--square"}}) {
-        bool v = false;
-        if (auto e = want_bool(*body, key, v)) return error_reply(400, *e);
-        if (v) args.push_back(flag);
-      }
-      // The player's dice: the initiation check's (seed 003 L48), then the defender's.
-      for (auto [key, flag] : {std::pair{"initiation", "--initiation"}, std::pair{"roll", "--roll"},
-                               std::pair{"charger_roll", "--charger-roll"}, std::pair{"obstacle_roll", "--obstacle-roll"}}) {
-        std::optional<std::array<int, 2>> dice;
-        if (auto e = want_dice(*body, key, dice)) return error_reply(400, *e);
-        if (dice) args.insert(args.end(), {flag, std::to_string((*dice)[0]), std::to_string((*dice)[1])});
-      }
-    }
-  } else if (action == "initiative") {
-    // The turn's steps (`vedette solo initiative/shoot/melee/rally`).
-    args.insert(args.end(), {"initiative", file});
-    std::optional<long long> roll, charges, cavalry;
-    if (auto e = want_int(*body, "your_roll", roll, 1, 120)) return error_reply(400, *e);
-    if (!roll) return error_reply(400, "missing \"your_roll\": your side's initiative dice");
-    if (auto e = want_int(*body, "your_charges", charges, 0, 100)) return error_reply(400, *e);
-    if (auto e = want_int(*body, "roll", cavalry, 1, 6)) return error_reply(400, *e);
-    args.insert(args.end(), {"--your-roll", std::to_string(*roll), "--your-charges", std::to_string(charges.value_or(0))});
-    if (cavalry) args.insert(args.end(), {"--roll", std::to_string(*cavalry)});
-  } else if (action == "shoot") {
-    if (auto e = need_unit()) return error_reply(400, *e);
-    args.insert(args.end(), {"shoot", file, unit});
-    bool target = false, cover = false;
-    if (auto e = want_bool(*body, "target", target)) return error_reply(400, *e);
-    if (auto e = want_bool(*body, "cover", cover)) return error_reply(400, *e);
-    std::string distance;
-    if (auto e = want_text(*body, "distance", distance)) return error_reply(400, *e);
-    std::optional<long long> hits;
-    if (auto e = want_int(*body, "hits", hits, 0, 1000)) return error_reply(400, *e);
-    if (!target) {
-      args.push_back("--no-target");
-    } else {
-      if (distance.empty()) return error_reply(400, "missing \"distance\": to the nearest enemy it can see (e.g. 25)");
-      args.insert(args.end(), {"--distance", distance});
-      if (cover) args.push_back("--cover");
-      if (hits) args.insert(args.end(), {"--hits", std::to_string(*hits)});
-    }
-  } else if (action == "melee") {
-    if (auto e = need_unit()) return error_reply(400, *e);
-    std::optional<long long> theirs, hits;
-    if (auto e = want_int(*body, "their_hits", theirs, 0, 100000)) return error_reply(400, *e);
-    if (!theirs) return error_reply(400, "missing \"their_hits\": the hits your unit scored");
-    if (auto e = want_int(*body, "hits", hits, 0, 1000)) return error_reply(400, *e);
-    args.insert(args.end(), {"melee", file, unit, "--their-hits", std::to_string(*theirs)});
-    if (hits) args.insert(args.end(), {"--hits", std::to_string(*hits)});
-    // Against a square (seed 004): the face(s) its die showed.
-    if (body->contains("square_dice")) {
-      const Json& sd = (*body)["square_dice"];
-      if (!sd.is_array() || sd.empty() || sd.size() > 6)
-        return error_reply(400, "\"square_dice\" must be the face(s) your square's die showed, e.g. [6]");
-      args.push_back("--square-dice");
-      for (const Json& f : sd) {
-        if (!f.is_number_integer() || f.get<long long>() < 1 || f.get<long long>() > 100)
-          return error_reply(400, "\"square_dice\" must be the face(s) your square's die showed, e.g. [6]");
-        args.push_back(std::to_string(f.get<long long>()));
-      }
-    }
-  } else if (action == "rally") {
-    if (auto e = need_unit()) return error_reply(400, *e);
-    args.insert(args.end(), {"rally", file, unit});
-    bool near = false;
-    if (auto e = want_bool(*body, "enemy_near", near)) return error_reply(400, *e);
-    if (near) args.push_back("--enemy-near");
-    std::optional<std::array<int, 2>> dice;
-    if (auto e = want_dice(*body, "roll", dice)) return error_reply(400, *e);
-    if (dice) args.insert(args.end(), {"--roll", std::to_string((*dice)[0]), std::to_string((*dice)[1])});
-  } else {
-    return error_reply(404, "no such action: " + action);
-  }
-  args.push_back("--json");
+  // The typed command (sims/web/web_commands.cpp), applied as the terminal applies it.
+  const std::optional<solo::Command> cmd = command_from_json(action, *body, bad);
+  if (!cmd) return bad;
   std::lock_guard lock(mutex_);
   const std::string now = revision(name);
   if (rev != now)
     return json_reply(409, Json{{"error", "the session changed since this page last loaded it (another window or the "
                                           "terminal); nothing was written: here is the current state"},
                                 {"rev", now}});
-  Reply reply = command(args, name);
+  auto [status, answer] = apply_command(file, *cmd);
+  answer["rev"] = revision(name);
+  Reply reply = json_reply(status, answer);
   if (reply.status == 200 && (action == "undo" || action == "redo")) {
     // What was undone (redone), in the log's words: the page says it.
     Json j = Json::parse(reply.body, nullptr, false);

@@ -3,10 +3,13 @@
 // the solo sessions of one folder, independent of the HTTP library so tests
 // can call it directly.
 //
-// It holds no rule. Every change to a session is the very `vedette solo`
-// command a player would type, run in-process by the executor it is given
-// (the command line's own `run`), so the page and the terminal share one
-// rules path, one file format and one atomic writer. What it adds is the web
+// It holds no rule. Every change to a session is the typed solo command
+// the terminal applies too (solo::apply, sims/solo/solo_command.hpp; the
+// JSON read into it in sims/web/web_commands.cpp), so the page and the
+// terminal share one rules path, one file format and one atomic writer.
+// Creating a session, its status and its log run the `vedette solo`
+// command in-process through the executor it is given (the command line's
+// own `run`). What it adds is the web
 // side: names checked before they become paths, the access token and the
 // Origin of state-changing requests, bounded bodies, JSON errors, and the
 // session's revision, so that a write based on a stale page is refused.

@@ -112,7 +112,30 @@ try {
   check((await page.$eval("#turn", (e) => e.textContent)).startsWith("Turn 1"), "turn 1 shown");
 
   // Turn 1: Lancers activates with the player's die; then the turn ends.
-  await inCard("Lancers", "Activate");
+  // Two questions answered, then a reload (a phone's tab killed): the
+  // answers are kept (sessionStorage), the third question is asked.
+  const cardQuestion = () => page.evaluate(() => {
+    const card = [...document.querySelectorAll(".card")].find((c) => c.querySelector(".name").textContent === "Lancers");
+    const q = card && card.querySelector(".flow .question");
+    return q && !document.body.dataset.busy ? q.textContent : "";
+  });
+  const nextQuestion = async (before) => {
+    await page.waitForFunction((b) => {
+      const card = [...document.querySelectorAll(".card")].find((c) => c.querySelector(".name").textContent === "Lancers");
+      const q = card && card.querySelector(".flow .question");
+      return !document.body.dataset.busy && q && q.textContent !== b;
+    }, { timeout: 10000 }, before);
+    return cardQuestion();
+  };
+  const asked = [await nextQuestion("")];
+  for (let i = 0; i < 2; i++) {
+    await inCard("Lancers", "No");
+    asked.push(await nextQuestion(asked[asked.length - 1]));
+  }
+  await page.reload({ waitUntil: "networkidle0" });
+  const afterReload = await nextQuestion("");
+  check(afterReload === asked[2] && asked[2] !== asked[0] && asked[2] !== asked[1],
+    "a reload asks the third question with the two answers kept: " + JSON.stringify({ asked, afterReload }));
   await answerAllNo("Lancers");
   await inCard("Lancers", "3");  // the die the player rolled
   await page.waitForFunction(() => [...document.querySelectorAll(".card .instruction")].length > 0, { timeout: 10000 });
@@ -133,14 +156,14 @@ try {
     "the offer asks the arc (seed 003 L40, the ruleset's degrees)");
   await clickText("Charge");
   for (const d of ["2", "0"]) await clickText(d, ".charge .pad");
-  await clickText("OK", ".charge .pad");
   await clickText("Heavy Foot");  // the ruleset's wording (charge-table)
-  await clickText("front");
-  await clickText("No");  // pikes facing?
-  await clickText("No");  // both charging?
-  await clickText("Open ground");  // on the way (seed 003's terrain)
+  // Pikes facing?, both charging?, on the way (seed 003's terrain): the usual
+  // answers are pressed on the same screen; a tap changes one and back.
+  await clickText("Uphill");
+  await page.waitForFunction(() => /Charge goes in: 0%/.test((document.querySelector(".charge .odds-head") || {}).textContent || ""), { timeout: 10000 });
+  await clickText("Open ground");
   // The odds before the dice, exact, as the API gives them (the engine's).
-  await page.waitForSelector(".charge .odds-head", { timeout: 10000 });
+  await page.waitForFunction(() => !document.body.dataset.busy && document.querySelector(".charge .odds-head"), { timeout: 10000 });
   const oddsShown = await page.$eval(".charge .odds-head", (e) => e.textContent);
   const api = await page.evaluate(async () => (await fetch(location.pathname.replace(/[^/]*$/, "") + "api/sessions/table/charge-odds", {
     method: "POST", headers: { "Content-Type": "application/json" },
@@ -209,25 +232,25 @@ try {
   await page.waitForSelector("#session:not([hidden]) .card");
   await clickText("Charge");
   for (const d of ["2", "0"]) await clickText(d, ".charge .pad");
-  await clickText("OK", ".charge .pad");
   await clickText("heavy");
   check(!(await page.$$eval(".charge button", (bs) => bs.some((b) => b.textContent === "Heavy Foot"))), "the house rule's wording replaces the default's");
   await clickText("Town Pikemen");
-  await clickText("front");
-  await clickText("No");  // pikes facing?
-  await clickText("No");  // both charging?
-  await clickText("Open ground");  // on the way (seed 003's terrain)
-  await page.waitForFunction(() => /Fear of Charge: is your unit in cover/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
-  await clickText("No");  // not in cover: it takes the gut check
-  await page.waitForFunction(() => /to flee to\?/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
-  await clickText("No");  // no cover to flee to
-  await page.waitForFunction(() => /form square/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
-  await clickText("No");  // no square
+  // The optional rules, asked as the server says they apply, answered No
+  // (pressed): not in cover, so the gut check; no cover to flee to; no square.
+  const questions = () => page.$$eval(".charge .question", (qs) => qs.map((q) => q.textContent).join(" | "));
+  await page.waitForFunction(() => /form square/.test(document.querySelector(".charge").textContent) && !document.body.dataset.busy, { timeout: 10000 });
+  const optionalAsked = await questions();
+  check(/Fear of Charge: is your unit in cover/.test(optionalAsked) && /to flee to\?/.test(optionalAsked) && /form square/.test(optionalAsked), "the optional rules are asked: " + optionalAsked);
+  // In cover: no gut check, so no question of cover to flee to; and back.
+  await clickIn("return [...document.querySelectorAll('.charge .pick')].find((p) => /Fear of Charge/.test(p.textContent)).querySelector('button');");
+  await page.waitForFunction(() => !/to flee to/.test(document.querySelector(".charge").textContent) && !document.body.dataset.busy, { timeout: 10000 });
+  await clickIn("return [...document.querySelectorAll('.charge .pick')].find((p) => /Fear of Charge/.test(p.textContent)).querySelectorAll('button')[1];");
+  await page.waitForFunction(() => /to flee to/.test(document.querySelector(".charge").textContent) && !document.body.dataset.busy, { timeout: 10000 });
   await page.waitForSelector(".charge .odds-head", { timeout: 10000 });
   // The house rule's odds: 2D6 >= 6 to go (26 of 36).
   const houseOdds = await page.$eval(".charge .odds-head", (e) => e.textContent);
   check(houseOdds === "Charge goes in: 72% (13/18)", "the house rule's odds: " + houseOdds);
-  check(!(await page.$$eval(".charge button", (bs) => bs.some((b) => b.textContent === "Roll for me"))), "no 'Roll for me' with the player's dice");
+  check(!(await page.$$eval(".charge button", (bs) => bs.some((b) => b.textContent === "Roll for me" && b.offsetParent !== null))), "no 'Roll for me' with the player's dice");
   await clickText("I rolled");
   // Two dice, two taps of 1-6, told what to roll (the house rule's 6+).
   await page.waitForFunction(() => /roll 2D6; 6\+ charges/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
@@ -254,11 +277,9 @@ try {
   await page.goto(base + "?session=steps", { waitUntil: "networkidle0" });
   await page.waitForSelector("#step:not([hidden])");
   check(/Initiative/.test(await page.$eval("#step", (e) => e.textContent)), "the initiative step is offered");
-  await clickText("3", "#step .pad");
-  await clickText("OK", "#step .pad");
-  await clickText("0", "#step");  // charges your side declared
+  await clickText("3", "#step");  // your side's die (charges declared: 0, pressed)
   await clickText("Roll for me", "#step");
-  await page.waitForFunction(() => /shooting/.test(document.querySelector("#step h2:last-of-type").textContent), { timeout: 10000 });
+  await page.waitForFunction(() => /shooting/.test((document.querySelector("#step h2:not(.done)") || {}).textContent || ""), { timeout: 10000 });
   check(/nearest enemy Hussars can see within 20 cm \(8 in\) of its front/.test(await page.$eval("#step", (e) => e.textContent)), "the server's shooting question");
   await clickText("Yes", "#step");
   for (const d of ["1", "5"]) await clickText(d, "#step .pad");
@@ -272,7 +293,10 @@ try {
     `Hussars shoots Carbine: Roll ${plan.dice} dice; each ${plan.need}+ hits`);
   check(plan.dice > 1 && plan.need >= 2, "the shot's dice: " + JSON.stringify(plan));
   await clickText("Roll for me", "#step");
-  await page.waitForFunction(() => /shoots Carbine at your nearest unit/.test((document.querySelector("#step .outcome") || {}).textContent || ""), { timeout: 10000 });
+  // Each step's result under its own heading: the initiative's, then the shot's.
+  await page.waitForFunction(() => /shoots Carbine at your nearest unit/.test(document.querySelector("#step").textContent), { timeout: 10000 });
+  const stepHeads = await page.$$eval("#step h2.done", (hs) => hs.map((h) => h.textContent));
+  check(JSON.stringify(stepHeads) === JSON.stringify(["Initiative", "Hussars: shooting"]), "each step's result under its heading: " + JSON.stringify(stepHeads));
   await page.screenshot({ path: path.join(outDir, "web-steps-360x740.png") });
   await noOverflow("the turn's steps");
   const stepsLog = execFileSync(exe, ["solo", "log", steps]).toString();
@@ -290,10 +314,10 @@ try {
     "--initiation", "5", "5"]);
   execFileSync(exe, ["solo", "initiative", sq, "--total", "1", "--roll", "6"]);
   await page.goto(base + "?session=square", { waitUntil: "networkidle0" });
-  await page.waitForFunction(() => /melee/.test((document.querySelector("#step h2:last-of-type") || {}).textContent || ""), { timeout: 10000 });
+  await page.waitForFunction(() => /melee/.test((document.querySelector("#step h2:not(.done)") || {}).textContent || ""), { timeout: 10000 });
   check(/against your square/.test(await page.$eval("#step", (e) => e.textContent)), "the melee step names the square");
   await clickText("6", "#step");
-  await page.waitForFunction(() => /bounced off the square/.test((document.querySelector("#step .outcome") || {}).textContent || ""), { timeout: 10000 });
+  await page.waitForFunction(() => /bounced off the square/.test(document.querySelector("#step").textContent), { timeout: 10000 });
   const sqLog = JSON.parse(execFileSync(exe, ["solo", "log", sq, "--json"]).toString());
   const melees = (sqLog.events || sqLog).filter((e) => e.event === "melee");
   check(melees.length === 1 && melees[0].result === "bounced" && melees[0].given.bounce === "yes", "the bounce is in the session: " + JSON.stringify(melees));

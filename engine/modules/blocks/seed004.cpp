@@ -57,128 +57,160 @@ const HexTerrain* Seed004Rules::find_terrain(std::string_view n) const {
   return nullptr;
 }
 
+namespace {
+
+// The sections of seed 004's table, one reader each.
+void read_battle_die(const Doc& x, Diagnostics& d, Seed004Rules& r) {
+  const auto symbols = names_of(k_symbol_names);
+  MapReader bm(x, d, "battle_die");
+  if (auto f = bm.required("faces")) {
+    if (!f->is_sequence() || f->items.empty())
+      d.error(f->where, std::string("expected a list of die faces (symbols), found ") + f->kind_name());
+    else
+      for (const Doc& it : f->items)
+        if (auto i = read_choice(it, d, "die face", symbols)) r.faces.push_back(static_cast<Symbol>(*i));
+  }
+  bm.finish();
+}
+
+void read_hits(const Doc& x, Diagnostics& d, Seed004Rules& r) {
+  const auto symbols = names_of(k_symbol_names);
+  const auto arms = names_of(k_arm_names);
+  MapReader hm(x, d, "hits");
+  const char* kinds[] = {"ranged", "melee"};
+  for (std::size_t c = 0; c < 2; ++c) {
+    if (auto y = hm.required(kinds[c])) {
+      MapReader sm(*y, d, std::string("hits.") + kinds[c]);
+      for (std::size_t s = 0; s < symbols.size(); ++s)
+        if (auto z = sm.required(symbols[s]))
+          r.hit_table[c][s] = read_set(*z, d, "the arms a " + symbols[s] + " hits", arms).value_or(0);
+      sm.finish();
+    }
+  }
+  hm.finish();
+}
+
+void read_retreat_hexes_per_flag(const Doc& x, Diagnostics& d, Seed004Rules& r) {
+  const auto arms = names_of(k_arm_names);
+  MapReader rm(x, d, "retreat_hexes_per_flag");
+  for (std::size_t a = 0; a < arms.size(); ++a)
+    if (auto y = rm.required(arms[a]))
+      r.retreat_hexes_per_flag[a] = static_cast<int>(read_int(*y, d, "retreat hexes per flag", 0, 10).value_or(1));
+  rm.finish();
+}
+
+void read_artillery(const Doc& x, Diagnostics& d, Seed004Rules& r) {
+  MapReader am(x, d, "artillery");
+  const char* kinds[] = {"foot", "horse"};
+  for (int k = 0; k < 2; ++k)
+    if (auto y = am.required(kinds[k])) {
+      MapReader km(*y, d, std::string("artillery.") + kinds[k]);
+      if (auto z = km.required("dice_by_range"))
+        (k == 0 ? r.foot_artillery_dice : r.horse_artillery_dice) = read_ints(*z, d, "dice by range", 0, 12);
+      km.finish();
+    }
+  am.finish();
+}
+
+void read_retire_and_reform(const Doc& x, Diagnostics& d, Seed004Rules& r) {
+  const auto symbols = names_of(k_symbol_names);
+  MapReader rm(x, d, "retire_and_reform");
+  if (auto y = rm.required("hexes")) r.retire_hexes = static_cast<int>(read_int(*y, d, "retire hexes", 1, 10).value_or(2));
+  if (auto y = rm.required("hits_on")) r.retire_hits_on = read_set(*y, d, "retire_and_reform.hits_on", symbols).value_or(0);
+  rm.finish();
+}
+
+void read_square(const Doc& x, Diagnostics& d, Seed004Rules& r) {
+  const auto symbols = names_of(k_symbol_names);
+  MapReader sm(x, d, "square");
+  if (auto y = sm.required("min_cards")) r.square_min_cards = static_cast<int>(read_int(*y, d, "min_cards", 0, 100).value_or(3));
+  if (auto y = sm.required("max_dice")) r.square_max_dice = static_cast<int>(read_int(*y, d, "max_dice", 0, 12).value_or(1));
+  if (auto y = sm.required("cavalry_max_dice"))
+    r.square_cavalry_max_dice = static_cast<int>(read_int(*y, d, "cavalry_max_dice", 0, 12).value_or(1));
+  if (auto y = sm.required("bounce_on")) r.square_bounce_on = read_set(*y, d, "square.bounce_on", symbols).value_or(0);
+  if (auto y = sm.required("bounced_but_stuck_attacks"))
+    r.bounced_but_stuck_attacks = read_bool(*y, d, "bounced_but_stuck_attacks").value_or(false);
+  if (auto y = sm.required("forbidden_terrain")) {
+    if (!y->is_sequence()) d.error(y->where, std::string("expected a list of terrain names, found ") + y->kind_name());
+    else
+      for (const Doc& it : y->items)
+        if (auto s = read_string(it, d, "a terrain name")) r.square_forbidden_terrain.push_back(*s);
+  }
+  sm.finish();
+}
+
+void read_terrain(const Doc& x, Diagnostics& d, Seed004Rules& r) {
+  if (!x.is_map()) d.error(x.where, std::string("expected a map of terrain types, found ") + x.kind_name());
+  else
+    for (const auto& e : x.entries) {
+      HexTerrain t;
+      t.name = e.key;
+      const std::string what = "terrain '" + e.key + "'";
+      if (!e.value.is_null()) {
+        MapReader tm(e.value, d, what);
+        if (auto y = tm.optional("impassable")) t.impassable = read_bool(*y, d, "impassable").value_or(false);
+        if (auto y = tm.optional("halts_movement")) t.halts_movement = read_bool(*y, d, "halts_movement").value_or(false);
+        if (auto y = tm.optional("blocks_sight")) t.blocks_sight = read_bool(*y, d, "blocks_sight").value_or(false);
+        if (auto y = tm.optional("cover")) t.cover = static_cast<int>(read_int(*y, d, "cover", 0, 10).value_or(0));
+        if (auto y = tm.optional("height")) t.height = static_cast<int>(read_int(*y, d, "height", 0, 10).value_or(0));
+        tm.finish();
+      }
+      r.terrain.push_back(std::move(t));
+    }
+}
+
+void read_combined_arms(const Doc& x, Diagnostics& d, Seed004Rules& r) {
+  MapReader cm(x, d, "combined_arms");
+  if (auto y = cm.required("terrain_on_path")) {
+    static const std::vector<std::string> k{"any", "sight"};
+    if (auto i = read_choice(*y, d, "combined_arms.terrain_on_path", k)) r.combined_arms_any_terrain_blocks = *i == 0;
+  }
+  cm.finish();
+}
+
+void read_policy(const Doc& x, Diagnostics& d, Seed004Rules& r) {
+  MapReader pm(x, d, "policy");
+  const auto pol = names_of(k_choice_policy_names);
+  if (auto y = pm.required("form_square"))
+    if (auto i = read_choice(*y, d, "policy.form_square", pol)) r.form_square_policy = static_cast<ChoicePolicy>(*i);
+  if (auto y = pm.required("retire_and_reform"))
+    if (auto i = read_choice(*y, d, "policy.retire_and_reform", pol)) r.retire_policy = static_cast<ChoicePolicy>(*i);
+  if (auto y = pm.required("card_value_blocks"))
+    r.card_value_blocks = read_number(*y, d, "card_value_blocks", 0, 100).value_or(0.25);
+  pm.finish();
+}
+
+void read_engagement_keys(const Doc& x, Diagnostics& d, Seed004Rules& r) {
+  MapReader em(x, d, "engagement");
+  if (auto y = em.optional("infantry_range"))
+    r.infantry_range = static_cast<int>(read_int(*y, d, "engagement.infantry_range", 0, 20).value_or(2));
+  if (auto y = em.optional("command_cards"))
+    r.command_cards = static_cast<int>(read_int(*y, d, "engagement.command_cards", 0, 20).value_or(5));
+  if (auto y = em.optional("infantry_takes_ground"))
+    r.infantry_takes_ground = read_bool(*y, d, "engagement.infantry_takes_ground").value_or(false);
+  em.finish();
+}
+
+}  // namespace
+
+// Seed 004's table (tables/seed004.yaml), section by section in the file's
+// order.
 Seed004Ptr read_seed004(const Doc& root, Diagnostics& d) {
   auto r = std::make_shared<Seed004Rules>();
-  const auto symbols = names_of(k_symbol_names);
   const auto arms = names_of(k_arm_names);
   MapReader m(root, d, "seed 004 rules");
   if (auto x = m.required("seed004")) r->name = read_string(*x, d, "seed004 (a name)").value_or("");
-  if (auto x = m.required("battle_die")) {
-    MapReader bm(*x, d, "battle_die");
-    if (auto f = bm.required("faces")) {
-      if (!f->is_sequence() || f->items.empty())
-        d.error(f->where, std::string("expected a list of die faces (symbols), found ") + f->kind_name());
-      else
-        for (const Doc& it : f->items)
-          if (auto i = read_choice(it, d, "die face", symbols)) r->faces.push_back(static_cast<Symbol>(*i));
-    }
-    bm.finish();
-  }
-  if (auto x = m.required("hits")) {
-    MapReader hm(*x, d, "hits");
-    const char* kinds[] = {"ranged", "melee"};
-    for (std::size_t c = 0; c < 2; ++c) {
-      if (auto y = hm.required(kinds[c])) {
-        MapReader sm(*y, d, std::string("hits.") + kinds[c]);
-        for (std::size_t s = 0; s < symbols.size(); ++s)
-          if (auto z = sm.required(symbols[s]))
-            r->hit_table[c][s] = read_set(*z, d, "the arms a " + symbols[s] + " hits", arms).value_or(0);
-        sm.finish();
-      }
-    }
-    hm.finish();
-  }
+  if (auto x = m.required("battle_die")) read_battle_die(*x, d, *r);
+  if (auto x = m.required("hits")) read_hits(*x, d, *r);
   if (auto x = m.required("hits_on_sabre")) r->hits_on_sabre = read_set(*x, d, "hits_on_sabre", arms).value_or(0);
-  if (auto x = m.required("retreat_hexes_per_flag")) {
-    MapReader rm(*x, d, "retreat_hexes_per_flag");
-    for (std::size_t a = 0; a < arms.size(); ++a)
-      if (auto y = rm.required(arms[a]))
-        r->retreat_hexes_per_flag[a] = static_cast<int>(read_int(*y, d, "retreat hexes per flag", 0, 10).value_or(1));
-    rm.finish();
-  }
-  if (auto x = m.required("artillery")) {
-    MapReader am(*x, d, "artillery");
-    const char* kinds[] = {"foot", "horse"};
-    for (int k = 0; k < 2; ++k)
-      if (auto y = am.required(kinds[k])) {
-        MapReader km(*y, d, std::string("artillery.") + kinds[k]);
-        if (auto z = km.required("dice_by_range"))
-          (k == 0 ? r->foot_artillery_dice : r->horse_artillery_dice) = read_ints(*z, d, "dice by range", 0, 12);
-        km.finish();
-      }
-    am.finish();
-  }
-  if (auto x = m.required("retire_and_reform")) {
-    MapReader rm(*x, d, "retire_and_reform");
-    if (auto y = rm.required("hexes")) r->retire_hexes = static_cast<int>(read_int(*y, d, "retire hexes", 1, 10).value_or(2));
-    if (auto y = rm.required("hits_on")) r->retire_hits_on = read_set(*y, d, "retire_and_reform.hits_on", symbols).value_or(0);
-    rm.finish();
-  }
-  if (auto x = m.required("square")) {
-    MapReader sm(*x, d, "square");
-    if (auto y = sm.required("min_cards")) r->square_min_cards = static_cast<int>(read_int(*y, d, "min_cards", 0, 100).value_or(3));
-    if (auto y = sm.required("max_dice")) r->square_max_dice = static_cast<int>(read_int(*y, d, "max_dice", 0, 12).value_or(1));
-    if (auto y = sm.required("cavalry_max_dice"))
-      r->square_cavalry_max_dice = static_cast<int>(read_int(*y, d, "cavalry_max_dice", 0, 12).value_or(1));
-    if (auto y = sm.required("bounce_on")) r->square_bounce_on = read_set(*y, d, "square.bounce_on", symbols).value_or(0);
-    if (auto y = sm.required("bounced_but_stuck_attacks"))
-      r->bounced_but_stuck_attacks = read_bool(*y, d, "bounced_but_stuck_attacks").value_or(false);
-    if (auto y = sm.required("forbidden_terrain")) {
-      if (!y->is_sequence()) d.error(y->where, std::string("expected a list of terrain names, found ") + y->kind_name());
-      else
-        for (const Doc& it : y->items)
-          if (auto s = read_string(it, d, "a terrain name")) r->square_forbidden_terrain.push_back(*s);
-    }
-    sm.finish();
-  }
-  if (auto x = m.required("terrain")) {
-    if (!x->is_map()) d.error(x->where, std::string("expected a map of terrain types, found ") + x->kind_name());
-    else
-      for (const auto& e : x->entries) {
-        HexTerrain t;
-        t.name = e.key;
-        const std::string what = "terrain '" + e.key + "'";
-        if (!e.value.is_null()) {
-          MapReader tm(e.value, d, what);
-          if (auto y = tm.optional("impassable")) t.impassable = read_bool(*y, d, "impassable").value_or(false);
-          if (auto y = tm.optional("halts_movement")) t.halts_movement = read_bool(*y, d, "halts_movement").value_or(false);
-          if (auto y = tm.optional("blocks_sight")) t.blocks_sight = read_bool(*y, d, "blocks_sight").value_or(false);
-          if (auto y = tm.optional("cover")) t.cover = static_cast<int>(read_int(*y, d, "cover", 0, 10).value_or(0));
-          if (auto y = tm.optional("height")) t.height = static_cast<int>(read_int(*y, d, "height", 0, 10).value_or(0));
-          tm.finish();
-        }
-        r->terrain.push_back(std::move(t));
-      }
-  }
-  if (auto x = m.optional("combined_arms")) {
-    MapReader cm(*x, d, "combined_arms");
-    if (auto y = cm.required("terrain_on_path")) {
-      static const std::vector<std::string> k{"any", "sight"};
-      if (auto i = read_choice(*y, d, "combined_arms.terrain_on_path", k)) r->combined_arms_any_terrain_blocks = *i == 0;
-    }
-    cm.finish();
-  }
-  if (auto x = m.required("policy")) {
-    MapReader pm(*x, d, "policy");
-    const auto pol = names_of(k_choice_policy_names);
-    if (auto y = pm.required("form_square"))
-      if (auto i = read_choice(*y, d, "policy.form_square", pol)) r->form_square_policy = static_cast<ChoicePolicy>(*i);
-    if (auto y = pm.required("retire_and_reform"))
-      if (auto i = read_choice(*y, d, "policy.retire_and_reform", pol)) r->retire_policy = static_cast<ChoicePolicy>(*i);
-    if (auto y = pm.required("card_value_blocks"))
-      r->card_value_blocks = read_number(*y, d, "card_value_blocks", 0, 100).value_or(0.25);
-    pm.finish();
-  }
-  if (auto x = m.optional("engagement")) {
-    MapReader em(*x, d, "engagement");
-    if (auto y = em.optional("infantry_range"))
-      r->infantry_range = static_cast<int>(read_int(*y, d, "engagement.infantry_range", 0, 20).value_or(2));
-    if (auto y = em.optional("command_cards"))
-      r->command_cards = static_cast<int>(read_int(*y, d, "engagement.command_cards", 0, 20).value_or(5));
-    if (auto y = em.optional("infantry_takes_ground"))
-      r->infantry_takes_ground = read_bool(*y, d, "engagement.infantry_takes_ground").value_or(false);
-    em.finish();
-  }
+  if (auto x = m.required("retreat_hexes_per_flag")) read_retreat_hexes_per_flag(*x, d, *r);
+  if (auto x = m.required("artillery")) read_artillery(*x, d, *r);
+  if (auto x = m.required("retire_and_reform")) read_retire_and_reform(*x, d, *r);
+  if (auto x = m.required("square")) read_square(*x, d, *r);
+  if (auto x = m.required("terrain")) read_terrain(*x, d, *r);
+  if (auto x = m.optional("combined_arms")) read_combined_arms(*x, d, *r);
+  if (auto x = m.required("policy")) read_policy(*x, d, *r);
+  if (auto x = m.optional("engagement")) read_engagement_keys(*x, d, *r);
   m.finish();
   for (const auto& n : r->square_forbidden_terrain)
     if (!r->find_terrain(n)) {

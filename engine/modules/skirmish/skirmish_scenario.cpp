@@ -168,6 +168,74 @@ struct Loader {
   }
 };
 
+// `sides:`: exactly two, each with its name, edge, bot and objective.
+void read_sides(const Doc& node, Diagnostics& d, SkirmishScenario& sc) {
+  const Doc* x = &node;
+  SkirmishScenario* s = &sc;
+  if (!x->is_sequence() || x->items.size() != 2) {
+    d.error(x->where, std::string("expected a list of exactly two sides, found ") + x->kind_name());
+  } else {
+    for (std::size_t k = 0; k < 2; ++k) {
+      MapReader m(x->items[k], d, "side");
+      if (!m.ok()) continue;
+      auto& sd = s->sides[k];
+      if (auto y = m.required("name")) sd.name = read_string(*y, d, "side name").value_or("");
+      if (auto y = m.required("edge"))
+        if (auto i = read_choice(*y, d, "side edge", {"bottom", "top", "left", "right"})) sd.edge = static_cast<Edge>(*i);
+      if (auto y = m.required("bot"))
+        if (auto i = read_choice(*y, d, "side bot", {"skirmish_patrol", "skirmish_squad"})) sd.bot = *i == 0 ? "skirmish_patrol" : "skirmish_squad";
+      if (auto y = m.optional("objective")) sd.objective = read_point(*y, d, "side objective");
+      m.finish();
+    }
+    if (s->sides[0].name == s->sides[1].name) d.error(x->where, "expected two sides with different names");
+  }
+}
+
+// `figures:` (after the ruleset: they name its weapons): each figure on the
+// table, names unique, a rider behind only on a mounted figure of its side.
+void read_figures(const Doc& node, Loader& L, const Tabletop& tab) {
+  const Doc* figs = &node;
+  Diagnostics& d = L.d;
+  SkirmishScenario* s = &L.s;
+  const Tabletop* table = &tab;
+  if (!figs->is_sequence() || figs->items.empty()) d.error(figs->where, std::string("expected a list of figures, found ") + figs->kind_name());
+  else
+    for (const Doc& n : figs->items) {
+      MapReader m(n, d, "figure");
+      if (!m.ok()) continue;
+      SkirmishFigureSpec f;
+      f.where = n.where;
+      if (auto y = m.required("name")) f.name = read_string(*y, d, "figure name").value_or("");
+      if (auto y = m.required("side"))
+        if (auto k = L.side_named(*y, "figure side")) f.side = *k;
+      if (auto y = m.required("skill")) f.skill = static_cast<int>(read_int(*y, d, "figure skill", 0, 1000).value_or(10));
+      if (auto y = m.required("weapon"))
+        if (auto w = read_string(*y, d, "figure weapon")) {
+          if (const SkirmishWeapon* p = s->sk->find_weapon(*w)) f.weapon = static_cast<std::size_t>(p - s->sk->weapons.data());
+          else d.error(y->where, "expected a weapon of the ruleset's skirmish.base_game.weapons, found '" + *w + "'");
+        }
+      if (auto y = m.required("position"))
+        if (auto p = read_point(*y, d, "figure position")) f.position = *p;
+      if (auto y = m.optional("facing")) f.facing = read_number(*y, d, "figure facing", -360, 360).value_or(0);
+      if (auto y = m.optional("horse")) f.horse = read_bool(*y, d, "figure horse").value_or(false);
+      if (auto y = m.optional("behind")) f.behind = read_string(*y, d, "figure behind").value_or("");
+      if (auto y = m.optional("prone")) f.prone = read_bool(*y, d, "figure prone").value_or(false);
+      if (auto y = m.optional("role"))
+        if (auto i = read_choice(*y, d, "figure role", {"charger", "skirmisher", "dismount", "holder", "rifleman"})) f.role = std::array{"charger", "skirmisher", "dismount", "holder", "rifleman"}[*i];
+      m.finish();
+      if (!table->on_board(f.position)) d.error(n.where, "figure '" + f.name + "' stands off the table");
+      for (const auto& o : s->figures)
+        if (o.name == f.name) d.error(n.where, "figure name '" + f.name + "' is used twice");
+      s->figures.push_back(std::move(f));
+    }
+  for (const auto& f : s->figures) {
+    if (f.behind.empty()) continue;
+    bool ok = false;
+    for (const auto& o : s->figures) ok = ok || (o.name == f.behind && o.horse && o.side == f.side);
+    if (!ok || f.horse) d.error(f.where, "figure '" + f.name + "' rides behind '" + f.behind + "': expected a mounted figure of its side, and no horse of its own");
+  }
+}
+
 }  // namespace
 
 SkirmishScenarioPtr load_skirmish_scenario(const std::string& path, const std::string& ruleset_override) {
@@ -210,25 +278,7 @@ SkirmishScenarioPtr load_skirmish_scenario(const std::string& path, const std::s
     L.list(m, "walls", [&](const Doc& n) { L.wall(n); });
     m.finish();
   }
-  if (auto x = top.required("sides")) {
-    if (!x->is_sequence() || x->items.size() != 2) {
-      d.error(x->where, std::string("expected a list of exactly two sides, found ") + x->kind_name());
-    } else {
-      for (std::size_t k = 0; k < 2; ++k) {
-        MapReader m(x->items[k], d, "side");
-        if (!m.ok()) continue;
-        auto& sd = s->sides[k];
-        if (auto y = m.required("name")) sd.name = read_string(*y, d, "side name").value_or("");
-        if (auto y = m.required("edge"))
-          if (auto i = read_choice(*y, d, "side edge", {"bottom", "top", "left", "right"})) sd.edge = static_cast<Edge>(*i);
-        if (auto y = m.required("bot"))
-          if (auto i = read_choice(*y, d, "side bot", {"skirmish_patrol", "skirmish_squad"})) sd.bot = *i == 0 ? "skirmish_patrol" : "skirmish_squad";
-        if (auto y = m.optional("objective")) sd.objective = read_point(*y, d, "side objective");
-        m.finish();
-      }
-      if (s->sides[0].name == s->sides[1].name) d.error(x->where, "expected two sides with different names");
-    }
-  }
+  if (auto x = top.required("sides")) read_sides(*x, d, *s);
   if (auto x = top.optional("turns")) s->turns = static_cast<int>(read_int(*x, d, "turns", 1, 1000).value_or(10));
   if (auto x = top.optional("breaks_at_pct")) {
     MapReader m(*x, d, "breaks_at_pct");
@@ -256,44 +306,7 @@ SkirmishScenarioPtr load_skirmish_scenario(const std::string& path, const std::s
   s->rules = rules;
   s->sk = &*rules->skirmish;
 
-  if (figs) {
-    if (!figs->is_sequence() || figs->items.empty()) d.error(figs->where, std::string("expected a list of figures, found ") + figs->kind_name());
-    else
-      for (const Doc& n : figs->items) {
-        MapReader m(n, d, "figure");
-        if (!m.ok()) continue;
-        SkirmishFigureSpec f;
-        f.where = n.where;
-        if (auto y = m.required("name")) f.name = read_string(*y, d, "figure name").value_or("");
-        if (auto y = m.required("side"))
-          if (auto k = L.side_named(*y, "figure side")) f.side = *k;
-        if (auto y = m.required("skill")) f.skill = static_cast<int>(read_int(*y, d, "figure skill", 0, 1000).value_or(10));
-        if (auto y = m.required("weapon"))
-          if (auto w = read_string(*y, d, "figure weapon")) {
-            if (const SkirmishWeapon* p = s->sk->find_weapon(*w)) f.weapon = static_cast<std::size_t>(p - s->sk->weapons.data());
-            else d.error(y->where, "expected a weapon of the ruleset's skirmish.base_game.weapons, found '" + *w + "'");
-          }
-        if (auto y = m.required("position"))
-          if (auto p = read_point(*y, d, "figure position")) f.position = *p;
-        if (auto y = m.optional("facing")) f.facing = read_number(*y, d, "figure facing", -360, 360).value_or(0);
-        if (auto y = m.optional("horse")) f.horse = read_bool(*y, d, "figure horse").value_or(false);
-        if (auto y = m.optional("behind")) f.behind = read_string(*y, d, "figure behind").value_or("");
-        if (auto y = m.optional("prone")) f.prone = read_bool(*y, d, "figure prone").value_or(false);
-        if (auto y = m.optional("role"))
-          if (auto i = read_choice(*y, d, "figure role", {"charger", "skirmisher", "dismount", "holder", "rifleman"})) f.role = std::array{"charger", "skirmisher", "dismount", "holder", "rifleman"}[*i];
-        m.finish();
-        if (!table->on_board(f.position)) d.error(n.where, "figure '" + f.name + "' stands off the table");
-        for (const auto& o : s->figures)
-          if (o.name == f.name) d.error(n.where, "figure name '" + f.name + "' is used twice");
-        s->figures.push_back(std::move(f));
-      }
-    for (const auto& f : s->figures) {
-      if (f.behind.empty()) continue;
-      bool ok = false;
-      for (const auto& o : s->figures) ok = ok || (o.name == f.behind && o.horse && o.side == f.side);
-      if (!ok || f.horse) d.error(f.where, "figure '" + f.name + "' rides behind '" + f.behind + "': expected a mounted figure of its side, and no horse of its own");
-    }
-  }
+  if (figs) read_figures(*figs, L, *table);
   d.throw_if_any();
   build_tables(*s, *table, L.action_to_cross);
   return s;

@@ -1,7 +1,9 @@
 // `vedette solo`: a solo game's session. `new` creates it, `play` is the
 // interactive loop (sims/cli/solo_play.cpp), and the same steps are single
 // commands for scripts and other front ends: activate, status, log, undo,
-// redo, next-turn, casualties, morale. docs/solo.md describes the file.
+// redo, next-turn, casualties, morale, and the turn's steps. Each command
+// that changes the session is a typed solo::Command applied by solo::apply
+// (sims/solo/solo_command.hpp). docs/solo.md describes the file.
 #include <algorithm>
 #include <cctype>
 #include <memory>
@@ -206,81 +208,94 @@ int run_new(const NewOptions& o, Io& io) {
   return 0;
 }
 
-// -------------------------------------------------------------- activate
+// ------------------------------------------------ the commands that change it
+// Each is a typed command (sims/solo/solo_command.hpp): the session opened,
+// the checks that need no ruleset, the ruleset's check, solo::apply(), the
+// atomic save, then the answer in words or as JSON (solo::applied_json,
+// which the web page answers too).
 
-struct ActivateOptions {
-  std::string game, unit;
-  bool cover = false, in_range = false, flank_rear = false, retreated = false;
-  int casualties = 0;
-  std::optional<int> roll;
+template <class C>
+struct Options {
+  std::string game;
   bool accept = false;
   bool json = false;
+  C c;
 };
 
-int run_activate(const ActivateOptions& o, Io& io) {
+using Text = std::function<void(std::ostream&, const Session&, const Ruleset&, const Applied&)>;
+
+template <class C>
+int run_command(const Options<C>& o, Io& io, const Text& text) {
   Session s = open_session(o.game);
-  std::size_t k = find_unit_or_throw(s, o.unit);
-  const std::string& name = s.header().units[k].name;
-  const UnitMemory& m = s.memory(k);
-  int turn = s.state().turn;
-  if (m.acted_in_turn == turn)
-    throw UsageError(name + " has already acted in turn " + std::to_string(turn) + " (#" +
-                     std::to_string(m.last_activation) + "); undo that activation first, or start the next turn with "
-                     "`vedette solo next-turn " + o.game + "`");
-  if (s.figures_left(k) <= 0) throw UsageError(name + " has no figures left");
-  if (o.casualties < 0 || o.casualties > s.figures_left(k))
-    throw UsageError("--casualties " + std::to_string(o.casualties) + ": " + name + " has " +
-                     std::to_string(s.figures_left(k)) + " figures left");
+  C typed = o.c;
+  if constexpr (std::is_same_v<C, solo::Activate>) typed.game = o.game;  // as the player named it
+  const Command c = typed;
+  check(s, c);
   SessionRules sr = rules_for_change(s, o.accept, io);
-
-  Die die;
-  auto rolled = s.die_for(k, turn);
-  if (o.roll) {
-    if (rolled) {
-      int before = std::get<ActivateEvent>(s.event(*rolled).body).a.roll;
-      if (before != *o.roll)
-        throw UsageError("vedette already rolled " + std::to_string(before) + " for " + name + " in turn " +
-                         std::to_string(turn) + " (#" + std::to_string(*rolled) +
-                         "); after an undo the same die is used: leave out --roll");
-      die = session_die(s, k);
-    } else {
-      die.roll = *o.roll;
-      die.dice = DiceSource::player;
-    }
-  } else {
-    if (s.header().physical_dice && !rolled)
-      throw UsageError("this session uses physical dice: roll a D6 and give it with --roll N");
-    die = session_die(s, k);
-  }
-  Answers answers;
-  answers[Question::in_cover] = o.cover;
-  answers[Question::enemy_in_range] = o.in_range;
-  answers[Question::enemy_flank_rear] = o.flank_rear;
-  // Retreating as a result of melee: the flag, or what the session knows
-  // (a fall back in its own melee, or retreating and not rallied since:
-  // derived_answers, as play asks it); otherwise no.
-  if (o.retreated) answers[Question::retreated_from_melee] = 1;
-  else if (const auto& known = s.memory(k).pending[Question::retreated_from_melee]) answers[Question::retreated_from_melee] = *known;
-  Activation a = decide_activation(*sr.rules, s, k, answers, o.casualties, die);
-  const Event& e = s.append(ActivateEvent{name, a});
-  int n = e.n;
+  const Applied a = apply(s, *sr.rules, c);
   save_or_throw(s);
-
-  if (o.json) {
-    Json j;
-    j["file"] = s.path().string();
-    j["event"] = n;
-    j["turn"] = turn;
-    j["unit"] = name;
-    j["activation"] = activation_json(s, a);
-    print_json(io.out, j);
-    return 0;
-  }
-  io.out << name << ", turn " << turn << ":\n";
-  print_rf(io.out, a);
-  print_decision(io.out, s, a, name);
-  io.out << "Saved as #" << n << " in " << s.path().string() << "\n";
+  if (o.json) print_json(io.out, applied_json(s, c, a));
+  else text(io.out, s, *sr.rules, a);
   return 0;
+}
+
+template <class C>
+Runner runner(std::shared_ptr<Options<C>> o, Text text) {
+  return guarded([o, text = std::move(text)](Io& io) { return run_command(*o, io, text); });
+}
+
+void activate_text(std::ostream& out, const Session& s, const Ruleset&, const Applied& r) {
+  const Event& e = s.event(r.events.back());
+  const Activation& a = std::get<ActivateEvent>(e.body).a;
+  const std::string& name = s.header().units[*r.unit].name;
+  out << name << ", turn " << e.turn << ":\n";
+  print_rf(out, a);
+  print_decision(out, s, a, name);
+  out << "Saved as #" << e.n << " in " << s.path().string() << "\n";
+}
+
+void undo_text(std::ostream& out, const Session& s, const Applied& r, bool undo) {
+  for (int t : r.targets) out << (undo ? "Undone: " : "Redone: ") << describe(s, s.event(t)) << "\n";
+  out << "Now turn " << s.state().turn << ". (" << s.undo_depth() << " step(s) to undo, " << s.redo_depth() << " to redo.)\n";
+}
+
+void next_turn_text(std::ostream& out, const Session& s, const Ruleset&, const Applied& r) {
+  for (const auto& name : r.did_not_act)
+    out << "Note: " << name << " did not act in turn " << r.ended_turn << " (it keeps its pace and did not run).\n";
+  for (const auto& name : r.charge_not_answered)
+    out << "Note: " << possessive(name) << " \"(Charge?)\" in turn " << r.ended_turn << " was not answered; it lapses.\n";
+  out << "Turn " << s.state().turn << " begins (#" << r.events.back() << ").\n";
+  for (std::size_t k = 0; k < s.header().units.size(); ++k)
+    if (s.memory(k).ran_last_turn)
+      out << "  " << s.header().units[k].name << " ran from the enemy last turn: +3 to its RF this turn.\n";
+}
+
+void casualties_text(std::ostream& out, const Session& s, const Ruleset&, const Applied& r) {
+  const UnitSpec& u = s.header().units[*r.unit];
+  out << u.name << ": " << s.memory(*r.unit).casualties << " of " << u.figures << " figures lost ("
+      << unit_summary(s, nullptr, *r.unit) << "); recorded as #" << r.events.back() << "\n";
+}
+
+void morale_text(std::ostream& out, const Session& s, const Ruleset&, const Applied& r) { out << describe(s, s.event(r.events.back())) << "\n"; }
+
+// `solo initiative`, `solo shoot`, `solo melee`, `solo rally`: the steps
+// `solo play` walks after the activations; each prints its outcome.
+void step_text(std::ostream& out, const Session& s, const Ruleset&, const Applied& r) {
+  out << step_record(s.event(r.events.back()).body)->outcome << "\n";
+}
+
+// The charge: what is known before the dice, then the dice and the outcome.
+void charge_text(std::ostream& out, const Session& s, const Ruleset& rules, const Applied& r) {
+  const std::string& name = s.header().units[*r.unit].name;
+  const ChargeRecord& c = std::get<ChargeEvent>(s.event(r.events.back()).body).c;
+  if (c.declined) {
+    out << name << " does not charge.\n";
+  } else {
+    print_charge_preview(out, rules, *r.charge_inputs, r.preview);
+    print_charge_result(out, s, c);
+  }
+  if (c.shaken) out << name << " is now shaken (remembered in the session).\n";
+  out << "Saved as #" << r.events.back() << " in " << s.path().string() << "\n";
 }
 
 // ---------------------------------------------------------- status / log
@@ -367,505 +382,13 @@ int run_log(const ReadOptions& o, Io& io) {
   return 0;
 }
 
-// ------------------------------------------------------------ undo / redo
-
-struct StepOptions {
-  std::string game;
-  int count = 1;
-  bool accept = false;
-  bool json = false;
-};
-
-int run_undo_redo(const StepOptions& o, bool undo, Io& io) {
-  Session s = open_session(o.game);
-  std::size_t available = undo ? s.undo_depth() : s.redo_depth();
-  if (static_cast<std::size_t>(o.count) > available)
-    throw UsageError(std::string(undo ? "undo " : "redo ") + std::to_string(o.count) + ": only " +
-                     std::to_string(available) + " step(s) can be " + (undo ? "undone" : "redone") + "; nothing was done");
-  (void)rules_for_change(s, o.accept, io);
-  std::vector<int> targets;
-  for (int k = 0; k < o.count; ++k) {
-    int t = undo ? s.undo_target() : s.redo_target();
-    targets.push_back(t);
-    if (undo) s.append(UndoEvent{t});
-    else s.append(RedoEvent{t});
-  }
-  save_or_throw(s);
-  if (o.json) {
-    Json j;
-    j["file"] = s.path().string();
-    j[undo ? "undone" : "redone"] = Json::array();
-    for (int t : targets) j[undo ? "undone" : "redone"].push_back(event_json(s, s.event(t)));
-    j["turn"] = s.state().turn;
-    print_json(io.out, j);
-    return 0;
-  }
-  for (int t : targets) io.out << (undo ? "Undone: " : "Redone: ") << describe(s, s.event(t)) << "\n";
-  io.out << "Now turn " << s.state().turn << ". (" << s.undo_depth() << " step(s) to undo, " << s.redo_depth()
-         << " to redo.)\n";
-  return 0;
-}
-
-// ------------------------------------------------------------- next-turn
-
-struct NextTurnOptions {
-  std::string game;
-  bool accept = false;
-  bool json = false;
-};
-
-int run_next_turn(const NextTurnOptions& o, Io& io) {
-  Session s = open_session(o.game);
-  (void)rules_for_change(s, o.accept, io);
-  int ended = s.state().turn;
-  std::vector<std::string> idle, no_answer;
-  for (std::size_t k = 0; k < s.header().units.size(); ++k) {
-    if (s.memory(k).acted_in_turn != ended && s.figures_left(k) > 0) idle.push_back(s.header().units[k].name);
-    if (s.charge_pending(k)) no_answer.push_back(s.header().units[k].name);
-  }
-  const Event& e = s.append(NextTurnEvent{});
-  int n = e.n;
-  save_or_throw(s);
-  if (o.json) {
-    Json j;
-    j["file"] = s.path().string();
-    j["event"] = n;
-    j["turn"] = s.state().turn;
-    j["did_not_act"] = idle;
-    j["charge_not_answered"] = no_answer;
-    print_json(io.out, j);
-    return 0;
-  }
-  for (const auto& name : idle)
-    io.out << "Note: " << name << " did not act in turn " << ended << " (it keeps its pace and did not run).\n";
-  for (const auto& name : no_answer)
-    io.out << "Note: " << possessive(name) << " \"(Charge?)\" in turn " << ended << " was not answered; it lapses.\n";
-  io.out << "Turn " << s.state().turn << " begins (#" << n << ").\n";
-  for (std::size_t k = 0; k < s.header().units.size(); ++k)
-    if (s.memory(k).ran_last_turn)
-      io.out << "  " << s.header().units[k].name << " ran from the enemy last turn: +3 to its RF this turn.\n";
-  return 0;
-}
-
-// ------------------------------------------------------ casualties / morale
-
-struct CasualtyOptions {
-  std::string game, unit;
-  int count = 0;
-  bool total = false;
-  bool accept = false;
-  bool json = false;
-};
-
-int run_casualties(const CasualtyOptions& o, Io& io) {
-  Session s = open_session(o.game);
-  std::size_t k = find_unit_or_throw(s, o.unit);
-  const UnitSpec& u = s.header().units[k];
-  int now = s.memory(k).casualties;
-  int added = o.total ? o.count - now : o.count;
-  if (now + added > u.figures)
-    throw UsageError(u.name + " has " + std::to_string(u.figures) + " figures; " + std::to_string(now + added) +
-                     " casualties is too many (it has lost " + std::to_string(now) + " so far)");
-  (void)rules_for_change(s, o.accept, io);
-  const Event& e = s.append(CasualtiesEvent{u.name, added});
-  int n = e.n;
-  save_or_throw(s);
-  int lost = s.memory(k).casualties;
-  if (o.json) {
-    Json j;
-    j["file"] = s.path().string();
-    j["event"] = n;
-    j["unit"] = u.name;
-    j["added"] = added;
-    j["casualties"] = lost;
-    j["figures"] = u.figures;
-    j["casualties_percent"] = casualty_hundredths(lost, u.figures) / 100.0;
-    print_json(io.out, j);
-    return 0;
-  }
-  io.out << u.name << ": " << lost << " of " << u.figures << " figures lost (" << unit_summary(s, nullptr, k)
-         << "); recorded as #" << n << "\n";
-  return 0;
-}
-
-struct MoraleOptions {
-  std::string game, unit, morale, reason;
-  bool accept = false;
-  bool json = false;
-};
-
-int run_morale(const MoraleOptions& o, Io& io) {
-  Session s = open_session(o.game);
-  std::size_t k = find_unit_or_throw(s, o.unit);
-  auto it = std::find(k_morale_names.begin(), k_morale_names.end(), o.morale);
-  if (it == k_morale_names.end())
-    throw UsageError("morale: expected steady, shaken, rallying or routed, got '" + o.morale + "'");
-  if (!printable_utf8(o.reason)) throw UsageError("--reason must be printable text");
-  (void)rules_for_change(s, o.accept, io);
-  auto m = static_cast<Morale>(it - k_morale_names.begin());
-  const Event& e = s.append(MoraleEvent{s.header().units[k].name, m, o.reason});
-  int n = e.n;
-  save_or_throw(s);
-  if (o.json) {
-    print_json(io.out, event_json(s, s.event(n)));
-    return 0;
-  }
-  io.out << describe(s, s.event(n)) << "\n";
-  return 0;
-}
-
-// ------------------------------------------- the turn's later steps
-// `solo initiative`, `solo shoot`, `solo melee`, `solo rally`: the steps
-// `solo play` walks after the activations, one command each for scripts and
-// the web page, on the same functions (sims/solo/solo_turn.hpp).
-
-// Prints a step's event: its outcome in words, or one JSON object.
-int print_step(const Session& s, int n, bool json, Io& io) {
-  if (json) {
-    print_json(io.out, event_json(s, s.event(n)));
-    return 0;
-  }
-  io.out << step_record(s.event(n).body)->outcome << "\n";
-  return 0;
-}
-
-struct InitiativeOptions {
-  std::string game;
-  std::optional<int> total, your_roll;
-  int your_charges = 0;
-  std::vector<int> roll;
-  bool accept = false, json = false;
-};
-
-int run_initiative(const InitiativeOptions& o, Io& io) {
-  Session s = open_session(o.game);
-  SessionRules sr = rules_for_change(s, o.accept, io);
-  const Ruleset& r = *sr.rules;
-  const int dice = r.combat.initiative.dice;
-  // Seed 003: declarations come before the initiative (each is -2).
-  for (std::size_t k = 0; k < s.header().units.size(); ++k)
-    if (s.charge_pending(k) && !s.memory(k).charge_draft.count("charge"))
-      throw UsageError(possessive(s.header().units[k].name) + " \"(Charge?)\" is not answered yet: declarations come before the "
-                       "initiative (seed 003); answer it with `vedette solo charge` (or --decline) first");
-  StepDice d;
-  if (!o.roll.empty()) {
-    if (static_cast<int>(o.roll.size()) != dice)
-      throw UsageError("--roll: the initiative is " + std::to_string(dice) + " D6 (combat.initiative.dice); give " +
-                       std::to_string(dice) + (dice == 1 ? " die" : " dice"));
-    if (s.step_dice_for(TurnStep::initiative, Session::k_no_step_unit, s.state().turn))
-      throw UsageError("the cavalry's initiative dice were already rolled this turn; they are used again (leave out --roll)");
-    d = player_dice(o.roll);
-  } else {
-    d = session_step_dice(s, TurnStep::initiative, Session::k_no_step_unit, dice);
-  }
-  if (o.total.has_value() == o.your_roll.has_value())
-    throw UsageError("give --total (your side's initiative) or --your-roll N [--your-charges K], not both");
-  // Seed 003's -2 per declared charge, for your side too (initiative_total).
-  const int total = o.total ? *o.total : initiative_total(r, *o.your_roll, o.your_charges);
-  const Event& e = s.append(InitiativeEvent{resolve_initiative(r, s, total, d)});
-  const int n = e.n;
-  save_or_throw(s);
-  return print_step(s, n, o.json, io);
-}
-
-struct ShootOptions {
-  std::string game, unit, distance;
-  bool no_target = false, cover = false;
-  std::optional<int> hits;
-  bool accept = false, json = false;
-};
-
-int run_shoot(const ShootOptions& o, Io& io) {
-  Session s = open_session(o.game);
-  const std::size_t k = find_unit_or_throw(s, o.unit);
-  SessionRules sr = rules_for_change(s, o.accept, io);
-  const Ruleset& r = *sr.rules;
-  const std::string& name = s.header().units[k].name;
-  const ShootingChance c = shooting_chance(r, s, k);
-  if (!c.weapon) throw UsageError(name + " does not shoot this turn: " + c.why_not);
-  if (o.no_target == !o.distance.empty())
-    throw UsageError("give --distance L (to the nearest enemy it can see) or --no-target");
-  Length distance;
-  StepDice d;
-  if (!o.no_target) {
-    std::string why;
-    auto l = parse_table_length(r, o.distance, false, why);
-    if (!l) throw UsageError("--distance: " + why);
-    distance = *l;
-    const auto plan = solo_shot(r, s, k, distance, o.cover);
-    if (!plan)
-      throw UsageError("--distance " + o.distance + ": beyond " + possessive(name) + " reach of " +
-                       format_length_table(c.reach, r.units) + " (then use --no-target)");
-    if (o.hits && (*o.hits < 0 || *o.hits > plan->dice))
-      throw UsageError("--hits: " + std::to_string(*o.hits) + " of " + std::to_string(plan->dice) + " dice");
-    if (o.hits && s.step_dice_for(TurnStep::shooting, k, s.state().turn))
-      throw UsageError(possessive(name) + " shooting dice were already rolled this turn; they are used again (leave out --hits)");
-    if (!o.hits && plan->need <= 6) d = session_step_dice(s, TurnStep::shooting, k, plan->dice);
-  }
-  if (o.hits) d.source = DiceSource::player;
-  const Event& e = s.append(ShootingEvent{name, resolve_shooting(r, s, k, !o.no_target, distance, o.cover, d, o.hits)});
-  const int n = e.n;
-  save_or_throw(s);
-  return print_step(s, n, o.json, io);
-}
-
-struct MeleeOptions {
-  std::string game, unit;
-  std::optional<int> their_hits, hits;
-  std::vector<int> square_dice;  // seed 004: the square's die faces, rolled first
-  bool accept = false, json = false;
-};
-
-int run_melee(const MeleeOptions& o, Io& io) {
-  Session s = open_session(o.game);
-  const std::size_t k = find_unit_or_throw(s, o.unit);
-  SessionRules sr = rules_for_change(s, o.accept, io);
-  const Ruleset& r = *sr.rules;
-  const std::string& name = s.header().units[k].name;
-  if (!s.memory(k).contact) throw UsageError(name + " is in no melee this turn (melee follows its charge that stood)");
-  const MeleeSide side = solo_melee_side(r, s, k);
-  if (o.hits && (*o.hits < 0 || *o.hits > side.dice))
-    throw UsageError("--hits: " + std::to_string(*o.hits) + " of " + std::to_string(side.dice) + " dice");
-  if (o.hits && s.step_dice_for(TurnStep::melee, k, s.state().turn))
-    throw UsageError(possessive(name) + " melee dice were already rolled this turn; they are used again (leave out --hits)");
-  const bool square = s.memory(k).square;
-  const auto& sq = r.charge.infantry_square;
-  if (square && (o.square_dice.empty() || static_cast<int>(o.square_dice.size()) > sq.max_battle_dice))
-    throw UsageError("--square-dice is needed: your square rolls first (seed 004), at most " + std::to_string(sq.max_battle_dice) +
-                     (sq.max_battle_dice == 1 ? " die" : " dice") + "; give the face(s) it showed");
-  if (!square && !o.square_dice.empty()) throw UsageError("--square-dice: " + name + " is not fighting a square this turn");
-  bool bounce = false;
-  for (int f : o.square_dice) {
-    if (f < 1 || f > sq.die) throw UsageError("--square-dice: a face of the square's D" + std::to_string(sq.die) + ", 1 to " + std::to_string(sq.die));
-    bounce = bounce || square_bounces(r.charge, f);
-  }
-  StepDice d;
-  if (!o.hits && !(square && bounce)) d = session_step_dice(s, TurnStep::melee, k, side.dice);
-  const Event& e = s.append(MeleeEvent{name, square ? resolve_square_melee(r, s, k, bounce, *o.their_hits, d, o.hits)
-                                                    : resolve_melee(r, s, k, *o.their_hits, d, o.hits)});
-  const int n = e.n;
-  save_or_throw(s);
-  return print_step(s, n, o.json, io);
-}
-
-struct RallyOptions {
-  std::string game, unit;
-  bool enemy_near = false;
-  std::vector<int> roll;
-  bool accept = false, json = false;
-};
-
-int run_rally(const RallyOptions& o, Io& io) {
-  Session s = open_session(o.game);
-  const std::size_t k = find_unit_or_throw(s, o.unit);
-  SessionRules sr = rules_for_change(s, o.accept, io);
-  const Ruleset& r = *sr.rules;
-  const std::string& name = s.header().units[k].name;
-  const RallyNeed need = rally_need(r, s, k);
-  if (need == RallyNeed::none) throw UsageError(name + " has nothing to rally from (it is " + std::string(morale_name(s.memory(k).morale)) + ")");
-  StepDice d;
-  if (need == RallyNeed::rally && !o.enemy_near) {
-    if (!o.roll.empty()) {
-      if (s.step_dice_for(TurnStep::rally, k, s.state().turn))
-        throw UsageError(possessive(name) + " rally dice were already rolled this turn; they are used again (leave out --roll)");
-      d = player_dice(o.roll);
-    } else {
-      d = session_step_dice(s, TurnStep::rally, k, 2);
-    }
-  }
-  const Event& e = s.append(RallyEvent{name, resolve_rally(r, s, k, o.enemy_near, d)});
-  const int n = e.n;
-  save_or_throw(s);
-  return print_step(s, n, o.json, io);
-}
-
-// ---------------------------------------------------------------- charge
-
-struct ChargeOptions {
-  std::string game, unit;
-  bool decline = false;
-  std::string attacker, move, distance, defender;
-  double bearing = 0;
-  bool flank = false, rear = false, both_charging = false, pikes_facing = false;
-  std::vector<int> roll;
-  std::vector<int> initiation;
-  std::vector<int> charger_roll;
-  std::string path = "open";
-  std::vector<int> obstacle_roll;
-  bool fear_exempt = false, refuge = false, square = false;  // optional rules (seeds 001, 004)
-  std::vector<int> gut_roll;
-  bool accept = false;
-  bool json = false;
-};
-
-int run_charge(const ChargeOptions& o, Io& io) {
-  Session s = open_session(o.game);
-  std::size_t k = find_unit_or_throw(s, o.unit);
-  const UnitSpec& spec = s.header().units[k];
-  const std::string name = spec.name;
-  if (!s.charge_pending(k)) {
-    const UnitMemory& m = s.memory(k);
-    if (m.acted_in_turn != s.state().turn)
-      throw UsageError(name + " has not acted in turn " + std::to_string(s.state().turn) +
-                       "; a charge follows an activation whose behaviour says \"(Charge?)\"");
-    if (m.charge_for == m.last_activation)
-      throw UsageError(possessive(name) + " \"(Charge?)\" this turn has already been answered (undo it to change it)");
-    const Activation& last = std::get<ActivateEvent>(s.event(m.last_activation).body).a;
-    if (!last.charge_refused.empty())
-      throw UsageError(name + " may not charge this turn: " + last.charge_refused + " (#" + std::to_string(m.last_activation) +
-                       "'s table cell says \"(Charge?)\", but the rule forbids it)");
-    throw UsageError(possessive(name) + " behaviour this turn (#" + std::to_string(m.last_activation) +
-                     ") does not allow a charge: only cells marked \"(Charge?)\" do");
-  }
-  SessionRules sr = rules_for_change(s, o.accept, io);
-  const Ruleset& r = *sr.rules;
-  ChargeRecord c;
-  if (o.decline) {
-    if (!o.distance.empty() || !o.defender.empty() || !o.roll.empty())
-      throw UsageError("--decline: the unit does not charge; leave out the charge's other flags");
-    c.activation = s.memory(k).last_activation;
-    c.declined = true;
-  } else {
-    if (o.distance.empty()) throw UsageError("--distance is needed: how far the target's nearest figure is (e.g. 45cm)");
-    if (o.defender.empty())
-      throw UsageError("--defender is needed: peasants, light-foot, heavy-foot, elite-foot, light-horse, medium-horse or heavy-horse");
-    std::string why;
-    ChargeInputs in;
-    std::string weight = o.attacker.empty() ? spec.weight : o.attacker;
-    if (weight.empty())
-      throw UsageError("--attacker is needed: is " + name + " light, medium or heavy cavalry? (or record it with weight= in --unit)");
-    auto w = parse_attacker(weight, why);
-    if (!w) throw UsageError("--attacker: " + why);
-    in.attacker = *w;
-    if (o.move.empty()) {
-      in.move = default_charge_move(r, s, k);
-    } else {
-      auto mv = parse_table_length(r, o.move, true, why);
-      if (!mv) throw UsageError("--move: " + why);
-      in.move = *mv;
-    }
-    auto ds = parse_table_length(r, o.distance, false, why);
-    if (!ds) throw UsageError("--distance: " + why);
-    in.distance = *ds;
-    auto br = parse_bearing(std::to_string(o.bearing), why);
-    if (!br) throw UsageError("--bearing: " + why);
-    in.bearing = o.bearing;
-    auto df = parse_defender(o.defender, why);
-    if (!df) throw UsageError("--defender: " + why);
-    in.defender = *df;
-    in.side = o.flank ? ChargedOn::flank : o.rear ? ChargedOn::rear : ChargedOn::front;
-    in.both_charging = o.both_charging;
-    in.pikes_facing = o.pikes_facing;
-    {
-      auto pa = parse_path(o.path, why);
-      if (!pa) throw UsageError("--path: " + why);
-      in.path = *pa;
-    }
-    if (o.pikes_facing && (r.charge.kind(in.defender) != DefenderKind::foot || in.side != ChargedOn::front))
-      throw UsageError("--pikes-facing: only foot facing the charge (not charged in the flank or rear) carry pikes against it");
-    in.fear_exempt = o.fear_exempt;
-    in.refuge = o.refuge;
-    in.square = o.square;
-    // The optional rules' answers only where the ruleset has the rule and
-    // the target is foot answering the charge (not charging too).
-    const bool foot_answers = r.charge.kind(in.defender) == DefenderKind::foot && !in.both_charging;
-    if ((o.fear_exempt || o.refuge || !o.gut_roll.empty()) && !(r.charge.fear_of_charge.enabled && foot_answers))
-      throw UsageError(std::string("--fear-exempt, --refuge and --gut-roll answer seed 001's Fear of Charge: ") +
-                       (r.charge.fear_of_charge.enabled ? "only foot not charging too takes the gut check"
-                                                        : "this ruleset does not turn it on (charge.fear_of_charge.enabled)"));
-    if (o.square && !(r.charge.infantry_square.enabled && foot_answers))
-      throw UsageError(std::string("--square answers seed 004's Infantry Square: ") +
-                       (r.charge.infantry_square.enabled ? "only foot not charging too forms square"
-                                                         : "this ruleset does not turn it on (charge.infantry_square.enabled)"));
-    ChargePreview pv = preview_charge(r, in);
-    ChargeDice dice;
-    auto earlier = s.charge_dice_for(k, s.state().turn);
-    if (!o.initiation.empty() && o.initiation.size() != 2) throw UsageError("--initiation: give two dice, e.g. --initiation 4 5");
-    if (!o.roll.empty() && o.roll.size() != 2) throw UsageError("--roll: give two dice, e.g. --roll 3 5");
-    for (int d : o.initiation)
-      if (d < 1 || d > 6) throw UsageError("--initiation: dice are 1 to 6, got " + std::to_string(d));
-    const bool given = !o.initiation.empty() || !o.roll.empty() || !o.gut_roll.empty();
-    if (given && !earlier) {
-      // The player's dice: the initiation check's, then the defender's.
-      if (o.initiation.empty())
-        throw UsageError("--initiation A B is needed with your own dice: " + name +
-                         " first makes its charge initiation check (seed 003), 2D6 needing " +
-                         std::to_string(initiation_check(r, true, 0, 0).need) + "+");
-      // Each of your dice in the charge's own order, needed only when the
-      // procedure will read it: the obstacle's, the gut check, the defender's,
-      // the charger's.
-      dice = player_charge_dice(r, in, pv, [&](ChargeRoll slot, int n) -> std::vector<int> {
-        switch (slot) {
-          case ChargeRoll::initiation: return o.initiation;
-          case ChargeRoll::obstacle_check:
-            if (o.obstacle_roll.size() != 2)
-              throw UsageError("--obstacle-roll A B is needed: an obstacle on the way calls for a second initiation check (seed 003)");
-            return o.obstacle_roll;
-          case ChargeRoll::gut_check:
-            // Seed 001: your infantry's gut check, before the morale check.
-            if (static_cast<int>(o.gut_roll.size()) != n)
-              throw UsageError("--gut-roll is needed with " + std::to_string(n) + (n == 1 ? " die" : " dice") +
-                               ": your infantry takes the gut check against charging horse (seed 001's Fear of Charge)");
-            return o.gut_roll;
-          case ChargeRoll::defender_morale:
-            if (o.roll.empty())
-              throw UsageError("--roll A B is needed: the initiation check passed and the defender checks morale on 2D6");
-            return o.roll;
-          case ChargeRoll::charger_morale:
-            if (o.charger_roll.size() != 2)
-              throw UsageError("--charger-roll A B is needed: both charging, " + name + " checks its own morale on 2D6 too (seed 003)");
-            return o.charger_roll;
-          case ChargeRoll::counter_initiation:
-          case ChargeRoll::pike_loss: break;
-        }
-        return {};
-      });
-    } else {
-      dice = session_charge_dice(s, k);
-      if (given)
-        throw UsageError("vedette already rolled the dice for " + possessive(name) + " charge this turn (#" +
-                         std::to_string(*earlier) + "); after an undo the same dice are used: leave out --initiation and --roll");
-      if (!earlier && s.header().physical_dice)
-        throw UsageError("this session uses physical dice: roll 2D6 for the initiation check and give them with "
-                         "--initiation A B (and the defender's 2D6 with --roll A B)");
-    }
-    if (!o.json) print_charge_preview(io.out, r, in, pv);
-    c = resolve_charge(r, s, k, in, dice);
-  }
-  const Event& e = s.append(ChargeEvent{name, c});
-  int n = e.n;
-  save_or_throw(s);
-  if (o.json) {
-    Json j;
-    j["file"] = s.path().string();
-    j["event"] = n;
-    j["unit"] = name;
-    j["charge"] = charge_json(s, c);
-    j["morale"] = morale_name(s.memory(k).morale);
-    print_json(io.out, j);
-    return 0;
-  }
-  if (c.declined) io.out << name << " does not charge.\n";
-  else print_charge_result(io.out, s, c);
-  if (c.shaken) io.out << name << " is now shaken (remembered in the session).\n";
-  io.out << "Saved as #" << n << " in " << s.path().string() << "\n";
-  return 0;
-}
-
 void add_accept(CLI::App* c, bool& flag) {
   c->add_flag("--accept-ruleset-change", flag,
               "Go on if the session's ruleset file changed since it was last used (recorded in the history)");
 }
 
-}  // namespace
-
-void add_solo(CLI::App& app, Runner& run) {
-  auto* solo = app.add_subcommand("solo", "A solo game: vedette plays your enemy's cavalry, turn by turn, from a session file.");
-  solo->require_subcommand(1);
-  solo->footer(
-      "A session file keeps the roster, every unit's memory and the full history of rolls and answers.\n"
-      "Start with `vedette solo new GAME --unit NAME:TYPE ...`, then `vedette solo play GAME`.");
-
+// `solo new`, `play`, `activate`, `status`, `log`, `undo`, `redo`, `next-turn`, `casualties`.
+void add_session_commands(CLI::App* solo, Runner& run) {
   {
     auto o = std::make_shared<NewOptions>();
     auto* c = solo->add_subcommand("new", "Create a session file for a solo game");
@@ -900,19 +423,19 @@ void add_solo(CLI::App& app, Runner& run) {
     c->callback([o, &run] { run = guarded([o](Io& io) { return run_solo_play(*o, io); }); });
   }
   {
-    auto o = std::make_shared<ActivateOptions>();
+    auto o = std::make_shared<Options<solo::Activate>>();
     auto* c = solo->add_subcommand("activate", "Decide one unit's action this turn from the facts given as flags");
     c->add_option("GAME", o->game, "Session file")->required();
-    c->add_option("UNIT", o->unit, "The unit's name")->required();
-    c->add_flag("--cover", o->cover, "The unit is entirely in cover");
-    c->add_flag("--enemy-in-range", o->in_range, "An enemy in clear sight is within weapons range");
-    c->add_flag("--enemy-flank-rear", o->flank_rear, "An enemy is to the flank or rear, in sight");
-    c->add_flag("--retreated-from-melee", o->retreated, "The unit is retreating as a result of melee");
-    c->add_option("--casualties", o->casualties, "New casualties (figures) since last counted")->check(CLI::Range(0, k_max_figures));
-    c->add_option("--roll", o->roll, "Your physical D6 roll (1-6) instead of vedette's")->check(CLI::Range(1, 6));
+    c->add_option("UNIT", o->c.unit, "The unit's name")->required();
+    c->add_flag("--cover", o->c.cover, "The unit is entirely in cover");
+    c->add_flag("--enemy-in-range", o->c.enemy_in_range, "An enemy in clear sight is within weapons range");
+    c->add_flag("--enemy-flank-rear", o->c.enemy_flank_rear, "An enemy is to the flank or rear, in sight");
+    c->add_flag("--retreated-from-melee", o->c.retreated, "The unit is retreating as a result of melee");
+    c->add_option("--casualties", o->c.casualties, "New casualties (figures) since last counted")->check(CLI::Range(0, k_max_figures));
+    c->add_option("--roll", o->c.roll, "Your physical D6 roll (1-6) instead of vedette's")->check(CLI::Range(1, 6));
     add_accept(c, o->accept);
     c->add_flag("--json", o->json, "Print one JSON object");
-    c->callback([o, &run] { run = guarded([o](Io& io) { return run_activate(*o, io); }); });
+    c->callback([o, &run] { run = runner(o, activate_text); });
   }
   {
     auto o = std::make_shared<ReadOptions>();
@@ -928,149 +451,169 @@ void add_solo(CLI::App& app, Runner& run) {
     c->add_flag("--json", o->json, "Print a JSON array of events");
     c->callback([o, &run] { run = guarded([o](Io& io) { return run_log(*o, io); }); });
   }
-  for (bool undo : {true, false}) {
-    auto o = std::make_shared<StepOptions>();
+  auto undo_redo = [&](auto o, bool undo) {
     auto* c = solo->add_subcommand(undo ? "undo" : "redo",
                                    undo ? "Take back the last N steps (answers, activations, turn changes); the log keeps them"
                                         : "Bring back the last N undone steps");
     c->add_option("GAME", o->game, "Session file")->required();
-    c->add_option("N", o->count, "How many steps (default 1)")->check(CLI::Range(1, 1000000));
+    c->add_option("N", o->c.count, "How many steps (default 1)")->check(CLI::Range(1, 1000000));
     add_accept(c, o->accept);
     c->add_flag("--json", o->json, "Print one JSON object");
-    c->callback([o, undo, &run] { run = guarded([o, undo](Io& io) { return run_undo_redo(*o, undo, io); }); });
-  }
+    c->callback([o, undo, &run] {
+      run = runner(o, [undo](std::ostream& out, const Session& s, const Ruleset&, const Applied& a) { undo_text(out, s, a, undo); });
+    });
+  };
+  undo_redo(std::make_shared<Options<solo::Undo>>(), true);
+  undo_redo(std::make_shared<Options<solo::Redo>>(), false);
   {
-    auto o = std::make_shared<NextTurnOptions>();
+    auto o = std::make_shared<Options<solo::NextTurn>>();
     auto* c = solo->add_subcommand("next-turn", "End this turn and begin the next");
     c->add_option("GAME", o->game, "Session file")->required();
     add_accept(c, o->accept);
     c->add_flag("--json", o->json, "Print one JSON object");
-    c->callback([o, &run] { run = guarded([o](Io& io) { return run_next_turn(*o, io); }); });
+    c->callback([o, &run] { run = runner(o, next_turn_text); });
   }
   {
-    auto o = std::make_shared<CasualtyOptions>();
+    auto o = std::make_shared<Options<solo::Casualties>>();
     auto* c = solo->add_subcommand("casualties", "Record new casualties on a unit (figures wounded or killed)");
     c->add_option("GAME", o->game, "Session file")->required();
-    c->add_option("UNIT", o->unit, "The unit's name")->required();
-    c->add_option("N", o->count, "New casualties (or, with --total, all lost so far)")
+    c->add_option("UNIT", o->c.unit, "The unit's name")->required();
+    c->add_option("N", o->c.count, "New casualties (or, with --total, all lost so far)")
         ->required()
         ->check(CLI::Range(0, k_max_figures));
-    c->add_flag("--total", o->total, "N is the total lost so far, not new ones (to correct a count)");
+    c->add_flag("--total", o->c.total, "N is the total lost so far, not new ones (to correct a count)");
     add_accept(c, o->accept);
     c->add_flag("--json", o->json, "Print one JSON object");
-    c->callback([o, &run] { run = guarded([o](Io& io) { return run_casualties(*o, io); }); });
+    c->callback([o, &run] { run = runner(o, casualties_text); });
   }
+}
+
+// The turn's steps after the activations: `solo charge`, `initiative`, `shoot`, `melee`, `rally`; and `morale`.
+void add_step_commands(CLI::App* solo, Runner& run) {
   {
-    auto o = std::make_shared<ChargeOptions>();
+    auto o = std::make_shared<Options<solo::Charge>>();
     auto* c = solo->add_subcommand("charge",
                                    "Answer a \"(Charge?)\": resolve the unit's charge (seed 003: range, the defender's 2D6 "
                                    "morale check) or --decline");
     c->add_option("GAME", o->game, "Session file")->required();
-    c->add_option("UNIT", o->unit, "The charging unit's name")->required();
-    c->add_flag("--decline", o->decline, "The unit does not charge");
-    c->add_option("--distance", o->distance, "Distance to the near edge of the target's nearest figure (e.g. 45cm; a bare number is in the ruleset's units); "
+    c->add_option("UNIT", o->c.unit, "The charging unit's name")->required();
+    c->add_flag("--decline", o->c.decline, "The unit does not charge");
+    c->add_option("--distance", o->c.distance, "Distance to the near edge of the target's nearest figure (e.g. 45cm; a bare number is in the ruleset's units); "
                   "that figure's base must lie entirely within range (seed 003)");
-    c->add_option("--bearing", o->bearing, "Degrees off the unit's facing to the nearest part of the target (default 0: the facing line crosses it); "
+    c->add_option("--bearing", o->c.bearing, "Degrees off the unit's facing to the nearest part of the target (default 0: the facing line crosses it); "
                   "a target partly within the arc may be charged (seed 003)");
-    c->add_option("--defender", o->defender,
+    c->add_option("--defender", o->c.defender,
                   "The unit charged: peasants, light-foot, heavy-foot, elite-foot, light-horse, medium-horse or heavy-horse");
-    auto* flank = c->add_flag("--flank", o->flank, "The charge strikes the defender's flank");
-    auto* rear = c->add_flag("--rear", o->rear, "The charge strikes the defender's rear");
+    auto* flank = c->add_flag("--flank", o->c.flank, "The charge strikes the defender's flank");
+    auto* rear = c->add_flag("--rear", o->c.rear, "The charge strikes the defender's rear");
     flank->excludes(rear);
-    c->add_flag("--both-charging", o->both_charging, "The defender is charging too");
-    c->add_flag("--pikes-facing", o->pikes_facing, "Swiss or Landsknechte pikes or pole arms facing the charge");
-    c->add_option("--attacker", o->attacker, "The charging unit's weight: light, medium or heavy (default: the unit's weight=)");
-    c->add_option("--move", o->move, "The charging unit's normal move (default: the top of its pace this turn)");
-    c->add_option("--roll", o->roll, "Your physical 2D6 for the defender, two dice (e.g. --roll 3 5)")
+    c->add_flag("--both-charging", o->c.both_charging, "The defender is charging too");
+    c->add_flag("--pikes-facing", o->c.pikes_facing, "Swiss or Landsknechte pikes or pole arms facing the charge");
+    c->add_option("--attacker", o->c.attacker, "The charging unit's weight: light, medium or heavy (default: the unit's weight=)");
+    c->add_option("--move", o->c.move, "The charging unit's normal move (default: the top of its pace this turn)");
+    c->add_option("--roll", o->c.defender_roll, "Your physical 2D6 for the defender, two dice (e.g. --roll 3 5)")
         ->expected(2)
         ->check(CLI::Range(1, 6));
-    c->add_option("--path", o->path, "On the way: open (default), obstacle (fence, hedge, wall), uphill, or into-terrain (the target in rough terrain)");
-    c->add_option("--obstacle-roll", o->obstacle_roll, "With an obstacle and your own dice: the second initiation check's 2D6 (seed 003)")
+    c->add_option("--path", o->c.path, "On the way: open (default), obstacle (fence, hedge, wall), uphill, or into-terrain (the target in rough terrain)");
+    c->add_option("--obstacle-roll", o->c.obstacle, "With an obstacle and your own dice: the second initiation check's 2D6 (seed 003)")
         ->expected(2)
         ->check(CLI::Range(1, 6));
-    c->add_flag("--fear-exempt", o->fear_exempt,
+    c->add_flag("--fear-exempt", o->c.fear_exempt,
                 "Fear of Charge (seed 001, when the ruleset turns it on): your infantry is in cover good enough to take no gut check");
-    c->add_flag("--refuge", o->refuge,
+    c->add_flag("--refuge", o->c.refuge,
                 "Fear of Charge: there is such cover within the flee distance of your infantry, to flee to if it fails the gut check");
-    c->add_option("--gut-roll", o->gut_roll, "Fear of Charge, with your own dice: your infantry's gut check dice (the ruleset's 1 or 2)")
+    c->add_option("--gut-roll", o->c.gut, "Fear of Charge, with your own dice: your infantry's gut check dice (the ruleset's 1 or 2)")
         ->expected(1, 2)
         ->check(CLI::Range(1, 6));
-    c->add_flag("--square", o->square, "Infantry Square (seed 004, when the ruleset turns it on): your infantry forms square");
-    c->add_option("--charger-roll", o->charger_roll,
+    c->add_flag("--square", o->c.square, "Infantry Square (seed 004, when the ruleset turns it on): your infantry forms square");
+    c->add_option("--charger-roll", o->c.charger,
                   "Both charging, with your own dice: the charger's 2D6 for its own morale check (seed 003), e.g. --charger-roll 2 6")
         ->expected(2)
         ->check(CLI::Range(1, 6));
-    c->add_option("--initiation", o->initiation,
+    c->add_option("--initiation", o->c.initiation,
                   "Your physical 2D6 for the charge initiation check, made first (seed 003), e.g. --initiation 4 5")
         ->expected(2)
         ->check(CLI::Range(1, 6));
     add_accept(c, o->accept);
     c->add_flag("--json", o->json, "Print one JSON object");
-    c->callback([o, &run] { run = guarded([o](Io& io) { return run_charge(*o, io); }); });
+    c->callback([o, &run] { run = runner(o, charge_text); });
   }
   {
-    auto o = std::make_shared<InitiativeOptions>();
+    auto o = std::make_shared<Options<solo::Initiative>>();
     auto* c = solo->add_subcommand("initiative", "Roll the turn's initiative: the cavalry's dice, -2 per declared charge (seed 003), against your total");
     c->add_option("GAME", o->game, "Session file")->required();
-    c->add_option("--total", o->total, "Your side's initiative: your dice less 2 for each charge your side declared")
+    c->add_option("--total", o->c.total, "Your side's initiative: your dice less 2 for each charge your side declared")
         ->check(CLI::Range(-20, 120));
-    c->add_option("--your-roll", o->your_roll, "Your side's initiative dice (their sum), instead of --total")->check(CLI::Range(1, 120));
-    c->add_option("--your-charges", o->your_charges, "Charges your side declared this turn (with --your-roll)")->check(CLI::Range(0, 100));
-    c->add_option("--roll", o->roll, "The cavalry's dice as you rolled them (default: vedette rolls)")->check(CLI::Range(1, 6));
+    c->add_option("--your-roll", o->c.your_roll, "Your side's initiative dice (their sum), instead of --total")->check(CLI::Range(1, 120));
+    c->add_option("--your-charges", o->c.your_charges, "Charges your side declared this turn (with --your-roll)")->check(CLI::Range(0, 100));
+    c->add_option("--roll", o->c.roll, "The cavalry's dice as you rolled them (default: vedette rolls)")->check(CLI::Range(1, 6));
     add_accept(c, o->accept);
     c->add_flag("--json", o->json, "Print one JSON object");
-    c->callback([o, &run] { run = guarded([o](Io& io) { return run_initiative(*o, io); }); });
+    c->callback([o, &run] { run = runner(o, step_text); });
   }
   {
-    auto o = std::make_shared<ShootOptions>();
+    auto o = std::make_shared<Options<solo::Shoot>>();
     auto* c = solo->add_subcommand("shoot", "A unit's shooting this turn (seed 002): at the nearest enemy it can see");
     c->add_option("GAME", o->game, "Session file")->required();
-    c->add_option("UNIT", o->unit, "The unit's name")->required();
-    c->add_option("--distance", o->distance, "Front to front to the nearest enemy it can see, e.g. 25cm or 10in");
-    c->add_flag("--no-target", o->no_target, "Its nearest enemy in clear sight is beyond its reach or outside its arc (or there is none)");
-    c->add_flag("--cover", o->cover, "That enemy is in cover, as the unit sees it");
-    c->add_option("--hits", o->hits, "Hits from the dice you rolled for it (default: vedette rolls)");
+    c->add_option("UNIT", o->c.unit, "The unit's name")->required();
+    c->add_option("--distance", o->c.distance, "Front to front to the nearest enemy it can see, e.g. 25cm or 10in");
+    c->add_flag("--no-target", o->c.no_target, "Its nearest enemy in clear sight is beyond its reach or outside its arc (or there is none)");
+    c->add_flag("--cover", o->c.cover, "That enemy is in cover, as the unit sees it");
+    c->add_option("--hits", o->c.hits, "Hits from the dice you rolled for it (default: vedette rolls)");
     add_accept(c, o->accept);
     c->add_flag("--json", o->json, "Print one JSON object");
-    c->callback([o, &run] { run = guarded([o](Io& io) { return run_shoot(*o, io); }); });
+    c->callback([o, &run] { run = runner(o, step_text); });
   }
   {
-    auto o = std::make_shared<MeleeOptions>();
+    auto o = std::make_shared<Options<solo::Melee>>();
     auto* c = solo->add_subcommand("melee", "The melee after a unit's charge that stood (seed 003): its dice against your unit's hits");
     c->add_option("GAME", o->game, "Session file")->required();
-    c->add_option("UNIT", o->unit, "The unit's name")->required();
-    c->add_option("--their-hits", o->their_hits, "Hits your unit scored on it")->required()->check(CLI::Range(0, 100000));
-    c->add_option("--square-dice", o->square_dice,
+    c->add_option("UNIT", o->c.unit, "The unit's name")->required();
+    c->add_option("--their-hits", o->c.their_hits, "Hits your unit scored on it")->required()->check(CLI::Range(0, 100000));
+    c->add_option("--square-dice", o->c.square_dice,
                   "Against your square (seed 004's Infantry Square): the face(s) its die showed, rolled first")
         ->expected(1, 6);
-    c->add_option("--hits", o->hits, "Hits from the dice you rolled for it (default: vedette rolls)");
+    c->add_option("--hits", o->c.hits, "Hits from the dice you rolled for it (default: vedette rolls)");
     add_accept(c, o->accept);
     c->add_flag("--json", o->json, "Print one JSON object");
-    c->callback([o, &run] { run = guarded([o](Io& io) { return run_melee(*o, io); }); });
+    c->callback([o, &run] { run = runner(o, step_text); });
   }
   {
-    auto o = std::make_shared<RallyOptions>();
+    auto o = std::make_shared<Options<solo::Rally>>();
     auto* c = solo->add_subcommand("rally", "End of turn: a unit at half strength routs; a shaken or rallying one rallies on 2D6");
     c->add_option("GAME", o->game, "Session file")->required();
-    c->add_option("UNIT", o->unit, "The unit's name")->required();
-    c->add_flag("--enemy-near", o->enemy_near, "An enemy is within combat.morale.rally_enemy_clear of it: no rally");
-    c->add_option("--roll", o->roll, "Your 2D6 for it, e.g. --roll 3 4 (default: vedette rolls)")->expected(2)->check(CLI::Range(1, 6));
+    c->add_option("UNIT", o->c.unit, "The unit's name")->required();
+    c->add_flag("--enemy-near", o->c.enemy_near, "An enemy is within combat.morale.rally_enemy_clear of it: no rally");
+    c->add_option("--roll", o->c.roll, "Your 2D6 for it, e.g. --roll 3 4 (default: vedette rolls)")->expected(2)->check(CLI::Range(1, 6));
     add_accept(c, o->accept);
     c->add_flag("--json", o->json, "Print one JSON object");
-    c->callback([o, &run] { run = guarded([o](Io& io) { return run_rally(*o, io); }); });
+    c->callback([o, &run] { run = runner(o, step_text); });
   }
   {
-    auto o = std::make_shared<MoraleOptions>();
+    auto o = std::make_shared<Options<solo::SetMorale>>();
     auto* c = solo->add_subcommand("morale", "Record a unit as steady, shaken, rallying or routed");
     c->add_option("GAME", o->game, "Session file")->required();
-    c->add_option("UNIT", o->unit, "The unit's name")->required();
-    c->add_option("STATE", o->morale, "steady, shaken, rallying or routed")->required();
-    c->add_option("--reason", o->reason, "Why, for the log");
+    c->add_option("UNIT", o->c.unit, "The unit's name")->required();
+    c->add_option("STATE", o->c.morale, "steady, shaken, rallying or routed")->required();
+    c->add_option("--reason", o->c.reason, "Why, for the log");
     add_accept(c, o->accept);
     c->add_flag("--json", o->json, "Print one JSON object");
-    c->callback([o, &run] { run = guarded([o](Io& io) { return run_morale(*o, io); }); });
+    c->callback([o, &run] { run = runner(o, morale_text); });
   }
   add_solo_react(solo, run);  // issue 28: `solo moved`, `solo charged` (cmd_solo_react.cpp)
+}
+
+}  // namespace
+
+void add_solo(CLI::App& app, Runner& run) {
+  auto* solo = app.add_subcommand("solo", "A solo game: vedette plays your enemy's cavalry, turn by turn, from a session file.");
+  solo->require_subcommand(1);
+  solo->footer(
+      "A session file keeps the roster, every unit's memory and the full history of rolls and answers.\n"
+      "Start with `vedette solo new GAME --unit NAME:TYPE ...`, then `vedette solo play GAME`.");
+
+  add_session_commands(solo, run);
+  add_step_commands(solo, run);
 }
 
 }  // namespace vedette::cli

@@ -15,7 +15,29 @@
   let current = null;   // {name, rev, status}
   let busy = false;
   let interacting = false;  // the player is answering a card's questions: the poll leaves the page alone
-  const flash = {};         // unit -> what its last charge did, shown on its card until the next redraw of a new turn
+  // What each step of this turn did (a charge, the initiative, a shot, a
+  // melee, a rally), shown under its own heading until the next turn. Each
+  // keeps the number of its event in the session's log: an undone step's
+  // result goes with it (the status's undo.next is the last step in effect).
+  // Kept in the tab's sessionStorage, so a reload shows them too.
+  const results = {
+    key: () => `vedette:${current.name}:results`,
+    all() {
+      try { return JSON.parse(sessionStorage.getItem(this.key()) || "[]"); } catch (e) { return []; }
+    },
+    shown() {
+      const s = current.status;
+      const last = s.undo && s.undo.next != null ? s.undo.next : 0;
+      return this.all().filter((r) => r.turn === s.turn && r.n <= last);
+    },
+    // After the step's write (the status read again): it is the last in effect.
+    add(unit, head, text) {
+      const s = current.status;
+      const list = this.shown();  // (those undone go: a new step ends their redo)
+      list.push({ turn: s.turn, n: s.undo && s.undo.next != null ? s.undo.next : 0, unit, head, text });
+      try { sessionStorage.setItem(this.key(), JSON.stringify(list)); } catch (e) { /* storage off: shown until the redraw */ }
+    },
+  };
 
   function el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
@@ -103,9 +125,10 @@
   });
 
   // ----------------------------------------------------------------- session
-  async function openSession(name, keepNotice) {
+  async function openSession(name, keepNotice, beforeRender) {
     const data = await api("GET", "/api/sessions/" + encodeURIComponent(name));
     current = { name, rev: data.rev, status: data.result };
+    if (beforeRender) beforeRender();
     if (!keepNotice) notice("");
     history.replaceState(null, "", location.pathname + "?" + new URLSearchParams({ session: name }).toString());
     $("where").textContent = "· " + name;
@@ -137,11 +160,14 @@
       card.querySelector(".summary").textContent = unitSummary(u);
       const flow = card.querySelector(".flow");
       if (u.acted_this_turn && u.last_instruction) flow.append(el("p", { class: "instruction", text: u.last_instruction }));
-      if (flash[u.name] && flash[u.name].turn === s.turn) flow.append(el("p", { class: "outcome", text: flash[u.name].text }));
+      for (const r of results.shown().filter((x) => x.unit === u.name)) flow.append(el("p", { class: "outcome", text: r.text }));
       // A unit acts once a turn: undo is the way back.
       const act = card.querySelector(".activate");
       act.hidden = u.acted_this_turn;
       act.addEventListener("click", () => { interacting = true; guarded(() => ask(u, flow, {})); });
+      // Answers kept from before a reload: asked on from where they stop.
+      const resume = u.acted_this_turn ? null : kept.get(u.name);
+      if (u.acted_this_turn) kept.drop(u.name);
       // Cancel, or OK with nothing changed, writes nothing.
       card.querySelector(".casualties").addEventListener("click", () => (interacting = true) && numberPad(flow, `New casualties on ${u.name}`, u.figures - u.casualties,
         (n) => (n === 0 ? render() : guarded(() => change("casualties", { unit: u.name, count: n }))), { cancel: render }));
@@ -151,7 +177,8 @@
       box.append(card);
       // The unit the server names next: its first question at once, as solo play asks it.
       const n = s.next_step;
-      if (n && (n.step === "question" || n.step === "roll") && n.unit === u.name) setTimeout(() => guarded(() => ask(u, flow, {})), 0);
+      if (resume) setTimeout(() => { interacting = true; guarded(() => ask(u, flow, resume)); }, 0);
+      else if (n && (n.step === "question" || n.step === "roll") && n.unit === u.name) setTimeout(() => guarded(() => ask(u, flow, {})), 0);
     }
     renderStep(s.next_step);
   }
@@ -164,14 +191,16 @@
   function renderStep(n) {
     const box = $("step");
     const steps = ["initiative", "shooting", "melee", "rally"];
-    const last = flash["step"] && flash["step"].turn === current.status.turn ? flash["step"].text : "";
+    // The turn's steps done so far, each under its own heading.
+    const done = [];
+    for (const r of results.shown().filter((x) => !x.unit)) done.push(el("h2", { class: "done", text: r.head }), el("p", { class: "outcome", text: r.text }));
     if (!n || !steps.includes(n.step)) {
-      // The turn's steps are done: the last outcome stays, with solo play's
+      // The turn's steps are done: their outcomes stay, with solo play's
       // end-of-turn summary (the server's words) and the way on.
       const summary = current.status.turn_summary || [];
-      box.hidden = !last && !summary.length;
-      const kids = [el("h2", { text: summary.length ? `End of turn ${current.status.turn}` : "This turn" })];
-      if (last) kids.push(el("p", { class: "outcome", text: last }));
+      box.hidden = !done.length && !summary.length;
+      const kids = [...done];
+      if (summary.length) kids.push(el("h2", { text: `End of turn ${current.status.turn}` }));
       if (summary.length) {
         const list = el("ul", { class: "summary-list" });
         for (const line of summary) list.append(el("li", { text: line }));
@@ -185,11 +214,9 @@
     const flow = el("div", { class: "flow" });
     box.replaceChildren(head, flow);
     const physical = current.status.physical_dice;
-    const send = (action, body) => guarded(async () => {
-      const r = await change(action, body);
-      if (r && r.outcome) flash["step"] = { turn: current.status.turn, text: r.outcome };
-      render();
-    });
+    const send = (action, body) => guarded(() => change(action, body, (r) => {
+      if (r && r.outcome) results.add(null, head.textContent, r.outcome);
+    }));
     // "Roll for me" (unless physical dice), or the player's own result.
     const dice = (question, rolledBefore, mine) => {
       const row = el("div", { class: "choices" });
@@ -198,18 +225,37 @@
       flow.replaceChildren(el("p", { class: "question", text: question }), row);
       row.firstChild.focus();
     };
-    // The last step's result stays above, under its own heading.
-    if (last) box.replaceChildren(el("h2", { text: "Last step" }), el("p", { class: "outcome", text: last }), head, flow);
+    // The dice of a one-screen step: "Roll for me" (unless physical dice)
+    // or "I rolled", ready once the player's answers above are given.
+    const diceRow = (given, mine) => {
+      const row = el("div", { class: "choices" });
+      if (!physical || n.rolled_before) row.append(el("button", { class: "primary", text: "Roll for me", onclick: () => given() && mine(null) }));
+      if (!n.rolled_before) row.append(el("button", { text: "I rolled", onclick: () => given() && mine(undefined) }));
+      row.ready = () => { for (const b of row.children) b.disabled = !given(); };
+      row.ready();
+      return row;
+    };
+    // The steps done stay above, each under its own heading.
+    box.replaceChildren(...done, head, flow);
     // The step's first question is asked at once (a rout is confirmed first).
     const begin = () => {
       if (n.step === "initiative") {
-        numberPad(flow, n.question, undefined, (mine) =>
-          choices(flow, "Charges your side declared this turn", ["0", "1", "2", "3", "4"], (c) =>
-            dice("The cavalry's initiative die", n.rolled_before, (how) => {
-              const body = { your_roll: mine, your_charges: Number(c) };
-              if (how === null) return send("initiative", body);
-              choices(flow, "The cavalry's die", ["1", "2", "3", "4", "5", "6"], (d) => send("initiative", { ...body, roll: Number(d) }));
-            })));
+        // One screen: the player's dice and the charges declared (usually
+        // none: pressed), then the cavalry's die.
+        const mine = { charges: 0 };
+        const totals = [];
+        for (let t = n.dice || 1; t <= 6 * (n.dice || 1) && totals.length <= 18; t++) totals.push(String(t));
+        const row = diceRow(() => mine.roll !== undefined, (how) => {
+          const body = { your_roll: mine.roll, your_charges: mine.charges };
+          if (how === null) return send("initiative", body);
+          choices(flow, "The cavalry's die", ["1", "2", "3", "4", "5", "6"], (d) => send("initiative", { ...body, roll: Number(d) }));
+        });
+        const yours = totals.length <= 18
+          ? pick(`Your side's initiative: roll ${n.dice || 1} D6; what did the dice show?`, totals, undefined, (v) => { mine.roll = Number(v); row.ready(); })
+          : (() => { const box = el("div"); numberPad(box, `Your side's initiative: roll ${n.dice} D6; the total shown`, undefined, (v) => { mine.roll = v; row.ready(); }); return box; })();
+        flow.replaceChildren(yours,
+          pick("Charges your side declared this turn", ["0", "1", "2", "3", "4"], "0", (c) => { mine.charges = Number(c); }),
+          el("p", { class: "question", text: "The cavalry's initiative die" }), row);
       } else if (n.step === "shooting") {
         choices(flow, n.question, ["Yes", "No"], (yes) => {
           if (yes === "No") return send("shoot", { unit: n.unit, target: false });
@@ -250,12 +296,22 @@
         });
         next();
       } else if (n.step === "melee") {
-        numberPad(flow, `${n.text} How many hits did your unit score on ${n.unit}?`, undefined, (theirs) =>
-          dice(`${n.unit}'s melee: ${rollText(n.dice, n.need, "hits")}`, n.rolled_before, (how) => {
-            const body = { unit: n.unit, their_hits: theirs };
-            if (how === null) return send("melee", body);
-            hitsChoice(flow, n.unit, n.dice, (h) => send("melee", { ...body, hits: h }));
-          }));
+        // One screen: your unit's hits, then the cavalry's dice.
+        const body = { unit: n.unit };
+        const counts = [];
+        for (let h = 0; h <= 12; h++) counts.push(String(h));
+        const row = diceRow(() => body.their_hits !== undefined, (how) => {
+          if (how === null) return send("melee", body);
+          hitsChoice(flow, n.unit, n.dice, (h) => send("melee", { ...body, hits: h }));
+        });
+        const more = el("div");
+        const hits = pick(`How many hits did your unit score on ${n.unit}?`, counts, undefined, (h) => { body.their_hits = Number(h); row.ready(); });
+        hits.querySelector(".choices").classList.add("faces");
+        hits.append(el("div", { class: "choices" }, el("button", { text: "More than 12", onclick: () => {
+          numberPad(more, `How many hits did your unit score on ${n.unit}?`, undefined, (h) => { body.their_hits = h; row.ready(); more.replaceChildren(el("p", { text: `${h} hits` })); });
+        } })), more);
+        flow.replaceChildren(el("p", { text: n.text }), hits,
+          el("p", { class: "question", text: `${n.unit}'s melee: ${rollText(n.dice, n.need, "hits")}` }), row);
       } else if (n.step === "rally") {
         if (n.routs) return send("rally", { unit: n.unit });
         choices(flow, n.question, ["Yes", "No"], (yes) => {
@@ -284,9 +340,10 @@
     choices(flow, `Hits from your dice for ${unit}`, counts, (h) => done(Number(h)));
   }
 
-  async function change(action, body) {
+  // `then(result)`: after the status is read again, before the page is drawn.
+  async function change(action, body, then) {
     const data = await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/${action}`, { ...body, rev: current.rev });
-    await openSession(current.name);
+    await openSession(current.name, false, then && (() => then(data.result)));
     return data.result;
   }
 
@@ -358,8 +415,25 @@
   // The table's unit of length first, then the other (the server names the table's).
   const lengthUnits = (tableUnit) => [tableUnit, ...["cm", "in"].filter((u) => u !== tableUnit)];
 
+  // The answers given so far in an activation, kept per session, unit and
+  // turn in the tab's sessionStorage (as `solo play` keeps them): a reload,
+  // or a phone that killed the tab, asks the next question, not the first.
+  const keptKey = (unit) => `vedette:${current.name}:${unit}:${current.status.turn}`;
+  const kept = {
+    get(unit) {
+      try { return JSON.parse(sessionStorage.getItem(keptKey(unit)) || "null"); } catch (e) { return null; }
+    },
+    set(unit, answers) {
+      try { sessionStorage.setItem(keptKey(unit), JSON.stringify(answers)); } catch (e) { /* storage off: nothing kept */ }
+    },
+    drop(unit) {
+      try { sessionStorage.removeItem(keptKey(unit)); } catch (e) { /* storage off */ }
+    },
+  };
+
   async function ask(u, flow, answers) {
     const q = await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/question`, { unit: u.name, answers });
+    if (Object.keys(answers).length) kept.set(u.name, answers);
     if (q.question) {
       if (q.yes_no) {
         choices(flow, q.text, ["Yes", "No"], (a) => guarded(() => ask(u, flow, { ...answers, [q.question]: a === "Yes" })));
@@ -382,6 +456,7 @@
     const body = { unit: u.name, answers };
     if (roll) body.roll = roll;
     const r = await change("activate", body);
+    kept.drop(u.name);
     const a = r.activation;
     const card = [...document.querySelectorAll(".card")].find((c) => c.querySelector(".name").textContent === u.name);
     const f = card ? card.querySelector(".flow") : flow;
@@ -426,64 +501,164 @@
     return box;
   }
 
+  // One question of a one-screen form: its buttons stay, the answer given
+  // is pressed, and a tap changes it. `options`: text, or [text, value].
+  function pick(question, options, selected, onpick) {
+    const row = el("div", { class: "choices", role: "group" });
+    const box = el("div", { class: "pick" }, el("p", { class: "question", text: question }), row);
+    for (const o of options) {
+      const [text, value] = Array.isArray(o) ? o : [o, o];
+      if (String(text).length > 9) row.classList.add("long");
+      const b = el("button", { text, "aria-pressed": String(value === selected), onclick: () => {
+        for (const x of row.children) x.setAttribute("aria-pressed", String(x === b));
+        onpick(value);
+      } });
+      row.append(b);
+    }
+    return box;
+  }
+
+  // A distance on a pad with no OK (the form's other answers are on the
+  // same screen): every key says the value so far. `units`: the table's first.
+  function livePad(question, units, start, onchange) {
+    let value = start.value || "", unit = units.includes(start.unit) ? start.unit : units[0];
+    const out = el("output", {});
+    const pad = el("div", { class: "pad" }, out);
+    const said = () => {
+      out.textContent = (value || "0") + " " + unit;
+      onchange(value, unit);
+    };
+    for (const d of ["1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "0", "⌫"]) {
+      pad.append(el("button", { text: d, "aria-label": d === "⌫" ? "Delete" : d, onclick: () => {
+        if (d === "⌫") value = value.slice(0, -1);
+        else if (d === ".") { if (!value.includes(".") && value.length < 5) value = (value || "0") + "."; }
+        else if ((value + d).length <= 6) value = (value + d).replace(/^0+(?=\d)/, "");
+        said();
+      } }));
+    }
+    const box = el("div", { class: "pick" }, el("p", { class: "question", text: question }));
+    if (units.length > 1) {
+      const row = el("div", { class: "choices units" });
+      for (const x of units) row.append(el("button", { text: x, "aria-pressed": String(x === unit), onclick: () => {
+        unit = x;
+        for (const b of row.children) b.setAttribute("aria-pressed", String(b.textContent === x));
+        said();
+      } }));
+      box.append(row);
+    }
+    box.append(pad);
+    out.textContent = (value || "0") + " " + unit;
+    return box;
+  }
+
   function chargeForm(u, flow, append) {
     const form = el("div", { class: "charge" });
     const url = (what) => `/api/sessions/${encodeURIComponent(current.name)}/${what}`;
-    // The questions; the defender classes, their wording and the weights
-    // are the session ruleset's (charge-table), so a house rule's show.
-    const start = () => guarded(async () => {
+    const keep = u.name + ":charge";  // the form's answers, kept as an activation's are
+    // The questions on one screen, each with its answer pressed: where the
+    // rules allow a usual answer it is given (a frontal charge, the defender
+    // not charging too, open ground, no pikes, no cover, no square), so a
+    // usual charge is the distance, the unit charged and "Roll for me".
+    // The defender classes, their wording and the weights are the session
+    // ruleset's (charge-table), so a house rule's show.
+    const start = (resumed) => guarded(async () => {
       interacting = true;
       const table = await api("GET", url("charge-table"));
-      const a = {};
+      const a = { side: "front", pikes_facing: false, both_charging: false, path: "open", fear_exempt: false, refuge: false, square: false,
+        ...(resumed || {}) };
       const kinds = Object.fromEntries(table.defenders.map((d) => [d.id, d.kind]));
-      const rest = () => choices(form, "The unit charged is", table.defenders.map((d) => [d.text, d.id]), (def) => {
-        a.defender = def;
-        choices(form, "Where does the charge strike?", ["front", "flank", "rear"], (side) => {
-          if (side !== "front") a[side] = true;
-          const both = () => choices(form, "Is the defender charging too?", ["Yes", "No"], (yes) => {
-            a.both_charging = yes === "Yes";
-            // Seed 003's terrain on the way (the server's rule: with_path).
-            choices(form, "On the way to the target", [["Open ground", "open"], ["An obstacle (fence, hedge, wall)", "obstacle"],
-              ["Uphill", "uphill"], ["The target is in rough terrain", "into_terrain"]], (path) => {
-              a.path = path;
-              optional(a);
-            });
-          });
-          // Pikes or pole arms facing the charge: foot charged in front, if the ruleset says they stand.
-          if (table.pikes_facing_stand && side === "front" && kinds[def] === "foot") {
-            choices(form, "Pikes or pole arms facing the charge?", ["Yes", "No"], (yes) => { a.pikes_facing = yes === "Yes"; both(); });
-          } else both();
-        });
-      });
-      distancePad(form, `Distance from ${u.name}'s front to the near edge of the target's nearest figure`, lengthUnits(table.units_of_length), (d) => {
-        a.distance = d;
-        const weight = (table.units[u.name] || {}).weight;
-        if (weight) rest();
-        else choices(form, `Is ${u.name} light, medium or heavy cavalry?`, table.attacker_weights, (w) => { a.attacker = w; rest(); });
-      }, () => render());
-    });
-    // The optional rules the session's ruleset turns on (seed 001's Fear of
-    // Charge, seed 004's Infantry Square), asked of foot not charging too;
-    // the server's charge-odds says which apply.
-    const optional = (a) => guarded(async () => {
-      const o = await api("POST", url("charge-odds"), { unit: u.name, ...a });
-      // (Inside this guarded call offer() is awaited directly; from a button, guarded anew.)
-      const square = (direct) => {
-        if (!o.square_allowed) return direct ? offer(a) : guarded(() => offer(a));
-        choices(form, "Infantry Square: does your unit form square to receive the charge?", ["Yes", "No"], (yes) => {
-          a.square = yes === "Yes";
-          guarded(() => offer(a));
-        });
+      const weight = (table.units[u.name] || {}).weight;
+      const units = lengthUnits(table.units_of_length);
+      let o = null;  // the server's odds for the answers as they stand
+      const pikesAsked = () => table.pikes_facing_stand && a.side === "front" && kinds[a.defender] === "foot";
+      const complete = () => Number(a.distance || 0) > 0 && a.defender && (weight || a.attacker);
+      // The answers as `vedette solo charge` takes them; `optional` adds the
+      // optional rules' answers the server said apply.
+      const answers = (optional) => {
+        const b = { distance: String(a.distance).replace(/\.$/, "") + a.unit, defender: a.defender, both_charging: a.both_charging, path: a.path };
+        if (!weight) b.attacker = a.attacker;
+        if (a.side !== "front") b[a.side] = true;
+        if (pikesAsked()) b.pikes_facing = a.pikes_facing;
+        if (optional && optional.fear_may_apply) {
+          b.fear_exempt = a.fear_exempt;
+          if (!a.fear_exempt) b.refuge = a.refuge;
+        }
+        if (optional && optional.square_allowed) b.square = a.square;
+        return b;
       };
-      if (!o.fear_may_apply) return square(true);
-      choices(form, `Fear of Charge: is your unit in cover of ${o.fear_exempt_cover} or better against the charge (not counting prone)?`, ["Yes", "No"], (yes) => {
-        a.fear_exempt = yes === "Yes";
-        if (a.fear_exempt) return square(false);
-        choices(form, `If it fails its gut check, is there such cover within ${o.fear_flee_distance} to flee to?`, ["Yes", "No"], (r) => {
-          a.refuge = r === "Yes";
-          square(false);
-        });
-      });
+      const pikesBox = el("div"), optionalBox = el("div"), oddsBox = el("div", { class: "odds-box" }), row = el("div", { class: "choices" });
+      const rollMine = el("button", { class: "primary", text: "Roll for me", onclick: () => { if (o) go({}); } });
+      const iRolled = el("button", { text: "I rolled", onclick: () => { if (o) { initiationNeed = o.initiation_need; mine(); } } });
+      row.append(rollMine, iRolled, el("button", { class: "cancel", text: "Cancel", onclick: () => { kept.drop(keep); render(); } }));
+      // The odds (and which optional rules apply) for the answers as they
+      // stand, asked again after every change; the dice wait for them.
+      let asking = false, again = false;
+      const ready = () => {
+        rollMine.disabled = iRolled.disabled = !(o && complete() && !asking);
+        // vedette's dice, unless the player rolls their own; dice rolled before: vedette's again.
+        rollMine.hidden = current.status.physical_dice && !(o && o.rolled_before);
+        iRolled.hidden = !!(o && o.rolled_before);
+      };
+      const refresh = async () => {
+        kept.set(keep, a);
+        o = null;
+        if (!complete()) { oddsBox.replaceChildren(el("p", { class: "hint", text: "The odds show once the distance and the unit charged are given." })); ready(); return; }
+        again = true;
+        if (asking) return;
+        asking = busy = true;
+        document.body.dataset.busy = "1";
+        ready();
+        try {
+          while (again) {
+            again = false;
+            const base = await api("POST", url("charge-odds"), { unit: u.name, ...answers(null) });
+            const full = base.fear_may_apply || base.square_allowed ? await api("POST", url("charge-odds"), { unit: u.name, ...answers(base) }) : base;
+            if (again) continue;
+            drawOptional(base);
+            given = answers(base);
+            o = full;
+            oddsBox.replaceChildren(oddsPanel(full));
+          }
+        } catch (e) {
+          if (!e.shown) notice(e.message);
+        } finally {
+          asking = busy = false;
+          delete document.body.dataset.busy;
+          ready();
+        }
+      };
+      const set = (key) => (v) => { a[key] = v; if (key === "side" || key === "defender") drawPikes(); refresh(); };
+      const yesNo = (question, key) => pick(question, [["Yes", true], ["No", false]], a[key], set(key));
+      const drawPikes = () => pikesBox.replaceChildren(...(pikesAsked() ? [yesNo("Pikes or pole arms facing the charge?", "pikes_facing")] : []));
+      // The optional rules the session's ruleset turns on (seed 001's Fear
+      // of Charge, seed 004's Infantry Square), asked of foot not charging
+      // too; the server's charge-odds says which apply.
+      const drawOptional = (base) => {
+        const kids = [];
+        if (base.fear_may_apply) {
+          kids.push(pick(`Fear of Charge: is your unit in cover of ${base.fear_exempt_cover} or better against the charge (not counting prone)?`,
+            [["Yes", true], ["No", false]], a.fear_exempt, (v) => { a.fear_exempt = v; refresh(); }));
+          if (!a.fear_exempt) kids.push(yesNo(`If it fails its gut check, is there such cover within ${base.fear_flee_distance} to flee to?`, "refuge"));
+        }
+        if (base.square_allowed) kids.push(yesNo("Infantry Square: does your unit form square to receive the charge?", "square"));
+        optionalBox.replaceChildren(...kids);
+      };
+      form.replaceChildren(
+        el("p", { class: "question", text: `${u.name} charges` }),
+        livePad(`Distance from ${u.name}'s front to the near edge of the target's nearest figure`, units, { value: a.distance, unit: a.unit },
+          (value, unit) => { a.distance = value; a.unit = unit; refresh(); }),
+        ...(weight ? [] : [pick(`Is ${u.name} light, medium or heavy cavalry?`, table.attacker_weights, a.attacker, set("attacker"))]),
+        pick("The unit charged is", table.defenders.map((d) => [d.text, d.id]), a.defender, set("defender")),
+        pick("Where does the charge strike?", ["front", "flank", "rear"], a.side, set("side")),
+        pikesBox,
+        yesNo("Is the defender charging too?", "both_charging"),
+        // Seed 003's terrain on the way (the server's rule: with_path).
+        pick("On the way to the target", [["Open ground", "open"], ["An obstacle (fence, hedge, wall)", "obstacle"],
+          ["Uphill", "uphill"], ["The target is in rough terrain", "into_terrain"]], a.path, set("path")),
+        optionalBox, oddsBox, row);
+      a.unit = a.unit || units[0];
+      drawPikes();
+      await refresh();
     });
     // Sends the charge with vedette's dice (none given) or the player's.
     const send = async (dice) => {
@@ -491,23 +666,12 @@
       const data = await api("POST", url("charge"), { ...body, rev: current.rev });
       const c = data.result.charge;
       const odds = c.morale_check ? ` (they stood ${Math.round(c.p_stand * 100)}% of the time)` : "";
-      flash[u.name] = { turn: current.status.turn, text: c.reaches ? `Charge: ${c.outcome}${odds}` : `Charge: ${c.outcome}` };
-      await openSession(current.name);
+      kept.drop(u.name + ":charge");
+      await openSession(current.name, false, () => results.add(u.name, `${u.name}: charge`, c.reaches ? `Charge: ${c.outcome}${odds}` : `Charge: ${c.outcome}`));
     };
     const go = (dice) => guarded(() => send(dice));
     let given = {};  // the answers, once all are in
     let initiationNeed = 0;  // the initiation check's score (charge-odds)
-    const offer = async (a) => {
-      given = a;
-      const o = await api("POST", url("charge-odds"), { unit: u.name, ...a });
-      initiationNeed = o.initiation_need;
-      form.replaceChildren(el("p", { class: "question", text: `${u.name} charges: the odds before the dice` }), oddsPanel(o));
-      const row = el("div", { class: "choices" });
-      if (!current.status.physical_dice) row.append(el("button", { class: "primary", text: "Roll for me", onclick: () => go({}) }));
-      if (!o.rolled_before) row.append(el("button", { text: "I rolled", onclick: () => mine() }));
-      form.append(row);
-      row.firstChild.focus();
-    };
     // The player's dice: first the initiation check's (seed 003), then, if
     // the server says they are read, the defender's morale check's.
     const mine = () => twoDice(form, `${u.name}'s charge initiation check: roll 2D6; ${initiationNeed}+ charges`, (initiation) => guarded(async () => {
@@ -547,9 +711,12 @@
     const arc = current.status.charge_arc_degrees;
     form.append(el("p", { class: "question", text: arc ? `${u.name} may charge: is an enemy at least partly within ${arc}° either side of its facing?` : `${u.name} may charge.` }),
       el("div", { class: "choices" },
-        el("button", { class: "primary", text: "Charge", onclick: start }),
+        el("button", { class: "primary", text: "Charge", onclick: () => start(null) }),
         el("button", { text: "Decline", onclick: () => guarded(() => change("charge", { unit: u.name, decline: true })) })));
     if (append) flow.append(form); else flow.replaceChildren(form);
+    // Answers kept from before a reload: the form again, as it was.
+    const resumed = kept.get(keep);
+    if (resumed) setTimeout(() => start(resumed), 0);
   }
 
   // ------------------------------------------------------------- tools, keys

@@ -1,0 +1,418 @@
+// Steps 4 to 6 of the turn (docs/turn-sequence.md): shooting, melee and
+// morale. The turn loop: engine/engagement/engagement.cpp.
+#include "engine/engagement/engagement.hpp"
+#include "engine/engagement/table_rules.hpp"
+#include "engine/engagement/engagement_text.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "engine/engagement/combat.hpp"
+#include "engine/decision/risk_factor.hpp"
+
+namespace vedette {
+
+using namespace engagement_detail;
+
+// ----------------------------------------------------------- 4. shooting
+
+void Engagement::step_shooting() { (this->*hooks_->shooting)(); }
+
+// Seed 002's shooting by figures: each unit that may shoots the nearest
+// enemy in range and arc; the hits land together at the end of the step.
+void Engagement::figure_shooting() {
+  std::fill(pending_hits_.begin(), pending_hits_.end(), 0);
+  std::vector<int> faces;
+  for (std::size_t i = 0; i < b_.units_.size(); ++i) {
+    const Unit& u = b_.units_[i];
+    if (!u.active() || u.engaged || u.charged_this_turn || u.order == Order::retreating || u.order == Order::routed) continue;
+    if (!b_.can_shoot(i)) continue;
+    // Seed 002: uncommanded units shoot only at the nearest enemy.
+    const UnitIndex tt = b_.nearest_enemy(i, true);
+    if (tt == k_no_unit) continue;
+    const auto t = static_cast<std::size_t>(tt);
+    const Length g = b_.gap(i, t);
+    if (g > b_.reach(i)) continue;
+    const Unit& target = b_.units_[t];
+    bool in_arc;
+    const char* arc_name;
+    if (u.in_square()) {
+      in_arc = true;
+      arc_name = "all round (square)";
+    } else if (u.on_horse() && moved_cm_[i] > 0) {
+      // Seed 002: "front and left 45° arc" (mounted_shooting.moving_arc).
+      const double a = r_.supplement.moving_shoot_arc_degrees;
+      in_arc = r_.supplement.moving_shoot_arc_wide ? b_.board().in_front_left_arc(u.pos, u.facing, target.pos, -a, a)
+                                                   : b_.board().in_front_left_arc(u.pos, u.facing, target.pos, -a / 2, a / 2);
+      arc_name = "front and left (moving cavalry, seed 002)";
+    } else {
+      in_arc = b_.board().in_front_arc(u.pos, u.facing, target.pos, r_.combat.shooting.arc_half_degrees);
+      arc_name = "front";
+    }
+    if (!in_arc) {
+      if (rec_) {
+        Event e = event("shooting", "no_shot", i);
+        e.text = name(i) + " cannot shoot: its nearest enemy " + name(t) + " is outside its " + arc_name + " arc";
+        emit(std::move(e));
+      }
+      continue;
+    }
+    const Weapon& w = r_.weapons[*u.profile->weapon];
+    ShotFacts sf;
+    sf.figures = u.figures;
+    sf.on_horse = u.on_horse();
+    sf.shoots_mounted = !u.type || u.type->shoots_mounted;
+    sf.in_square = u.in_square();
+    sf.distance = g;
+    sf.cover = b_.board().cover_of(b_.footprint(t), u.pos);
+    const std::optional<ShotPlan> plan = plan_shot(r_, w, sf);  // seed 002, the solo session's too
+    if (!plan) continue;
+    const std::optional<std::size_t> band = plan->band;
+    const int shift = plan->shift;
+    const int cover = sf.cover;
+    const int need = plan->need;
+    const int n = plan->dice;
+    faces.clear();
+    const int hits = need > 6 ? 0 : roll_hits(shooting_, n, need, rec_ ? &faces : nullptr);
+    pending_hits_[t] += hits;
+    out_.sides[u.side].shooting_hits += hits;
+    if (rec_) {
+      Event e = event("shooting", "shoot", i);
+      e.text = name(i) + " shoots " + w.name + " at " + name(t) + " (" + len(g) + ", band " + std::to_string(*band + 1) +
+               (shift ? " counting " + std::to_string(shift) + " further, mounted" : "") + "): " + std::to_string(n) +
+               " dice needing " + std::to_string(need) + (cover ? " (cover " + std::to_string(cover) + ")" : "") +
+               (need > 6 ? ": cannot hit" : " " + faces_str(faces) + " = " + std::to_string(hits) + " hit" + (hits == 1 ? "" : "s"));
+      e.with("target", name(t))
+          .with("gap_cm", g.as_cm())
+          .with("band", static_cast<long long>(*band + 1))
+          .with("need", static_cast<long long>(need))
+          .with("dice", faces_data(faces))
+          .with("hits", static_cast<long long>(hits));
+      emit(std::move(e));
+    }
+  }
+  for (std::size_t t = 0; t < b_.units_.size(); ++t)
+    if (pending_hits_[t] > 0) apply_hits(t, pending_hits_[t], shooting_, "shooting");
+}
+
+void Engagement::apply_hits(std::size_t i, int hits, Dice& dice, const char* phase) {
+  Unit& u = b_.units_[i];
+  SideOutcome& so = out_.sides[u.side];
+  int horses = 0, riders = 0, foot = 0;
+  std::vector<int> faces;
+  for (int k = 0; k < hits && u.figures > 0; ++k) {
+    if (u.on_horse()) {
+      int face = 0;
+      if (roll_hit_location(r_, dice, &face) == HitOn::horse) {
+        ++horses;
+        ++u.horses_lost;
+        ++u.dismounted_riders;
+      } else {
+        ++riders;
+        ++u.riders_lost;
+      }
+      if (rec_) faces.push_back(face);
+    } else {
+      ++foot;
+    }
+    --u.figures;
+    ++so.figures_lost;
+  }
+  so.horses_lost += horses;
+  so.riders_lost += riders;
+  so.dismounted_riders += horses;
+  if (rec_ && hits > 0) {
+    Event e = event(phase, "casualties", i);
+    e.text = name(i) + " loses " + std::to_string(horses + riders + foot) + " figure" + (horses + riders + foot == 1 ? "" : "s");
+    if (!faces.empty())
+      e.text += ": D6 " + faces_str(faces) + " -> " + std::to_string(horses) + " horse" + (horses == 1 ? "" : "s") + " (rider dismounted), " +
+                std::to_string(riders) + " rider" + (riders == 1 ? "" : "s") + " (seed 002: 1-4 horse, 5-6 rider)";
+    e.text += "; " + std::to_string(u.figures) + " left";
+    e.with("hits", static_cast<long long>(hits))
+        .with("horses", static_cast<long long>(horses))
+        .with("riders", static_cast<long long>(riders))
+        .with("figures_left", static_cast<long long>(u.figures))
+        .with("location_dice", faces_data(faces));
+    emit(std::move(e));
+  }
+  if (u.figures == 0 && !u.off_table) {
+    u.off_table = true;
+    u.engaged = false;
+    ++so.destroyed;
+    if (rec_) {
+      Event e = event(phase, "destroyed", i);
+      e.text = name(i) + " is destroyed";
+      emit(std::move(e));
+    }
+  }
+}
+
+// -------------------------------------------------------------- 5. melee
+
+void Engagement::step_melee() {
+  for (const Contact& c : contacts_) (this->*hooks_->melee)(c);
+  (this->*hooks_->after_melee)();
+  for (Unit& u : b_.units_) u.engaged = false;
+}
+
+// Step 5, one melee between units in contact (seed 002's melee; seed 003's
+// charge bonus and follow-through; seed 004's retire and reform and square):
+// the defending cavalry may retire and reform; a square fights first;
+// otherwise both sides roll at once.
+void Engagement::figure_melee(const Contact& c) {
+  const auto a = static_cast<std::size_t>(c.attacker);
+  const auto d = static_cast<std::size_t>(c.defender);
+  Unit& A = b_.units_[a];
+  Unit& D = b_.units_[d];
+  if (!A.active() || !D.active() || b_.gap(a, d) > r_.combat.movement.stand_off) {
+    if (rec_) {
+      Event e = event("melee", "no_melee", a);
+      e.text = "No melee between " + name(a) + " and " + name(d) + ": no longer in contact";
+      emit(std::move(e));
+    }
+    return;
+  }
+  // Seed 004: cavalry attacked by infantry may retire and reform.
+  if (D.on_horse() && !A.cavalry() && bots_[D.side]->retire_and_reform(b_, d, a) && melee_retire_and_reform(a, d)) return;
+  auto mod = [&](const Unit& u, bool bonus) { return melee_modifier(u.type, u.on_horse(), bonus); };  // seed 002
+  const int need_a = melee_need(r_, mod(A, c.attacker_bonus));
+  const int need_d = melee_need(r_, mod(D, c.defender_bonus));
+  if (D.in_square() && A.on_horse()) melee_square(a, d, need_a, need_d);
+  else melee_exchange(c, need_a, need_d);
+}
+
+// Seed 004, retire and reform, chosen by the cavalry's bot: it retires a
+// whole move toward its own edge, the infantry hitting only on the cavalry
+// face; false (and it must fight) when it cannot retire the full distance.
+bool Engagement::melee_retire_and_reform(std::size_t a, std::size_t d) {
+  Unit& A = b_.units_[a];
+  Unit& D = b_.units_[d];
+  SideOutcome& sa = out_.sides[A.side];
+  SideOutcome& sd = out_.sides[D.side];
+  std::vector<int> fa;
+  std::vector<int>* pfa = rec_ ? &fa : nullptr;
+  const Length dist = r_.combat.hex * r_.combat.retire.hexes;
+  const Point home = b_.home_point(d);
+  const Point to = clip_enemies(d, D.pos, b_.board().move_toward(D.pos, home, dist), static_cast<UnitIndex>(a));
+  if (euclid_cm(D.pos, to) >= dist.as_cm() - 1e-6) {
+    const int n = dice_for(A.figures, r_.combat.melee.figures_per_die);
+    int hits = 0;
+    for (int k = 0; k < n; ++k) {
+      const int f = melee_.d6();
+      if (pfa) pfa->push_back(f);
+      hits += retire_hit(r_, f);
+    }
+    ++sd.retire_and_reform;
+    sa.melee_hits += hits;
+    if (rec_) {
+      Event e = event("melee", "retire_and_reform", d);
+      e.text = name(d) + " retires and reforms (seed 004): " + name(a) + " rolls " + std::to_string(n) + " dice hitting only on the cavalry face " +
+               faces_str(fa) + " = " + std::to_string(hits) + " hit" + (hits == 1 ? "" : "s");
+      e.with("dice", faces_data(fa)).with("hits", static_cast<long long>(hits));
+      emit(std::move(e));
+    }
+    apply_hits(d, hits, melee_, "melee");
+    if (D.active()) {
+      const double moved = go(d, home, Pace::walk, dist, true);
+      D.facing = bearing_deg(D.pos, A.pos);
+      D.retreated_this_turn = true;
+      if (rec_) {
+        Event e = event("melee", "retire", d);
+        e.text = name(d) + " retires " + len(Length::cm(moved)) + " toward its own edge and faces " + name(a);
+        e.with("distance_cm", moved).with("allowance_cm", dist.as_cm());
+        emit(std::move(e));
+      }
+    }
+    return true;
+  }
+  if (rec_) {
+    Event e = event("melee", "no_retire", d);
+    e.text = name(d) + " cannot retire the full " + len(dist) + " and must fight (seed 004)";
+    emit(std::move(e));
+  }
+  return false;
+}
+
+// Seed 004: cavalry against a square. The square rolls first; a bounce sends
+// the cavalry back; else the cavalry fights with the square's dice and falls
+// back whatever the result.
+void Engagement::melee_square(std::size_t a, std::size_t d, int need_a, int need_d) {
+  Unit& A = b_.units_[a];
+  Unit& D = b_.units_[d];
+  SideOutcome& sa = out_.sides[A.side];
+  SideOutcome& sd = out_.sides[D.side];
+  std::vector<int> fa, fd;
+  std::vector<int>* pfa = rec_ ? &fa : nullptr;
+  std::vector<int>* pfd = rec_ ? &fd : nullptr;
+  int hits_a = 0, hits_d = 0;
+  // Seed 004: the square rolls first; a bounce sends the cavalry back.
+  const ChargeRules& cr = r_.charge;
+  const int n = square_melee_dice(r_, D.figures);
+  bool bounce = false;
+  for (int k = 0; k < n; ++k) {
+    const SquareRoll sq = resolve_square(cr, melee_);
+    if (pfd) pfd->push_back(sq.face);
+    if (sq.bounce) bounce = true;
+    else hits_d += d6_meets(sq.face, need_d);
+  }
+  if (rec_) {
+    Event e = event("melee", "square_first", d);
+    e.text = name(d) + " in square rolls first: " + faces_str(fd) + (bounce ? " -> bounce (seed 004)" : " -> no bounce") + ", " +
+             std::to_string(hits_d) + " hit" + (hits_d == 1 ? "" : "s") + " (bounce " + p_square_bounce(cr).str() + " per die)";
+    e.with("dice", faces_data(fd)).with("bounce", bounce).with("hits", static_cast<long long>(hits_d));
+    emit(std::move(e));
+  }
+  sd.melee_hits += hits_d;
+  apply_hits(a, hits_d, melee_, "melee");
+  if (bounce) {
+    ++sa.charges_repulsed;
+    retreat(a, d, square_melee(r_, true, 0, hits_d, move_of(a)).attacker_back, "bounces off the square");
+    return;
+  }
+  if (!A.active()) return;
+  const int na = square_melee_dice(r_, A.figures);
+  hits_a = roll_hits(melee_, na, need_a, pfa);
+  sa.melee_hits += hits_a;
+  if (rec_) {
+    Event e = event("melee", "melee", a);
+    e.text = name(a) + " fights the square with " + std::to_string(na) + " die needing " + std::to_string(need_a) + " " + faces_str(fa) +
+             " = " + std::to_string(hits_a) + " hit" + (hits_a == 1 ? "" : "s");
+    e.with("dice", faces_data(fa)).with("need", static_cast<long long>(need_a)).with("hits", static_cast<long long>(hits_a));
+    emit(std::move(e));
+  }
+  apply_hits(d, hits_a, melee_, "melee");
+  // Choice: cavalry cannot break into a square: it falls back whatever the
+  // result; a square that scored fewer hits is shaken.
+  ++sa.charges_repulsed;
+  const SquareAftermath sm = square_melee(r_, false, hits_a, hits_d, move_of(a));
+  if (D.active() && sm.square_shaken) set_order(d, Order::shaken, "melee", "it lost the exchange");
+  retreat(a, d, sm.attacker_back, "cannot break into the square");
+  if (A.active()) A.facing = bearing_deg(A.pos, D.pos);
+}
+
+// Seed 002's melee: both sides roll at once, then who won and what follows
+// (seed 003: the charger's follow-through on a victory in the first round).
+void Engagement::melee_exchange(const Contact& c, int need_a, int need_d) {
+  const auto a = static_cast<std::size_t>(c.attacker);
+  const auto d = static_cast<std::size_t>(c.defender);
+  Unit& A = b_.units_[a];
+  Unit& D = b_.units_[d];
+  SideOutcome& sa = out_.sides[A.side];
+  SideOutcome& sd = out_.sides[D.side];
+  std::vector<int> fa, fd;
+  std::vector<int>* pfa = rec_ ? &fa : nullptr;
+  std::vector<int>* pfd = rec_ ? &fd : nullptr;
+  int hits_a = 0, hits_d = 0;
+  const int na = dice_for(A.figures, r_.combat.melee.figures_per_die);
+  const int nd = dice_for(D.figures, r_.combat.melee.figures_per_die);
+  hits_a = roll_hits(melee_, na, need_a, pfa);
+  hits_d = roll_hits(melee_, nd, need_d, pfd);
+  sa.melee_hits += hits_a;
+  sd.melee_hits += hits_d;
+  if (rec_) {
+    Event e = event("melee", "melee", a);
+    auto side_text = [&](std::size_t u, int n, int need, bool bonus, const std::vector<int>& f, int h) {
+      const Unit& x = b_.units_[u];
+      std::string m;
+      if (x.on_horse() && x.type && x.type->melee) m += " " + signed_str(x.type->melee) + " " + x.type->name;
+      if (x.on_horse() && x.type && bonus && x.type->melee_charging) m += " " + signed_str(x.type->melee_charging) + " charging";
+      return name(u) + " " + std::to_string(n) + " dice needing " + std::to_string(need) + (m.empty() ? "" : " (" + m.substr(1) + ")") + " " +
+             faces_str(f) + " = " + std::to_string(h);
+    };
+    e.text = "Melee: " + side_text(a, na, need_a, c.attacker_bonus, fa, hits_a) + "; " + side_text(d, nd, need_d, c.defender_bonus, fd, hits_d);
+    e.with("defender", name(d))
+        .with("attacker_dice", faces_data(fa))
+        .with("defender_dice", faces_data(fd))
+        .with("attacker_need", static_cast<long long>(need_a))
+        .with("defender_need", static_cast<long long>(need_d))
+        .with("attacker_hits", static_cast<long long>(hits_a))
+        .with("defender_hits", static_cast<long long>(hits_d));
+    emit(std::move(e));
+  }
+  apply_hits(d, hits_a, melee_, "melee");
+  apply_hits(a, hits_d, melee_, "melee");
+  // Who won and what follows: the solo session's melee asks the same function.
+  const MeleeAftermath after = melee_aftermath(r_, hits_a, hits_d, move_of(a), move_of(d), c.charge, c.balance);
+  if (after.winner == MeleeWinner::attacker) {
+    if (D.active()) {
+      retreat(d, a, after.defender_back, "loses the melee");
+      set_order(d, Order::retreating, "melee", "it lost the melee and must rally");
+    }
+    if (c.charge) follow_through(a, c.bearing, after.follow_through);  // seed 003: victory in the first round
+  } else if (after.winner == MeleeWinner::defender) {
+    ++sa.charges_repulsed;
+    if (A.active()) {
+      retreat(a, d, after.attacker_back, "loses the melee");
+      set_order(a, Order::retreating, "melee", "it lost the melee and must rally");
+    }
+  } else {
+    ++sa.charges_repulsed;
+    if (A.active()) {
+      retreat(a, d, after.attacker_back, "draws the melee and is repulsed");
+      A.facing = bearing_deg(A.pos, D.pos);
+    }
+  }
+}
+
+// ------------------------------------------------------------- 6. morale
+
+void Engagement::step_morale() { (this->*hooks_->morale)(); }
+
+// Seed 002's morale over figures: rout at the losses threshold, rally.
+void Engagement::figure_morale() {
+  for (std::size_t i = 0; i < b_.units_.size(); ++i) {
+    Unit& u = b_.units_[i];
+    if (!u.active() || u.order == Order::routed) continue;
+    if (routs(r_, u.lost(), u.figures_start)) {
+      ++out_.sides[u.side].routs;
+      std::string why;
+      if (rec_)
+        why = "it has lost " + std::to_string(u.lost()) + " of " + std::to_string(u.figures_start) + " figures (rout at " +
+              std::to_string(r_.combat.morale.rout_losses_pct) + "%)";
+      set_order(i, Order::routed, "morale", why);
+    }
+  }
+  for (std::size_t i = 0; i < b_.units_.size(); ++i) {
+    Unit& u = b_.units_[i];
+    if (!u.active() || (u.order != Order::shaken && u.order != Order::retreating)) continue;
+    bool clear = true;
+    for (std::size_t j = 0; j < b_.units_.size() && clear; ++j)
+      if (b_.units_[j].active() && b_.enemies(i, j) && b_.gap(i, j) < r_.combat.morale.rally_enemy_clear) clear = false;
+    if (!clear) {
+      if (rec_) {
+        Event e = event("morale", "no_rally", i);
+        e.text = name(i) + " cannot rally: an enemy is within " + len(r_.combat.morale.rally_enemy_clear);
+        emit(std::move(e));
+      }
+      continue;
+    }
+    const int d1 = morale_.d6(), d2 = morale_.d6();
+    const bool ok = rally_check(r_, d1, d2).rallied;
+    if (rec_) {
+      Event e = event("morale", "rally", i);
+      e.text = name(i) + " (" + std::string(order_name(u.order)) + ") rally: 2D6 " + faces_str({d1, d2}) + " = " + std::to_string(d1 + d2) +
+               ", needs " + std::to_string(r_.combat.morale.rally_target) + ": " + (ok ? "rallies" : "fails");
+      e.with("dice", faces_data({d1, d2})).with("need", static_cast<long long>(r_.combat.morale.rally_target)).with("rallied", ok);
+      emit(std::move(e));
+    }
+    if (ok) {
+      u.order = Order::good;
+      u.pike_routed = false;
+    }
+  }
+}
+
+void Engagement::set_order(std::size_t i, Order o, const char* phase, std::string_view why) {
+  Unit& u = b_.units_[i];
+  if (u.order == o || u.order == Order::routed) return;
+  u.order = o;
+  if (rec_) {
+    Event e = event(phase, "order", i);
+    e.text = name(i) + " is " + std::string(order_name(o)) + ": " + std::string(why);
+    e.with("order", std::string(order_name(o)));
+    emit(std::move(e));
+  }
+}
+
+}  // namespace vedette

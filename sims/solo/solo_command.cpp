@@ -1,0 +1,477 @@
+// apply(): each solo command checked against the session and the ruleset,
+// and its events appended (sims/solo/solo_command.hpp).
+#include "sims/solo/solo_command.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "engine/core/diagnostics.hpp"
+#include "engine/engagement/table_rules.hpp"
+
+namespace vedette::solo {
+
+namespace {
+
+[[noreturn]] void refuse(const std::string& why) { throw CommandError(why); }
+
+// ------------------------------------------------- the checks before the rules
+
+void check_activate(const Session& s, const Activate& o) {
+  const std::size_t k = find_unit_or_throw(s, o.unit);
+  const std::string& name = s.header().units[k].name;
+  const UnitMemory& m = s.memory(k);
+  const int turn = s.state().turn;
+  if (m.acted_in_turn == turn)
+    refuse(name + " has already acted in turn " + std::to_string(turn) + " (#" + std::to_string(m.last_activation) +
+           "); undo that activation first, or start the next turn with `vedette solo next-turn " +
+           (o.game.empty() ? s.path().string() : o.game) + "`");
+  if (s.figures_left(k) <= 0) refuse(name + " has no figures left");
+  if (o.casualties < 0 || o.casualties > s.figures_left(k))
+    refuse("--casualties " + std::to_string(o.casualties) + ": " + name + " has " + std::to_string(s.figures_left(k)) +
+           " figures left");
+}
+
+void check_charge(const Session& s, const Charge& o) {
+  const std::size_t k = find_unit_or_throw(s, o.unit);
+  const std::string& name = s.header().units[k].name;
+  if (s.charge_pending(k)) return;
+  const UnitMemory& m = s.memory(k);
+  if (m.acted_in_turn != s.state().turn)
+    refuse(name + " has not acted in turn " + std::to_string(s.state().turn) +
+           "; a charge follows an activation whose behaviour says \"(Charge?)\"");
+  if (m.charge_for == m.last_activation)
+    refuse(possessive(name) + " \"(Charge?)\" this turn has already been answered (undo it to change it)");
+  const Activation& last = std::get<ActivateEvent>(s.event(m.last_activation).body).a;
+  if (!last.charge_refused.empty())
+    refuse(name + " may not charge this turn: " + last.charge_refused + " (#" + std::to_string(m.last_activation) +
+           "'s table cell says \"(Charge?)\", but the rule forbids it)");
+  refuse(possessive(name) + " behaviour this turn (#" + std::to_string(m.last_activation) +
+         ") does not allow a charge: only cells marked \"(Charge?)\" do");
+}
+
+void check_undo_redo(const Session& s, int count, bool undo) {
+  const std::size_t available = undo ? s.undo_depth() : s.redo_depth();
+  if (count < 0 || static_cast<std::size_t>(count) > available)
+    refuse(std::string(undo ? "undo " : "redo ") + std::to_string(count) + ": only " + std::to_string(available) +
+           " step(s) can be " + (undo ? "undone" : "redone") + "; nothing was done");
+}
+
+int casualties_added(const Session& s, const Casualties& o) {
+  const std::size_t k = find_unit_or_throw(s, o.unit);
+  const UnitSpec& u = s.header().units[k];
+  const int now = s.memory(k).casualties;
+  const int added = o.total ? o.count - now : o.count;
+  if (now + added > u.figures)
+    refuse(u.name + " has " + std::to_string(u.figures) + " figures; " + std::to_string(now + added) +
+           " casualties is too many (it has lost " + std::to_string(now) + " so far)");
+  return added;
+}
+
+Morale morale_of(const Session& s, const SetMorale& o) {
+  (void)find_unit_or_throw(s, o.unit);
+  auto it = std::find(k_morale_names.begin(), k_morale_names.end(), o.morale);
+  if (it == k_morale_names.end()) refuse("morale: expected steady, shaken, rallying or routed, got '" + o.morale + "'");
+  if (!printable_utf8(o.reason)) refuse("--reason must be printable text");
+  return static_cast<Morale>(it - k_morale_names.begin());
+}
+
+// -------------------------------------------------------------- the commands
+
+void run(Session& s, const Ruleset& r, const Activate& o, Applied& out) {
+  const std::size_t k = find_unit_or_throw(s, o.unit);
+  const std::string name = s.header().units[k].name;
+  const int turn = s.state().turn;
+  Die die;
+  auto rolled = s.die_for(k, turn);
+  if (o.roll) {
+    if (rolled) {
+      const int before = std::get<ActivateEvent>(s.event(*rolled).body).a.roll;
+      if (before != *o.roll)
+        refuse("vedette already rolled " + std::to_string(before) + " for " + name + " in turn " + std::to_string(turn) +
+               " (#" + std::to_string(*rolled) + "); after an undo the same die is used: leave out --roll");
+      die = session_die(s, k);
+    } else {
+      die.roll = *o.roll;
+      die.dice = DiceSource::player;
+    }
+  } else {
+    if (s.header().physical_dice && !rolled) refuse("this session uses physical dice: roll a D6 and give it with --roll N");
+    die = session_die(s, k);
+  }
+  Answers answers;
+  if (o.from_answers) {
+    answers = s.memory(k).pending;
+  } else {
+    answers[Question::in_cover] = o.cover;
+    answers[Question::enemy_in_range] = o.enemy_in_range;
+    answers[Question::enemy_flank_rear] = o.enemy_flank_rear;
+    // Retreating as a result of melee: the flag, or what the session knows
+    // (a fall back in its own melee, or retreating and not rallied since:
+    // derived_answers, as play asks it); otherwise no.
+    if (o.retreated) answers[Question::retreated_from_melee] = 1;
+    else if (const auto& known = s.memory(k).pending[Question::retreated_from_melee])
+      answers[Question::retreated_from_melee] = *known;
+  }
+  Activation a = decide_activation(r, s, k, answers, o.from_answers ? 0 : o.casualties, die);
+  if (o.from_answers)
+    for (std::size_t q = 0; q < k_question_count; ++q)
+      if (answers.v[q]) a.asked.push_back(static_cast<Question>(q));
+  out.unit = k;
+  out.events.push_back(s.append(ActivateEvent{name, a}).n);
+}
+
+// The charge's answers in words, parsed and checked as `solo charge` takes them.
+ChargeInputs charge_inputs(const Session& s, const Ruleset& r, std::size_t k, const Charge& o) {
+  const UnitSpec& spec = s.header().units[k];
+  if (o.distance.empty()) refuse("--distance is needed: how far the target's nearest figure is (e.g. 45cm)");
+  if (o.defender.empty())
+    refuse("--defender is needed: peasants, light-foot, heavy-foot, elite-foot, light-horse, medium-horse or heavy-horse");
+  std::string why;
+  ChargeInputs in;
+  const std::string weight = o.attacker.empty() ? spec.weight : o.attacker;
+  if (weight.empty())
+    refuse("--attacker is needed: is " + spec.name + " light, medium or heavy cavalry? (or record it with weight= in --unit)");
+  auto w = parse_attacker(weight, why);
+  if (!w) refuse("--attacker: " + why);
+  in.attacker = *w;
+  if (o.move.empty()) {
+    in.move = default_charge_move(r, s, k);
+  } else {
+    auto mv = parse_table_length(r, o.move, true, why);
+    if (!mv) refuse("--move: " + why);
+    in.move = *mv;
+  }
+  auto ds = parse_table_length(r, o.distance, false, why);
+  if (!ds) refuse("--distance: " + why);
+  in.distance = *ds;
+  if (!parse_bearing(std::to_string(o.bearing), why)) refuse("--bearing: " + why);
+  in.bearing = o.bearing;
+  auto df = parse_defender(o.defender, why);
+  if (!df) refuse("--defender: " + why);
+  in.defender = *df;
+  in.side = o.flank ? ChargedOn::flank : o.rear ? ChargedOn::rear : ChargedOn::front;
+  in.both_charging = o.both_charging;
+  in.pikes_facing = o.pikes_facing;
+  auto pa = parse_path(o.path, why);
+  if (!pa) refuse("--path: " + why);
+  in.path = *pa;
+  if (o.pikes_facing && (r.charge.kind(in.defender) != DefenderKind::foot || in.side != ChargedOn::front))
+    refuse("--pikes-facing: only foot facing the charge (not charged in the flank or rear) carry pikes against it");
+  in.fear_exempt = o.fear_exempt;
+  in.refuge = o.refuge;
+  in.square = o.square;
+  // The optional rules' answers only where the ruleset has the rule and
+  // the target is foot answering the charge (not charging too).
+  const bool foot_answers = r.charge.kind(in.defender) == DefenderKind::foot && !in.both_charging;
+  if ((o.fear_exempt || o.refuge || !o.gut.empty()) && !(r.charge.fear_of_charge.enabled && foot_answers))
+    refuse(std::string("--fear-exempt, --refuge and --gut-roll answer seed 001's Fear of Charge: ") +
+           (r.charge.fear_of_charge.enabled ? "only foot not charging too takes the gut check"
+                                            : "this ruleset does not turn it on (charge.fear_of_charge.enabled)"));
+  if (o.square && !(r.charge.infantry_square.enabled && foot_answers))
+    refuse(std::string("--square answers seed 004's Infantry Square: ") +
+           (r.charge.infantry_square.enabled ? "only foot not charging too forms square"
+                                             : "this ruleset does not turn it on (charge.infantry_square.enabled)"));
+  return in;
+}
+
+// The charge's dice: the player's, each in the charge procedure's order and
+// needed only when it reads it, or the session's roll (reused after an undo).
+ChargeDice charge_dice(const Session& s, const Ruleset& r, std::size_t k, const Charge& o, const ChargeInputs& in,
+                       const ChargePreview& pv) {
+  const std::string& name = s.header().units[k].name;
+  auto earlier = s.charge_dice_for(k, s.state().turn);
+  if (!o.initiation.empty() && o.initiation.size() != 2) refuse("--initiation: give two dice, e.g. --initiation 4 5");
+  if (!o.defender_roll.empty() && o.defender_roll.size() != 2) refuse("--roll: give two dice, e.g. --roll 3 5");
+  for (int d : o.initiation)
+    if (d < 1 || d > 6) refuse("--initiation: dice are 1 to 6, got " + std::to_string(d));
+  const bool given = !o.initiation.empty() || !o.defender_roll.empty() || !o.gut.empty();
+  if (given && !earlier) {
+    if (o.initiation.empty())
+      refuse("--initiation A B is needed with your own dice: " + name +
+             " first makes its charge initiation check (seed 003), 2D6 needing " +
+             std::to_string(initiation_check(r, true, 0, 0).need) + "+");
+    return player_charge_dice(r, in, pv, [&](ChargeRoll slot, int n) -> std::vector<int> {
+      switch (slot) {
+        case ChargeRoll::initiation: return o.initiation;
+        case ChargeRoll::obstacle_check:
+          if (o.obstacle.size() != 2)
+            refuse("--obstacle-roll A B is needed: an obstacle on the way calls for a second initiation check (seed 003)");
+          return o.obstacle;
+        case ChargeRoll::gut_check:
+          // Seed 001: the player's infantry's gut check, before the morale check.
+          if (static_cast<int>(o.gut.size()) != n)
+            refuse("--gut-roll is needed with " + std::to_string(n) + (n == 1 ? " die" : " dice") +
+                   ": your infantry takes the gut check against charging horse (seed 001's Fear of Charge)");
+          return o.gut;
+        case ChargeRoll::defender_morale:
+          if (o.defender_roll.empty())
+            refuse("--roll A B is needed: the initiation check passed and the defender checks morale on 2D6");
+          return o.defender_roll;
+        case ChargeRoll::charger_morale:
+          if (o.charger.size() != 2)
+            refuse("--charger-roll A B is needed: both charging, " + name + " checks its own morale on 2D6 too (seed 003)");
+          return o.charger;
+        case ChargeRoll::counter_initiation:
+        case ChargeRoll::pike_loss: break;
+      }
+      return {};
+    });
+  }
+  if (given)
+    refuse("vedette already rolled the dice for " + possessive(name) + " charge this turn (#" + std::to_string(*earlier) +
+           "); after an undo the same dice are used: leave out --initiation and --roll");
+  if (!earlier && s.header().physical_dice)
+    refuse("this session uses physical dice: roll 2D6 for the initiation check and give them with "
+           "--initiation A B (and the defender's 2D6 with --roll A B)");
+  return session_charge_dice(s, k);
+}
+
+void run(Session& s, const Ruleset& r, const Charge& o, Applied& out) {
+  const std::size_t k = find_unit_or_throw(s, o.unit);
+  const std::string name = s.header().units[k].name;
+  ChargeRecord c;
+  if (o.decline) {
+    if (!o.distance.empty() || !o.defender.empty() || !o.defender_roll.empty())
+      refuse("--decline: the unit does not charge; leave out the charge's other flags");
+    c.activation = s.memory(k).last_activation;
+    c.declined = true;
+  } else {
+    const ChargeInputs in = o.inputs ? *o.inputs : charge_inputs(s, r, k, o);
+    const ChargePreview pv = preview_charge(r, in);
+    const ChargeDice dice = charge_dice(s, r, k, o, in, pv);
+    out.charge_inputs = in;
+    out.preview = pv;
+    c = resolve_charge(r, s, k, in, dice);
+  }
+  out.unit = k;
+  out.events.push_back(s.append(ChargeEvent{name, c}).n);
+}
+
+void run(Session& s, const Ruleset& r, const Initiative& o, Applied& out) {
+  const int dice = r.combat.initiative.dice;
+  // Seed 003: declarations come before the initiative (each is -2).
+  for (std::size_t k = 0; k < s.header().units.size(); ++k)
+    if (s.charge_pending(k) && !s.memory(k).charge_draft.count("charge"))
+      refuse(possessive(s.header().units[k].name) + " \"(Charge?)\" is not answered yet: declarations come before the "
+             "initiative (seed 003); answer it with `vedette solo charge` (or --decline) first");
+  StepDice d;
+  if (!o.roll.empty()) {
+    if (static_cast<int>(o.roll.size()) != dice)
+      refuse("--roll: the initiative is " + std::to_string(dice) + " D6 (combat.initiative.dice); give " + std::to_string(dice) +
+             (dice == 1 ? " die" : " dice"));
+    if (s.step_dice_for(TurnStep::initiative, Session::k_no_step_unit, s.state().turn))
+      refuse("the cavalry's initiative dice were already rolled this turn; they are used again (leave out --roll)");
+    d = player_dice(o.roll);
+  } else {
+    d = session_step_dice(s, TurnStep::initiative, Session::k_no_step_unit, dice);
+  }
+  if (o.total.has_value() == o.your_roll.has_value())
+    refuse("give --total (your side's initiative) or --your-roll N [--your-charges K], not both");
+  // Seed 003's -2 per declared charge, for the player's side too (initiative_total).
+  const int total = o.total ? *o.total : initiative_total(r, *o.your_roll, o.your_charges);
+  out.events.push_back(s.append(InitiativeEvent{resolve_initiative(r, s, total, d)}).n);
+}
+
+void run(Session& s, const Ruleset& r, const Shoot& o, Applied& out) {
+  const std::size_t k = find_unit_or_throw(s, o.unit);
+  const std::string& name = s.header().units[k].name;
+  const ShootingChance c = shooting_chance(r, s, k);
+  if (!c.weapon) refuse(name + " does not shoot this turn: " + c.why_not);
+  if (o.no_target == (o.at.has_value() || !o.distance.empty())) refuse("give --distance L (to the nearest enemy it can see) or --no-target");
+  Length distance;
+  StepDice d;
+  if (!o.no_target) {
+    std::string why;
+    auto l = o.at ? o.at : parse_table_length(r, o.distance, false, why);
+    if (!l) refuse("--distance: " + why);
+    distance = *l;
+    const auto plan = solo_shot(r, s, k, distance, o.cover);
+    if (!plan)
+      refuse("--distance " + (o.at ? format_length_table(*o.at, r.units) : o.distance) + ": beyond " + possessive(name) + " reach of " + format_length_table(c.reach, r.units) +
+             " (then use --no-target)");
+    if (o.hits && (*o.hits < 0 || *o.hits > plan->dice))
+      refuse("--hits: " + std::to_string(*o.hits) + " of " + std::to_string(plan->dice) + " dice");
+    if (o.hits && s.step_dice_for(TurnStep::shooting, k, s.state().turn))
+      refuse(possessive(name) + " shooting dice were already rolled this turn; they are used again (leave out --hits)");
+    if (!o.hits && plan->need <= 6) d = session_step_dice(s, TurnStep::shooting, k, plan->dice);
+  }
+  if (o.hits) d.source = DiceSource::player;
+  out.unit = k;
+  out.events.push_back(s.append(ShootingEvent{name, resolve_shooting(r, s, k, !o.no_target, distance, o.cover, d, o.hits)}).n);
+}
+
+void run(Session& s, const Ruleset& r, const Melee& o, Applied& out) {
+  const std::size_t k = find_unit_or_throw(s, o.unit);
+  const std::string& name = s.header().units[k].name;
+  if (!s.memory(k).contact) refuse(name + " is in no melee this turn (melee follows its charge that stood)");
+  const MeleeSide side = solo_melee_side(r, s, k);
+  if (o.hits && (*o.hits < 0 || *o.hits > side.dice))
+    refuse("--hits: " + std::to_string(*o.hits) + " of " + std::to_string(side.dice) + " dice");
+  if (o.hits && s.step_dice_for(TurnStep::melee, k, s.state().turn))
+    refuse(possessive(name) + " melee dice were already rolled this turn; they are used again (leave out --hits)");
+  const bool square = s.memory(k).square;
+  const auto& sq = r.charge.infantry_square;
+  if (square && (o.square_dice.empty() || static_cast<int>(o.square_dice.size()) > sq.max_battle_dice))
+    refuse("--square-dice is needed: your square rolls first (seed 004), at most " + std::to_string(sq.max_battle_dice) +
+           (sq.max_battle_dice == 1 ? " die" : " dice") + "; give the face(s) it showed");
+  if (!square && !o.square_dice.empty()) refuse("--square-dice: " + name + " is not fighting a square this turn");
+  bool bounce = false;
+  for (int f : o.square_dice) {
+    if (f < 1 || f > sq.die) refuse("--square-dice: a face of the square's D" + std::to_string(sq.die) + ", 1 to " + std::to_string(sq.die));
+    bounce = bounce || square_bounces(r.charge, f);
+  }
+  StepDice d;
+  if (!o.hits && !(square && bounce)) d = session_step_dice(s, TurnStep::melee, k, side.dice);
+  out.unit = k;
+  out.events.push_back(s.append(MeleeEvent{name, square ? resolve_square_melee(r, s, k, bounce, o.their_hits, d, o.hits)
+                                                        : resolve_melee(r, s, k, o.their_hits, d, o.hits)}).n);
+}
+
+void run(Session& s, const Ruleset& r, const Rally& o, Applied& out) {
+  const std::size_t k = find_unit_or_throw(s, o.unit);
+  const std::string& name = s.header().units[k].name;
+  const RallyNeed need = rally_need(r, s, k);
+  if (need == RallyNeed::none)
+    refuse(name + " has nothing to rally from (it is " + std::string(morale_name(s.memory(k).morale)) + ")");
+  StepDice d;
+  if (need == RallyNeed::rally && !o.enemy_near) {
+    if (!o.roll.empty()) {
+      if (s.step_dice_for(TurnStep::rally, k, s.state().turn))
+        refuse(possessive(name) + " rally dice were already rolled this turn; they are used again (leave out --roll)");
+      d = player_dice(o.roll);
+    } else {
+      d = session_step_dice(s, TurnStep::rally, k, 2);
+    }
+  }
+  out.unit = k;
+  out.events.push_back(s.append(RallyEvent{name, resolve_rally(r, s, k, o.enemy_near, d)}).n);
+}
+
+void run(Session& s, const Ruleset&, const Answer& o, Applied& out) {
+  const std::size_t k = find_unit_or_throw(s, o.unit);
+  out.unit = k;
+  out.events.push_back(s.append(AnswerEvent{s.header().units[k].name, o.question, o.value}).n);
+}
+
+void run(Session& s, const Ruleset&, const ChargeAnswer& o, Applied& out) {
+  const std::size_t k = find_unit_or_throw(s, o.unit);
+  out.unit = k;
+  out.events.push_back(s.append(ChargeAnswerEvent{s.header().units[k].name, o.field, o.value}).n);
+}
+
+void run(Session& s, const Ruleset&, const Casualties& o, Applied& out) {
+  const int added = casualties_added(s, o);
+  const std::size_t k = find_unit_or_throw(s, o.unit);
+  out.unit = k;
+  out.added = added;
+  out.events.push_back(s.append(CasualtiesEvent{s.header().units[k].name, added}).n);
+}
+
+void run(Session& s, const Ruleset&, const SetMorale& o, Applied& out) {
+  const Morale m = morale_of(s, o);
+  const std::size_t k = find_unit_or_throw(s, o.unit);
+  out.unit = k;
+  out.events.push_back(s.append(MoraleEvent{s.header().units[k].name, m, o.reason}).n);
+}
+
+void run(Session& s, const Ruleset&, const NextTurn&, Applied& out) {
+  out.ended_turn = s.state().turn;
+  for (std::size_t k = 0; k < s.header().units.size(); ++k) {
+    if (s.memory(k).acted_in_turn != out.ended_turn && s.figures_left(k) > 0) out.did_not_act.push_back(s.header().units[k].name);
+    if (s.charge_pending(k)) out.charge_not_answered.push_back(s.header().units[k].name);
+  }
+  out.events.push_back(s.append(NextTurnEvent{}).n);
+}
+
+void undo_redo(Session& s, int count, bool undo, Applied& out) {
+  check_undo_redo(s, count, undo);
+  for (int k = 0; k < count; ++k) {
+    const int t = undo ? s.undo_target() : s.redo_target();
+    out.targets.push_back(t);
+    if (undo) out.events.push_back(s.append(UndoEvent{t}).n);
+    else out.events.push_back(s.append(RedoEvent{t}).n);
+  }
+}
+void run(Session& s, const Ruleset&, const Undo& o, Applied& out) { undo_redo(s, o.count, true, out); }
+void run(Session& s, const Ruleset&, const Redo& o, Applied& out) { undo_redo(s, o.count, false, out); }
+
+void run(Session& s, const Ruleset&, const Reseed& o, Applied& out) {
+  if (s.next_roll() > 0)
+    refuse("--seed: this session's rolls already come from seed " + std::to_string(s.header().seed) + " (" +
+           std::to_string(s.next_roll()) + " rolled so far); a new seed now would let a player fish for better rolls");
+  const std::uint64_t old = s.header().seed;
+  s.header().seed = o.seed;
+  try {
+    out.events.push_back(s.append(SeedEvent{old, o.seed}).n);
+  } catch (...) {
+    s.header().seed = old;
+    throw;
+  }
+}
+
+}  // namespace
+
+std::size_t find_unit_or_throw(const Session& s, const std::string& name) {
+  if (auto k = s.find_unit(name)) return *k;
+  std::vector<std::string> names;
+  std::string list;
+  for (const auto& u : s.header().units) {
+    names.push_back(u.name);
+    list += (list.empty() ? "" : ", ") + u.name;
+  }
+  refuse("no unit named '" + name + "' in " + s.path().string() + did_you_mean(name, names) + " (units: " + list + ")");
+}
+
+void check_unit_types(const Session& s, const Ruleset& r, const std::string& ruleset_path) {
+  for (const auto& u : s.header().units) {
+    if (r.find_unit_type(u.type)) continue;
+    std::string list;
+    for (const auto& t : r.unit_types) list += (list.empty() ? "" : ", ") + t.id;
+    refuse("unit " + u.name + " has type '" + u.type + "', which the ruleset " + ruleset_path +
+           " does not define (it has: " + list + ")");
+  }
+}
+
+SessionRules rules_for_change(Session& s, bool accept, int* recorded) {
+  SessionRules sr = load_session_rules(s);
+  if (sr.changed) {
+    if (!accept)
+      refuse("the ruleset " + sr.path + " has changed since this session last used it (" + s.header().ruleset_hash + ", now " +
+             sr.hash +
+             "). Nothing was done. Run the command again with --accept-ruleset-change to go on with the "
+             "new rules (recorded in the history), or `vedette solo play` to be asked.");
+    const std::string old = s.header().ruleset_hash;
+    s.header().ruleset_hash = sr.hash;
+    const Event& e = s.append(RulesetEvent{old, sr.hash});
+    if (recorded) *recorded = e.n;
+    sr.changed = false;
+  }
+  check_unit_types(s, *sr.rules, sr.path);
+  return sr;
+}
+
+void check(const Session& s, const Command& c) {
+  std::visit(
+      [&](const auto& o) {
+        using T = std::decay_t<decltype(o)>;
+        if constexpr (std::is_same_v<T, Activate>) check_activate(s, o);
+        else if constexpr (std::is_same_v<T, Charge>) check_charge(s, o);
+        else if constexpr (std::is_same_v<T, Undo>) check_undo_redo(s, o.count, true);
+        else if constexpr (std::is_same_v<T, Redo>) check_undo_redo(s, o.count, false);
+        else if constexpr (std::is_same_v<T, Casualties>) (void)casualties_added(s, o);
+        else if constexpr (std::is_same_v<T, SetMorale>) (void)morale_of(s, o);
+        else if constexpr (std::is_same_v<T, Shoot> || std::is_same_v<T, Melee> || std::is_same_v<T, Rally> ||
+                           std::is_same_v<T, Answer> || std::is_same_v<T, ChargeAnswer>)
+          (void)find_unit_or_throw(s, o.unit);
+      },
+      c);
+}
+
+Applied apply(Session& s, const Ruleset& r, const Command& c) {
+  check(s, c);
+  Applied out;
+  std::visit([&](const auto& o) { run(s, r, o, out); }, c);
+  return out;
+}
+
+}  // namespace vedette::solo

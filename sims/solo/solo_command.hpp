@@ -1,0 +1,174 @@
+#pragma once
+// The solo commands, typed: one struct per thing a player does to a session
+// (activate a unit, answer a "(Charge?)", roll the initiative, ...), and
+// apply(), which checks it against the session and the ruleset and appends
+// its events. The command line (sims/cli/commands/cmd_solo.cpp), `solo play`
+// (sims/cli/solo_play.cpp) and the web page (sims/web/web_commands.cpp) all
+// build a Command and call apply(): the checks, their messages and the
+// events written are here once. apply() does not save: the front saves
+// (Session::save, atomic) and prints the result (applied_json() for JSON).
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/decision/ruleset.hpp"
+#include "sims/solo/session.hpp"
+#include "sims/solo/solo_turn.hpp"
+
+namespace vedette::solo {
+
+// A command that does not fit the session (an unknown unit, a unit that has
+// already acted, dice given twice): its message is the player's; the fronts
+// report it as bad input (exit status 2, HTTP 400) and write nothing.
+struct CommandError : SessionError {
+  using SessionError::SessionError;
+};
+
+// One unit's activation: its facts, the RF, the D6, the table's behaviour.
+struct Activate {
+  std::string unit;
+  // The facts given with the command (`solo activate`'s flags, the page's
+  // answers); unanswered "retreating from melee" is what the session knows.
+  bool cover = false, enemy_in_range = false, enemy_flank_rear = false, retreated = false;
+  int casualties = 0;  // new casualties, added before the RF
+  // `solo play`: the facts are the answers given one by one this turn
+  // (Answer commands), recorded as what was asked; the flags above unused.
+  bool from_answers = false;
+  std::optional<int> roll;  // the player's D6; nullopt: the session's roll
+  // How the player named the session, for the command a refusal suggests
+  // (`vedette solo next-turn GAME`); "" = its file.
+  std::string game;
+};
+// One answer of `solo play`'s questions before a unit's roll.
+struct Answer {
+  std::string unit;
+  Question question = Question::in_cover;
+  int value = 0;
+};
+// One answer of `solo play`'s charge form (a field of k_charge_fields).
+struct ChargeAnswer {
+  std::string unit;
+  std::string field, value;
+};
+// A "(Charge?)" answered: declined, or the charge resolved.
+struct Charge {
+  std::string unit;
+  bool decline = false;
+  // What the player measured and said, in words as `solo charge` takes
+  // them (parsed with the ruleset: "45cm", "heavy-foot"); attacker "" = the
+  // unit's recorded weight, move "" = the top of its pace this turn.
+  std::string attacker, move, distance, defender;
+  double bearing = 0;
+  bool flank = false, rear = false, both_charging = false, pikes_facing = false;
+  std::string path = "open";
+  bool fear_exempt = false, refuge = false, square = false;  // optional rules (seeds 001, 004)
+  // ...or already parsed (`solo play`'s form): then the words are unused.
+  std::optional<ChargeInputs> inputs;
+  // The player's own dice, by the charge procedure's slots (empty: not
+  // given; each is read only if the procedure reaches it). None given: the
+  // session rolls, or reuses the dice it rolled for this charge before.
+  std::vector<int> initiation, obstacle, gut, defender_roll, charger;
+};
+// The turn's initiative: the player's total (or dice and declared charges)
+// against the cavalry's dice.
+struct Initiative {
+  std::optional<int> total, your_roll;
+  int your_charges = 0;
+  std::vector<int> roll;  // the cavalry's dice as the player rolled them
+};
+struct Shoot {
+  std::string unit;
+  std::string distance;  // to the nearest enemy it can see; "" with no_target
+  std::optional<Length> at;  // ...or already parsed (`solo play`): then `distance` is unused
+  bool no_target = false, cover = false;
+  std::optional<int> hits;  // from the player's dice
+};
+struct Melee {
+  std::string unit;
+  int their_hits = 0;             // the player's unit's hits on it
+  std::optional<int> hits;        // its own, from the player's dice
+  std::vector<int> square_dice;   // against a square (seed 004): the square's die faces, rolled first
+};
+struct Rally {
+  std::string unit;
+  bool enemy_near = false;
+  std::vector<int> roll;  // the player's 2D6
+};
+struct Casualties {
+  std::string unit;
+  int count = 0;
+  bool total = false;  // count is all lost so far, not new ones
+};
+struct SetMorale {
+  std::string unit;
+  std::string morale;  // steady, shaken, rallying or routed
+  std::string reason;
+};
+struct NextTurn {};
+struct Undo {
+  int count = 1;
+};
+struct Redo {
+  int count = 1;
+};
+// A new seed for the rolls, before any die was rolled (`solo play --seed`).
+struct Reseed {
+  std::uint64_t seed = 0;
+};
+
+using Command = std::variant<Activate, Answer, ChargeAnswer, Charge, Initiative, Shoot, Melee, Rally, Casualties,
+                             SetMorale, NextTurn, Undo, Redo, Reseed>;
+
+// What apply() did, for the front to show.
+struct Applied {
+  std::vector<int> events;  // appended, in order
+  std::optional<std::size_t> unit;
+  // next turn: the turn that ended, units that did not act in it, and
+  // "(Charge?)" offers left unanswered (they lapse)
+  int ended_turn = 0;
+  std::vector<std::string> did_not_act, charge_not_answered;
+  // undo / redo: the steps taken back or brought back
+  std::vector<int> targets;
+  // casualties: as added (negative: a correction)
+  int added = 0;
+  // a charge resolved (not declined): what the player said, and what was
+  // known before the dice
+  std::optional<ChargeInputs> charge_inputs;
+  ChargePreview preview;
+};
+
+// The checks that need no ruleset (the unit exists, has not acted, the
+// count fits): the command line makes them before it checks the ruleset,
+// so their message comes first. apply() makes them too.
+void check(const Session& s, const Command& c);
+
+// Checks the command against the session and the ruleset and appends its
+// events (CommandError, or SessionError from Session::append, if it does
+// not fit: nothing is appended then). Does not save.
+Applied apply(Session& s, const Ruleset& r, const Command& c);
+
+// The session's ruleset for a command that changes the session: refuses
+// (CommandError) if its hash changed since the session last used it,
+// unless `accept`, which records the new hash in the history (a ruleset
+// event: `recorded` is its number). Checks every unit's type is in it.
+SessionRules rules_for_change(Session& s, bool accept, int* recorded = nullptr);
+// CommandError if a unit's type is not in the ruleset.
+void check_unit_types(const Session& s, const Ruleset& r, const std::string& ruleset_path);
+
+// A unit by name (exact, or unique case-insensitive), or a CommandError
+// listing the units.
+std::size_t find_unit_or_throw(const Session& s, const std::string& name);
+
+// The JSON `vedette solo COMMAND --json` prints for an applied command (the
+// web page answers the same).
+nlohmann::ordered_json applied_json(const Session& s, const Command& c, const Applied& a);
+nlohmann::ordered_json activation_json(const Session& s, const Activation& a);
+nlohmann::ordered_json charge_json(const Session& s, const ChargeRecord& c);
+nlohmann::ordered_json event_json(const Session& s, const Event& e);
+
+}  // namespace vedette::solo

@@ -1,0 +1,200 @@
+// The page's changes to a session: the request's JSON read into the typed
+// solo command (sims/solo/solo_command.hpp) and applied as `vedette solo
+// ACTION --json` applies it (the same checks and messages, the same atomic
+// write, the same JSON answer: solo::applied_json).
+#include <filesystem>
+#include <string>
+
+#include "engine/core/diagnostics.hpp"
+#include "sims/io/atomic_file.hpp"
+#include "sims/web/web_json.hpp"
+
+namespace vedette::web {
+
+namespace {
+
+std::optional<solo::Command> activate(const Json& body, std::string unit, Reply& bad) {
+  solo::Activate c;
+  c.unit = std::move(unit);
+  const Json answers = body.value("answers", Json::object());
+  if (!answers.is_object()) return bad = error_reply(400, "\"answers\" must be an object"), std::nullopt;
+  for (const auto& [key, to] : {std::pair{"in_cover", &c.cover}, std::pair{"enemy_in_range", &c.enemy_in_range},
+                                std::pair{"enemy_flank_rear", &c.enemy_flank_rear},
+                                std::pair{"retreated_from_melee", &c.retreated}})
+    if (auto e = want_bool(answers, key, *to)) return bad = error_reply(400, "answer " + *e), std::nullopt;
+  std::optional<long long> n, roll;
+  if (auto e = want_int(answers, "new_casualties", n, 0, solo::k_max_figures))
+    return bad = error_reply(400, "answer " + *e), std::nullopt;
+  if (n) c.casualties = static_cast<int>(*n);
+  if (auto e = want_int(body, "roll", roll, 1, 6)) return bad = error_reply(400, *e), std::nullopt;
+  if (roll) c.roll = static_cast<int>(*roll);
+  return c;
+}
+
+std::optional<solo::Command> charge(const Json& body, std::string unit, Reply& bad) {
+  solo::Charge c;
+  c.unit = std::move(unit);
+  auto no = [&](const std::string& why) { return bad = error_reply(400, why), std::nullopt; };
+  if (auto e = want_bool(body, "decline", c.decline)) return no(*e);
+  if (c.decline) return c;
+  for (auto [key, to] : {std::pair{"distance", &c.distance}, std::pair{"defender", &c.defender},
+                         std::pair{"attacker", &c.attacker}, std::pair{"move", &c.move}}) {
+    if (body.contains(key) && body[key].is_number()) *to = body[key].dump();
+    else if (auto e = want_string(body, key, *to, false)) return no(*e);
+  }
+  std::optional<long long> bearing;
+  if (auto e = want_int(body, "bearing", bearing, -180, 360)) return no(*e);
+  if (bearing) c.bearing = static_cast<double>(*bearing);
+  std::string path;
+  if (auto e = want_string(body, "path", path, false)) return no(*e);
+  if (!path.empty()) c.path = path;
+  if (auto e = want_few_dice(body, "gut_roll", c.gut)) return no(*e);
+  for (const auto& [key, to] : {std::pair{"flank", &c.flank}, std::pair{"rear", &c.rear}, std::pair{"both_charging", &c.both_charging},
+                                std::pair{"pikes_facing", &c.pikes_facing}, std::pair{"fear_exempt", &c.fear_exempt},
+                                std::pair{"refuge", &c.refuge}, std::pair{"square", &c.square}})
+    if (auto e = want_bool(body, key, *to)) return no(*e);
+  if (c.flank && c.rear) return no("\"flank\" and \"rear\": the charge strikes one side, not both");
+  // The player's dice: the initiation check's (seed 003 L48), then the defender's.
+  for (auto [key, to] : {std::pair{"initiation", &c.initiation}, std::pair{"roll", &c.defender_roll},
+                         std::pair{"charger_roll", &c.charger}, std::pair{"obstacle_roll", &c.obstacle}}) {
+    std::optional<std::array<int, 2>> dice;
+    if (auto e = want_dice(body, key, dice)) return no(*e);
+    if (dice) *to = {(*dice)[0], (*dice)[1]};
+  }
+  return c;
+}
+
+// The turn's steps (`vedette solo initiative/shoot/melee/rally`).
+std::optional<solo::Command> initiative(const Json& body, Reply& bad) {
+  solo::Initiative c;
+  std::optional<long long> roll, charges, cavalry;
+  if (auto e = want_int(body, "your_roll", roll, 1, 120)) return bad = error_reply(400, *e), std::nullopt;
+  if (!roll) return bad = error_reply(400, "missing \"your_roll\": your side's initiative dice"), std::nullopt;
+  if (auto e = want_int(body, "your_charges", charges, 0, 100)) return bad = error_reply(400, *e), std::nullopt;
+  if (auto e = want_int(body, "roll", cavalry, 1, 6)) return bad = error_reply(400, *e), std::nullopt;
+  c.your_roll = static_cast<int>(*roll);
+  c.your_charges = static_cast<int>(charges.value_or(0));
+  if (cavalry) c.roll = {static_cast<int>(*cavalry)};
+  return c;
+}
+
+std::optional<solo::Command> shoot(const Json& body, std::string unit, Reply& bad) {
+  solo::Shoot c;
+  c.unit = std::move(unit);
+  bool target = false;
+  if (auto e = want_bool(body, "target", target)) return bad = error_reply(400, *e), std::nullopt;
+  if (auto e = want_bool(body, "cover", c.cover)) return bad = error_reply(400, *e), std::nullopt;
+  std::string distance;
+  if (auto e = want_text(body, "distance", distance)) return bad = error_reply(400, *e), std::nullopt;
+  std::optional<long long> hits;
+  if (auto e = want_int(body, "hits", hits, 0, 1000)) return bad = error_reply(400, *e), std::nullopt;
+  c.no_target = !target;
+  if (!target) {
+    c.cover = false;
+    return c;
+  }
+  if (distance.empty())
+    return bad = error_reply(400, "missing \"distance\": to the nearest enemy it can see (e.g. 25)"), std::nullopt;
+  c.distance = distance;
+  if (hits) c.hits = static_cast<int>(*hits);
+  return c;
+}
+
+std::optional<solo::Command> melee(const Json& body, std::string unit, Reply& bad) {
+  solo::Melee c;
+  c.unit = std::move(unit);
+  std::optional<long long> theirs, hits;
+  if (auto e = want_int(body, "their_hits", theirs, 0, 100000)) return bad = error_reply(400, *e), std::nullopt;
+  if (!theirs) return bad = error_reply(400, "missing \"their_hits\": the hits your unit scored"), std::nullopt;
+  if (auto e = want_int(body, "hits", hits, 0, 1000)) return bad = error_reply(400, *e), std::nullopt;
+  c.their_hits = static_cast<int>(*theirs);
+  if (hits) c.hits = static_cast<int>(*hits);
+  // Against a square (seed 004): the face(s) its die showed.
+  if (body.contains("square_dice")) {
+    const Json& sd = body["square_dice"];
+    const std::string why = "\"square_dice\" must be the face(s) your square's die showed, e.g. [6]";
+    if (!sd.is_array() || sd.empty() || sd.size() > 6) return bad = error_reply(400, why), std::nullopt;
+    for (const Json& f : sd) {
+      if (!f.is_number_integer() || f.get<long long>() < 1 || f.get<long long>() > 100) return bad = error_reply(400, why), std::nullopt;
+      c.square_dice.push_back(f.get<int>());
+    }
+  }
+  return c;
+}
+
+std::optional<solo::Command> rally(const Json& body, std::string unit, Reply& bad) {
+  solo::Rally c;
+  c.unit = std::move(unit);
+  if (auto e = want_bool(body, "enemy_near", c.enemy_near)) return bad = error_reply(400, *e), std::nullopt;
+  std::optional<std::array<int, 2>> dice;
+  if (auto e = want_dice(body, "roll", dice)) return bad = error_reply(400, *e), std::nullopt;
+  if (dice) c.roll = {(*dice)[0], (*dice)[1]};
+  return c;
+}
+
+// A command's refusal as the page has always had it: a bad request (409
+// when it is about a change: the ruleset, or the file changed on disk).
+std::pair<int, Json> refused(const std::string& message) {
+  return {message.find("changed") != std::string::npos ? 409 : 400, Json{{"error", message}}};
+}
+
+}  // namespace
+
+std::optional<solo::Command> command_from_json(const std::string& action, const Json& body, Reply& bad) {
+  std::string unit;
+  auto need_unit = [&]() -> bool {
+    if (auto e = want_string(body, "unit", unit, true)) {
+      bad = error_reply(400, *e);
+      return false;
+    }
+    return true;
+  };
+  if (action == "undo") return solo::Undo{};
+  if (action == "redo") return solo::Redo{};
+  if (action == "next-turn") return solo::NextTurn{};
+  if (action == "initiative") return initiative(body, bad);
+  const bool known = action == "activate" || action == "casualties" || action == "morale" || action == "charge" ||
+                     action == "shoot" || action == "melee" || action == "rally";
+  if (!known) return bad = error_reply(404, "no such action: " + action), std::nullopt;
+  if (!need_unit()) return std::nullopt;
+  if (action == "activate") return activate(body, unit, bad);
+  if (action == "charge") return charge(body, unit, bad);
+  if (action == "shoot") return shoot(body, unit, bad);
+  if (action == "melee") return melee(body, unit, bad);
+  if (action == "rally") return rally(body, unit, bad);
+  if (action == "casualties") {
+    std::optional<long long> n;
+    if (auto e = want_int(body, "count", n, 0, solo::k_max_figures)) return bad = error_reply(400, *e), std::nullopt;
+    if (!n) return bad = error_reply(400, "missing \"count\""), std::nullopt;
+    return solo::Casualties{unit, static_cast<int>(*n), false};
+  }
+  solo::SetMorale m;
+  m.unit = unit;
+  if (auto e = want_string(body, "state", m.morale, true)) return bad = error_reply(400, *e), std::nullopt;
+  return m;
+}
+
+std::pair<int, Json> apply_command(const std::string& file, const solo::Command& c) {
+  try {
+    solo::Session s = solo::Session::load(file);
+    solo::check(s, c);
+    const solo::SessionRules rules = solo::rules_for_change(s, false);
+    const solo::Applied a = solo::apply(s, *rules.rules, c);
+    s.save();
+    Json out = solo::applied_json(s, c, a);
+    plain_prose(out);
+    // The page names the session, not where this machine keeps it.
+    if (out.contains("file")) out["file"] = std::filesystem::path(out["file"].get<std::string>()).filename().string();
+    return {200, Json{{"result", out}}};
+  } catch (const solo::SessionError& e) {
+    return refused(e.what());
+  } catch (const LoadError& e) {
+    std::string lines;
+    for (const auto& d : e.diagnostics()) lines += (lines.empty() ? "" : "\n") + d.str();
+    return refused(lines.empty() ? "the command failed" : lines);
+  } catch (const AtomicWriteError& e) {
+    return {500, Json{{"error", std::string(e.what()) + " (the session file is unchanged)"}}};
+  }
+}
+
+}  // namespace vedette::web
