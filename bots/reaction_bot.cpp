@@ -1,7 +1,7 @@
 #include "bots/reaction_bot.hpp"
 
 #include "engine/engagement/engagement.hpp"
-#include "engine/engagement/table_rules.hpp"
+#include "engine/procedures/table_rules.hpp"
 
 namespace vedette {
 
@@ -64,7 +64,7 @@ Command command_for(const Battle& b, std::size_t i, const Decision& d, bool char
     c.target = beh.direction == Direction::toward ? target : nearest;
   }
   // Mounted infantry's mount and dismount (seed 001: each its whole move),
-  // the rule the solo session asks too (engine/engagement/table_rules.hpp).
+  // the rule the solo session asks too (engine/procedures/table_rules.hpp).
   MountedInfantryFacts mf;
   mf.type = u.type;
   mf.on_horse = u.mounted;

@@ -1,5 +1,5 @@
 // The exact odds of a seed 003 charge before the dice (charge_odds(),
-// engine/engagement/charge_odds.hpp: the charge's procedure enumerated),
+// engine/procedures/charge_odds.hpp: the charge's procedure enumerated),
 // checked against enumerating by hand every throw of the dice a charge can
 // use: the charger's initiation check (2D6, L48) and the defender's morale
 // check (2D6, L7), each decided by the engine's small rules one throw at a
@@ -8,8 +8,8 @@
 
 #include "engine/decision/charge.hpp"
 #include "engine/decision/ruleset.hpp"
-#include "engine/engagement/charge_odds.hpp"
-#include "engine/engagement/table_rules.hpp"
+#include "engine/procedures/charge_odds.hpp"
+#include "engine/procedures/table_rules.hpp"
 
 using namespace vedette;
 

@@ -11,7 +11,7 @@
 #include "engagement_helpers.hpp"
 #include "engine/decision/charge.hpp"
 #include "engine/decision/risk_factor.hpp"
-#include "engine/engagement/combat.hpp"
+#include "engine/procedures/combat.hpp"
 #include "engine/engagement/engagement.hpp"
 #include "helpers.hpp"
 

@@ -1,4 +1,4 @@
-// Seed 003's charge as one procedure (engine/engagement/charge_procedure.hpp):
+// Seed 003's charge as one procedure (engine/procedures/charge_procedure.hpp):
 // the order of its steps and dice, as every front drives it. The engine's
 // side is held by the bench signature (benchmarks/README.md) and the golden
 // tests of tests/test_charge_procedure.cpp; here, the procedure itself, and
@@ -15,8 +15,8 @@
 
 #include "engine/decision/charge.hpp"
 #include "engine/decision/ruleset.hpp"
-#include "engine/engagement/charge_odds.hpp"
-#include "engine/engagement/charge_procedure.hpp"
+#include "engine/procedures/charge_odds.hpp"
+#include "engine/procedures/charge_procedure.hpp"
 #include "helpers.hpp"
 #include "solo_test_util.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/engagement/combat.hpp"
+#include "engine/procedures/combat.hpp"
 #include "engine/engagement/engagement.hpp"
 #include "engagement_helpers.hpp"
 #include "helpers.hpp"

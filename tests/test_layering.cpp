@@ -24,15 +24,17 @@ const std::map<std::string, std::set<std::string>>& layers() {
     std::map<std::string, std::set<std::string>> l;
     const std::string core = "engine/core", decision = "engine/decision", board = "engine/board",
                       blocks = "engine/modules/blocks", skirmish = "engine/modules/skirmish",
-                      asl = "engine/modules/asl", engagement = "engine/engagement";
+                      asl = "engine/modules/asl", procedures = "engine/procedures",
+                      engagement = "engine/engagement";
     l[core] = {core};
     l[decision] = {core, decision};
     l[board] = {core, decision, board};
     l[blocks] = {core, decision, board, blocks};
     l[skirmish] = {core, decision, board, skirmish};
     l[asl] = {core, decision, asl};
-    l[engagement] = {core, decision, board, blocks, engagement};
-    const std::set<std::string> engine = {core, decision, board, blocks, skirmish, asl, engagement};
+    l[procedures] = {core, decision, procedures};
+    l[engagement] = {core, decision, board, blocks, procedures, engagement};
+    const std::set<std::string> engine = {core, decision, board, blocks, skirmish, asl, procedures, engagement};
     l["bots"] = engine;
     l["bots"].insert("bots");
     l["sims/io"] = {core, "sims/io"};

@@ -2,7 +2,7 @@
 // the engine (an Engagement: Engagement::opportunity_charges and the
 // counter-charge in engine/engagement/engagement_charge.cpp) and through the
 // solo session's functions (sims/solo/solo_react.hpp, on the engine's
-// reaction rules, engine/engagement/reaction_rules.hpp), the facts the
+// reaction rules, engine/procedures/reaction_rules.hpp), the facts the
 // player would give read off the simulated table and the dice the engine's
 // own. Whether it charges, the initiation check's need and result, where
 // they meet, the morale checks' numbers and results, how far a unit that
@@ -14,7 +14,7 @@
 
 #include "engagement_helpers.hpp"
 #include "engine/engagement/engagement.hpp"
-#include "engine/engagement/reaction_rules.hpp"
+#include "engine/procedures/reaction_rules.hpp"
 #include "sims/solo/session.hpp"
 #include "sims/solo/solo_react.hpp"
 #include "sims/solo/solo_turn.hpp"

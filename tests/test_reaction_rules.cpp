@@ -1,9 +1,9 @@
-// The reactions' rules as functions of facts (engine/engagement/reaction_rules.hpp,
+// The reactions' rules as functions of facts (engine/procedures/reaction_rules.hpp,
 // issue 28): the opportunity charge's gates and charge (seed 003 L90-L102),
 // the counter-charge, and cavalry being charged (L7, L9-16, L20, L54).
 #include <catch2/catch.hpp>
 
-#include "engine/engagement/reaction_rules.hpp"
+#include "engine/procedures/reaction_rules.hpp"
 
 using namespace vedette;
 

@@ -330,7 +330,7 @@ TEST_CASE("solo charge: the charge form in play is saved answer by answer and re
 // seed 003 L24: "During Step 1 of each turn (except for the first turn of
 // any scenario), players can announce which of their units will charge";
 // L34: "A unit must be in good order to charge". The session asks the
-// engine's own gates (engine/engagement/table_rules.hpp): the "(Charge?)"
+// engine's own gates (engine/procedures/table_rules.hpp): the "(Charge?)"
 // is not offered, `solo charge` refuses naming the rule (exit 2), and play
 // says why and goes on.
 TEST_CASE("solo charge: the session refuses what the rules refuse, naming the rule (seed 003 L24, L34)",

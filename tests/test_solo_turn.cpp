@@ -1,7 +1,7 @@
 // `vedette solo play` walks the automated cavalry's whole turn (issue 16):
 // activations (with the charge declarations), initiative, charges, shooting,
 // melee, morale and rally, the end-of-turn summary. Each rule is the
-// engine's (engine/engagement/table_rules.hpp); these tests play it the way
+// engine's (engine/procedures/table_rules.hpp); these tests play it the way
 // a player does, through piped answers, and check the numbers against the
 // session's own dice. tests/test_solo_equivalence.cpp checks the same steps
 // against the simulation.

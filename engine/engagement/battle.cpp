@@ -1,5 +1,5 @@
 #include "engine/engagement/battle.hpp"
-#include "engine/engagement/table_rules.hpp"
+#include "engine/procedures/table_rules.hpp"
 
 #include <algorithm>
 #include <bit>

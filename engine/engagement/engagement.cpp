@@ -4,14 +4,14 @@
 // morale in engine/engagement/engagement_fighting.cpp, charges in
 // engine/engagement/engagement_charge.cpp.
 #include "engine/engagement/engagement.hpp"
-#include "engine/engagement/table_rules.hpp"
+#include "engine/procedures/table_rules.hpp"
 #include "engine/engagement/engagement_text.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 
-#include "engine/engagement/combat.hpp"
+#include "engine/procedures/combat.hpp"
 #include "engine/decision/risk_factor.hpp"
 
 namespace vedette {

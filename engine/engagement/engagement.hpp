@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "engine/engagement/battle.hpp"
-#include "engine/engagement/charge_procedure.hpp"
+#include "engine/procedures/charge_procedure.hpp"
 #include "engine/core/dice.hpp"
 #include "engine/engagement/policy.hpp"
 #include "engine/core/record.hpp"
@@ -146,7 +146,7 @@ class Engagement {
   void figure_shooting();
   void figure_morale();
   // Charges (engine/engagement/engagement_charge.cpp): the engine drives
-  // seed 003's charge procedure (engine/engagement/charge_procedure.hpp),
+  // seed 003's charge procedure (engine/procedures/charge_procedure.hpp),
   // answering its questions from the board. Returns false when no charge
   // took place (refused, or the initiation check failed): the unit has not
   // moved.

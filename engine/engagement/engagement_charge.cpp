@@ -1,5 +1,5 @@
 // Charges in the engagement: the engine's side of seed 003's charge
-// procedure (engine/engagement/charge_procedure.hpp). The procedure orders
+// procedure (engine/procedures/charge_procedure.hpp). The procedure orders
 // the steps and says which dice each throws; this file answers its questions
 // from the board (where the charge goes, a counter-charge, contact, cover),
 // throws its dice from the engagement's streams (the initiation checks on
@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "engine/engagement/charge_procedure.hpp"
+#include "engine/procedures/charge_procedure.hpp"
 #include "engine/engagement/engagement.hpp"
 #include "engine/engagement/engagement_text.hpp"
-#include "engine/engagement/table_rules.hpp"
+#include "engine/procedures/table_rules.hpp"
 
 namespace vedette {
 
@@ -146,7 +146,7 @@ bool Engagement::charge(std::size_t i, std::size_t t, bool declared, Pace pace) 
 }
 
 // The `figures` module's charge: seed 003's procedure (ChargeProcedure,
-// engine/engagement/charge_procedure.hpp) with the board's answers.
+// engine/procedures/charge_procedure.hpp) with the board's answers.
 bool Engagement::figure_charge(std::size_t i, std::size_t t, bool declared, Pace pace) {
   Unit& u = b_.units_[i];
   const ChargeGate gate = charge_gate(b_, i, k_no_unit, declared ? ChargeWhen::launch_declared : ChargeWhen::opportunity);

@@ -1,14 +1,14 @@
 // Steps 4 to 6 of the turn (docs/turn-sequence.md): shooting, melee and
 // morale. The turn loop: engine/engagement/engagement.cpp.
 #include "engine/engagement/engagement.hpp"
-#include "engine/engagement/table_rules.hpp"
+#include "engine/procedures/table_rules.hpp"
 #include "engine/engagement/engagement_text.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 
-#include "engine/engagement/combat.hpp"
+#include "engine/procedures/combat.hpp"
 #include "engine/decision/risk_factor.hpp"
 
 namespace vedette {

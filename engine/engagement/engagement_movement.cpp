@@ -1,14 +1,14 @@
 // Step 3 of the turn (docs/turn-sequence.md): movement, and the moves other
 // steps make (retreats, follow-through). The turn loop: engine/engagement/engagement.cpp.
 #include "engine/engagement/engagement.hpp"
-#include "engine/engagement/table_rules.hpp"
+#include "engine/procedures/table_rules.hpp"
 #include "engine/engagement/engagement_text.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 
-#include "engine/engagement/combat.hpp"
+#include "engine/procedures/combat.hpp"
 #include "engine/decision/risk_factor.hpp"
 
 namespace vedette {

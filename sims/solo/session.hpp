@@ -32,7 +32,7 @@
 #include "engine/decision/actions_table.hpp"
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/facts.hpp"
-#include "engine/engagement/charge_procedure.hpp"
+#include "engine/procedures/charge_procedure.hpp"
 
 namespace vedette::solo {
 
@@ -234,7 +234,7 @@ struct ChargeRecord {
 
 // One of the turn's later steps (version 3), walked by play after the
 // units' activations, each through the engine's own rule
-// (engine/engagement/table_rules.hpp): the initiative, a unit's shooting,
+// (engine/procedures/table_rules.hpp): the initiative, a unit's shooting,
 // the melee after a charge that stood, the end-of-turn morale (rout and
 // rally). The automated side's dice are rolled (roll_index: the first
 // dice of that roll's stream; a step redone after an undo reuses them,
@@ -533,7 +533,7 @@ std::array<int, 2> solo_roll_2d6(std::uint64_t seed, std::uint64_t index);
 std::array<int, 4> solo_roll_charge(std::uint64_t seed, std::uint64_t index);
 // The first `n` dice of roll number `index` (a turn step's dice).
 std::vector<int> solo_roll_dice(std::uint64_t seed, std::uint64_t index, int n);
-// A rolled charge takes its named dice (engine/engagement/charge_procedure.hpp)
+// A rolled charge takes its named dice (engine/procedures/charge_procedure.hpp)
 // from one roll's stream of ten, two by two, in the order the versions
 // added them: the defender's morale check (dice 1-2), the initiation check
 // (3-4), the charger's own check (5-6), the obstacle's check (7-8), the gut

@@ -1,5 +1,5 @@
 // Solo play's charges: the table's answers to seed 003's charge procedure
-// (engine/engagement/charge_procedure.hpp), the player's dice in its order,
+// (engine/procedures/charge_procedure.hpp), the player's dice in its order,
 // the record, and reading a session's charges back by replaying them.
 #include "sims/solo/solo_turn.hpp"
 
@@ -15,7 +15,7 @@
 #include "engine/core/content_hash.hpp"
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/doc.hpp"
-#include "engine/engagement/combat.hpp"
+#include "engine/procedures/combat.hpp"
 #include "sims/io/atomic_file.hpp"
 #include "sims/solo/solo_text.hpp"
 
@@ -256,7 +256,7 @@ ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit
   c.stand_ways = p.stand_ways;
   const std::string& name = s.header().units[unit].name;
   const std::string defender = cr.row(in.defender).text;
-  // The charge's procedure (engine/engagement/charge_procedure.hpp) walked
+  // The charge's procedure (engine/procedures/charge_procedure.hpp) walked
   // with the player's answers and these dice; the record says what it did.
   ChargeSlots slots;
   slots.initiation = dice.initiation;

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "engine/core/diagnostics.hpp"
-#include "engine/engagement/table_rules.hpp"
+#include "engine/procedures/table_rules.hpp"
 
 namespace vedette::solo {
 

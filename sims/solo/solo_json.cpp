@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "engine/core/facts.hpp"
-#include "engine/engagement/table_rules.hpp"
+#include "engine/procedures/table_rules.hpp"
 #include "sims/solo/solo_command.hpp"
 
 namespace vedette::solo {

@@ -1,6 +1,6 @@
 // The automated cavalry's reactions in the player's movement step (issue 28):
 // the facts from the session and the player, the engine's rules
-// (engine/engagement/reaction_rules.hpp) and its charge procedure, the words.
+// (engine/procedures/reaction_rules.hpp) and its charge procedure, the words.
 #include "sims/solo/solo_react.hpp"
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 // about to move, has moved or changed facing (seed 003 L90-L102), and the
 // cavalry charged by a unit of theirs (its counter-charge, its morale check
 // by seed 003's table, L7, L9-16, L20; L54). The rules are the engine's
-// (engine/engagement/reaction_rules.hpp), the charge the engine's charge
+// (engine/procedures/reaction_rules.hpp), the charge the engine's charge
 // procedure; this file takes the facts from the session's memory and the
 // player's words, and says the result in table units.
 #include <array>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/engagement/reaction_rules.hpp"
+#include "engine/procedures/reaction_rules.hpp"
 #include "sims/solo/session.hpp"
 #include "sims/solo/solo_turn.hpp"
 
@@ -43,7 +43,7 @@ struct MoverFacts {
   bool charging_it = false;  // the player's unit was charging this automated unit (L102: meet halfway)
 };
 
-// The facts the engine's gates read (engine/engagement/reaction_rules.hpp),
+// The facts the engine's gates read (engine/procedures/reaction_rules.hpp),
 // from the session's memory: not yet moved this turn (the cavalry moved
 // first and did not halt, or it charged or reacted: L92), good order,
 // not the turn after a charge, not after a failed initiation check.

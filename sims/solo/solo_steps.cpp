@@ -1,5 +1,5 @@
 // Solo play's later steps of the turn: initiative, shooting, melee, morale
-// and rally, each through the engine's own rule (engine/engagement/table_rules.hpp).
+// and rally, each through the engine's own rule (engine/procedures/table_rules.hpp).
 #include "sims/solo/solo_turn.hpp"
 
 #include <algorithm>
@@ -14,7 +14,7 @@
 #include "engine/core/content_hash.hpp"
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/doc.hpp"
-#include "engine/engagement/combat.hpp"
+#include "engine/procedures/combat.hpp"
 #include "sims/io/atomic_file.hpp"
 #include "sims/solo/solo_text.hpp"
 

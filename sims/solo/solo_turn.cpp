@@ -12,7 +12,7 @@
 #include "engine/core/content_hash.hpp"
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/doc.hpp"
-#include "engine/engagement/combat.hpp"
+#include "engine/procedures/combat.hpp"
 #include "sims/io/atomic_file.hpp"
 #include "sims/solo/solo_text.hpp"
 

@@ -12,8 +12,8 @@
 #include "engine/decision/charge.hpp"
 #include "engine/decision/risk_factor.hpp"
 #include "engine/decision/ruleset.hpp"
-#include "engine/engagement/charge_odds.hpp"
-#include "engine/engagement/table_rules.hpp"
+#include "engine/procedures/charge_odds.hpp"
+#include "engine/procedures/table_rules.hpp"
 #include "sims/solo/session.hpp"
 
 namespace vedette::solo {
@@ -88,7 +88,7 @@ struct Die {
 Die session_die(const Session& s, std::size_t unit);
 
 // Whether a rule forbids this unit a charge now, though its table cell says
-// "(Charge?)": the engine's own gates (engine/engagement/table_rules.hpp),
+// "(Charge?)": the engine's own gates (engine/procedures/table_rules.hpp),
 // asked with the session's turn and the unit's remembered morale.
 std::optional<ChargeRefusal> charge_refusal(const Ruleset& r, const Session& s, std::size_t unit);
 
@@ -183,7 +183,7 @@ struct ChargeProgress {
   bool to_morale = false;       // the defender's morale dice are read
 };
 // The charge as the table says it, in the terms of the charge's procedure
-// (engine/engagement/charge_procedure.hpp): play, `solo charge`, the web
+// (engine/procedures/charge_procedure.hpp): play, `solo charge`, the web
 // page and the exact odds all walk that one procedure.
 TableCharge table_charge(const ChargeInputs& in, const ChargePreview& pv);
 // The dice the player (or the session) gave so far, by the procedure's slots.
@@ -235,7 +235,7 @@ ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit
 //
 // After the activations (step 1, the charge declarations), play walks the
 // rest of the seed turn sequence (docs/turn-sequence.md), each through the
-// engine's own rule (engine/engagement/table_rules.hpp): initiative, the
+// engine's own rule (engine/procedures/table_rules.hpp): initiative, the
 // charges (above), shooting, melee, morale and rally. The player's units
 // stay the player's: Vedette asks only the facts it needs about them.
 

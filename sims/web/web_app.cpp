@@ -11,8 +11,8 @@
 
 #include "engine/core/content_hash.hpp"
 #include "engine/core/diagnostics.hpp"
-#include "engine/engagement/charge_odds.hpp"
-#include "engine/engagement/table_rules.hpp"
+#include "engine/procedures/charge_odds.hpp"
+#include "engine/procedures/table_rules.hpp"
 #include "sims/solo/session.hpp"
 #include "sims/solo/solo_turn.hpp"
 #include "sims/web/encoding.hpp"

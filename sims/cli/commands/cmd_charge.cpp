@@ -10,7 +10,7 @@
 
 #include "engine/core/words.hpp"
 #include "engine/decision/charge.hpp"
-#include "engine/engagement/charge_procedure.hpp"
+#include "engine/procedures/charge_procedure.hpp"
 #include "engine/decision/ruleset.hpp"
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/dice.hpp"
@@ -168,7 +168,7 @@ int run_charge(const ChargeOptions& o, Io& io) {
                                                 : "the ruleset does not use seed 004's Infantry Square (charge.infantry_square.enabled)"));
   if (o.square && o.both_charging)
     throw UsageError("--square with --both-charging: foot charging the cavalry in turn forms no square");
-  // The charge's own procedure (engine/engagement/charge_procedure.hpp) from
+  // The charge's own procedure (engine/procedures/charge_procedure.hpp) from
   // the moment the charge is made: the player made the initiation check at
   // the table. Where it goes, whether the foot formed square (seed 004 L26:
   // chosen as the charge comes in, before seed 003's morale check, which a

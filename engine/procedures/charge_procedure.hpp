@@ -10,7 +10,7 @@
 //     charge_progress) answers from what the player said and throws the
 //     session's dice or takes the player's;
 //   - `vedette charge` (sims/cli/commands/cmd_charge.cpp) answers from its flags;
-//   - charge_odds() (engine/engagement/charge_odds.hpp) enumerates its chance
+//   - charge_odds() (engine/procedures/charge_odds.hpp) enumerates its chance
 //     points, so the exact odds are this procedure's by construction.
 //
 // A front calls next(): it names the dice to throw now (a named slot and how
@@ -18,7 +18,7 @@
 // asks it), or says the charge is over; the front gives what was asked, and
 // at the end reads result(). The small rules (the initiation check, the
 // morale table, the gut check...) stay in engine/decision/charge.hpp and
-// engine/engagement/table_rules.hpp; what lives here is their order.
+// engine/procedures/table_rules.hpp; what lives here is their order.
 //
 // The order (seed 003 unless named): the charger's initiation check (L48;
 // -2 for an undeclared charge, L100); where the charge goes (L40: it reaches,
@@ -39,7 +39,7 @@
 #include "engine/core/dice.hpp"
 #include "engine/decision/charge.hpp"
 #include "engine/decision/ruleset.hpp"
-#include "engine/engagement/table_rules.hpp"
+#include "engine/procedures/table_rules.hpp"
 
 namespace vedette {
 

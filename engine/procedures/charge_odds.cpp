@@ -1,8 +1,8 @@
-#include "engine/engagement/charge_odds.hpp"
+#include "engine/procedures/charge_odds.hpp"
 
 #include <vector>
 
-#include "engine/engagement/table_rules.hpp"
+#include "engine/procedures/table_rules.hpp"
 
 namespace vedette {
 

@@ -1,4 +1,4 @@
-#include "engine/engagement/combat.hpp"
+#include "engine/procedures/combat.hpp"
 
 #include <algorithm>
 #include <stdexcept>

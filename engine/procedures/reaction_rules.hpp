@@ -9,7 +9,7 @@
 // (sims/solo/solo_react.cpp) asks them with the facts the player gives.
 // tests/test_reaction_equivalence.cpp plays the same situations both ways.
 //
-// The charge itself is the one procedure (engine/engagement/charge_procedure.hpp):
+// The charge itself is the one procedure (engine/procedures/charge_procedure.hpp):
 // an opportunity charge is a charge not declared in step 1 unless one was
 // (L100: -2 on its initiation check); a mover that was charging the unit
 // that reacts is met halfway (L102: the procedure's counter-charge).
@@ -19,8 +19,8 @@
 
 #include "engine/decision/charge.hpp"
 #include "engine/decision/ruleset.hpp"
-#include "engine/engagement/charge_procedure.hpp"
-#include "engine/engagement/table_rules.hpp"
+#include "engine/procedures/charge_procedure.hpp"
+#include "engine/procedures/table_rules.hpp"
 
 namespace vedette {
 

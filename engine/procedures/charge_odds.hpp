@@ -2,14 +2,14 @@
 // Charge odds: the exact chance of each way a seed 003 charge can end, known
 // before any die is rolled (the table-side page shows it with the charge
 // form). Not a copy of the rules: charge_odds() walks the charge's own
-// procedure (ChargeProcedure, engine/engagement/charge_procedure.hpp) with
+// procedure (ChargeProcedure, engine/procedures/charge_procedure.hpp) with
 // the table's answers, and at each of its chance points tries every face of
 // the dice it asks for, merging throws whose futures are the same. So the
 // odds follow the procedure's order and rules by construction.
 #include "engine/core/fraction.hpp"
 #include "engine/decision/charge.hpp"
 #include "engine/decision/ruleset.hpp"
-#include "engine/engagement/charge_procedure.hpp"
+#include "engine/procedures/charge_procedure.hpp"
 
 namespace vedette {
 

@@ -1,4 +1,4 @@
-#include "engine/engagement/charge_procedure.hpp"
+#include "engine/procedures/charge_procedure.hpp"
 
 #include <stdexcept>
 #include <string>

@@ -1,8 +1,8 @@
-#include "engine/engagement/table_rules.hpp"
+#include "engine/procedures/table_rules.hpp"
 
 #include <algorithm>
 
-#include "engine/engagement/combat.hpp"
+#include "engine/procedures/combat.hpp"
 
 namespace vedette {
 

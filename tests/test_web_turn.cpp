@@ -1,0 +1,384 @@
+// `vedette serve` (sims/web/): a turn through the API: the charge's odds and
+// dice, fear of charge and squares, the page's words, the player's own dice.
+// The API itself, its guards and the server: tests/test_web.cpp.
+#include <catch2/catch.hpp>
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+#include <signal.h>
+#include <sys/socket.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include "engine/core/fraction.hpp"
+#include "helpers.hpp"
+#include "sims/cli/cli.hpp"
+#include "sims/solo/session.hpp"
+#include "sims/solo/solo_turn.hpp"
+#include "sims/web/server.hpp"
+#include "sims/web/web_app.hpp"
+#include "web_test_util.hpp"
+
+using namespace web_test;
+
+namespace {
+
+// Plays the session's Lancers to turn 2's "(Charge?)" as the terminal would:
+// RF 1 (the enemy in weapons range) and a 6.
+void to_charge(Table& t, const std::string& name) {
+  const std::string file = (fs::path(t.tmp.path()) / (name + ".vedette.yaml")).string();
+  for (const auto& args : std::vector<std::vector<std::string>>{{"solo", "activate", file, "Lancers", "--roll", "3"},
+                                                                {"solo", "next-turn", file},
+                                                                {"solo", "activate", file, "Lancers", "--enemy-in-range", "--roll", "6"}}) {
+    const auto r = run_in_process(args);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+  }
+  REQUIRE(body_of(t.call("GET", "/api/sessions/" + name))["result"]["units"][0]["charge_pending"] == true);
+}
+
+vedette::Fraction fraction_of(const json& j) { return vedette::Fraction(j["num"].get<std::int64_t>(), j["den"].get<std::int64_t>()); }
+
+}  // namespace
+
+TEST_CASE("web: the charge's odds before the dice are the engine's own, exact, and write nothing",
+          "[web][003-L48-initiation-check][003-L7-defender-checks]") {
+  Table t;
+  t.create();
+  to_charge(t, "game");
+  const std::string file = (fs::path(t.tmp.path()) / "game.vedette.yaml").string();
+  const std::string before = slurp(file);
+  // Heavy Lancers on Heavy Foot, front, 20 (cm, the default tables' units)
+  // away: the initiation check passes on 4+ (33 of 36), the foot stand on
+  // 9+ (10 of 36).
+  const json ask{{"unit", "Lancers"}, {"distance", "20"}, {"defender", "heavy-foot"}};
+  Reply r = t.call("POST", "/api/sessions/game/charge-odds", ask);
+  REQUIRE(r.status == 200);
+  const json o = body_of(r);
+  CHECK(o["reaches"] == true);
+  CHECK(o["morale_check"] == true);
+  CHECK(o["initiation_need"] == 4);
+  CHECK(o["stand_target"] == 9);
+  CHECK(fraction_of(o["odds"]["initiation_passes"]) == vedette::Fraction(33, 36));
+  CHECK(fraction_of(o["odds"]["goes_in"]) == vedette::Fraction(33, 36));
+  CHECK(fraction_of(o["odds"]["defender_stands"]) == vedette::Fraction(33 * 10, 36 * 36));
+  CHECK(fraction_of(o["odds"]["defender_fails"]) == vedette::Fraction(33 * 26, 36 * 36));
+  CHECK(fraction_of(o["odds"]["no_charge"]) == vedette::Fraction(3, 36));
+  CHECK(fraction_of(o["odds"]["falls_short"]) == vedette::Fraction(0));
+  CHECK(o["needs_defender_dice"] == true);
+  CHECK(o["rolled_before"] == false);
+
+  // Out of reach: the check may pass, the charge still falls short.
+  json far = ask;
+  far["distance"] = "500";
+  const json f = body_of(t.call("POST", "/api/sessions/game/charge-odds", far));
+  CHECK(f["reaches"] == false);
+  CHECK(fraction_of(f["odds"]["falls_short"]) == vedette::Fraction(33, 36));
+  CHECK(fraction_of(f["odds"]["goes_in"]) == vedette::Fraction(0));
+
+  // The player's initiation dice: whether it passed, and whether the
+  // defender's dice will be read.
+  json fail = ask;
+  fail["initiation"] = {1, 2};
+  const json x = body_of(t.call("POST", "/api/sessions/game/charge-odds", fail));
+  CHECK(x["initiation"]["passed"] == false);
+  CHECK(x["needs_defender_dice"] == false);
+  json pass = ask;
+  pass["initiation"] = {4, 5};
+  const json y = body_of(t.call("POST", "/api/sessions/game/charge-odds", pass));
+  CHECK(y["initiation"]["passed"] == true);
+  CHECK(y["initiation"]["total"] == 9);
+  CHECK(y["needs_defender_dice"] == true);
+
+  // Bad answers: a 400 saying what was expected.
+  for (const auto& [body, words] : std::vector<std::pair<json, std::string>>{
+           {{{"unit", "Lancers"}, {"defender", "heavy-foot"}}, "distance"},
+           {{{"unit", "Lancers"}, {"distance", "20"}}, "defender"},
+           {{{"unit", "Lancers"}, {"distance", "20"}, {"defender", "heavy-fot"}}, "did you mean 'heavy-foot'"},
+           {{{"unit", "Nobody"}, {"distance", "20"}, {"defender", "heavy-foot"}}, "no unit named"},
+           {{{"unit", "Lancers"}, {"distance", "-3"}, {"defender", "heavy-foot"}}, "distance"},
+           {{{"unit", "Lancers"}, {"distance", "20"}, {"defender", "heavy-foot"}, {"initiation", {0, 7}}}, "two dice"},
+           {{{"unit", "Lancers"}, {"distance", "20"}, {"defender", "heavy-foot"}, {"flank", true}, {"rear", true}}, "not both"}}) {
+    Reply b = t.call("POST", "/api/sessions/game/charge-odds", body);
+    INFO(body.dump() << " -> " << b.body);
+    CHECK(b.status == 400);
+    CHECK(body_of(b)["error"].get<std::string>().find(words) != std::string::npos);
+  }
+  CHECK(slurp(file) == before);  // asking the odds writes nothing
+}
+
+TEST_CASE("web: with the player's dice a charge takes the initiation check's dice first, then the defender's",
+          "[web][003-L48-initiation-check]") {
+  Table t;
+  Reply c = t.call("POST", "/api/sessions",
+                   {{"name", "real"}, {"units", {"Lancers:shock,figures=12,heavy"}}, {"physical_dice", true}});
+  REQUIRE(c.status == 201);
+  to_charge(t, "real");
+  const std::string file = (fs::path(t.tmp.path()) / "real.vedette.yaml").string();
+  const std::string rev = body_of(t.call("GET", "/api/sessions/real"))["rev"];
+  json body{{"unit", "Lancers"}, {"distance", "20"}, {"defender", "heavy-foot"}, {"rev", rev}};
+  // Without the initiation dice: refused, nothing written.
+  const std::string before = slurp(file);
+  json only_roll = body;
+  only_roll["roll"] = {3, 5};
+  Reply no = t.call("POST", "/api/sessions/real/charge", only_roll);
+  CHECK(no.status == 400);
+  CHECK(body_of(no)["error"].get<std::string>().find("initiation") != std::string::npos);
+  json bad = body;
+  bad["initiation"] = {4, 9};
+  CHECK(t.call("POST", "/api/sessions/real/charge", bad).status == 400);
+  CHECK(slurp(file) == before);
+  // Both: the initiation check's (4 + 5 passes 4+), then the defender's (3 + 5 fails 9+).
+  body["initiation"] = {4, 5};
+  body["roll"] = {3, 5};
+  Reply ok = t.call("POST", "/api/sessions/real/charge", body);
+  INFO(ok.body);
+  REQUIRE(ok.status == 200);
+  const json ch = body_of(ok)["result"]["charge"];
+  CHECK(ch["initiation"]["dice"] == json({4, 5}));
+  CHECK(ch["initiation"]["passed"] == true);
+  CHECK(ch["dice"] == json({3, 5}));
+}
+
+TEST_CASE("web: the charge form's defender classes and weights come from the session's ruleset", "[web]") {
+  Table t;
+  t.create();
+  json table = body_of(t.call("GET", "/api/sessions/game/charge-table"));
+  CHECK(table["attacker_weights"] == json({"light", "medium", "heavy"}));
+  REQUIRE(table["defenders"].size() == 7);
+  CHECK(table["defenders"][2]["id"] == "heavy-foot");
+  CHECK(table["defenders"][2]["text"] == "Heavy Foot");
+  CHECK(table["defenders"][2]["need"]["heavy"] == 9);
+  CHECK(table["units"]["Lancers"]["weight"] == "heavy");
+  CHECK(table["units_of_length"] == "cm");
+
+  // A house rule: its wording and numbers reach the page, and the odds follow it.
+  const std::string rules = t.tmp.write("house.yaml",
+                                        "extends: builtin:default\n"
+                                        "charge:\n  morale:\n    table:\n"
+                                        "      heavy_foot: {text: Town Pikemen, kind: foot, need: [8, 9, 10]}\n"
+                                        "combat:\n  charge:\n    initiation_target: 6\n");
+  const std::string file = (fs::path(t.tmp.path()) / "house.vedette.yaml").string();
+  const auto made = run_in_process({"solo", "new", file, "--ruleset", rules, "--unit", "Lancers:shock,figures=12", "--seed", "3"});
+  INFO(made.err);
+  REQUIRE(made.status == 0);
+  table = body_of(t.call("GET", "/api/sessions/house/charge-table"));
+  CHECK(table["defenders"][2]["text"] == "Town Pikemen");
+  CHECK(table["defenders"][2]["need"]["heavy"] == 10);
+  CHECK(table["units"]["Lancers"]["weight"].is_null());  // asked at the charge
+  to_charge(t, "house");
+  const json o = body_of(t.call("POST", "/api/sessions/house/charge-odds",
+                                {{"unit", "Lancers"}, {"distance", "20"}, {"defender", "heavy-foot"}, {"attacker", "heavy"}}));
+  CHECK(o["initiation_need"] == 6);
+  CHECK(o["stand_target"] == 10);
+  CHECK(fraction_of(o["odds"]["defender_stands"]) == vedette::Fraction(26 * 6, 36 * 36));
+  Reply missing = t.call("POST", "/api/sessions/house/charge-odds", {{"unit", "Lancers"}, {"distance", "20"}, {"defender", "heavy-foot"}});
+  CHECK(missing.status == 400);
+  CHECK(body_of(missing)["error"].get<std::string>().find("attacker") != std::string::npos);
+}
+
+
+// The optional rules of the charge through the page's API (seeds 001 and
+// 004, a ruleset that turns them on): charge-odds says which questions
+// apply and when the gut check's dice are read; the charge takes the
+// answers; the melee step names the square and takes its die's face.
+TEST_CASE("web: fear of charge and an infantry square through the API, as solo charge and melee take them",
+          "[web][solo][001-L13-solo-fear][004-L26-solo-square]") {
+  Table t;
+  const std::string rules =
+      t.tmp.write("both.yaml", "extends: builtin:default\ncharge:\n  fear_of_charge:\n    enabled: true\n  infantry_square:\n    enabled: true\n");
+  const std::string file = (fs::path(t.tmp.path()) / "opt.vedette.yaml").string();
+  const auto made = run_in_process({"solo", "new", file, "--ruleset", rules, "--unit", "Lancers:shock,figures=12,heavy", "--seed", "3"});
+  INFO(made.err);
+  REQUIRE(made.status == 0);
+  to_charge(t, "opt");
+  const json base{{"unit", "Lancers"}, {"distance", "30"}, {"defender", "heavy-foot"}};
+  json o = body_of(t.call("POST", "/api/sessions/opt/charge-odds", base));
+  CHECK(o["fear_may_apply"] == true);
+  CHECK(o["fear_exempt_cover"] == 5);
+  CHECK(o["fear_flee_distance"] == "10.16 cm (4 in)");
+  CHECK(o["gut_need"] == "7+");
+  CHECK(fraction_of(o["odds"]["gut_passes"]) == vedette::Fraction(21, 36));
+  CHECK(o["square_allowed"] == true);
+  // With the player's dice: the gut check's are asked after the initiation check, before the defender's.
+  json mine = base;
+  mine["initiation"] = {4, 5};
+  o = body_of(t.call("POST", "/api/sessions/opt/charge-odds", mine));
+  CHECK(o["needs_gut_dice"] == true);
+  CHECK(o["needs_defender_dice"] == false);
+  mine["gut_roll"] = {1, 2};
+  mine["refuge"] = true;
+  o = body_of(t.call("POST", "/api/sessions/opt/charge-odds", mine));
+  CHECK(o["needs_gut_dice"] == false);
+  CHECK(o["needs_defender_dice"] == false);  // it failed and flees: no morale check
+  // The odds before the dice count the flight: 15 of 36 gut checks fail.
+  CHECK(fraction_of(o["odds"]["defender_fled"]) == fraction_of(o["odds"]["initiation_passes"]) * vedette::Fraction(15, 36));
+  // Not foot, or foot charging too: the rules do not apply, and their answers are refused.
+  json horse = base;
+  horse["defender"] = "light-horse";
+  horse["square"] = true;
+  Reply bad = t.call("POST", "/api/sessions/opt/charge-odds", horse);
+  CHECK(bad.status == 400);
+  CHECK(body_of(bad)["error"].get<std::string>().find("Infantry Square") != std::string::npos);
+  // The charge: cover exempt, a square; vedette's dice.
+  const std::string rev = body_of(t.call("GET", "/api/sessions/opt"))["rev"];
+  json charge = base;
+  charge["fear_exempt"] = true;
+  charge["square"] = true;
+  charge["rev"] = rev;
+  Reply c = t.call("POST", "/api/sessions/opt/charge", charge);
+  INFO(c.body);
+  REQUIRE(c.status == 200);
+  const json cr = body_of(c)["result"]["charge"];
+  CHECK(cr["square"] == true);
+  CHECK(cr["fear"]["exempt"] == true);
+  REQUIRE(cr["initiation"]["passed"] == true);  // seed 3's dice
+  {
+    // After the initiative, the melee step names the square.
+    Reply in = t.call("POST", "/api/sessions/opt/initiative", {{"your_roll", 3}, {"rev", body_of(t.call("GET", "/api/sessions/opt"))["rev"]}});
+    REQUIRE(in.status == 200);
+    const json st = body_of(t.call("GET", "/api/sessions/opt"))["result"];
+    REQUIRE(st["next_step"]["step"] == "melee");
+    CHECK(st["next_step"]["square"] == true);
+    CHECK(st["next_step"]["bounce_faces"] == json({6}));
+    Reply me = t.call("POST", "/api/sessions/opt/melee",
+                      {{"unit", "Lancers"}, {"their_hits", 0}, {"square_dice", {6}}, {"rev", body_of(t.call("GET", "/api/sessions/opt"))["rev"]}});
+    INFO(me.body);
+    REQUIRE(me.status == 200);
+    CHECK(body_of(me)["result"]["result"] == "bounced");
+  }
+}
+
+// Issue 16's words on the main lines, on the page as in `solo play`: no
+// seed numbers or YAML keys in what the page shows (solo::plain_words);
+// the log and the command line's --json keep the citations.
+TEST_CASE("web: the page's prose cites no seed rule, the log and --json keep the citations", "[web]") {
+  Table t;
+  Reply c = t.call("POST", "/api/sessions",
+                   {{"name", "game"}, {"units", {"Hussars:shooting,figures=8,light,weapon=carbine"}}, {"seed", 7}});
+  REQUIRE(c.status == 201);
+  std::string rev = body_of(c)["rev"];
+  const json answers{{"in_cover", false}, {"enemy_in_range", false}, {"enemy_flank_rear", false}, {"casualties", 0}};
+  for (const auto& [action, body] : std::vector<std::pair<std::string, json>>{
+           {"activate", {{"unit", "Hussars"}, {"answers", answers}, {"roll", 1}}},
+           {"initiative", {{"your_roll", 3}, {"your_charges", 0}, {"roll", 1}}}}) {
+    json b = body;
+    b["rev"] = rev;
+    Reply x = t.call("POST", "/api/sessions/game/" + action, b);
+    INFO(action << ": " << x.body);
+    REQUIRE(x.status == 200);
+    rev = body_of(x)["rev"];
+  }
+  // A hit: "Remove 1 figure ... (a mounted figure: the horse on 1-4, the
+  // rider on 5-6; seed 002)" in the session's record.
+  Reply shot = t.call("POST", "/api/sessions/game/shoot",
+                      {{"unit", "Hussars"}, {"target", true}, {"distance", "15cm"}, {"cover", false}, {"hits", 1}, {"rev", rev}});
+  INFO(shot.body);
+  REQUIRE(shot.status == 200);
+  CHECK(shot.body.find("the rider on 5-6)") != std::string::npos);
+  CHECK(shot.body.find("seed 0") == std::string::npos);
+  // The log and the command line keep the citation.
+  const json log = body_of(t.call("GET", "/api/sessions/game/log"));
+  CHECK(log["result"].get<std::string>().find("the rider on 5-6; seed 002)") != std::string::npos);
+  const auto cli = run_in_process({"solo", "log", (fs::path(t.tmp.path()) / "game.vedette.yaml").string(), "--json"});
+  REQUIRE(cli.status == 0);
+  CHECK(cli.out.find("seed 002)") != std::string::npos);
+}
+
+TEST_CASE("web: the turn in the page's words (what is left, the end-of-turn summary, what undo undid), with no absolute path",
+          "[web]") {
+  Table t;
+  std::string rev = t.create();
+  const std::string file = (fs::path(t.tmp.path()) / "game.vedette.yaml").string();
+  auto status = [&] { return body_of(t.call("GET", "/api/sessions/game"))["result"]; };
+  // Nothing done: both units are left (Next turn asks first).
+  CHECK(status()["turn_left"] == json({"Lancers has not acted", "Hussars has not acted"}));
+  CHECK_FALSE(status().contains("turn_summary"));
+  Reply a = t.call("POST", "/api/sessions/game/activate", {{"unit", "Lancers"}, {"roll", 3}, {"rev", rev}});
+  REQUIRE(a.status == 200);
+  rev = body_of(a)["rev"];
+  CHECK(status()["turn_left"] == json({"Hussars has not acted"}));
+  // Undo says what it undid, in the log's words (`solo log`'s line, without its number).
+  Reply u = t.call("POST", "/api/sessions/game/undo", {{"rev", rev}});
+  REQUIRE(u.status == 200);
+  const std::string said = body_of(u)["said"][0].get<std::string>();
+  CHECK(said.rfind("Undone: turn 1, Lancers: RF ", 0) == 0);
+  CHECK(said.find("D6 3") != std::string::npos);
+  CHECK(body_of(u)["result"]["file"] == "game.vedette.yaml");  // the name, not where this machine keeps it
+  Reply re = t.call("POST", "/api/sessions/game/redo", {{"rev", body_of(u)["rev"]}});
+  REQUIRE(re.status == 200);
+  CHECK(body_of(re)["said"][0].get<std::string>().rfind("Redone: turn 1, Lancers: RF ", 0) == 0);
+  // Both acted (the terminal plays Hussars): the initiative is what is left.
+  REQUIRE(run_in_process({"solo", "activate", file, "Hussars", "--roll", "3"}).status == 0);
+  CHECK(status()["turn_left"] == json({"the initiative"}));
+  REQUIRE(run_in_process({"solo", "initiative", file, "--total", "7", "--roll", "3"}).status == 0);
+  // Every step done: solo play's end-of-turn summary, line for line (solo::turn_summary).
+  json st = status();
+  REQUIRE(st["next_step"]["step"] == "next_turn");
+  CHECK(st["turn_left"].empty());
+  REQUIRE(st["turn_summary"].size() == 2);
+  CHECK(st["turn_summary"][0].get<std::string>().rfind("Lancers: 12 of 12 figures, steady", 0) == 0);
+  CHECK(st["turn_summary"][1].get<std::string>().rfind("Hussars: 8 of 8 figures, steady", 0) == 0);
+  // The log names the session's file, not its folder.
+  const std::string log = body_of(t.call("GET", "/api/sessions/game/log"))["result"];
+  CHECK(log.find("History of game.vedette.yaml") == 0);
+  CHECK(log.find(t.tmp.path()) == std::string::npos);
+}
+
+TEST_CASE("web: the player's own dice are told what to roll: the shot's dice and score, from the engine", "[web]") {
+  Table t;
+  Reply c = t.call("POST", "/api/sessions",
+                   {{"name", "s"}, {"units", {"Hussars:shooting,weapon=carbine"}}, {"seed", 4}, {"physical_dice", true}});
+  REQUIRE(c.status == 201);
+  const std::string file = (fs::path(t.tmp.path()) / "s.vedette.yaml").string();
+  const vedette::solo::Session s = vedette::solo::Session::load(file);
+  const auto rules = vedette::solo::load_session_rules(s);
+  for (const auto& [distance, cover] : std::vector<std::pair<std::string, bool>>{{"15", false}, {"15cm", true}, {"5.5in", false}}) {
+    INFO(distance << (cover ? " in cover" : ""));
+    const Reply r = t.call("POST", "/api/sessions/s/shot-plan", {{"unit", "Hussars"}, {"distance", distance}, {"cover", cover}});
+    REQUIRE(r.status == 200);
+    const json j = body_of(r);
+    std::string why;
+    const auto d = vedette::solo::parse_table_length(*rules.rules, distance, false, why);
+    REQUIRE(d);
+    const auto plan = vedette::solo::solo_shot(*rules.rules, s, 0, *d, cover);
+    REQUIRE(plan);  // a carbine reaches 20 cm (seed 002)
+    CHECK(j["in_reach"] == true);
+    CHECK(j["dice"] == plan->dice);
+    CHECK(j["need"] == plan->need);
+    CHECK(j["dice"].get<int>() > 0);
+  }
+  const json far = body_of(t.call("POST", "/api/sessions/s/shot-plan", {{"unit", "Hussars"}, {"distance", "12in"}}));
+  CHECK(far["in_reach"] == false);
+  CHECK(far["reach"] == "20 cm (8 in)");
+  CHECK(t.call("POST", "/api/sessions/s/shot-plan", {{"unit", "Hussars"}, {"distance", "far"}}).status == 400);
+  CHECK(t.call("POST", "/api/sessions/s/shot-plan", {{"unit", "Nobody"}, {"distance", "10"}}).status == 400);
+}
+
+TEST_CASE("web: a rally on the player's dice says what 2D6 must reach (the ruleset's rally_target)", "[web]") {
+  Table t;
+  REQUIRE(t.call("POST", "/api/sessions", {{"name", "r"}, {"units", {"Hussars:shooting"}}, {"seed", 1}}).status == 201);
+  const std::string file = (fs::path(t.tmp.path()) / "r.vedette.yaml").string();
+  for (const auto& args : std::vector<std::vector<std::string>>{{"solo", "morale", file, "Hussars", "shaken"},
+                                                                {"solo", "activate", file, "Hussars", "--roll", "3"},
+                                                                {"solo", "initiative", file, "--total", "7", "--roll", "3"}})
+    REQUIRE(run_in_process(args).status == 0);
+  const json n = body_of(t.call("GET", "/api/sessions/r"))["result"]["next_step"];
+  REQUIRE(n["step"] == "rally");
+  CHECK(n["rally_need"] == 7);  // tables/default.yaml: combat.morale.rally_target 7
+  // A house rule's rally_target is the one told.
+  std::ofstream(fs::path(t.tmp.path()) / "house.yaml") << "extends: builtin:default\ncombat:\n  morale:\n    rally_target: 9\n";
+  const std::string house = (fs::path(t.tmp.path()) / "h.vedette.yaml").string();
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"solo", "new", house, "--seed", "1", "--ruleset", (fs::path(t.tmp.path()) / "house.yaml").string(), "--unit", "Hussars:shooting"},
+           {"solo", "morale", house, "Hussars", "shaken"},
+           {"solo", "activate", house, "Hussars", "--roll", "3"},
+           {"solo", "initiative", house, "--total", "7", "--roll", "3"}})
+    REQUIRE(run_in_process(args).status == 0);
+  CHECK(body_of(t.call("GET", "/api/sessions/h"))["result"]["next_step"]["rally_need"] == 9);
+}
