@@ -55,96 +55,122 @@ std::string yaml_scalar(const std::string& s) {
   return q + "\"";
 }
 
-}  // namespace
-
-CalibrateResult calibrate(const LabScenario& scenario, const std::string& ruleset_path, const CalibrateOptions& o) {
-  CalibrateResult c;
-  c.scenario_file = scenario.file();
-  c.ruleset_path = ruleset_path;
-  c.knob = o.knob;
-  c.target = o.target;
-  c.seed = o.seed;
-  RulesetPtr base_rules = load_ruleset(ruleset_path);
-  c.ruleset_name = base_rules->name;
-  auto base = scenario.model(base_rules);
-  const Schema& s = base->schema();
-  const auto it = std::find(s.outcome_ids.begin(), s.outcome_ids.end(), o.outcome);
+// The index of `outcome` among the scenario's outcomes, or a clear error.
+std::size_t outcome_index(const LabScenario& scenario, const Schema& s, const std::string& outcome) {
+  const auto it = std::find(s.outcome_ids.begin(), s.outcome_ids.end(), outcome);
   if (it == s.outcome_ids.end()) {
     std::string all;
     for (const auto& id : s.outcome_ids) all += (all.empty() ? "" : ", ") + id;
-    throw std::invalid_argument("no outcome '" + o.outcome + "' in scenario " + scenario.file() + " (its outcomes: " + all + ")" +
-                                did_you_mean(o.outcome, s.outcome_ids));
+    throw std::invalid_argument("no outcome '" + outcome + "' in scenario " + scenario.file() + " (its outcomes: " + all + ")" +
+                                did_you_mean(outcome, s.outcome_ids));
   }
-  const std::size_t k = static_cast<std::size_t>(it - s.outcome_ids.begin());
-  c.outcome = o.outcome;
-  c.outcome_label = s.outcome_labels[k];
-  c.outcome_ids = s.outcome_ids;
-  c.outcome_labels = s.outcome_labels;
+  return static_cast<std::size_t>(it - s.outcome_ids.begin());
+}
 
+// The knob as the ruleset file writes it: its value, whether it is a whole
+// number, and the smallest step the search takes.
+struct Knob {
+  std::string text;
+  double value = 0;
+  bool whole = false;
+  double resolution = 1;
+};
+
+Knob read_knob(const std::string& ruleset_path, const std::string& path) {
   const Doc doc = load_ruleset_doc(ruleset_path);
-  const Doc* knob = at_path(doc, o.knob);
+  const Doc* knob = at_path(doc, path);
   if (!knob || !knob->is_scalar())
-    throw std::invalid_argument("--knob " + o.knob + ": no such setting in the ruleset " + ruleset_path +
+    throw std::invalid_argument("--knob " + path + ": no such setting in the ruleset " + ruleset_path +
                                 " (a dotted path to a number, such as difficulty.rf_offset)");
   const auto as_int = parse_int(knob->scalar);
   const auto as_num = parse_number(knob->scalar);
-  if (!as_num) throw std::invalid_argument("--knob " + o.knob + ": its value '" + knob->scalar + "' is not a number");
-  const bool whole = as_int.has_value();
-  const double resolution = whole ? 1 : std::max(0.01, std::fabs(*as_num) * 0.01);
-  c.from = knob->scalar;
+  if (!as_num) throw std::invalid_argument("--knob " + path + ": its value '" + knob->scalar + "' is not a number");
+  Knob k;
+  k.text = knob->scalar;
+  k.value = *as_num;
+  k.whole = as_int.has_value();
+  k.resolution = k.whole ? 1 : std::max(0.01, std::fabs(*as_num) * 0.01);
+  return k;
+}
 
-  std::map<std::string, Proportion> seen;
-  auto eval = [&](double x) -> std::optional<Proportion> {
-    const std::string v = written(x, whole);
-    if (auto f = seen.find(v); f != seen.end()) return f->second;
+// The values tried: each one played once (on the same seed and engagements),
+// recorded in c.tries, and its probability of outcome k remembered.
+class Trials {
+ public:
+  Trials(const LabScenario& scenario, const std::string& ruleset_path, const CalibrateOptions& o, const Schema& s, std::size_t k,
+         bool whole, CalibrateResult& c)
+      : scenario_(scenario), ruleset_path_(ruleset_path), o_(o), s_(s), k_(k), whole_(whole), c_(c) {}
+
+  // The probability at knob value x; none when x is outside the knob's range
+  // or the run was interrupted.
+  std::optional<Proportion> operator()(double x) {
+    const std::string v = written(x, whole_);
+    if (auto f = seen_.find(v); f != seen_.end()) return f->second;
     std::unique_ptr<Model> m;
     try {
-      m = scenario.model(load_ruleset(ruleset_path, {{o.knob, v}}));
+      m = scenario_.model(load_ruleset(ruleset_path_, {{o_.knob, v}}));
     } catch (const LoadError&) {
       return std::nullopt;  // outside the knob's range: the search stops there
     }
     const Model* ms[] = {m.get()};
     HarnessOptions h;
-    h.seed = o.seed;
-    h.n = o.n;
-    h.threads = o.threads;
-    h.progress = o.progress;
-    h.stop = o.stop;
+    h.seed = o_.seed;
+    h.n = o_.n;
+    h.threads = o_.threads;
+    h.progress = o_.progress;
+    h.stop = o_.stop;
     HarnessResult r = run_harness(ms, h, Sums(ms), 0);
     if (r.stop == StopReason::interrupted) {
-      c.interrupted = true;
+      c_.interrupted = true;
       return std::nullopt;
     }
     const Tally& t = r.sums.tallies.front();
-    Proportion p = wilson(t.outcome_count(k), t.n);
+    Proportion p = wilson(t.outcome_count(k_), t.n);
     std::vector<Proportion> all;
-    for (std::size_t j = 0; j < s.outcomes(); ++j) all.push_back(wilson(t.outcome_count(j), t.n));
-    seen[v] = p;
-    c.tries.push_back({v, p, std::move(all)});
+    for (std::size_t j = 0; j < s_.outcomes(); ++j) all.push_back(wilson(t.outcome_count(j), t.n));
+    seen_[v] = p;
+    c_.tries.push_back({v, p, std::move(all)});
     return p;
-  };
-  auto good = [&](const Proportion& p) { return o.target >= p.lo && o.target <= p.hi && p.half_width() <= 0.01; };
+  }
 
-  const double x0 = *as_num;
-  auto p0 = eval(x0);
-  if (!p0) throw std::invalid_argument("--knob " + o.knob + ": the base value could not be played");
-  double best_x = x0;
-  Proportion best = *p0;
-  auto consider = [&](double x, const Proportion& p) {
+ private:
+  const LabScenario& scenario_;
+  const std::string& ruleset_path_;
+  const CalibrateOptions& o_;
+  const Schema& s_;
+  const std::size_t k_;
+  const bool whole_;
+  CalibrateResult& c_;
+  std::map<std::string, Proportion> seen_;
+};
+
+// The search: the value nearest the target so far, and the bracket
+// [lo_x, hi_x] across which the probability crosses the target.
+struct Search {
+  const CalibrateOptions& o;
+  const Knob& knob;
+  Trials& eval;
+  CalibrateResult& c;
+  double best_x;
+  Proportion best;
+  double lo_x, hi_x;  // lo_x on the start's side of the target, hi_x across it
+  bool bracketed = false;
+
+  bool good(const Proportion& p) const { return o.target >= p.lo && o.target <= p.hi && p.half_width() <= 0.01; }
+  void consider(double x, const Proportion& p) {
     if (std::fabs(p.p - o.target) < std::fabs(best.p - o.target)) best_x = x, best = p;
-  };
+  }
 
   // Bracket: step away from x0 each way, doubling the step, until the
   // probability crosses the target (it need not be monotone in the knob: a
   // bolder automated side may also lose more); the crossing nearest x0 wins.
-  double lo_x = x0, hi_x = x0;  // lo_x on the start's side of the target, hi_x across it
-  bool bracketed = false;
-  if (!good(*p0)) {
-    const double h0 = whole ? 1 : std::max(resolution, std::fabs(x0) * 0.1);
+  void bracket(const Proportion& p0) {
+    const double x0 = knob.value;
+    const double h0 = knob.whole ? 1 : std::max(knob.resolution, std::fabs(x0) * 0.1);
     double nearest = 0;
     for (int dir : {+1, -1}) {
       double h = h0, last = x0;
-      Proportion plast = *p0;
+      Proportion plast = p0;
       while (static_cast<int>(c.tries.size()) < o.max_tries && !c.interrupted) {
         const double x = last + dir * h;
         auto p = eval(x);
@@ -166,29 +192,64 @@ CalibrateResult calibrate(const LabScenario& scenario, const std::string& rulese
       if (good(best)) break;
     }
   }
+
   // Bisect the bracket down to the knob's resolution.
-  while (bracketed && !good(best) && std::fabs(hi_x - lo_x) > resolution * 1.0001 && static_cast<int>(c.tries.size()) < o.max_tries &&
-         !c.interrupted) {
-    double mid = (lo_x + hi_x) / 2;
-    if (whole) mid = std::floor(mid);
-    if (mid == lo_x || mid == hi_x) break;
-    auto pm = eval(mid);
-    auto plo = eval(lo_x);
-    if (!pm || !plo) break;
-    consider(mid, *pm);
-    if ((plo->p - o.target) * (pm->p - o.target) <= 0) hi_x = mid;
-    else lo_x = mid;
+  void bisect() {
+    while (bracketed && !good(best) && std::fabs(hi_x - lo_x) > knob.resolution * 1.0001 &&
+           static_cast<int>(c.tries.size()) < o.max_tries && !c.interrupted) {
+      double mid = (lo_x + hi_x) / 2;
+      if (knob.whole) mid = std::floor(mid);
+      if (mid == lo_x || mid == hi_x) break;
+      auto pm = eval(mid);
+      auto plo = eval(lo_x);
+      if (!pm || !plo) break;
+      consider(mid, *pm);
+      if ((plo->p - o.target) * (pm->p - o.target) <= 0) hi_x = mid;
+      else lo_x = mid;
+    }
   }
-  c.value = written(best_x, whole);
+};
+
+}  // namespace
+
+CalibrateResult calibrate(const LabScenario& scenario, const std::string& ruleset_path, const CalibrateOptions& o) {
+  CalibrateResult c;
+  c.scenario_file = scenario.file();
+  c.ruleset_path = ruleset_path;
+  c.knob = o.knob;
+  c.target = o.target;
+  c.seed = o.seed;
+  RulesetPtr base_rules = load_ruleset(ruleset_path);
+  c.ruleset_name = base_rules->name;
+  auto base = scenario.model(base_rules);
+  const Schema& s = base->schema();
+  const std::size_t k = outcome_index(scenario, s, o.outcome);
+  c.outcome = o.outcome;
+  c.outcome_label = s.outcome_labels[k];
+  c.outcome_ids = s.outcome_ids;
+  c.outcome_labels = s.outcome_labels;
+
+  const Knob knob = read_knob(ruleset_path, o.knob);
+  c.from = knob.text;
+
+  Trials eval(scenario, ruleset_path, o, s, k, knob.whole, c);
+  const double x0 = knob.value;
+  auto p0 = eval(x0);
+  if (!p0) throw std::invalid_argument("--knob " + o.knob + ": the base value could not be played");
+  Search search{o, knob, eval, c, x0, *p0, x0, x0};
+  if (!search.good(*p0)) search.bracket(*p0);
+  search.bisect();
+  const Proportion& best = search.best;
+  c.value = written(search.best_x, knob.whole);
   c.achieved = best;
   for (const auto& t : c.tries)
     if (t.value == c.value) c.all = t.all;
   c.within = o.target >= best.lo && o.target <= best.hi;
-  c.resolution = !good(best) && bracketed;
+  c.resolution = !search.good(best) && search.bracketed;
   // Reached: the target is within the interval of the value found, or
   // between two values tried (the nearest the knob's resolution allows).
   // Otherwise every value the search could play misses it on one side.
-  c.reached = c.within || bracketed;
+  c.reached = c.within || search.bracketed;
   return c;
 }
 

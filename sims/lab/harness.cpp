@@ -180,161 +180,204 @@ void check_row(const Schema& s, const OutcomeRow& row, std::uint64_t index) {
                              std::to_string(row.metrics[m]) + " is outside [0, " + std::to_string(k_metric_limit) + ")");
 }
 
-// One process: this machine's threads play [next, o.n).
+// One process: this machine's threads play [next, o.n). The workers claim
+// chunks in order into a window of slots; the main thread merges the slots
+// in chunk order, so the sums are the same whatever the thread count.
+class LocalRun {
+ public:
+  LocalRun(std::span<const Model* const> models, const HarnessOptions& o, std::uint64_t next)
+      : models_(models),
+        o_(o),
+        next_(next),
+        first_chunk_(next / k_chunk),
+        chunks_((o.n + k_chunk - 1) / k_chunk - first_chunk_),
+        threads_(std::max(1u, static_cast<unsigned>(std::min<std::uint64_t>(o.threads, chunks_)))),
+        window_(2 * static_cast<std::size_t>(threads_) + 2),
+        nm_(models.size()),
+        keep_rows_(static_cast<bool>(o.rows)),
+        slots_(window_),
+        active_(threads_) {
+    for (auto& s : slots_) {
+      s.sums = Sums(models);
+      if (keep_rows_)
+        for (std::size_t i = 0; i < k_chunk * nm_; ++i) s.rows.emplace_back(models[i % nm_]->schema());
+    }
+  }
+
+  unsigned threads() const { return threads_; }
+  const std::exception_ptr& failure() const { return failure_; }
+
+  // A worker thread: claim the next chunk while the window has room, play it.
+  void work() {
+    std::vector<std::unique_ptr<Player>> players;
+    std::vector<OutcomeRow> scratch;
+    try {
+      for (std::size_t m = 0; m < nm_; ++m) {
+        players.push_back(models_[m]->player());
+        scratch.emplace_back(models_[m]->schema());
+      }
+      for (;;) {
+        std::uint64_t seq;
+        {
+          std::unique_lock lk(mu_);
+          work_cv_.wait(lk, [&] { return stopped() || claimed_ >= chunks_ || claimed_ < merged_ + window_; });
+          if (stopped() || claimed_ >= chunks_) break;
+          seq = claimed_++;
+        }
+        Slot& sl = slots_[seq % window_];
+        play_chunk(sl, seq, players, scratch);
+        {
+          std::lock_guard lk(mu_);
+          sl.seq = seq;
+          sl.ready = true;
+        }
+        main_cv_.notify_one();
+      }
+    } catch (...) {
+      std::lock_guard lk(mu_);
+      if (!failure_) failure_ = std::current_exception();
+      stop_all_ = true;
+    }
+    {
+      std::lock_guard lk(mu_);
+      --active_;
+    }
+    main_cv_.notify_one();
+    work_cv_.notify_all();
+  }
+
+  // The main thread: merge the chunks in order into `res`, with rows,
+  // progress, the precision target and checkpoints. Whether it was
+  // interrupted by a stop signal.
+  bool merge_in_order(HarnessResult& res, Progress& bar) {
+    auto last_checkpoint = Clock::now();
+    bool interrupted = false;
+    while (merged_ < chunks_) {
+      Slot& sl = slots_[merged_ % window_];
+      bool ready;
+      bool idle;
+      {
+        std::unique_lock lk(mu_);
+        main_cv_.wait_for(lk, std::chrono::milliseconds(100), [&] { return (sl.ready && sl.seq == merged_) || active_ == 0; });
+        ready = sl.ready && sl.seq == merged_;
+        idle = active_ == 0;
+      }
+      if (o_.stop && o_.stop->load() != 0 && !stop_all_) {
+        interrupted = true;
+        stop_all_ = true;
+        work_cv_.notify_all();
+      }
+      if (!ready) {
+        if (idle) break;  // stopped, and nothing more is coming
+        bar.update(res.next);
+        continue;
+      }
+      res.sums.merge(sl.sums);
+      if (keep_rows_)
+        for (std::uint64_t i = 0; i < sl.done; ++i)
+          o_.rows(sl.begin + i, std::span<const OutcomeRow>(&sl.rows[i * nm_], nm_));
+      res.next = sl.begin + sl.done;
+      const bool full = sl.done == sl.end - sl.begin;
+      {
+        std::lock_guard lk(mu_);
+        sl.ready = false;
+        ++merged_;
+      }
+      work_cv_.notify_all();
+      if (!full) break;  // interrupted inside this chunk: the prefix ends here
+      if (o_.precision && (res.next % k_chunk == 0 || res.next == o_.n) && res.next >= k_precision_min &&
+          widest_outcome_half_width(res.sums.tallies.front()) <= *o_.precision) {
+        res.stop = StopReason::precision;
+        break;
+      }
+      if (o_.checkpoint && res.next < o_.n &&
+          std::chrono::duration<double>(Clock::now() - last_checkpoint).count() >= o_.checkpoint_seconds) {
+        o_.checkpoint(res.sums, res.next);
+        last_checkpoint = Clock::now();
+      }
+      bar.update(res.next);
+    }
+    return interrupted;
+  }
+
+  // Tell the workers to stop (the main thread is done, or leaving).
+  void stop_workers() {
+    stop_all_ = true;
+    work_cv_.notify_all();
+  }
+
+ private:
+  bool stopped() const {
+    return stop_all_.load(std::memory_order_relaxed) || (o_.stop && o_.stop->load(std::memory_order_relaxed) != 0);
+  }
+
+  // Chunk `seq` of this run into its slot, engagement by engagement, every
+  // model on the same engagement index; a stop ends it early.
+  void play_chunk(Slot& sl, std::uint64_t seq, std::vector<std::unique_ptr<Player>>& players, std::vector<OutcomeRow>& scratch) {
+    sl.sums.clear();
+    const std::uint64_t c = first_chunk_ + seq;
+    sl.begin = std::max(c * k_chunk, next_);
+    sl.end = std::min((c + 1) * k_chunk, o_.n);
+    sl.done = 0;
+    for (std::uint64_t i = sl.begin; i < sl.end; ++i) {
+      if (stopped()) break;
+      OutcomeRow* rows = keep_rows_ ? &sl.rows[(i - sl.begin) * nm_] : scratch.data();
+      for (std::size_t m = 0; m < nm_; ++m) {
+        rows[m].reset();
+        players[m]->play(o_.seed, i, rows[m]);
+        check_row(models_[m]->schema(), rows[m], i);
+        sl.sums.tallies[m].add(rows[m]);
+      }
+      if (sl.sums.paired) sl.sums.paired->add(rows[0], rows[1]);
+      ++sl.done;
+    }
+  }
+
+  std::span<const Model* const> models_;
+  const HarnessOptions& o_;
+  const std::uint64_t next_, first_chunk_, chunks_;
+  const unsigned threads_;
+  const std::size_t window_, nm_;
+  const bool keep_rows_;
+  std::vector<Slot> slots_;
+  std::mutex mu_;
+  std::condition_variable main_cv_, work_cv_;
+  std::uint64_t claimed_ = 0, merged_ = 0;
+  unsigned active_;
+  std::atomic<bool> stop_all_{false};
+  std::exception_ptr failure_;
+};
+
 HarnessResult run_local(std::span<const Model* const> models, const HarnessOptions& o, Sums start, std::uint64_t next) {
   const auto t0 = Clock::now();
   HarnessResult res;
   res.sums = std::move(start);
   res.next = next;
-  const std::uint64_t first_chunk = next / k_chunk;
-  const std::uint64_t chunks = (o.n + k_chunk - 1) / k_chunk - first_chunk;
-  const unsigned threads = std::max(1u, static_cast<unsigned>(std::min<std::uint64_t>(o.threads, chunks)));
-  const std::size_t window = 2 * static_cast<std::size_t>(threads) + 2;
-  const std::size_t nm = models.size();
-  const bool keep_rows = static_cast<bool>(o.rows);
-
-  std::vector<Slot> slots(window);
-  for (auto& s : slots) {
-    s.sums = Sums(models);
-    if (keep_rows)
-      for (std::size_t i = 0; i < k_chunk * nm; ++i) s.rows.emplace_back(models[i % nm]->schema());
-  }
-
-  std::mutex mu;
-  std::condition_variable main_cv, work_cv;
-  std::uint64_t claimed = 0, merged = 0;
-  unsigned active = threads;
-  std::atomic<bool> stop_all{false};
-  std::exception_ptr failure;
-
-  auto stopped = [&] { return stop_all.load(std::memory_order_relaxed) || (o.stop && o.stop->load(std::memory_order_relaxed) != 0); };
-
-  auto worker = [&] {
-    std::vector<std::unique_ptr<Player>> players;
-    std::vector<OutcomeRow> scratch;
-    try {
-      for (std::size_t m = 0; m < nm; ++m) {
-        players.push_back(models[m]->player());
-        scratch.emplace_back(models[m]->schema());
-      }
-      for (;;) {
-        std::uint64_t seq;
-        {
-          std::unique_lock lk(mu);
-          work_cv.wait(lk, [&] { return stopped() || claimed >= chunks || claimed < merged + window; });
-          if (stopped() || claimed >= chunks) break;
-          seq = claimed++;
-        }
-        Slot& sl = slots[seq % window];
-        sl.sums.clear();
-        const std::uint64_t c = first_chunk + seq;
-        sl.begin = std::max(c * k_chunk, next);
-        sl.end = std::min((c + 1) * k_chunk, o.n);
-        sl.done = 0;
-        for (std::uint64_t i = sl.begin; i < sl.end; ++i) {
-          if (stopped()) break;
-          OutcomeRow* rows = keep_rows ? &sl.rows[(i - sl.begin) * nm] : scratch.data();
-          for (std::size_t m = 0; m < nm; ++m) {
-            rows[m].reset();
-            players[m]->play(o.seed, i, rows[m]);
-            check_row(models[m]->schema(), rows[m], i);
-            sl.sums.tallies[m].add(rows[m]);
-          }
-          if (sl.sums.paired) sl.sums.paired->add(rows[0], rows[1]);
-          ++sl.done;
-        }
-        {
-          std::lock_guard lk(mu);
-          sl.seq = seq;
-          sl.ready = true;
-        }
-        main_cv.notify_one();
-      }
-    } catch (...) {
-      std::lock_guard lk(mu);
-      if (!failure) failure = std::current_exception();
-      stop_all = true;
-    }
-    {
-      std::lock_guard lk(mu);
-      --active;
-    }
-    main_cv.notify_one();
-    work_cv.notify_all();
-  };
+  LocalRun run(models, o, next);
 
   std::vector<std::thread> pool;
-  pool.reserve(threads);
-  for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
+  pool.reserve(run.threads());
+  for (unsigned t = 0; t < run.threads(); ++t) pool.emplace_back([&run] { run.work(); });
 
   // Whatever the main thread throws (a checkpoint or a CSV row that cannot
   // be written), the workers are stopped and joined before it leaves.
   struct Joiner {
-    std::atomic<bool>& stop;
-    std::condition_variable& cv;
+    LocalRun& run;
     std::vector<std::thread>& pool;
     ~Joiner() {
-      stop = true;
-      cv.notify_all();
+      run.stop_workers();
       for (auto& t : pool)
         if (t.joinable()) t.join();
     }
-  } joiner{stop_all, work_cv, pool};
+  } joiner{run, pool};
 
   Progress bar(o.progress, next, o.n);
   bar.whole_run(o.progress_before, o.progress_total, o.progress_note);
-  auto last_checkpoint = Clock::now();
-  bool interrupted = false;
-  while (merged < chunks) {
-    Slot& sl = slots[merged % window];
-    bool ready;
-    bool idle;
-    {
-      std::unique_lock lk(mu);
-      main_cv.wait_for(lk, std::chrono::milliseconds(100), [&] { return (sl.ready && sl.seq == merged) || active == 0; });
-      ready = sl.ready && sl.seq == merged;
-      idle = active == 0;
-    }
-    if (o.stop && o.stop->load() != 0 && !stop_all) {
-      interrupted = true;
-      stop_all = true;
-      work_cv.notify_all();
-    }
-    if (!ready) {
-      if (idle) break;  // stopped, and nothing more is coming
-      bar.update(res.next);
-      continue;
-    }
-    res.sums.merge(sl.sums);
-    if (keep_rows)
-      for (std::uint64_t i = 0; i < sl.done; ++i)
-        o.rows(sl.begin + i, std::span<const OutcomeRow>(&sl.rows[i * nm], nm));
-    res.next = sl.begin + sl.done;
-    const bool full = sl.done == sl.end - sl.begin;
-    {
-      std::lock_guard lk(mu);
-      sl.ready = false;
-      ++merged;
-    }
-    work_cv.notify_all();
-    if (!full) break;  // interrupted inside this chunk: the prefix ends here
-    if (o.precision && (res.next % k_chunk == 0 || res.next == o.n) && res.next >= k_precision_min &&
-        widest_outcome_half_width(res.sums.tallies.front()) <= *o.precision) {
-      res.stop = StopReason::precision;
-      break;
-    }
-    if (o.checkpoint && res.next < o.n &&
-        std::chrono::duration<double>(Clock::now() - last_checkpoint).count() >= o.checkpoint_seconds) {
-      o.checkpoint(res.sums, res.next);
-      last_checkpoint = Clock::now();
-    }
-    bar.update(res.next);
-  }
-  stop_all = true;
-  work_cv.notify_all();
+  bool interrupted = run.merge_in_order(res, bar);
+  run.stop_workers();
   for (auto& t : pool) t.join();
   bar.finish();
-  if (failure) std::rethrow_exception(failure);
+  if (run.failure()) std::rethrow_exception(run.failure());
   if (res.stop != StopReason::precision && res.next < o.n) {
     interrupted = true;
   }
@@ -462,6 +505,187 @@ const std::int64_t* unpack_row(const std::int64_t* p, OutcomeRow& r) {
   throw std::runtime_error(msg);
 }
 
+// Round blocks: the round starting at chunk c0 gives each rank per_rank
+// whole chunks, in rank order, clipped to [next, n).
+struct RoundBlocks {
+  std::uint64_t c0, per_rank, next, n;
+  std::pair<std::uint64_t, std::uint64_t> block(std::uint64_t r) const {
+    const std::uint64_t b = std::clamp((c0 + r * per_rank) * k_chunk, next, n);
+    const std::uint64_t e = std::clamp((c0 + (r + 1) * per_rank) * k_chunk, b, n);
+    return std::pair{b, e};
+  }
+};
+
+// What this rank played of its block in a round.
+struct BlockPlayed {
+  Sums mine;
+  std::uint64_t done = 0;
+  std::vector<std::int64_t> ends;  // with a precision target: outcome counts at each chunk end, K per chunk
+  std::vector<Sums> snapshots;     // and the sums there
+};
+
+// 1. This rank's block, on its threads (its rows packed into rows_mine).
+// A failure is kept in `failure`, for the status to raise everywhere.
+BlockPlayed play_my_block(std::span<const Model* const> models, const HarnessOptions& o, unsigned threads, std::uint64_t my_begin,
+                          std::uint64_t my_end, std::vector<std::int64_t>& rows_mine, std::exception_ptr& failure) {
+  const std::size_t K = models.front()->schema().outcomes();
+  BlockPlayed p{Sums(models), 0, {}, {}};
+  rows_mine.clear();
+  if (failure || my_begin >= my_end) return p;
+  HarnessOptions lo;
+  lo.seed = o.seed;
+  lo.n = my_end;
+  lo.threads = threads;
+  lo.stop = o.stop;
+  if (o.precision.has_value()) {
+    lo.checkpoint_seconds = 0;  // after every chunk, and at the end
+    lo.checkpoint = [&](const Sums& s, std::uint64_t at) {
+      if (at == my_begin || (at != my_end && at % k_chunk != 0)) return;  // nothing played, or stopped inside a chunk
+      if (!p.snapshots.empty() && p.snapshots.back().n() == s.n()) return;
+      const Tally& t = s.tallies.front();
+      p.ends.insert(p.ends.end(), t.sum.data(), t.sum.data() + static_cast<std::ptrdiff_t>(K));
+      p.snapshots.push_back(s);
+    };
+  }
+  if (o.rows)
+    lo.rows = [&](std::uint64_t, std::span<const OutcomeRow> rows) {
+      for (const auto& r : rows) pack_row(r, rows_mine);
+    };
+  try {
+    HarnessResult r = run_local(models, lo, Sums(models), my_begin);
+    p.mine = std::move(r.sums);
+    p.done = r.next - my_begin;
+  } catch (...) {
+    failure = std::current_exception();
+    p.done = 0;
+  }
+  return p;
+}
+
+// 2. The status, the same on every rank after a maximum over them: done per
+// rank, [chunk-end counts per rank, `slots` each], the stop signal, the
+// failed rank (raised everywhere here).
+struct RoundStatus {
+  std::vector<std::int64_t> v;
+  std::size_t slots = 0;
+  std::int64_t done(int r) const { return v[static_cast<std::size_t>(r)]; }
+  const std::int64_t* chunk_ends(int r, int R) const { return &v[static_cast<std::size_t>(R) + static_cast<std::size_t>(r) * slots]; }
+  std::int64_t signal() const { return v[v.size() - 2]; }
+};
+
+void exchange_status(RoundStatus& status, const BlockPlayed& played, const HarnessOptions& o, const std::exception_ptr& failure) {
+  const int R = cluster::size();
+  const int me = cluster::rank();
+  const auto uR = static_cast<std::uint64_t>(R);
+  const std::size_t slots = status.slots;
+  std::vector<std::int64_t>& v = status.v;
+  v.assign(static_cast<std::size_t>(R) * (1 + slots) + 2, 0);
+  v[static_cast<std::size_t>(me)] = static_cast<std::int64_t>(played.done);
+  std::copy(played.ends.begin(), played.ends.end(), v.begin() + static_cast<std::ptrdiff_t>(uR + static_cast<std::size_t>(me) * slots));
+  const std::size_t at_sig = v.size() - 2, at_failed = v.size() - 1;
+  v[at_sig] = o.stop ? o.stop->load() : 0;
+  v[at_failed] = failure ? me + 1 : 0;
+  cluster::allreduce_max(v);
+  if (v[at_failed]) raise_everywhere(static_cast<int>(v[at_failed] - 1), failure);
+}
+
+// 3. The cut, the same on every rank: the prefix [0, cut) one process would
+// have summed.
+struct RoundCut {
+  std::uint64_t cut = 0;
+  int rank = 0;               // the rank whose block holds the cut (R: after every block)
+  std::size_t snapshot = 0;   // with precision: which chunk end of that rank
+  bool short_block = false;   // that rank's block was stopped short
+};
+
+RoundCut find_cut(const RoundBlocks& round, const RoundStatus& status, const Sums& before, const HarnessOptions& o, std::size_t K) {
+  const int R = cluster::size();
+  const auto uR = static_cast<std::uint64_t>(R);
+  const bool precise = o.precision.has_value();
+  RoundCut c;
+  c.cut = round.block(uR - 1).second;
+  c.rank = R;
+  std::vector<std::int64_t> counts(before.tallies.front().sum.data(), before.tallies.front().sum.data() + K);
+  std::vector<std::int64_t> at_end(K);
+  for (int r = 0; r < R && c.rank == R; ++r) {
+    const auto [b, e] = round.block(static_cast<std::uint64_t>(r));
+    const auto d = static_cast<std::uint64_t>(status.done(r));
+    if (precise) {
+      // Each chunk end inside what rank r played, as one process checks it.
+      const std::int64_t* rc = status.chunk_ends(r, R);
+      std::size_t i = 0;
+      for (std::uint64_t at = b; at < b + d; ++i) {
+        at = std::min((at / k_chunk + 1) * k_chunk, e);
+        if (at > b + d) break;  // stopped inside this chunk: not a chunk end
+        for (std::size_t k = 0; k < K; ++k) at_end[k] = counts[k] + rc[i * K + k];
+        if (at >= k_precision_min && widest_half_width(at_end.data(), K, static_cast<std::int64_t>(at)) <= *o.precision) {
+          c.cut = at;
+          c.rank = r;
+          c.snapshot = i;
+          break;
+        }
+      }
+      if (c.rank != R) break;
+      if (d == e - b && i > 0) counts = std::vector<std::int64_t>(at_end.begin(), at_end.end());
+    }
+    if (d < e - b) {
+      c.cut = b + d;
+      c.rank = r;
+      c.short_block = true;
+    }
+  }
+  return c;
+}
+
+// 4. The sums of [next, cut), exact, on every rank, added to `sums`.
+void merge_round(Sums& sums, BlockPlayed& played, const RoundCut& c, Sums& round, Sums& none, std::vector<std::int64_t>& add,
+                 std::vector<std::int64_t>& top) {
+  const int me = cluster::rank();
+  Sums* contribution = &none;
+  if (me < c.rank) contribution = &played.mine;
+  else if (me == c.rank) contribution = c.short_block ? &played.mine : &played.snapshots[c.snapshot];
+  pack(*contribution, add, top);
+  cluster::allreduce_sum(add);
+  cluster::allreduce_max(top);
+  unpack(round, add, top);
+  sums.merge(round);
+}
+
+// 5. Rows of [next, cut), to rank 0, in index order, handed to o.rows there.
+void pass_rows_to_root(std::span<const Model* const> models, const HarnessOptions& o, std::uint64_t next, std::uint64_t my_begin,
+                       const BlockPlayed& played, const RoundCut& c, std::vector<std::int64_t>& rows_mine,
+                       std::vector<OutcomeRow>& rows_shown, std::exception_ptr& failure) {
+  const int me = cluster::rank();
+  std::size_t width = 0;
+  for (const Model* m : models) width += row_width(m->schema());
+  std::uint64_t keep = 0;
+  if (me < c.rank || (me == c.rank && c.short_block)) keep = played.done;
+  else if (me == c.rank) keep = c.cut - my_begin;
+  rows_mine.resize(static_cast<std::size_t>(keep) * width);
+  std::vector<std::int64_t> all = cluster::gather_to_root(rows_mine);
+  if (me == 0 && !failure) {
+    try {
+      const std::int64_t* p = all.data();
+      for (std::uint64_t i = next; i < c.cut; ++i) {
+        for (std::size_t m = 0; m < models.size(); ++m) p = unpack_row(p, rows_shown[m]);
+        o.rows(i, rows_shown);
+      }
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  }
+}
+
+// Rank 0 saves a checkpoint; a failure is kept for the next status.
+void checkpoint_on_root(const HarnessOptions& o, const HarnessResult& res, std::exception_ptr& failure) {
+  if (cluster::rank() != 0 || failure || !o.checkpoint) return;
+  try {
+    o.checkpoint(res.sums, res.next);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+}
+
 HarnessResult run_ranks(std::span<const Model* const> models, const HarnessOptions& o, Sums start, std::uint64_t next) {
   const auto t0 = Clock::now();
   HarnessResult res;
@@ -472,9 +696,7 @@ HarnessResult run_ranks(std::span<const Model* const> models, const HarnessOptio
   const auto uR = static_cast<std::uint64_t>(R);
   const unsigned threads = std::max(1u, o.threads);
   const std::size_t K = models.front()->schema().outcomes();
-  const std::size_t nm = models.size();
   const bool keep_rows = static_cast<bool>(o.rows);  // the same on every rank: the commands run alike
-  const bool precise = o.precision.has_value();
   const std::uint64_t last_chunk = (o.n + k_chunk - 1) / k_chunk;
 
   Progress bar(me == 0 ? o.progress : nullptr, next, o.n, R);
@@ -482,172 +704,46 @@ HarnessResult run_ranks(std::span<const Model* const> models, const HarnessOptio
   auto last_checkpoint = Clock::now();
   std::exception_ptr failure;  // this rank's, raised everywhere at the next status
   int sig = 0;
-  std::vector<std::int64_t> status, add, top, rows_mine;
+  RoundStatus status;
+  std::vector<std::int64_t> add, top, rows_mine;
   std::vector<OutcomeRow> rows_shown;
   for (const Model* m : models) rows_shown.emplace_back(m->schema());
   Sums round(models), none(models);
 
-  // The exchange of a failure alone (after the last round).
-  auto settle = [&] {
-    std::int64_t failed[1] = {failure ? me + 1 : 0};
-    cluster::allreduce_max(failed);
-    if (failed[0]) raise_everywhere(static_cast<int>(failed[0] - 1), failure);
-  };
-
   while (res.next < o.n) {
     const std::uint64_t c0 = res.next / k_chunk;
     const std::uint64_t per_rank = std::min<std::uint64_t>(threads * k_round_chunks_per_thread, (last_chunk - c0 + uR - 1) / uR);
-    auto block = [&](std::uint64_t r) {
-      const std::uint64_t b = std::clamp((c0 + r * per_rank) * k_chunk, res.next, o.n);
-      const std::uint64_t e = std::clamp((c0 + (r + 1) * per_rank) * k_chunk, b, o.n);
-      return std::pair{b, e};
-    };
-    // (Plain variables, not a structured binding: clang 14, the fuzz build's
-    // compiler, cannot capture bindings in the lambdas below.)
-    const std::pair<std::uint64_t, std::uint64_t> my_block = block(static_cast<std::uint64_t>(me));
-    const std::uint64_t my_begin = my_block.first, my_end = my_block.second;
+    const RoundBlocks blocks{c0, per_rank, res.next, o.n};
+    const auto [my_begin, my_end] = blocks.block(static_cast<std::uint64_t>(me));
 
-    // 1. This rank's block, on its threads.
-    Sums mine(models);
-    std::uint64_t done = 0;
-    std::vector<std::int64_t> ends;  // with a precision target: outcome counts at each chunk end, K per chunk
-    std::vector<Sums> snapshots;     // and the sums there
-    rows_mine.clear();
-    if (!failure && my_begin < my_end) {
-      HarnessOptions lo;
-      lo.seed = o.seed;
-      lo.n = my_end;
-      lo.threads = threads;
-      lo.stop = o.stop;
-      if (precise) {
-        lo.checkpoint_seconds = 0;  // after every chunk, and at the end
-        lo.checkpoint = [&](const Sums& s, std::uint64_t at) {
-          if (at == my_begin || (at != my_end && at % k_chunk != 0)) return;  // nothing played, or stopped inside a chunk
-          if (!snapshots.empty() && snapshots.back().n() == s.n()) return;
-          const Tally& t = s.tallies.front();
-          ends.insert(ends.end(), t.sum.data(), t.sum.data() + static_cast<std::ptrdiff_t>(K));
-          snapshots.push_back(s);
-        };
-      }
-      if (keep_rows)
-        lo.rows = [&](std::uint64_t, std::span<const OutcomeRow> rows) {
-          for (const auto& r : rows) pack_row(r, rows_mine);
-        };
-      try {
-        HarnessResult r = run_local(models, lo, Sums(models), my_begin);
-        mine = std::move(r.sums);
-        done = r.next - my_begin;
-      } catch (...) {
-        failure = std::current_exception();
-        done = 0;
-      }
-    }
+    BlockPlayed played = play_my_block(models, o, threads, my_begin, my_end, rows_mine, failure);
+    status.slots = o.precision.has_value() ? static_cast<std::size_t>(per_rank) * K : 0;
+    exchange_status(status, played, o, failure);
+    if (status.signal()) sig = static_cast<int>(status.signal());
+    const RoundCut c = find_cut(blocks, status, res.sums, o, K);
+    if (c.rank != R && !c.short_block) res.stop = StopReason::precision;
+    merge_round(res.sums, played, c, round, none, add, top);
+    if (keep_rows) pass_rows_to_root(models, o, res.next, my_begin, played, c, rows_mine, rows_shown, failure);
 
-    // 2. The status: done per rank, [chunk-end counts per rank], signal, failed rank.
-    const std::size_t slots = precise ? static_cast<std::size_t>(per_rank) * K : 0;
-    status.assign(static_cast<std::size_t>(R) * (1 + slots) + 2, 0);
-    status[static_cast<std::size_t>(me)] = static_cast<std::int64_t>(done);
-    std::copy(ends.begin(), ends.end(), status.begin() + static_cast<std::ptrdiff_t>(uR + static_cast<std::size_t>(me) * slots));
-    const std::size_t at_sig = status.size() - 2, at_failed = status.size() - 1;
-    status[at_sig] = o.stop ? o.stop->load() : 0;
-    status[at_failed] = failure ? me + 1 : 0;
-    cluster::allreduce_max(status);
-    if (status[at_failed]) raise_everywhere(static_cast<int>(status[at_failed] - 1), failure);
-    if (status[at_sig]) sig = static_cast<int>(status[at_sig]);
-
-    // 3. The cut, the same on every rank.
-    std::uint64_t cut = block(uR - 1).second;
-    int cut_rank = R;             // the rank whose block holds the cut (R: after every block)
-    std::size_t cut_snapshot = 0;  // with precision: which chunk end of that rank
-    bool short_block = false;
-    std::vector<std::int64_t> counts(res.sums.tallies.front().sum.data(), res.sums.tallies.front().sum.data() + K);
-    std::vector<std::int64_t> at_end(K);
-    for (int r = 0; r < R && cut_rank == R; ++r) {
-      const auto [b, e] = block(static_cast<std::uint64_t>(r));
-      const auto d = static_cast<std::uint64_t>(status[static_cast<std::size_t>(r)]);
-      if (precise) {
-        // Each chunk end inside what rank r played, as one process checks it.
-        const std::int64_t* rc = &status[uR + static_cast<std::size_t>(r) * slots];
-        std::size_t i = 0;
-        for (std::uint64_t at = b; at < b + d; ++i) {
-          at = std::min((at / k_chunk + 1) * k_chunk, e);
-          if (at > b + d) break;  // stopped inside this chunk: not a chunk end
-          for (std::size_t k = 0; k < K; ++k) at_end[k] = counts[k] + rc[i * K + k];
-          if (at >= k_precision_min && widest_half_width(at_end.data(), K, static_cast<std::int64_t>(at)) <= *o.precision) {
-            cut = at;
-            cut_rank = r;
-            cut_snapshot = i;
-            break;
-          }
-        }
-        if (cut_rank != R) break;
-        if (d == e - b && i > 0) counts = std::vector<std::int64_t>(at_end.begin(), at_end.end());
-      }
-      if (d < e - b) {
-        cut = b + d;
-        cut_rank = r;
-        short_block = true;
-      }
-    }
-    if (cut_rank != R && !short_block) res.stop = StopReason::precision;
-
-    // 4. The sums of [res.next, cut), exact, on every rank.
-    Sums* contribution = &none;
-    if (me < cut_rank) contribution = &mine;
-    else if (me == cut_rank) contribution = short_block ? &mine : &snapshots[cut_snapshot];
-    pack(*contribution, add, top);
-    cluster::allreduce_sum(add);
-    cluster::allreduce_max(top);
-    unpack(round, add, top);
-    res.sums.merge(round);
-
-    // 5. Rows, to rank 0, in index order.
-    if (keep_rows) {
-      std::size_t width = 0;
-      for (const Model* m : models) width += row_width(m->schema());
-      std::uint64_t keep = 0;
-      if (me < cut_rank || (me == cut_rank && short_block)) keep = done;
-      else if (me == cut_rank) keep = cut - my_begin;
-      rows_mine.resize(static_cast<std::size_t>(keep) * width);
-      std::vector<std::int64_t> all = cluster::gather_to_root(rows_mine);
-      if (me == 0 && !failure) {
-        try {
-          const std::int64_t* p = all.data();
-          for (std::uint64_t i = res.next; i < cut; ++i) {
-            for (std::size_t m = 0; m < nm; ++m) p = unpack_row(p, rows_shown[m]);
-            o.rows(i, rows_shown);
-          }
-        } catch (...) {
-          failure = std::current_exception();
-        }
-      }
-    }
-    res.next = cut;
+    res.next = c.cut;
     bar.update(res.next);
     if (res.stop == StopReason::precision) break;
-    if (short_block || sig) {
+    if (c.short_block || sig) {
       res.stop = StopReason::interrupted;
       break;
     }
     if (me == 0 && !failure && o.checkpoint && res.next < o.n &&
         std::chrono::duration<double>(Clock::now() - last_checkpoint).count() >= o.checkpoint_seconds) {
-      try {
-        o.checkpoint(res.sums, res.next);
-      } catch (...) {
-        failure = std::current_exception();
-      }
+      checkpoint_on_root(o, res, failure);
       last_checkpoint = Clock::now();
     }
   }
   bar.finish();
-  if (me == 0 && !failure && o.checkpoint) {
-    try {
-      o.checkpoint(res.sums, res.next);
-    } catch (...) {
-      failure = std::current_exception();
-    }
-  }
-  settle();
+  checkpoint_on_root(o, res, failure);
+  // The exchange of a failure alone (after the last round).
+  std::int64_t failed[1] = {failure ? me + 1 : 0};
+  cluster::allreduce_max(failed);
+  if (failed[0]) raise_everywhere(static_cast<int>(failed[0] - 1), failure);
   // A stop on another rank is this rank's stop too: the command reads it
   // from the flag SignalStop gave it.
   if (sig && o.stop == &g_signal && g_signal.load() == 0) g_signal.store(sig);

@@ -259,21 +259,21 @@ OJson sim_json(const RunInfo& info, const Summary& s, const Tally& t) {
 
 // ------------------------------------------------------------------- HTML
 
-std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
-  const Schema& sc = *s.schema;
-  std::string o = parts::html_open("vedette sim: " + info.scenario);
-  o += "<h1>vedette sim: " + html_escape(info.scenario) + "</h1>\n<p class=\"headline\">" + html_escape(sim_headline(s)) + "</p>\n" +
-       parts::html_run(info);
+namespace {
 
-  // Who wins.
+std::string html_who_wins(const Summary& s) {
+  const Schema& sc = *s.schema;
   std::vector<svg::Bar> bars;
   for (std::size_t k = 0; k < sc.outcomes(); ++k)
     bars.push_back({sc.outcome_labels[k], s.outcomes[k].p, s.outcomes[k].lo, s.outcomes[k].hi, parts::outcome_colour(sc, k),
                     prop_text(s.outcomes[k]) + " (" + thousands(s.outcomes[k].count) + " of " + thousands(s.outcomes[k].n) + ")"});
-  o += "<h2>Who wins</h2>\n" + svg::interval_bars("chart-outcomes", "Outcome probabilities with 95% intervals", bars,
-                                                          parts::role_legend(parts::role_names({&sc}), "draw"));
+  return "<h2>Who wins</h2>\n" + svg::interval_bars("chart-outcomes", "Outcome probabilities with 95% intervals", bars,
+                                                     parts::role_legend(parts::role_names({&sc}), "draw"));
+}
 
-  // Histograms: turns, then losses.
+// Histograms: turns, then losses.
+std::string html_histograms(const Summary& s, const Tally& t) {
+  const Schema& sc = *s.schema;
   auto series_for = [&](std::size_t h, const HistView& v) {
     std::vector<svg::Series> series;
     for (std::size_t k = 0; k < sc.outcomes(); ++k) {
@@ -294,11 +294,16 @@ std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
     else
       losses_html += svg::stacked_histogram("chart-hist-" + md.id, md.label + " per engagement, by outcome", v.labels, series_for(h, v), md.label);
   }
+  std::string o;
   if (!turns_html.empty()) o += "<h2>How long</h2>\n" + turns_html;
   if (!losses_html.empty()) o += "<h2>Losses</h2>\n" + losses_html;
+  return o;
+}
 
-  // Figures table.
-  o += "<h2>Per engagement</h2>\n<div class=\"scroll\"><table>\n<tr><th>figure</th><th>mean ± SE</th><th>95% interval</th>";
+// The figures per engagement: overall, by outcome, range and P(> 0).
+std::string html_figures(const Summary& s) {
+  const Schema& sc = *s.schema;
+  std::string o = "<h2>Per engagement</h2>\n<div class=\"scroll\"><table>\n<tr><th>figure</th><th>mean ± SE</th><th>95% interval</th>";
   // An outcome no engagement ended in would give an empty column: left out.
   for (std::size_t k = 0; k < sc.outcomes(); ++k)
     if (s.outcomes[k].count > 0) o += "<th>when " + html_escape(sc.outcome_labels[k]) + "</th>";
@@ -315,32 +320,39 @@ std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
   }
   o += "</table></div>\n";
   if (const std::string z = zero_list(sc, s); !z.empty()) o += "<p class=\"note\">Always 0: " + html_escape(z) + ".</p>\n";
+  return o;
+}
 
-  // Behaviour by band.
-  if (sc.bands() > 0) {
-    std::vector<std::vector<double>> share(sc.bands(), std::vector<double>(sc.behaviours(), k_nan));
-    std::vector<std::vector<std::int64_t>> counts(sc.bands(), std::vector<std::int64_t>(sc.behaviours(), 0));
-    std::vector<std::string> notes;
-    for (std::size_t b = 0; b < sc.bands(); ++b) {
-      for (std::size_t h = 0; h < sc.behaviours(); ++h) {
-        share[b][h] = s.band_decisions[b] ? s.behaviour[b][h].p : k_nan;
-        counts[b][h] = s.behaviour[b][h].count;
-      }
-      notes.push_back(thousands(s.band_decisions[b]) + " decisions");
+// The Actions Table's behaviour by RF band: a heat map and its table.
+std::string html_behaviour_by_band(const Summary& s) {
+  const Schema& sc = *s.schema;
+  if (sc.bands() == 0) return "";
+  std::vector<std::vector<double>> share(sc.bands(), std::vector<double>(sc.behaviours(), k_nan));
+  std::vector<std::vector<std::int64_t>> counts(sc.bands(), std::vector<std::int64_t>(sc.behaviours(), 0));
+  std::vector<std::string> notes;
+  for (std::size_t b = 0; b < sc.bands(); ++b) {
+    for (std::size_t h = 0; h < sc.behaviours(); ++h) {
+      share[b][h] = s.band_decisions[b] ? s.behaviour[b][h].p : k_nan;
+      counts[b][h] = s.behaviour[b][h].count;
     }
-    o += "<h2>Actions Table: behaviour by RF band</h2>\n" +
-         svg::heatmap("chart-behaviour", "Share of each band's decisions", sc.band_labels, sc.behaviour_labels, share, counts, notes);
-    o += "<div class=\"scroll\"><table>\n<tr><th>band</th><th>behaviour</th><th>share [95%]</th><th>decisions</th></tr>\n";
-    for (std::size_t b = 0; b < sc.bands(); ++b)
-      for (std::size_t h = 0; h < sc.behaviours(); ++h)
-        if (s.behaviour[b][h].count > 0)
-          o += "<tr><td>" + html_escape(sc.band_labels[b]) + "</td><td>" + html_escape(sc.behaviour_labels[h]) + "</td><td>" +
-               html_escape(prop_text(s.behaviour[b][h])) + "</td><td>" + thousands(s.behaviour[b][h].count) + " of " +
-               thousands(s.band_decisions[b]) + "</td></tr>\n";
-    o += "</table></div>\n";
+    notes.push_back(thousands(s.band_decisions[b]) + " decisions");
   }
+  std::string o = "<h2>Actions Table: behaviour by RF band</h2>\n" +
+                  svg::heatmap("chart-behaviour", "Share of each band's decisions", sc.band_labels, sc.behaviour_labels, share, counts, notes);
+  o += "<div class=\"scroll\"><table>\n<tr><th>band</th><th>behaviour</th><th>share [95%]</th><th>decisions</th></tr>\n";
+  for (std::size_t b = 0; b < sc.bands(); ++b)
+    for (std::size_t h = 0; h < sc.behaviours(); ++h)
+      if (s.behaviour[b][h].count > 0)
+        o += "<tr><td>" + html_escape(sc.band_labels[b]) + "</td><td>" + html_escape(sc.behaviour_labels[h]) + "</td><td>" +
+             html_escape(prop_text(s.behaviour[b][h])) + "</td><td>" + thousands(s.behaviour[b][h].count) + " of " +
+             thousands(s.band_decisions[b]) + "</td></tr>\n";
+  o += "</table></div>\n";
+  return o;
+}
 
-  // Funnels.
+std::string html_funnels(const Summary& s) {
+  const Schema& sc = *s.schema;
+  std::string o;
   bool first_funnel = true;
   for (std::size_t fi = 0; fi < sc.funnels.size(); ++fi) {
     if (empty_funnel(s, fi)) continue;
@@ -357,18 +369,24 @@ std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
                              parts::outcome_colour(sc, fi < sc.side_roles.size() ? fi : sc.outcomes()));
     first_funnel = false;
   }
+  return o;
+}
 
-  // Rates.
-  if (!sc.rates.empty()) {
-    o += "<h2>Rates</h2>\n<div class=\"scroll\"><table>\n<tr><th>rate</th><th>share [95%]</th><th>of</th><th>in engagements</th></tr>\n";
-    for (std::size_t r = 0; r < sc.rates.size(); ++r)
-      o += "<tr><td>" + html_escape(sc.rates[r].label) + "</td><td>" + html_escape(prop_text(s.rates[r].p)) + "</td><td>" +
-           thousands(s.rates[r].p.n) + "</td><td>" + thousands(s.rates[r].engagements) + "</td></tr>\n";
-    o += "</table></div>\n";
-  }
+std::string html_rates(const Summary& s) {
+  const Schema& sc = *s.schema;
+  if (sc.rates.empty()) return "";
+  std::string o = "<h2>Rates</h2>\n<div class=\"scroll\"><table>\n<tr><th>rate</th><th>share [95%]</th><th>of</th><th>in engagements</th></tr>\n";
+  for (std::size_t r = 0; r < sc.rates.size(); ++r)
+    o += "<tr><td>" + html_escape(sc.rates[r].label) + "</td><td>" + html_escape(prop_text(s.rates[r].p)) + "</td><td>" +
+         thousands(s.rates[r].p.n) + "</td><td>" + thousands(s.rates[r].engagements) + "</td></tr>\n";
+  o += "</table></div>\n";
+  return o;
+}
 
-  // Correlations of the outcome vector: the strongest pairs, in words (the
-  // whole matrix, by id, is in summary.json).
+// Correlations of the outcome vector: the strongest pairs, in words (the
+// whole matrix, by id, is in summary.json).
+std::string html_correlations(const Summary& s) {
+  const Schema& sc = *s.schema;
   std::vector<std::string> names;
   std::vector<Eigen::Index> dims;
   for (std::size_t i = 0; i < sc.dims(); ++i) {
@@ -388,9 +406,9 @@ std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
       if (std::isfinite(r) && std::fabs(r) >= 0.3) pairs.push_back({i, c, r});
     }
   std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) { return std::fabs(x.r) > std::fabs(y.r); });
-  o += "<h2>Correlations</h2>\n<p class=\"note\">Figures that rise and fall together over the engagements (Pearson's r, at least 0.3 either "
-       "way; the strongest " + std::to_string(std::min<std::size_t>(pairs.size(), 25)) + " of " + std::to_string(pairs.size()) +
-       "). Every pair is in summary.json.</p>\n";
+  std::string o = "<h2>Correlations</h2>\n<p class=\"note\">Figures that rise and fall together over the engagements (Pearson's r, at least 0.3 either "
+                  "way; the strongest " + std::to_string(std::min<std::size_t>(pairs.size(), 25)) + " of " + std::to_string(pairs.size()) +
+                  "). Every pair is in summary.json.</p>\n";
   if (!pairs.empty()) {
     o += "<div class=\"scroll\"><table>\n<tr><th>figure</th><th>and figure</th><th>r</th></tr>\n";
     for (std::size_t i = 0; i < std::min<std::size_t>(pairs.size(), 25); ++i)
@@ -398,6 +416,22 @@ std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
            parts::signed_number(pairs[i].r, 2) + "</td></tr>\n";
     o += "</table></div>\n";
   }
+  return o;
+}
+
+}  // namespace
+
+std::string sim_html(const RunInfo& info, const Summary& s, const Tally& t) {
+  std::string o = parts::html_open("vedette sim: " + info.scenario);
+  o += "<h1>vedette sim: " + html_escape(info.scenario) + "</h1>\n<p class=\"headline\">" + html_escape(sim_headline(s)) + "</p>\n" +
+       parts::html_run(info);
+  o += html_who_wins(s);
+  o += html_histograms(s, t);
+  o += html_figures(s);
+  o += html_behaviour_by_band(s);
+  o += html_funnels(s);
+  o += html_rates(s);
+  o += html_correlations(s);
   return parts::stack_tables(o + parts::html_close());
 }
 

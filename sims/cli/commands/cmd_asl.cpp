@@ -100,10 +100,8 @@ std::string used_left(int used, int lost, int left, int of) {
   return std::to_string(used) + " used, " + std::to_string(lost) + " lost, " + std::to_string(left) + " left of " + std::to_string(of);
 }
 
-int run_plan(const PlanOptions& o, Io& io) {
-  RulesPtr rules = asl_rules_from(o.rules);
-  const Rules& r = *rules;
-
+// Where the MPh starts, from the flags (13.31-13.36).
+PlanStart read_plan_start(const PlanOptions& o, const Rules& r) {
   PlanStart start;
   start.mounted = o.start == "mounted";
   start.phase = o.phase == "aph" ? Phase::aph : Phase::mph;
@@ -136,7 +134,11 @@ int run_plan(const PlanOptions& o, Io& io) {
   }
   start.enemy_known = !o.not_known;
   start.enemy_in_los = !o.no_los;
+  return start;
+}
 
+// The steps in order, --gallop-at-start first.
+std::vector<Step> read_plan_steps(const PlanOptions& o, const Rules& r) {
   std::vector<Step> steps;
   if (o.gallop_at_start) {
     std::string why;
@@ -149,60 +151,75 @@ int run_plan(const PlanOptions& o, Io& io) {
     steps.push_back(*s);
   }
   if (steps.empty()) throw UsageError("give at least one step (e.g. move:1 mount gallop), or --gallop-at-start");
+  return steps;
+}
 
-  Planner p(r, start);
+// The plan walked step by step: each step's result, and the MF the unit may
+// still spend mounted and dismount, after each step and at the end.
+struct PlanWalk {
   std::vector<StepResult> results;
   std::vector<std::optional<int>> max_before;
+  PlanState end;
+  std::optional<int> max_end;
+  bool all_legal = false;
+};
+
+PlanWalk walk_plan(const Rules& r, const PlanStart& start, const std::vector<Step>& steps) {
+  Planner p(r, start);
+  PlanWalk w;
   for (const auto& s : steps) {
-    results.push_back(p.apply(s));
-    max_before.push_back(p.max_cavalry_mf_before_dismount());
+    w.results.push_back(p.apply(s));
+    w.max_before.push_back(p.max_cavalry_mf_before_dismount());
   }
-  const PlanState& end = p.state();
-  const auto max_end = p.max_cavalry_mf_before_dismount();
-  const bool all_legal = std::all_of(results.begin(), results.end(), [](const StepResult& x) { return x.legal; });
+  w.end = p.state();
+  w.max_end = p.max_cavalry_mf_before_dismount();
+  w.all_legal = std::all_of(w.results.begin(), w.results.end(), [](const StepResult& x) { return x.legal; });
+  return w;
+}
 
-  if (o.json) {
-    Json j;
-    j["rules"] = r.name;
-    j["start"] = o.start;
-    j["phase"] = o.phase;
-    j["unit_allotment"] = r.infantry_allotment;
-    j["steps"] = Json::array();
-    for (std::size_t k = 0; k < results.size(); ++k) {
-      const StepResult& x = results[k];
-      const PlanState& a = x.after;
-      Json s;
-      s["n"] = k + 1;
-      s["step"] = x.step.text;
-      s["legal"] = x.legal;
-      s["rule"] = x.rule;
-      s["reason"] = x.reason;
-      s["mounted"] = a.mounted;
-      s["unit_mf_used"] = a.unit_expended;
-      s["unit_mf_lost"] = a.unit_lost;
-      s["unit_mf_left"] = a.unit_left(r);
-      s["horse_mf_used"] = a.horse_used + a.horse_before;
-      s["horse_mf_lost"] = a.horse_lost_own;
-      s["horse_mf_left"] = a.horse_left();
-      s["horse_allotment"] = a.horse_allotment;
-      s["galloping"] = a.galloping;
-      s["horse_cx"] = a.horse_cx;
-      s["max_cavalry_mf_before_dismount"] = max_before[k] ? Json(*max_before[k]) : Json(nullptr);
-      j["steps"].push_back(s);
-    }
-    j["legal"] = all_legal;
-    j["mounted"] = end.mounted;
-    j["galloping"] = end.galloping;
-    j["charges"] = end.charges;
-    j["charge_pending"] = end.charge_pending;
-    j["charges_declared"] = end.charges_declared;
-    j["prep_fire_counter"] = end.charges_declared > 0;
-    j["max_cavalry_mf_before_dismount"] = max_end ? Json(*max_end) : Json(nullptr);
-    print_json(io.out, j);
-    return 0;
+void print_plan_json(const PlanOptions& o, const Rules& r, const PlanWalk& w, std::ostream& out) {
+  const PlanState& end = w.end;
+  Json j;
+  j["rules"] = r.name;
+  j["start"] = o.start;
+  j["phase"] = o.phase;
+  j["unit_allotment"] = r.infantry_allotment;
+  j["steps"] = Json::array();
+  for (std::size_t k = 0; k < w.results.size(); ++k) {
+    const StepResult& x = w.results[k];
+    const PlanState& a = x.after;
+    Json s;
+    s["n"] = k + 1;
+    s["step"] = x.step.text;
+    s["legal"] = x.legal;
+    s["rule"] = x.rule;
+    s["reason"] = x.reason;
+    s["mounted"] = a.mounted;
+    s["unit_mf_used"] = a.unit_expended;
+    s["unit_mf_lost"] = a.unit_lost;
+    s["unit_mf_left"] = a.unit_left(r);
+    s["horse_mf_used"] = a.horse_used + a.horse_before;
+    s["horse_mf_lost"] = a.horse_lost_own;
+    s["horse_mf_left"] = a.horse_left();
+    s["horse_allotment"] = a.horse_allotment;
+    s["galloping"] = a.galloping;
+    s["horse_cx"] = a.horse_cx;
+    s["max_cavalry_mf_before_dismount"] = w.max_before[k] ? Json(*w.max_before[k]) : Json(nullptr);
+    j["steps"].push_back(s);
   }
+  j["legal"] = w.all_legal;
+  j["mounted"] = end.mounted;
+  j["galloping"] = end.galloping;
+  j["charges"] = end.charges;
+  j["charge_pending"] = end.charge_pending;
+  j["charges_declared"] = end.charges_declared;
+  j["prep_fire_counter"] = end.charges_declared > 0;
+  j["max_cavalry_mf_before_dismount"] = w.max_end ? Json(*w.max_end) : Json(nullptr);
+  print_json(out, j);
+}
 
-  auto& out = io.out;
+void print_plan_text(const Rules& r, const PlanStart& start, const PlanWalk& w, std::ostream& out) {
+  const PlanState& end = w.end;
   out << "Plan for one " << (start.phase == Phase::aph ? "APh" : "MPh") << " (" << r.name << "): starts "
       << (start.mounted ? "mounted (Cavalry)" : "as Infantry") << " in " << dashed(start.terrain) << "; the unit's basic allotment "
       << r.infantry_allotment << " MF (13.31), the horse's " << r.horse_allotment << " MF (13.34)";
@@ -210,9 +227,9 @@ int run_plan(const PlanOptions& o, Io& io) {
   if (start.cx) out << "; CX";
   out << ".\n";
   std::size_t width = 4;
-  for (const auto& x : results) width = std::max(width, x.step.text.size());
-  for (std::size_t k = 0; k < results.size(); ++k) {
-    const StepResult& x = results[k];
+  for (const auto& x : w.results) width = std::max(width, x.step.text.size());
+  for (std::size_t k = 0; k < w.results.size(); ++k) {
+    const StepResult& x = w.results[k];
     const PlanState& a = x.after;
     std::string name = x.step.text;
     name.resize(width, ' ');
@@ -227,8 +244,8 @@ int run_plan(const PlanOptions& o, Io& io) {
   out << "Now: " << (end.mounted ? "mounted" : "Infantry") << (end.unit_cx ? " (CX)" : "")
       << (horse.empty() ? "" : (end.mounted ? "; the horse " : "; its horse ") + horse) << ".\n";
   if (end.mounted) {
-    if (max_end)
-      out << "Dismount: it may spend up to " << *max_end << " more Cavalry MF and still dismount this MPh (13.31).\n";
+    if (w.max_end)
+      out << "Dismount: it may spend up to " << *w.max_end << " more Cavalry MF and still dismount this MPh (13.31).\n";
     else
       out << "Dismount: no longer possible this MPh (13.31).\n";
   }
@@ -238,7 +255,17 @@ int run_plan(const PlanOptions& o, Io& io) {
   if (end.charges_declared > 0)
     out << "13.61: it declared a Charge: a Prep Fire counter at the end of its MPh; it may not attack in the AFPh"
         << (end.mounted ? "" : ", even though it is now dismounted") << ".\n";
-  if (!all_legal) out << "Steps marked NA are not taken; the plan goes on without them.\n";
+  if (!w.all_legal) out << "Steps marked NA are not taken; the plan goes on without them.\n";
+}
+
+int run_plan(const PlanOptions& o, Io& io) {
+  RulesPtr rules = asl_rules_from(o.rules);
+  const Rules& r = *rules;
+  const PlanStart start = read_plan_start(o, r);
+  const std::vector<Step> steps = read_plan_steps(o, r);
+  const PlanWalk w = walk_plan(r, start, steps);
+  if (o.json) print_plan_json(o, r, w, io.out);
+  else print_plan_text(r, start, w, io.out);
   return 0;
 }
 

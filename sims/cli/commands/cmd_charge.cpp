@@ -125,20 +125,23 @@ std::string modifiers_text(const Ruleset& r, const MoraleSituation& s, const Mor
   return m;
 }
 
-int run_charge(const ChargeOptions& o, Io& io) {
-  RulesetPtr rules = ruleset_from(o.ruleset);
-  const Ruleset& rs = *rules;
-  const ChargeRules& r = rs.charge;
-
-  const FlagLength move = parse_flag_length("--move", o.move);
-  if (move.length.as_cm() <= 0) throw UsageError("--move: the charging unit's move must be more than zero, got '" + o.move + "'");
-  const FlagLength dist = parse_flag_length("--distance", o.distance);
+// The flags read and checked, in the order their errors are reported.
+struct ChargeInput {
+  FlagLength move, dist;
   std::optional<FlagLength> defender_move;
-  if (!o.defender_move.empty()) defender_move = parse_flag_length("--defender-move", o.defender_move);
+  MoraleSituation s;
+};
+
+ChargeInput read_charge_flags(const ChargeOptions& o, const ChargeRules& r) {
+  ChargeInput in;
+  in.move = parse_flag_length("--move", o.move);
+  if (in.move.length.as_cm() <= 0) throw UsageError("--move: the charging unit's move must be more than zero, got '" + o.move + "'");
+  in.dist = parse_flag_length("--distance", o.distance);
+  if (!o.defender_move.empty()) in.defender_move = parse_flag_length("--defender-move", o.defender_move);
   if (!std::isfinite(o.bearing)) throw UsageError("--bearing: expected degrees off the unit's facing (e.g. 30 or -30)");
   if (o.flank && o.rear) throw UsageError("--flank and --rear: a charge strikes one side; give one of them");
 
-  MoraleSituation s;
+  MoraleSituation& s = in.s;
   s.attacker = static_cast<AttackerWeight>(parse_name("--attacker", o.attacker, k_attacker_weight_names));
   s.defender = static_cast<DefenderClass>(parse_name("--defender", o.defender, k_defender_class_names));
   s.side = o.flank ? ChargedOn::flank : o.rear ? ChargedOn::rear : ChargedOn::front;
@@ -151,29 +154,29 @@ int run_charge(const ChargeOptions& o, Io& io) {
   if (o.pikes_facing && s.side != ChargedOn::front)
     throw UsageError(std::string("--pikes-facing with ") + (o.flank ? "--flank" : "--rear") +
                      ": pikes facing the enemy meet the charge with their front; a unit charged in the flank or rear is not facing it");
+  return in;
+}
 
-  const LengthUnit u = move.unit;
-  // Seed 003 L40 as the player measures it (table_charge_geometry): the
-  // near edge of the nearest figure, whose base must lie entirely within
-  // range; the bearing to the part of the target nearest the facing line.
-  const ChargeGeometry g = table_charge_geometry(rs, move.length, dist.length, o.bearing, s.defender);
-  const Length base = target_base_depth(rs, s.defender);
-  const MoraleTarget t = morale_target(r, s);
-  const int ways = stand_ways(r, t);
-  const Fraction p = p_stand(r, t);
-
+void check_square_flag(const ChargeOptions& o, const ChargeRules& r, const MoraleSituation& s) {
   if (o.square && !can_form_square(r, s.defender))
     throw UsageError(std::string("--square: ") +
                      (r.infantry_square.enabled ? cli_name(k_defender_class_names[static_cast<std::size_t>(s.defender)]) + " may not form square"
                                                 : "the ruleset does not use seed 004's Infantry Square (charge.infantry_square.enabled)"));
   if (o.square && o.both_charging)
     throw UsageError("--square with --both-charging: foot charging the cavalry in turn forms no square");
-  // The charge's own procedure (engine/procedures/charge_procedure.hpp) from
-  // the moment the charge is made: the player made the initiation check at
-  // the table. Where it goes, whether the foot formed square (seed 004 L26:
-  // chosen as the charge comes in, before seed 003's morale check, which a
-  // square does not take), then the defender's check with the player's dice
-  // or ours. Both charging, the cavalry's own check is the other way round.
+}
+
+// The charge's own procedure (engine/procedures/charge_procedure.hpp) from
+// the moment the charge is made: the player made the initiation check at
+// the table. Where it goes, whether the foot formed square (seed 004 L26:
+// chosen as the charge comes in, before seed 003's morale check, which a
+// square does not take), then the defender's check with the player's dice
+// or ours. Both charging, the cavalry's own check is the other way round.
+// `seed` is the seed given, or a fresh one when the dice are ours.
+ChargeResult make_the_charge(const ChargeOptions& o, const Ruleset& rs, const ChargeGeometry& g, const MoraleSituation& s,
+                             std::optional<std::uint64_t>& seed) {
+  const ChargeRules& r = rs.charge;
+  const DefenderRow& row = r.row(s.defender);
   ChargeFacts facts;
   facts.initiation_made = true;
   ChargeProcedure proc(rs, facts);
@@ -190,7 +193,7 @@ int run_charge(const ChargeOptions& o, Io& io) {
   answers.square = o.square;
   std::array<ChargeThrow, 7> given{};
   if (o.roll.size() == 2) given[static_cast<std::size_t>(ChargeRoll::defender_morale)] = ChargeThrow{{o.roll[0], o.roll[1], 0, 0}, 2};
-  std::optional<std::uint64_t> seed = o.seed;
+  seed = o.seed;
   if (drive_charge(proc, answers, given).kind == ChargeProcedure::Need::Kind::roll) {
     if (!seed) seed = fresh_seed();
     Rng rng = make_stream(*seed, 0, Subsystem::command);
@@ -198,111 +201,159 @@ int run_charge(const ChargeOptions& o, Io& io) {
     proc.roll(dice);
     drive_charge(proc, answers, given);
   }
-  const ChargeResult& res = proc.result();
-  std::optional<MoraleResult> result;
-  if (res.defender_checks) result = res.defender;
-  const bool rolled = res.was_thrown(ChargeRoll::defender_morale) && o.roll.size() != 2;
+  return proc.result();
+}
 
-  const std::string defender_text = row.text;
-  const std::string retreat_moves = moves_text(r.failure_retreat_moves);
+// Everything `vedette charge` prints, worked out once for the text and the JSON.
+struct ChargeCase {
+  const Ruleset* rs = nullptr;
+  ChargeInput in;
+  LengthUnit u = LengthUnit::in;
+  ChargeGeometry g;
+  Length base;
+  MoraleTarget t;
+  int ways = 0;
+  Fraction p;
+  ChargeResult res;
+  std::optional<MoraleResult> result;
+  std::optional<std::uint64_t> seed;
+  bool rolled = false;
   std::optional<Length> retreat;
-  if (defender_move) retreat = morale_retreat(r, defender_move->length);
+  bool fear_applies = false;
+  bool square_possible = false;
+
+  const ChargeRules& rules() const { return rs->charge; }
+  const DefenderRow& row() const { return rules().row(in.s.defender); }
+};
+
+ChargeCase work_out_charge(const ChargeOptions& o, const Ruleset& rs) {
+  const ChargeRules& r = rs.charge;
+  ChargeCase c;
+  c.rs = &rs;
+  c.in = read_charge_flags(o, r);
+  const MoraleSituation& s = c.in.s;
+  c.u = c.in.move.unit;
+  // Seed 003 L40 as the player measures it (table_charge_geometry): the
+  // near edge of the nearest figure, whose base must lie entirely within
+  // range; the bearing to the part of the target nearest the facing line.
+  c.g = table_charge_geometry(rs, c.in.move.length, c.in.dist.length, o.bearing, s.defender);
+  c.base = target_base_depth(rs, s.defender);
+  c.t = morale_target(r, s);
+  c.ways = stand_ways(r, c.t);
+  c.p = p_stand(r, c.t);
+  check_square_flag(o, r, s);
+
+  c.res = make_the_charge(o, rs, c.g, s, c.seed);
+  if (c.res.defender_checks) c.result = c.res.defender;
+  c.rolled = c.res.was_thrown(ChargeRoll::defender_morale) && o.roll.size() != 2;
+  if (c.in.defender_move) c.retreat = morale_retreat(r, c.in.defender_move->length);
 
   // Optional rules, reported only when switched on.
-  const auto& fear = r.fear_of_charge;
   // The charged foot are in contact (distance 0); their cover is not asked,
   // so the note states the cover exemption instead.
-  const bool fear_applies = row.kind == DefenderKind::foot && g.reaches && fear_of_charge_applies(r, dist.length, Length(), 0);
-  const auto& square = r.infantry_square;
+  c.fear_applies = c.row().kind == DefenderKind::foot && c.g.reaches && fear_of_charge_applies(r, c.in.dist.length, Length(), 0);
   // Seed 004's square forms "before a cavalry unit is about to melee attack"
   // (L26): as the charge comes in, before seed 003's morale check.
-  const bool square_possible = can_form_square(r, s.defender) && g.reaches;
+  c.square_possible = can_form_square(r, s.defender) && c.g.reaches;
+  return c;
+}
 
-  if (o.json) {
-    nlohmann::json j;
-    j["ruleset"] = rs.name;
-    j["move"] = format_length(move.length, u);
-    j["distance"] = format_length(dist.length, u);
-    j["target_base"] = format_length(base, u);
-    j["bearing"] = o.bearing;
-    j["max_range"] = format_length(g.max_range, u);
-    j["min_distance"] = format_length(g.min_distance, u);
-    j["in_range"] = g.in_range;
-    j["in_arc"] = g.in_arc;
-    j["reaches"] = g.reaches;
-    j["charge_bonus"] = g.charge_bonus;
-    if (g.out_of_reach) j["out_of_reach"] = {{"forced_move", format_length(g.forced_move, u)}, {"shaken", g.shaken}};
-    j["attacker"] = weight_label(s.attacker);
-    j["defender"] = {{"class", cli_name(k_defender_class_names[static_cast<std::size_t>(s.defender)])},
-                     {"text", defender_text},
-                     {"kind", k_defender_kind_names[static_cast<std::size_t>(row.kind)]}};
-    j["side"] = s.side == ChargedOn::flank ? "flank" : s.side == ChargedOn::rear ? "rear" : "front";
-    j["both_charging"] = s.both_charging;
-    j["pikes_facing"] = s.pikes_facing;
-    j["morale_check"] = g.morale_check && !res.square_formed;
-    j["square"] = res.square_formed;
-    j["automatic"] = t.automatic;
-    j["table_number"] = t.table;
-    j["modifier"] = t.modifier;
-    j["target_number"] = t.automatic ? nlohmann::json(nullptr) : nlohmann::json(t.target);
-    j["stand_ways"] = ways;
-    j["p_stand"] = p.value();
-    j["p_stand_fraction"] = p.str();
-    j["outcomes"] = nlohmann::json::array();
-    for (const auto& oc : morale_outcomes(r, t))
-      j["outcomes"].push_back({{"total", oc.total}, {"ways", oc.ways}, {"stands", oc.stands}});
-    if (result) {
-      if (!result->automatic) {
-        j["roll"] = {result->dice[0], result->dice[1]};
-        j["total"] = result->total;
-        j["rolled"] = rolled;
-        if (rolled) j["seed"] = *seed;
-      }
-      j["stands"] = result->stands;
-      if (!result->stands) {
-        nlohmann::json f{{"retreat_moves", r.failure_retreat_moves},
-                         {"backs_to_enemy", r.failure_backs_to_enemy},
-                         {"must_rally", r.failure_must_rally}};
-        if (retreat) f["retreat_distance"] = format_length(*retreat, defender_move->unit);
-        j["failure"] = f;
-      }
+void print_charge_json(const ChargeCase& c, const ChargeOptions& o, std::ostream& out) {
+  const Ruleset& rs = *c.rs;
+  const ChargeRules& r = c.rules();
+  const MoraleSituation& s = c.in.s;
+  const ChargeGeometry& g = c.g;
+  const MoraleTarget& t = c.t;
+  const LengthUnit u = c.u;
+  const DefenderRow& row = c.row();
+  nlohmann::json j;
+  j["ruleset"] = rs.name;
+  j["move"] = format_length(c.in.move.length, u);
+  j["distance"] = format_length(c.in.dist.length, u);
+  j["target_base"] = format_length(c.base, u);
+  j["bearing"] = o.bearing;
+  j["max_range"] = format_length(g.max_range, u);
+  j["min_distance"] = format_length(g.min_distance, u);
+  j["in_range"] = g.in_range;
+  j["in_arc"] = g.in_arc;
+  j["reaches"] = g.reaches;
+  j["charge_bonus"] = g.charge_bonus;
+  if (g.out_of_reach) j["out_of_reach"] = {{"forced_move", format_length(g.forced_move, u)}, {"shaken", g.shaken}};
+  j["attacker"] = weight_label(s.attacker);
+  j["defender"] = {{"class", cli_name(k_defender_class_names[static_cast<std::size_t>(s.defender)])},
+                   {"text", row.text},
+                   {"kind", k_defender_kind_names[static_cast<std::size_t>(row.kind)]}};
+  j["side"] = s.side == ChargedOn::flank ? "flank" : s.side == ChargedOn::rear ? "rear" : "front";
+  j["both_charging"] = s.both_charging;
+  j["pikes_facing"] = s.pikes_facing;
+  j["morale_check"] = g.morale_check && !c.res.square_formed;
+  j["square"] = c.res.square_formed;
+  j["automatic"] = t.automatic;
+  j["table_number"] = t.table;
+  j["modifier"] = t.modifier;
+  j["target_number"] = t.automatic ? nlohmann::json(nullptr) : nlohmann::json(t.target);
+  j["stand_ways"] = c.ways;
+  j["p_stand"] = c.p.value();
+  j["p_stand_fraction"] = c.p.str();
+  j["outcomes"] = nlohmann::json::array();
+  for (const auto& oc : morale_outcomes(r, t))
+    j["outcomes"].push_back({{"total", oc.total}, {"ways", oc.ways}, {"stands", oc.stands}});
+  if (c.result) {
+    if (!c.result->automatic) {
+      j["roll"] = {c.result->dice[0], c.result->dice[1]};
+      j["total"] = c.result->total;
+      j["rolled"] = c.rolled;
+      if (c.rolled) j["seed"] = *c.seed;
     }
-    if (fear.enabled) {
-      nlohmann::json f{{"applies", fear_applies}};
-      if (fear_applies) {
-        Fraction fp = p_gut_check_pass(r);
-        f["range"] = format_length(fear.range, u);
-        f["exempt_cover"] = fear.exempt_cover;
-        f["dice"] = fear.dice == 1 ? "D6" : "2D6";
-        f["target"] = fear.target;
-        f["pass"] = fear.pass_at_most ? "at_most" : "at_least";
-        f["p_pass"] = fp.value();
-        f["p_pass_fraction"] = fp.str();
-      }
-      j["fear_of_charge"] = f;
+    j["stands"] = c.result->stands;
+    if (!c.result->stands) {
+      nlohmann::json f{{"retreat_moves", r.failure_retreat_moves},
+                       {"backs_to_enemy", r.failure_backs_to_enemy},
+                       {"must_rally", r.failure_must_rally}};
+      if (c.retreat) f["retreat_distance"] = format_length(*c.retreat, c.in.defender_move->unit);
+      j["failure"] = f;
     }
-    if (square.enabled) {
-      nlohmann::json q{{"may_form", square_possible}};
-      if (square_possible) {
-        Fraction bp = p_square_bounce(r);
-        q["p_bounce"] = bp.value();
-        q["p_bounce_fraction"] = bp.str();
-      }
-      j["infantry_square"] = q;
-    }
-    print_json(io.out, j);
-    return 0;
   }
+  const auto& fear = r.fear_of_charge;
+  if (fear.enabled) {
+    nlohmann::json f{{"applies", c.fear_applies}};
+    if (c.fear_applies) {
+      Fraction fp = p_gut_check_pass(r);
+      f["range"] = format_length(fear.range, u);
+      f["exempt_cover"] = fear.exempt_cover;
+      f["dice"] = fear.dice == 1 ? "D6" : "2D6";
+      f["target"] = fear.target;
+      f["pass"] = fear.pass_at_most ? "at_most" : "at_least";
+      f["p_pass"] = fp.value();
+      f["p_pass_fraction"] = fp.str();
+    }
+    j["fear_of_charge"] = f;
+  }
+  if (r.infantry_square.enabled) {
+    nlohmann::json q{{"may_form", c.square_possible}};
+    if (c.square_possible) {
+      Fraction bp = p_square_bounce(r);
+      q["p_bounce"] = bp.value();
+      q["p_bounce_fraction"] = bp.str();
+    }
+    j["infantry_square"] = q;
+  }
+  print_json(out, j);
+}
 
-  auto& out = io.out;
-  const std::string L_move = format_length(move.length, u);
+// Range, arc and charge bonus, or what a charge that does not reach must do.
+void print_reach(const ChargeCase& c, const ChargeOptions& o, std::ostream& out) {
+  const ChargeRules& r = c.rules();
+  const ChargeGeometry& g = c.g;
+  const LengthUnit u = c.u;
+  const std::string L_move = format_length(c.in.move.length, u);
   const std::string L_max = format_length(g.max_range, u);
   const std::string L_min = format_length(g.min_distance, u);
-  const std::string L_dist = format_length(dist.length, u);
+  const std::string L_dist = format_length(c.in.dist.length, u);
   out << "Charge: a " << L_move << " move charges up to " << L_max << " (" << number(r.range_factor) << " x move); minimum distance "
       << L_min << ".\n";
-  const std::string L_far = format_length(dist.length + base, u);
-  out << "Target: its nearest figure " << L_dist << " away, its " << format_length(base, u) << " base reaching to " << L_far
+  const std::string L_far = format_length(c.in.dist.length + c.base, u);
+  out << "Target: its nearest figure " << L_dist << " away, its " << format_length(c.base, u) << " base reaching to " << L_far
       << ";\n        its nearest part " << degrees(o.bearing) << " off the facing (the arc is " << degrees(r.arc_degrees)
       << " either side).\n";
   if (g.reaches) {
@@ -324,11 +375,18 @@ int run_charge(const ChargeOptions& o, Io& io) {
         << number(r.out_of_reach_move_factor) << " x " << L_move << ") forward toward the target"
         << (g.shaken ? ", and becomes shaken.\n" : ".\n");
   }
+}
 
-  const std::string who = defender_text + " charged by " + weight_label(s.attacker) + " cavalry" +
+// The defender's morale check: why there is none, or its number, odds, roll and result.
+void print_morale_check(const ChargeCase& c, const ChargeOptions& o, std::ostream& out) {
+  const ChargeRules& r = c.rules();
+  const MoraleSituation& s = c.in.s;
+  const ChargeGeometry& g = c.g;
+  const MoraleTarget& t = c.t;
+  const std::string who = c.row().text + " charged by " + weight_label(s.attacker) + " cavalry" +
                           (s.side == ChargedOn::flank ? " in the flank" : s.side == ChargedOn::rear ? " in the rear" : " in the front");
-  const std::string odds = std::to_string(ways) + "/36 = " + pct(p);
-  if (res.square_formed) {
+  const std::string odds = std::to_string(c.ways) + "/36 = " + pct(c.p);
+  if (c.res.square_formed) {
     out << "No morale check: the foot formed square as the charge came in (seed 004), and a square takes none."
         << (o.roll.size() == 2 ? " Your roll is not used.\n" : "\n");
   } else if (!g.morale_check) {
@@ -344,28 +402,35 @@ int run_charge(const ChargeOptions& o, Io& io) {
       out << "  Pikes or pole arms facing the enemy: they stand automatically, no roll.\n";
       if (o.roll.size() == 2) out << "  (Your roll is not needed.)\n";
     } else {
-      out << "  Table: " << t.table << "+. Modifiers to the dice score: " << modifiers_text(rs, s, t) << ".\n";
+      out << "  Table: " << t.table << "+. Modifiers to the dice score: " << modifiers_text(*c.rs, s, t) << ".\n";
       std::string need = needs_text(r, t);
       need[0] = static_cast<char>(need[0] - 'a' + 'A');
       out << "  " << need << ": " << odds << "\n";
-      out << "Roll: " << result->dice[0] << " + " << result->dice[1] << " = " << result->total;
-      if (rolled) out << " (rolled; --seed " << *seed << " repeats it)\n";
+      out << "Roll: " << c.result->dice[0] << " + " << c.result->dice[1] << " = " << c.result->total;
+      if (c.rolled) out << " (rolled; --seed " << *c.seed << " repeats it)\n";
       else out << " (your roll)\n";
     }
-    if (result->stands) {
+    if (c.result->stands) {
       out << "Result: STANDS. The charge goes in to melee.\n";
     } else {
-      out << "Result: FAILS. The unit retreats " << retreat_moves << " moves";
-      if (retreat) out << " (" << format_length(*retreat, defender_move->unit) << ")";
+      out << "Result: FAILS. The unit retreats " << moves_text(r.failure_retreat_moves) << " moves";
+      if (c.retreat) out << " (" << format_length(*c.retreat, c.in.defender_move->unit) << ")";
       else out << " (" << number(r.failure_retreat_moves) << " x its own move; give --defender-move for the distance)";
       if (r.failure_backs_to_enemy) out << ", backs to the enemy";
       if (r.failure_must_rally) out << ", and must rally";
       out << ".\n";
     }
   }
-  if (s.both_charging && g.morale_check)
+}
+
+// The notes after the check: both charging, and the optional rules in play.
+void print_charge_notes(const ChargeCase& c, std::ostream& out) {
+  const ChargeRules& r = c.rules();
+  const LengthUnit u = c.u;
+  if (c.in.s.both_charging && c.g.morale_check)
     out << "Both units are charging: the cavalry must check morale too (run vedette charge the other way round).\n";
-  if (fear_applies) {
+  if (c.fear_applies) {
+    const auto& fear = r.fear_of_charge;
     Fraction fp = p_gut_check_pass(r);
     out << "Fear of Charge (optional rule, seed 001): before contact, infantry within " << format_length(fear.range, u)
         << " of the cavalry, unless in +" << fear.exempt_cover << " cover or better, take a gut check: " << fear.target
@@ -373,17 +438,30 @@ int run_charge(const ChargeOptions& o, Io& io) {
         << fp.str() << " = " << pct(fp) << "; a failure moves them up to " << format_length(fear.flee_distance, u)
         << " toward such cover.\n";
   }
-  if (square_possible) {
+  if (c.square_possible) {
+    const auto& square = r.infantry_square;
     Fraction bp = p_square_bounce(r);
     std::string faces;
     for (int f = 1; f <= square.die; ++f)
       if (square_bounces(r, f)) faces += (faces.empty() ? "" : " or ") + std::to_string(f);
     out << "Infantry Square (optional rule, seed 004): the foot"
-        << (res.square_formed ? " formed square" : " may form square as the charge comes in (--square), and then take no morale check")
+        << (c.res.square_formed ? " formed square" : " may form square as the charge comes in (--square), and then take no morale check")
         << "; in the melee the square rolls a D" << square.die << " first and a " << faces << " ("
         << bp.str() << " = " << pct(bp) << ") bounces the cavalry back " << moves_text(square.bounce_back_moves)
         << (square.bounce_back_moves == 1 ? " move" : " moves") << " of its own; then the square and the cavalry each roll at most " << square.max_battle_dice << " battle die.\n";
   }
+}
+
+int run_charge(const ChargeOptions& o, Io& io) {
+  RulesetPtr rules = ruleset_from(o.ruleset);
+  const ChargeCase c = work_out_charge(o, *rules);
+  if (o.json) {
+    print_charge_json(c, o, io.out);
+    return 0;
+  }
+  print_reach(c, o, io.out);
+  print_morale_check(c, o, io.out);
+  print_charge_notes(c, io.out);
   return 0;
 }
 

@@ -96,6 +96,141 @@ void print_table(std::ostream& out, const std::vector<Column>& cols) {
 // A column head at least this wide before an id is broken onto a new line.
 constexpr std::size_t k_head_width = 8;
 
+// The chain and its odds, for the JSON and the text alike.
+struct OddsRun {
+  const Ruleset& r;
+  const UnitState& unit;
+  const Situation& sit;
+  const OddsChain& chain;
+  const std::vector<TurnOdds>& odds;
+  const std::vector<ExactTurnOdds>& exact;
+};
+
+void print_odds_json(const OddsOptions& o, const OddsRun& run, std::ostream& out) {
+  const Ruleset& r = run.r;
+  const OddsChain& chain = run.chain;
+  const Band& start_band = chain.band(0);
+  Json j;
+  j["ruleset"] = r.name;
+  j["horizon"] = o.turns;
+  j["rf_given"] = o.rf.has_value();
+  Json start;
+  start["rf"] = chain.rf(0);
+  start["band"] = start_band.label;
+  start["band_id"] = start_band.id;
+  start["pace"] = pace_name(run.sit.pace);
+  start["galloped"] = run.unit.gallop_streak;
+  start["ran_last_turn"] = run.sit.ran_last_turn;
+  start["type"] = run.unit.type ? Json(run.unit.type->id) : Json(nullptr);
+  j["start"] = start;
+  j["running_modifier"] = chain.running_value();
+  j["states"] = chain.size();
+  j["behaviours"] = Json::object();
+  for (const auto& b : r.behaviours)
+    j["behaviours"][b.id] = {{"text", b.text}, {"running", b.running}, {"charge_possible", b.charge_possible}};
+  j["turns"] = Json::array();
+  for (std::size_t t = 0; t < run.odds.size(); ++t) {
+    const TurnOdds& x = run.odds[t];
+    Json jt;
+    jt["turn"] = x.turn;
+    jt["behaviours"] = Json::object();
+    for (std::size_t b = 0; b < r.behaviours.size(); ++b) jt["behaviours"][r.behaviours[b].id] = x.behaviours[b];
+    jt["has_run"] = x.has_run;
+    jt["charge_offered"] = x.charge_offered;
+    jt["expected_rf"] = x.expected_rf;
+    jt["pace"] = Json::object();
+    for (std::size_t k = 0; k < 4; ++k) jt["pace"][std::string(k_pace_names[k])] = x.pace[k];
+    if (t < run.exact.size()) {
+      const ExactTurnOdds& e = run.exact[t];
+      Json je;
+      je["behaviours"] = Json::object();
+      for (std::size_t b = 0; b < r.behaviours.size(); ++b) je["behaviours"][r.behaviours[b].id] = e.behaviours[b].str();
+      je["has_run"] = e.has_run.str();
+      je["charge_offered"] = e.charge_offered.str();
+      je["pace"] = Json::object();
+      for (std::size_t k = 0; k < 4; ++k) je["pace"][std::string(k_pace_names[k])] = e.pace[k].str();
+      jt["exact"] = je;
+    }
+    j["turns"].push_back(jt);
+  }
+  print_json(out, j);
+}
+
+// The heading: the horizon, the starting RF and what makes it up.
+void print_odds_start(const OddsOptions& o, const OddsRun& run, std::ostream& out) {
+  const Ruleset& r = run.r;
+  const Situation& sit = run.sit;
+  out << "Odds over " << o.turns << (o.turns == 1 ? " turn" : " turns") << " (" << r.name
+      << "), the situation staying as given.\n";
+  out << "Start: RF " << run.chain.rf(0) << " (" << run.chain.band(0).label << "); moved at " << pace_name(sit.pace) << " last turn";
+  if (run.unit.gallop_streak > 0) out << " (" << run.unit.gallop_streak << " in a row)";
+  out << (sit.ran_last_turn ? "; ran last turn" : "");
+  if (run.unit.type) out << "; " << run.unit.type->name;
+  out << ".\n";
+  if (o.rf) {
+    out << "  --rf " << *o.rf << " stands for every modifier but running; the chain adds " << signed_str(run.chain.running_value())
+        << " the turn after a running behaviour.\n";
+  } else {
+    const RiskFactor rf = compute_rf(r, Facts(sit));
+    for (const auto& t : rf.breakdown) out << "  " << signed_str(t.value) << "  " << t.reason << "\n";
+    if (rf.breakdown.empty()) out << "  no modifier applies\n";
+    out << "  From turn 2 the pace and running modifiers follow what the unit did.\n";
+  }
+}
+
+// One table, a row per turn: percentages (with the mean RF), or exact
+// fractions for the first turns.
+void print_odds_table(const OddsRun& run, const std::vector<BehaviourIndex>& shown, bool fractions, std::ostream& out) {
+  const auto& odds = run.odds;
+  const auto& exact = run.exact;
+  std::vector<Column> cols;
+  Column turn{{"turn"}, {}};
+  for (const auto& x : odds)
+    if (!fractions || x.turn <= k_text_fraction_turns) turn.cells.push_back(std::to_string(x.turn));
+  cols.push_back(turn);
+  for (BehaviourIndex b : shown) {
+    Column c{wrap_words(run.r.behaviours[b].id, k_head_width), {}};
+    for (std::size_t t = 0; t < turn.cells.size(); ++t)
+      c.cells.push_back(fractions ? exact[t].behaviours[b].str() : pct(odds[t].behaviours[b]));
+    cols.push_back(c);
+  }
+  Column ran{{"has run"}, {}}, charge{{"charge", "offered"}, {}}, mean{{"mean", "RF"}, {}};
+  for (std::size_t t = 0; t < turn.cells.size(); ++t) {
+    ran.cells.push_back(fractions ? exact[t].has_run.str() : pct(odds[t].has_run));
+    charge.cells.push_back(fractions ? exact[t].charge_offered.str() : pct(odds[t].charge_offered));
+    mean.cells.push_back(fixed2(odds[t].expected_rf));
+  }
+  cols.push_back(ran);
+  cols.push_back(charge);
+  if (!fractions) cols.push_back(mean);
+  print_table(out, cols);
+}
+
+void print_odds_text(const OddsOptions& o, const OddsRun& run, std::ostream& out) {
+  const Ruleset& r = run.r;
+  print_odds_start(o, run, out);
+  out << "\nEach behaviour: the chance it is chosen on that turn. Has run / charge offered: a running /\n"
+         "(Charge?) behaviour chosen at least once by the end of that turn. Mean RF: the RF rolled on.\n\n";
+
+  std::vector<BehaviourIndex> shown;
+  for (std::size_t b = 0; b < r.behaviours.size(); ++b)
+    if (run.chain.possible_within(static_cast<BehaviourIndex>(b), o.turns)) shown.push_back(static_cast<BehaviourIndex>(b));
+
+  print_odds_table(run, shown, false, out);
+  if (o.turns <= k_text_fraction_turns) {
+    out << "\nExact:\n";
+    print_odds_table(run, shown, true, out);
+  }
+  out << "\nBehaviours:\n";
+  std::size_t w = 0;
+  for (BehaviourIndex b : shown) w = std::max(w, r.behaviours[b].id.size());
+  for (BehaviourIndex b : shown) {
+    const Behaviour& beh = r.behaviours[b];
+    out << "  " << beh.id << std::string(w - beh.id.size() + 2, ' ') << beh.text << (beh.running ? "  [running]" : "") << "\n";
+  }
+  out << "(" << run.chain.size() << " chain states: last turn's pace, gallop streak, running, and the two events.)\n";
+}
+
 int run_odds(const OddsOptions& o, Io& io) {
   if (o.turns < 1 || o.turns > k_max_turns)
     throw UsageError("--turns: expected a number of turns from 1 to " + std::to_string(k_max_turns) + ", got " + std::to_string(o.turns));
@@ -116,116 +251,9 @@ int run_odds(const OddsOptions& o, Io& io) {
   const OddsChain chain(rules, setup);
   const std::vector<TurnOdds> odds = turn_odds(chain, o.turns);
   const std::vector<ExactTurnOdds> exact = exact_turn_odds(chain, std::min(o.turns, k_max_exact_turns));
-  const Band& start_band = chain.band(0);
-
-  if (o.json) {
-    Json j;
-    j["ruleset"] = r.name;
-    j["horizon"] = o.turns;
-    j["rf_given"] = o.rf.has_value();
-    Json start;
-    start["rf"] = chain.rf(0);
-    start["band"] = start_band.label;
-    start["band_id"] = start_band.id;
-    start["pace"] = pace_name(sit.pace);
-    start["galloped"] = unit.gallop_streak;
-    start["ran_last_turn"] = sit.ran_last_turn;
-    start["type"] = unit.type ? Json(unit.type->id) : Json(nullptr);
-    j["start"] = start;
-    j["running_modifier"] = chain.running_value();
-    j["states"] = chain.size();
-    j["behaviours"] = Json::object();
-    for (const auto& b : r.behaviours)
-      j["behaviours"][b.id] = {{"text", b.text}, {"running", b.running}, {"charge_possible", b.charge_possible}};
-    j["turns"] = Json::array();
-    for (std::size_t t = 0; t < odds.size(); ++t) {
-      const TurnOdds& x = odds[t];
-      Json jt;
-      jt["turn"] = x.turn;
-      jt["behaviours"] = Json::object();
-      for (std::size_t b = 0; b < r.behaviours.size(); ++b) jt["behaviours"][r.behaviours[b].id] = x.behaviours[b];
-      jt["has_run"] = x.has_run;
-      jt["charge_offered"] = x.charge_offered;
-      jt["expected_rf"] = x.expected_rf;
-      jt["pace"] = Json::object();
-      for (std::size_t k = 0; k < 4; ++k) jt["pace"][std::string(k_pace_names[k])] = x.pace[k];
-      if (t < exact.size()) {
-        const ExactTurnOdds& e = exact[t];
-        Json je;
-        je["behaviours"] = Json::object();
-        for (std::size_t b = 0; b < r.behaviours.size(); ++b) je["behaviours"][r.behaviours[b].id] = e.behaviours[b].str();
-        je["has_run"] = e.has_run.str();
-        je["charge_offered"] = e.charge_offered.str();
-        je["pace"] = Json::object();
-        for (std::size_t k = 0; k < 4; ++k) je["pace"][std::string(k_pace_names[k])] = e.pace[k].str();
-        jt["exact"] = je;
-      }
-      j["turns"].push_back(jt);
-    }
-    print_json(io.out, j);
-    return 0;
-  }
-
-  auto& out = io.out;
-  out << "Odds over " << o.turns << (o.turns == 1 ? " turn" : " turns") << " (" << r.name
-      << "), the situation staying as given.\n";
-  out << "Start: RF " << chain.rf(0) << " (" << start_band.label << "); moved at " << pace_name(sit.pace) << " last turn";
-  if (unit.gallop_streak > 0) out << " (" << unit.gallop_streak << " in a row)";
-  out << (sit.ran_last_turn ? "; ran last turn" : "");
-  if (unit.type) out << "; " << unit.type->name;
-  out << ".\n";
-  if (o.rf) {
-    out << "  --rf " << *o.rf << " stands for every modifier but running; the chain adds " << signed_str(chain.running_value())
-        << " the turn after a running behaviour.\n";
-  } else {
-    const RiskFactor rf = compute_rf(r, Facts(sit));
-    for (const auto& t : rf.breakdown) out << "  " << signed_str(t.value) << "  " << t.reason << "\n";
-    if (rf.breakdown.empty()) out << "  no modifier applies\n";
-    out << "  From turn 2 the pace and running modifiers follow what the unit did.\n";
-  }
-  out << "\nEach behaviour: the chance it is chosen on that turn. Has run / charge offered: a running /\n"
-         "(Charge?) behaviour chosen at least once by the end of that turn. Mean RF: the RF rolled on.\n\n";
-
-  std::vector<BehaviourIndex> shown;
-  for (std::size_t b = 0; b < r.behaviours.size(); ++b)
-    if (chain.possible_within(static_cast<BehaviourIndex>(b), o.turns)) shown.push_back(static_cast<BehaviourIndex>(b));
-
-  auto table = [&](bool fractions) {
-    std::vector<Column> cols;
-    Column turn{{"turn"}, {}};
-    for (const auto& x : odds)
-      if (!fractions || x.turn <= k_text_fraction_turns) turn.cells.push_back(std::to_string(x.turn));
-    cols.push_back(turn);
-    for (BehaviourIndex b : shown) {
-      Column c{wrap_words(r.behaviours[b].id, k_head_width), {}};
-      for (std::size_t t = 0; t < turn.cells.size(); ++t)
-        c.cells.push_back(fractions ? exact[t].behaviours[b].str() : pct(odds[t].behaviours[b]));
-      cols.push_back(c);
-    }
-    Column ran{{"has run"}, {}}, charge{{"charge", "offered"}, {}}, mean{{"mean", "RF"}, {}};
-    for (std::size_t t = 0; t < turn.cells.size(); ++t) {
-      ran.cells.push_back(fractions ? exact[t].has_run.str() : pct(odds[t].has_run));
-      charge.cells.push_back(fractions ? exact[t].charge_offered.str() : pct(odds[t].charge_offered));
-      mean.cells.push_back(fixed2(odds[t].expected_rf));
-    }
-    cols.push_back(ran);
-    cols.push_back(charge);
-    if (!fractions) cols.push_back(mean);
-    print_table(out, cols);
-  };
-  table(false);
-  if (o.turns <= k_text_fraction_turns) {
-    out << "\nExact:\n";
-    table(true);
-  }
-  out << "\nBehaviours:\n";
-  std::size_t w = 0;
-  for (BehaviourIndex b : shown) w = std::max(w, r.behaviours[b].id.size());
-  for (BehaviourIndex b : shown) {
-    const Behaviour& beh = r.behaviours[b];
-    out << "  " << beh.id << std::string(w - beh.id.size() + 2, ' ') << beh.text << (beh.running ? "  [running]" : "") << "\n";
-  }
-  out << "(" << chain.size() << " chain states: last turn's pace, gallop streak, running, and the two events.)\n";
+  const OddsRun run{r, unit, sit, chain, odds, exact};
+  if (o.json) print_odds_json(o, run, io.out);
+  else print_odds_text(o, run, io.out);
   return 0;
 }
 
