@@ -1,6 +1,7 @@
 #include "bots/reaction_bot.hpp"
 
 #include "engine/engagement/engagement.hpp"
+#include "engine/procedures/reaction_rules.hpp"
 #include "engine/procedures/table_rules.hpp"
 
 namespace vedette {
@@ -127,9 +128,14 @@ void ReactionTableBot::orders(const Battle& b, std::uint8_t side, Dice& dice, st
   }
 }
 
+// The policy is the solo table's too (engine/procedures/reaction_rules.hpp).
 bool ReactionTableBot::opportunity_charge(const Battle& b, std::size_t unit, std::size_t, const Command& own) const {
-  return o_.opportunity_charges && b.unit(unit).on_horse() && own.reacted && own.decision.behaviour &&
-         own.decision.behaviour->charge_possible;
+  TablePolicyFacts f;
+  f.option_on = o_.opportunity_charges;
+  f.on_horse = b.unit(unit).on_horse();
+  f.reacted = own.reacted;
+  f.charge_possible = own.decision.behaviour && own.decision.behaviour->charge_possible;
+  return table_policy_opportunity(f);
 }
 
 }  // namespace vedette

@@ -1,4 +1,5 @@
 #include "engine/engagement/battle.hpp"
+#include "engine/procedures/reaction_rules.hpp"
 #include "engine/procedures/table_rules.hpp"
 
 #include <algorithm>
@@ -287,16 +288,17 @@ Length Battle::allowance(std::size_t i, Pace p) const {
   return u.profile->move;
 }
 
-Pace Battle::pace_limit(std::size_t i, Pace wanted) const {
+PaceFacts Battle::pace_facts(std::size_t i) const {
   const Unit& u = units_[i];
-  return vedette::pace_limit(*rules_, PaceFacts{u.on_horse(), u.type, u.gallop_streak, u.charged_last_turn}, wanted);
+  return PaceFacts{u.on_horse(), u.type, u.gallop_streak, u.charged_last_turn};
 }
 
+Pace Battle::pace_limit(std::size_t i, Pace wanted) const { return vedette::pace_limit(*rules_, pace_facts(i), wanted); }
+
+// The rule is the solo table's too (engine/procedures/reaction_rules.hpp).
 Length Battle::charge_allowance(std::size_t i, Pace p) const {
   const Unit& u = units_[i];
-  if (!u.on_horse()) return u.profile->move;
-  if (rules_->combat.charge.allowance == CombatRules::Allowance::walk || p < Pace::walk) return rules_->pace_range(Pace::walk).max;
-  return rules_->pace_range(p).max;
+  return reaction_allowance(*rules_, u.on_horse(), u.profile->move, p);
 }
 
 Length Battle::reach(std::size_t i) const {

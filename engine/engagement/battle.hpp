@@ -15,6 +15,7 @@
 #include "engine/board/geometry.hpp"
 #include "engine/decision/ruleset.hpp"
 #include "engine/engagement/scenario.hpp"
+#include "engine/procedures/table_rules.hpp"
 #include "engine/modules/blocks/seed004.hpp"
 #include "engine/board/unit.hpp"
 
@@ -68,6 +69,8 @@ class Battle {
   Length allowance(std::size_t i, Pace p) const;
   // The fastest pace it may take this turn: seed 002's gallop limit and
   // mounted infantry's no-gallop, seed 003's normal speed after a charge.
+  // What the pace rules ask of unit i (engine/procedures/table_rules.hpp).
+  PaceFacts pace_facts(std::size_t i) const;
   Pace pace_limit(std::size_t i, Pace wanted) const;
   // Seed 003's "movement allowance" for the charge range
   // (combat.charge.allowance).

@@ -11,6 +11,7 @@
 #include "engine/procedures/charge_procedure.hpp"
 #include "engine/engagement/engagement.hpp"
 #include "engine/engagement/engagement_text.hpp"
+#include "engine/procedures/reaction_rules.hpp"
 #include "engine/procedures/table_rules.hpp"
 
 namespace vedette {
@@ -619,8 +620,7 @@ void Engagement::opportunity_charges(std::size_t m) {
     // after a charge, not after a failed check (L100), foot never on horse (L96).
     if (!charge_gate(b_, j, static_cast<UnitIndex>(m), ChargeWhen::opportunity).allowed) continue;
     if (!bots_[v.side]->opportunity_charge(b_, j, m, commands_[j])) continue;
-    Pace p = commands_[j].pace == Pace::halt ? Pace::walk : commands_[j].pace;
-    p = v.on_horse() ? b_.pace_limit(j, p) : Pace::walk;
+    const Pace p = reaction_pace(r_, b_.pace_facts(j), commands_[j].pace);
     if (!charge_prospect(b_, j, m, p).reaches) continue;
     if (rec_) {
       Event e = event("movement", "opportunity", j);

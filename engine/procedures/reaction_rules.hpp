@@ -2,12 +2,17 @@
 // Reactions in the other side's movement step (seed 003, issue 28) as
 // functions of facts: an opportunity charge at a unit that moves (L90-L102),
 // a counter-charge against a charge (L102), and what happens to cavalry
-// that is charged (L7, L9-16, L20, L54). The engagement engine
-// (Engagement::opportunity_charges and charge_counter in
-// engine/engagement/engagement_charge.cpp) asks the same gates, the same
-// policy and the same charge procedure from its board; the solo session
-// (sims/solo/solo_react.cpp) asks them with the facts the player gives.
-// tests/test_reaction_equivalence.cpp plays the same situations both ways.
+// that is charged (L7, L9-16, L20, L54). The solo session
+// (sims/solo/solo_react.cpp) asks them with the facts the player gives. The
+// engagement engine asks from its board: the gates are charge_gate's
+// (engine/decision/charge.hpp, for both), the pace and the allowance are
+// reaction_pace and reaction_allowance (Engagement::opportunity_charges in
+// engine/engagement/engagement_charge.cpp, Battle::charge_allowance), the
+// policy is table_policy_opportunity (ReactionTableBot::opportunity_charge,
+// bots/reaction_bot.cpp), and the charge is the one procedure. The facts
+// wrappers here (reaction_gate's "not on the table", "in contact", "in
+// square") repeat the engine's loop's own checks: tests/
+// test_reaction_equivalence.cpp plays the same situations both ways.
 //
 // The charge itself is the one procedure (engine/procedures/charge_procedure.hpp):
 // an opportunity charge is a charge not declared in step 1 unless one was
