@@ -444,4 +444,18 @@ void save_or_throw(Session& s) {
   }
 }
 
+Runner guarded(std::function<int(Io&)> f) {
+  return [f = std::move(f)](Io& io) {
+    try {
+      return f(io);
+    } catch (const SessionError& e) {
+      io.err << "vedette: " << e.what() << "\n";
+      return 2;
+    } catch (const WriteFailed& e) {
+      io.err << "vedette: " << e.what() << " (the session file is unchanged)\n";
+      return 1;
+    }
+  };
+}
+
 }  // namespace vedette::cli::solo_cli

@@ -60,6 +60,10 @@ struct WriteFailed : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Runs a solo command, turning session problems into exit 2 and a failed
+// write into exit 1 (the file is then unchanged).
+Runner guarded(std::function<int(Io&)> f);
+
 }  // namespace vedette::cli::solo_cli
 
 namespace vedette::cli {

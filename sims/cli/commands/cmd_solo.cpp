@@ -34,22 +34,6 @@ std::string trim(std::string s) {
   return s.substr(k);
 }
 
-// Runs a solo command, turning session problems into exit 2 and a failed
-// write into exit 1 (the file is then unchanged).
-Runner guarded(std::function<int(Io&)> f) {
-  return [f = std::move(f)](Io& io) {
-    try {
-      return f(io);
-    } catch (const SessionError& e) {
-      io.err << "vedette: " << e.what() << "\n";
-      return 2;
-    } catch (const WriteFailed& e) {
-      io.err << "vedette: " << e.what() << " (the session file is unchanged)\n";
-      return 1;
-    }
-  };
-}
-
 // ------------------------------------------------------------------- new
 
 struct UnitParse {

@@ -191,20 +191,6 @@ int run_charged(const ChargedOptions& o, Io& io) {
   return 0;
 }
 
-Runner guarded(std::function<int(Io&)> f) {
-  return [f = std::move(f)](Io& io) {
-    try {
-      return f(io);
-    } catch (const SessionError& e) {
-      io.err << "vedette: " << e.what() << "\n";
-      return 2;
-    } catch (const WriteFailed& e) {
-      io.err << "vedette: " << e.what() << " (the session file is unchanged)\n";
-      return 1;
-    }
-  };
-}
-
 }  // namespace
 
 namespace solo_cli {
