@@ -6,6 +6,18 @@ option(VEDETTE_WERROR "Treat warnings as errors" OFF)
 option(VEDETTE_TSAN "Build with -fsanitize=thread (the parallel harness tests)" OFF)
 option(VEDETTE_MPI "Build the lab for MPI: mpirun -np R vedette sim|compare|sweep ... (needs libopenmpi-dev)" OFF)
 option(VEDETTE_FUZZ "Build the libFuzzer targets in tests/fuzz (clang++ only; implies ASan+UBSan)" OFF)
+# A unity build compiles each target's sources in batches of 8 files, one
+# compiler run a batch: the headers every file includes (the standard
+# library, yaml-cpp, CLI11, Catch2) are parsed and their templates
+# instantiated once a batch instead of once a file, about half the CPU
+# time of a cold build. The sanitizer and fuzz presets use it, and CI's
+# release build (.ci/run sets VEDETTE_UNITY=ON); a developer's release
+# build keeps one file a run, so an edit recompiles one file. It needs the
+# files of one target to share no name at file scope, not even in an
+# anonymous namespace: a helper two files need lives once in a header.
+option(VEDETTE_UNITY "Unity build: compile each target's sources in batches (CI, sanitizers)" OFF)
+set(CMAKE_UNITY_BUILD ${VEDETTE_UNITY})
+set(CMAKE_UNITY_BUILD_BATCH_SIZE 8)
 if(VEDETTE_FUZZ AND NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
   message(FATAL_ERROR "VEDETTE_FUZZ needs clang++ (libFuzzer): configure with -DCMAKE_CXX_COMPILER=clang++")
 endif()

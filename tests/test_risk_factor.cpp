@@ -21,10 +21,10 @@ using namespace vedette;
 
 namespace {
 
-using Terms = std::vector<std::pair<std::string, int>>;
+using RfTerms = std::vector<std::pair<std::string, int>>;
 
-Terms terms(const RiskFactor& rf) {
-  Terms t;
+RfTerms terms(const RiskFactor& rf) {
+  RfTerms t;
   for (const auto& x : rf.breakdown) t.emplace_back(x.modifier->id, x.value);
   return t;
 }
@@ -67,7 +67,7 @@ TEST_CASE("rf: seed 002 risk factors - hero with unit -1", "[rf][seed002][002-L4
   s.hero = true;
   RiskFactor rf = rf_of(s);
   CHECK(rf.total == -1);
-  CHECK(terms(rf) == Terms{{"hero", -1}});
+  CHECK(terms(rf) == RfTerms{{"hero", -1}});
   CHECK(rf.breakdown[0].reason == "Hero with unit");
 }
 
@@ -76,13 +76,13 @@ TEST_CASE("rf: seed 002 risk factors - entirely in cover -1", "[rf][seed002][002
   s.in_cover = true;
   RiskFactor rf = rf_of(s);
   CHECK(rf.total == -1);
-  CHECK(terms(rf) == Terms{{"cover_or_fast", -1}});
+  CHECK(terms(rf) == RfTerms{{"cover_or_fast", -1}});
   CHECK(rf.breakdown[0].reason == "Unit entirely in cover, or moving at Canter/Gallop (here: in cover)");
 }
 
 TEST_CASE("rf: seed 002 risk factors - moving at canter or gallop -1 and walk or halt nothing", "[rf][seed002][002-L43-moving-fast]") {
-  CHECK(terms(rf_of(at(Pace::canter))) == Terms{{"cover_or_fast", -1}});
-  CHECK(terms(rf_of(at(Pace::gallop))) == Terms{{"cover_or_fast", -1}});
+  CHECK(terms(rf_of(at(Pace::canter))) == RfTerms{{"cover_or_fast", -1}});
+  CHECK(terms(rf_of(at(Pace::gallop))) == RfTerms{{"cover_or_fast", -1}});
   CHECK(rf_of(at(Pace::walk)).total == 0);
   CHECK(rf_of(at(Pace::halt)).total == 0);
   CHECK(rf_of(at(Pace::gallop)).breakdown[0].reason ==
@@ -102,7 +102,7 @@ TEST_CASE("rf: seed 002 risk factors - cover and canter/gallop together: one -1 
     s.in_cover = true;
     RiskFactor rf = rf_of(s);
     CHECK(rf.total == -1);
-    CHECK(terms(rf) == Terms{{"cover_or_fast", -1}});
+    CHECK(terms(rf) == RfTerms{{"cover_or_fast", -1}});
     CHECK(rf.breakdown[0].reason == "Unit entirely in cover, or moving at Canter/Gallop (here: in cover, moving fast)");
   }
 }
@@ -112,7 +112,7 @@ TEST_CASE("rf: overlay stack true counts cover and canter/gallop -1 each", "[rf]
   Situation s = at(Pace::gallop);
   s.in_cover = true;
   CHECK(rf_of(s, *r).total == -2);
-  CHECK(terms(rf_of(s, *r)) == Terms{{"cover_or_fast", -2}});
+  CHECK(terms(rf_of(s, *r)) == RfTerms{{"cover_or_fast", -2}});
   s.pace = Pace::canter;
   CHECK(rf_of(s, *r).total == -2);
   // One of the two alone is still -1.
@@ -129,7 +129,7 @@ TEST_CASE("rf: seed 002 risk factors - enemy in sight and in range +1", "[rf][se
   s.enemy_in_range = true;
   RiskFactor rf = rf_of(s);
   CHECK(rf.total == 1);
-  CHECK(terms(rf) == Terms{{"enemy_in_range", 1}});
+  CHECK(terms(rf) == RfTerms{{"enemy_in_range", 1}});
   // In sight but out of range adds nothing.
   Situation t;
   t.enemy_in_sight = true;
@@ -146,7 +146,7 @@ TEST_CASE("rf: seed 002 risk factors - raw unit in range +1 and raw alone nothin
   raw.enemy_in_range = true;
   RiskFactor rf = rf_of(raw);
   CHECK(rf.total == 2);  // enemy in range +1, raw in range +1
-  CHECK(terms(rf) == Terms{{"enemy_in_range", 1}, {"raw_in_range", 1}});
+  CHECK(terms(rf) == RfTerms{{"enemy_in_range", 1}, {"raw_in_range", 1}});
 }
 
 TEST_CASE("rf: casualty_hundredths rounds down to a full hundredth of a percent", "[rf][seed002]") {
@@ -181,7 +181,7 @@ TEST_CASE("rf: seed 002 risk factors - +1 per FULL 10% of the group wounded or k
     if (want == 0) {
       CHECK(rf.breakdown.empty());
     } else {
-      CHECK(terms(rf) == Terms{{"casualties", want}});
+      CHECK(terms(rf) == RfTerms{{"casualties", want}});
     }
   }
   // Counted figures: 2 of 30 (6.66%) nothing; 3 of 30 (10%) +1; 5 of 30 (16.66%) +1; 6 of 30 (20%) +2.
@@ -212,7 +212,7 @@ TEST_CASE("rf: seed 002 risk factors - enemy to flank or rear +2", "[rf][seed002
   s.enemy_flank_rear = true;
   RiskFactor rf = rf_of(s);
   CHECK(rf.total == 2);
-  CHECK(terms(rf) == Terms{{"flank_rear", 2}});
+  CHECK(terms(rf) == RfTerms{{"flank_rear", 2}});
   // "and in sight": the fact implies an enemy in sight.
   CHECK(Facts(s)[Fact::enemy_in_sight] == 1);
 }
@@ -220,15 +220,15 @@ TEST_CASE("rf: seed 002 risk factors - enemy to flank or rear +2", "[rf][seed002
 TEST_CASE("rf: seed 002 risk factors - running last turn or retreating from melee +3 once", "[rf][seed002][002-L53-running][002-L53-once]") {
   Situation ran;
   ran.ran_last_turn = true;
-  CHECK(terms(rf_of(ran)) == Terms{{"running", 3}});
+  CHECK(terms(rf_of(ran)) == RfTerms{{"running", 3}});
   Situation ret;
   ret.retreated_from_melee = true;
-  CHECK(terms(rf_of(ret)) == Terms{{"running", 3}});
+  CHECK(terms(rf_of(ret)) == RfTerms{{"running", 3}});
   Situation both;
   both.ran_last_turn = true;
   both.retreated_from_melee = true;
   CHECK(rf_of(both).total == 3);
-  CHECK(terms(rf_of(both)) == Terms{{"running", 3}});
+  CHECK(terms(rf_of(both)) == RfTerms{{"running", 3}});
   CHECK(rf_of(both).breakdown[0].reason ==
         "Running from enemy last turn, or retreating as a result of melee (here: ran last turn, retreated from melee)");
   // With the stack switch on (an overlay): +3 each.
@@ -252,7 +252,7 @@ TEST_CASE("rf: seed 002 risk factors - combinations", "[rf][seed002]") {
   RiskFactor rf = rf_of(s);
   CHECK(rf.total == 7);
   // In the order of the ruleset's modifiers.
-  CHECK(terms(rf) == Terms{{"hero", -1},
+  CHECK(terms(rf) == RfTerms{{"hero", -1},
                            {"cover_or_fast", -1},
                            {"enemy_in_range", 1},
                            {"raw_in_range", 1},
@@ -272,7 +272,7 @@ TEST_CASE("rf: seed 002 risk factors - combinations", "[rf][seed002]") {
   w.enemy_in_range = true;
   w.enemy_flank_rear = true;
   CHECK(rf_of(w).total == 3);
-  CHECK(terms(rf_of(w)) == Terms{{"cover_or_fast", -1}, {"enemy_in_range", 1}, {"raw_in_range", 1}, {"flank_rear", 2}});
+  CHECK(terms(rf_of(w)) == RfTerms{{"cover_or_fast", -1}, {"enemy_in_range", 1}, {"raw_in_range", 1}, {"flank_rear", 2}});
 }
 
 TEST_CASE("rf: total equals the sum of the breakdown and the seed's arithmetic in every situation", "[rf][seed002][002-L37-rf-added]") {
@@ -347,9 +347,9 @@ TEST_CASE("rf: modifier_value applies all any and per kinds", "[rf]") {
 
 TEST_CASE("rf: the default ruleset's modifiers are the seed's seven lines", "[rf][seed002]") {
   const Ruleset& r = *default_ruleset();
-  Terms t;
+  RfTerms t;
   for (const auto& m : r.modifiers) t.emplace_back(m.id, m.value);
-  CHECK(t == Terms{{"hero", -1},
+  CHECK(t == RfTerms{{"hero", -1},
                    {"cover_or_fast", -1},
                    {"enemy_in_range", 1},
                    {"raw_in_range", 1},

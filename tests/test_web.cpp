@@ -1,5 +1,5 @@
 // `vedette serve` (sims/web/): the API over solo sessions, called directly
-// (web::App with the command line's own run, as `vedette serve` gives it)
+// (web::App, as `vedette serve` makes it)
 // and through the real server on loopback (the binary, over HTTP).
 #include <catch2/catch.hpp>
 
@@ -178,7 +178,7 @@ TEST_CASE("web: bad input gets a 4xx with a JSON error and writes nothing", "[we
 
 TEST_CASE("web: the access token and the Origin guard every session", "[web]") {
   vtest::TempDir tmp;
-  App app(vedette::web::AppOptions{tmp.path(), "s3cret", {}, {"192.168.1.5"}}, run_in_process);
+  App app(vedette::web::AppOptions{tmp.path(), "s3cret", {}, {"192.168.1.5"}});
   Request r = req("GET", "/api/sessions");
   CHECK(app.handle(r).status == 401);
   r.query["token"] = "s3creT";
@@ -206,7 +206,7 @@ TEST_CASE("web: the access token and the Origin guard every session", "[web]") {
 TEST_CASE("web: the link's token becomes an HttpOnly, SameSite=Strict cookie, and a wrong or missing one gets 401 everywhere",
           "[web]") {
   vtest::TempDir tmp;
-  App app(vedette::web::AppOptions{tmp.path(), "s3cret", {}, {"192.168.1.5"}}, run_in_process);
+  App app(vedette::web::AppOptions{tmp.path(), "s3cret", {}, {"192.168.1.5"}});
   auto get = [&](const std::string& path, const std::string& token, const std::string& cookie) {
     Request r = req("GET", path);
     r.headers["host"] = "192.168.1.5:8080";
@@ -240,7 +240,7 @@ TEST_CASE("web: the link's token becomes an HttpOnly, SameSite=Strict cookie, an
 
 TEST_CASE("web: only this machine's names are answered (DNS rebinding): the Host, and the Origin compared with them", "[web]") {
   vtest::TempDir tmp;
-  App app(vedette::web::AppOptions{tmp.path(), "", {}, {"192.168.1.5", "[fe80::1]"}}, run_in_process);
+  App app(vedette::web::AppOptions{tmp.path(), "", {}, {"192.168.1.5", "[fe80::1]"}});
   app.listening_on(8080);
   auto get = [&](const std::string& path, const std::string& host) {
     Request r = req("GET", path);
@@ -284,7 +284,7 @@ TEST_CASE("web: only this machine's names are answered (DNS rebinding): the Host
 
 TEST_CASE("web: with the token, a change without an Origin is refused and writes nothing", "[web]") {
   vtest::TempDir tmp;
-  App app(vedette::web::AppOptions{tmp.path(), "s3cret", {}, {}}, run_in_process);
+  App app(vedette::web::AppOptions{tmp.path(), "s3cret", {}, {}});
   Request post = req("POST", "/api/sessions", {{"name", "g"}, {"units", {"A:shock"}}});
   post.headers["x-vedette-token"] = "s3cret";
   const Reply r = app.handle(post);

@@ -1,8 +1,8 @@
 #pragma once
 // What tests/test_web.cpp and tests/test_web_turn.cpp share: the web API
-// called directly (web::App with the command line's own run, as `vedette
-// serve` gives it), a request as a browser on this machine sends it, and a
-// table holding a session.
+// called directly (web::App, as `vedette serve` makes it), a request as a
+// browser on this machine sends it, a table holding a session, and the
+// command line run in-process, to compare the page with the terminal.
 #include <catch2/catch.hpp>
 
 #include <httplib.h>
@@ -34,10 +34,16 @@ using vedette::web::Reply;
 using vedette::web::Request;
 
 
-inline vedette::web::CommandResult run_in_process(const std::vector<std::string>& args) {
+
+// `vedette ARGS...` run in-process: its exit status and its two streams.
+struct CommandResult {
+  int status = 0;
+  std::string out, err;
+};
+inline CommandResult run_in_process(const std::vector<std::string>& args) {
   std::ostringstream out, err;
   vedette::cli::Io io{out, err};
-  vedette::web::CommandResult r;
+  CommandResult r;
   r.status = vedette::cli::run(args, io);
   r.out = out.str();
   r.err = err.str();
@@ -68,7 +74,7 @@ inline std::string slurp(const fs::path& p) {
 
 struct Table {
   vtest::TempDir tmp;
-  App app{vedette::web::AppOptions{tmp.path(), "", {}, {}}, run_in_process};
+  App app{vedette::web::AppOptions{tmp.path(), "", {}, {}}};
   Reply call(const std::string& method, const std::string& path, const json& body = nullptr) {
     return app.handle(req(method, path, body));
   }

@@ -27,6 +27,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <numbers>
 #include <optional>
 #include <span>
@@ -62,6 +63,8 @@ inline double round_half_away(double x) {
 }
 
 inline constexpr double kAngleTolDeg = 1e-9;
+// No distance: a path or a reach that does not exist.
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Wrap an angle into (-180, 180].
 inline double wrap_deg(double deg) {

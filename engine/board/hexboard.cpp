@@ -12,7 +12,6 @@ namespace vedette {
 namespace {
 
 constexpr double kSqrt3 = 1.7320508075688772;
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 constexpr std::array<Hex, 6> kDelta{Hex{0, 1}, Hex{1, 0}, Hex{1, -1}, Hex{0, -1}, Hex{-1, 0}, Hex{-1, 1}};
 

@@ -14,7 +14,6 @@ namespace {
 using Geom = Tabletop::Geom;
 using Box = Tabletop::Box;
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kEps = 1e-7;        // cm: a point this close to an edge is on it
 constexpr double kStopShort = 1e-6;  // cm: how far short of a barrier a move stops
 

@@ -1,7 +1,11 @@
 #pragma once
 // Numbers as the command line and the event log write them, in one place.
+#include <array>
+#include <cstddef>
 #include <cstdio>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "engine/core/fraction.hpp"
 
@@ -17,5 +21,20 @@ inline std::string pct(double p) {
   return buf;
 }
 inline std::string pct(const Fraction& f) { return pct(f.value()); }
+
+// An id as the command line spells it: "heavy_foot" -> "heavy-foot".
+inline std::string dashed(std::string_view id) {
+  std::string s(id);
+  for (char& c : s)
+    if (c == '_') c = '-';
+  return s;
+}
+
+// A table of names (an enum's spellings) as a list, for "did you mean" and
+// the list of accepted values in a message.
+template <std::size_t N>
+std::vector<std::string> names_of(const std::array<std::string_view, N>& a) {
+  return {a.begin(), a.end()};
+}
 
 }  // namespace vedette

@@ -5,6 +5,7 @@
 
 #include "engine/core/doc.hpp"
 #include "engine/decision/ruleset.hpp"
+#include "engine/core/words.hpp"
 
 namespace vedette {
 
@@ -20,11 +21,6 @@ std::optional<std::size_t> Weapon::band_at(Length d, int shift) const {
 }
 
 namespace {
-
-template <std::size_t N>
-std::vector<std::string> names_of(const std::array<std::string_view, N>& a) {
-  return {a.begin(), a.end()};
-}
 
 int read_int_or(const Doc* x, Diagnostics& d, const std::string& what, long long min, long long max, int fallback) {
   if (!x) return fallback;

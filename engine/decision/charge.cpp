@@ -7,6 +7,7 @@
 
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/doc.hpp"
+#include "engine/core/words.hpp"
 
 namespace vedette {
 
@@ -16,11 +17,6 @@ namespace {
 // bit. A thousandth of a millimetre is far below anything measured on a table.
 constexpr double k_length_eps_cm = 1e-4;
 constexpr double k_angle_eps_deg = 1e-9;
-
-template <std::size_t N>
-std::vector<std::string> names_of(const std::array<std::string_view, N>& a) {
-  return {a.begin(), a.end()};
-}
 
 std::string join(const std::vector<std::string>& v) {
   std::string s;

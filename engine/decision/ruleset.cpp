@@ -9,6 +9,7 @@
 
 #include "engine/core/builtin_tables.hpp"
 #include "engine/core/doc.hpp"
+#include "engine/core/words.hpp"
 
 namespace vedette {
 
@@ -123,11 +124,6 @@ Doc load_chain(const std::string& path, std::vector<std::string>& stack, std::ve
 }
 
 // --------------------------------------------------------------- building
-
-template <std::size_t N>
-std::vector<std::string> names_of(const std::array<std::string_view, N>& a) {
-  return {a.begin(), a.end()};
-}
 
 std::vector<std::string> fact_names() {
   std::vector<std::string> v;

@@ -3,6 +3,7 @@
 
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/doc.hpp"
+#include "engine/core/words.hpp"
 
 namespace vedette {
 
@@ -25,11 +26,6 @@ const WoundColumn* SkirmishRules::find_column(std::string_view id) const {
 }
 
 namespace {
-
-template <std::size_t N>
-std::vector<std::string> names_of(const std::array<std::string_view, N>& a) {
-  return {a.begin(), a.end()};
-}
 
 struct Reader {
   Diagnostics& d;

@@ -8,6 +8,7 @@
 
 #include "engine/core/doc.hpp"
 #include "engine/modules/blocks/seed004.hpp"
+#include "engine/core/words.hpp"
 
 namespace vedette {
 
@@ -29,11 +30,6 @@ bool is_scenario_file(const std::string& path) {
 namespace {
 
 namespace fs = std::filesystem;
-
-template <std::size_t N>
-std::vector<std::string> names_of(const std::array<std::string_view, N>& a) {
-  return {a.begin(), a.end()};
-}
 
 std::string fmt(Length l) { return format_length(l, LengthUnit::cm); }
 

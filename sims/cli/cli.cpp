@@ -7,6 +7,7 @@
 
 #include "engine/core/diagnostics.hpp"
 #include "sims/cluster/cluster.hpp"
+#include "sims/io/entropy.hpp"
 
 namespace vedette::cli {
 
@@ -24,22 +25,12 @@ const CLI::Validator& unsigned_number() {
   return v;
 }
 
-std::string dashed(std::string_view id) {
-  std::string s(id);
-  std::replace(s.begin(), s.end(), '_', '-');
-  return s;
-}
-
 RulesetPtr ruleset_from(const std::string& path) {
   return path.empty() ? default_ruleset() : load_ruleset(path);
 }
 
 std::uint64_t fresh_seed() {
-  std::uint64_t s = 0;
-  std::ifstream urandom("/dev/urandom", std::ios::binary);
-  urandom.read(reinterpret_cast<char*>(&s), sizeof s);
-  // Keep seeds short enough to type back in.
-  s %= 1000000000ULL;
+  std::uint64_t s = io::entropy_seed();
   // The ranks of an MPI job play one run: rank 0's seed for all.
   vedette::cluster::broadcast(std::span<std::uint64_t>(&s, 1));
   return s;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/decision/ruleset.hpp"
+#include "engine/core/words.hpp"
 
 namespace vedette::cli {
 
@@ -62,8 +63,8 @@ const CLI::Validator& unsigned_number();
 
 // Shared helpers.
 RulesetPtr ruleset_from(const std::string& path);  // "" = the built-in default
-// An id as flags and JSON spell it: by_expected_losses -> by-expected-losses.
-std::string dashed(std::string_view id);
+// An id as flags and JSON spell it (by_expected_losses -> by-expected-losses):
+// vedette::dashed, engine/core/words.hpp.
 // A fresh seed from the operating system's entropy, for rolls the user did
 // not seed; commands print it so any roll can be replayed.
 std::uint64_t fresh_seed();

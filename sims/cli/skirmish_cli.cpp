@@ -23,7 +23,7 @@ int play_skirmish(const std::string& path, const std::string& ruleset, std::uint
   auto side_json = [](const SkSideOutcome& x) {
     Json j;
     j["figures"] = x.figures;
-    for (const auto& c : lab::k_counters) j[c.id] = x.*(c.field);
+    for (const auto& c : lab::k_skirmish_counters) j[c.id] = x.*(c.field);
     return j;
   };
   if (json) {

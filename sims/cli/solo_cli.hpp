@@ -1,6 +1,8 @@
 #pragma once
 // What the `vedette solo` commands share: opening a session, the ruleset
-// check, and how an activation, an event or a unit is shown (text and JSON).
+// check, and how an activation and a charge are printed (a unit's line, an
+// event's and the status JSON are sims/solo/solo_view.hpp's, which the web
+// page shares).
 #include <optional>
 #include <ostream>
 #include <string>
@@ -9,6 +11,7 @@
 #include "sims/solo/session.hpp"
 #include "sims/solo/solo_command.hpp"
 #include "sims/solo/solo_turn.hpp"
+#include "sims/solo/solo_view.hpp"
 
 namespace vedette::cli::solo_cli {
 
@@ -23,13 +26,6 @@ Session open_session(const std::string& game);
 SessionRules rules_for_change(Session& s, bool accept, Io& io);
 // For a command that only reads: warns on stderr instead of refusing.
 std::optional<SessionRules> rules_for_reading(const Session& s, Io& io);
-// "Shock cavalry, hero; 12 figures, 2 lost (16.66%)"
-std::string unit_summary(const Session& s, const Ruleset* r, std::size_t unit);
-// What the session remembers that counts this turn: "moved at canter last turn; ran from the enemy last turn".
-std::string memory_summary(const Session& s, std::size_t unit);
-
-// "in cover: yes, new casualties: 2"
-std::string answers_text(const Answers& a);
 
 // The RF lines, the die, the table's words, any pace limit, the instruction.
 void print_rf(std::ostream& out, const Activation& a);
@@ -41,14 +37,6 @@ void print_charge_preview(std::ostream& out, const Ruleset& r, const ChargeInput
 // The dice and the outcome.
 void print_charge_result(std::ostream& out, const Session& s, const ChargeRecord& c);
 
-// One line for the log: "#4  turn 1  Lancers: D6 3 at RF 2 (RF2-5) -> ..."
-std::string describe(const Session& s, const Event& e);
-
-Json status_json(const Session& s, const std::optional<SessionRules>& rules);
-// The reactions in the player's movement step (issue 28): the steps
-// (`solo moved`, `solo charged`) and, per automated unit, whether it may
-// react now and why not (sims/cli/commands/cmd_solo_react.cpp).
-Json reactions_json(const Ruleset& r, const Session& s);
 
 // Saves, turning a failure to write into a message (exit 1) or a changed
 // file into a UsageError.

@@ -17,7 +17,7 @@ namespace vedette::lab {
 namespace {
 
 // SideOutcome's counters, in the order of the CSV columns.
-constexpr Counter<SideOutcome> k_counters[] = {
+constexpr Counter<SideOutcome> k_engine_counters[] = {
     {"figures_lost", "figures lost", &SideOutcome::figures_lost, MetricKind::losses},
     {"horses_lost", "horses lost", &SideOutcome::horses_lost, MetricKind::count},
     {"riders_lost", "riders lost", &SideOutcome::riders_lost, MetricKind::count},
@@ -44,7 +44,7 @@ Schema engine_schema(const Scenario& s) {
   std::array<int, 2> figures{};
   for (const auto& u : s.units) figures[u.side] += u.figures;
   // Seed 004's units are blocks: the same counter, its own word (the id stays, for CSV and JSON readers).
-  add_side_counters(sc, s.sides, figures, k_counters, [&](const Counter<SideOutcome>& c) {
+  add_side_counters(sc, s.sides, figures, k_engine_counters, [&](const Counter<SideOutcome>& c) {
     return s.blocks && std::string_view(c.id) == "figures_lost" ? "blocks lost" : c.label;
   });
   for (const auto& b : r.bands) {
@@ -56,7 +56,7 @@ Schema engine_schema(const Scenario& s) {
     sc.behaviour_labels.push_back(b.text);
   }
   for (std::size_t k = 0; k < 2; ++k) {
-    auto at = [&](const char* id) { return counter_metric(k_counters, k, id); };
+    auto at = [&](const char* id) { return counter_metric(k_engine_counters, k, id); };
     sc.funnels.push_back({metric_id(s.sides[k].name) + "_charges",
                           capitalised(s.sides[k].name) + " charges",
                           // Launched is not a part of declared: it also counts
@@ -96,7 +96,7 @@ class EnginePlayer final : public Player {
   void play(std::uint64_t seed, std::uint64_t index, OutcomeRow& row) override {
     e_.reset(seed, index);
     const Outcome& o = e_.run();
-    fill_row(o, k_counters, row);
+    fill_row(o, k_engine_counters, row);
     const std::size_t n = std::min(o.chosen.size(), row.chosen.size());
     std::copy_n(o.chosen.begin(), n, row.chosen.begin());
   }

@@ -20,9 +20,9 @@ Schema skirmish_schema(const SkirmishScenario& s) {
   add_outcomes_and_turns(sc, s.sides, s.turns);
   std::array<int, 2> figures{};
   for (const auto& f : s.figures) ++figures[f.side];
-  add_side_counters(sc, s.sides, figures, k_counters, [](const Counter<SkSideOutcome>& c) { return c.label; });
+  add_side_counters(sc, s.sides, figures, k_skirmish_counters, [](const Counter<SkSideOutcome>& c) { return c.label; });
   for (std::size_t k = 0; k < 2; ++k) {
-    auto at = [&](std::string_view id) { return counter_metric(k_counters, k, id); };
+    auto at = [&](std::string_view id) { return counter_metric(k_skirmish_counters, k, id); };
     const std::string id = metric_id(s.sides[k].name), name = capitalised(s.sides[k].name);
     sc.funnels.push_back({id + "_fear_of_charge",
                           name + ": fear of charge (seed 001)",
@@ -41,7 +41,7 @@ class SkirmishPlayer final : public Player {
   explicit SkirmishPlayer(const SkirmishScenario& s) : players_(make_skirmish_players(s)), g_(s, players_.bots(), 0, 0) {}
   void play(std::uint64_t seed, std::uint64_t index, OutcomeRow& row) override {
     g_.reset(seed, index);
-    fill_row(g_.run(), k_counters, row);
+    fill_row(g_.run(), k_skirmish_counters, row);
   }
 
  private:

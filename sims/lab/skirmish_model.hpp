@@ -12,7 +12,7 @@
 namespace vedette::lab {
 
 // Every counter of SkSideOutcome, as the lab and `play --json` name them.
-inline constexpr Counter<SkSideOutcome> k_counters[] = {
+inline constexpr Counter<SkSideOutcome> k_skirmish_counters[] = {
     {"figures_out", "figures out of action", &SkSideOutcome::figures_out, MetricKind::losses},
     {"light_wounds", "light wounds", &SkSideOutcome::light_wounds, MetricKind::count},
     {"shots", "shots fired", &SkSideOutcome::shots, MetricKind::count},

@@ -14,6 +14,7 @@ using parts::base_text;
 using parts::both_zero;
 using parts::diff_text;
 using parts::md_escape;
+using parts::pp;
 using parts::mean_text;
 using parts::p_text;
 using parts::prop_text;
@@ -89,8 +90,6 @@ const CompareRow* biggest_move(const Comparison& c) {
   }
   return best;
 }
-
-std::string pp(double v) { return signed_number(v * 100, 1) + " pp"; }
 
 std::string rule_name(const Comparison& c) { return c.variant; }
 

@@ -29,6 +29,8 @@ std::string stack_tables(std::string page);
 // figure, Markdown table cells.
 std::string p_text(double p);
 std::string signed_number(double v, int decimals);
+// A difference of proportions in percentage points: "+3.1 pp".
+inline std::string pp(double v) { return signed_number(v * 100, 1) + " pp"; }
 std::string diff_text(const CompareRow& r);
 std::string base_text(const CompareRow& r);
 std::string variant_text(const CompareRow& r);

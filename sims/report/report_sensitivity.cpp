@@ -12,14 +12,14 @@ namespace vedette::lab {
 
 namespace {
 
-std::string pp(double v, int d = 2) {
+std::string effect_pp(double v, int d = 2) {
   if (std::isnan(v)) return "n/a";
   char buf[64];
   std::snprintf(buf, sizeof buf, "%+.*f", d, v * 100);
   return buf;
 }
 
-std::string p_text(double p) {
+std::string p_value_text(double p) {
   if (std::isnan(p)) return "n/a";
   if (p < 0.0001) return "<0.0001";
   char buf[32];
@@ -58,10 +58,10 @@ std::string headline(const Sensitivity& s) {
                              " are detectable (Holm-corrected p < 0.05).";
   if (!e.matters)
     return "No effect matters (real and at least " + fixed(s.min_effect * 100, 1) + " pp): the largest, " + setting_text(e) + " " + e.change +
-           ", moves " + label_of(s, e.outcome) + " by " + pp(e.diff.mean, 1) + " pp [" + pp(e.diff.lo, 1) + ", " + pp(e.diff.hi, 1) + "]" +
+           ", moves " + label_of(s, e.outcome) + " by " + effect_pp(e.diff.mean, 1) + " pp [" + effect_pp(e.diff.lo, 1) + ", " + effect_pp(e.diff.hi, 1) + "]" +
            (e.real ? ", detectable but small" : ", within chance") + "; " + counts;
   return "Largest effect: " + setting_text(e) + " " + e.change + " (" + e.from + " -> " + e.to + ") moves " + label_of(s, e.outcome) + " by " +
-         pp(e.diff.mean, 1) + " pp [" + pp(e.diff.lo, 1) + ", " + pp(e.diff.hi, 1) + "]; " + counts;
+         effect_pp(e.diff.mean, 1) + " pp [" + effect_pp(e.diff.lo, 1) + ", " + effect_pp(e.diff.hi, 1) + "]; " + counts;
 }
 
 const char* verdict(const Effect& e) { return e.matters ? "matters" : e.real ? "detectable" : "no"; }
@@ -82,7 +82,7 @@ std::string sensitivity_markdown(const RunInfo& info, const Sensitivity& s, cons
   for (std::size_t i = 0; i < std::min(top, s.effects.size()); ++i) {
     const Effect& e = s.effects[i];
     o += "| " + parts::md_escape(e.words.empty() ? e.setting : e.words) + " | `" + e.setting + "` | " + e.change + " (" + e.from + " -> " + e.to +
-         ") | " + label_of(s, e.outcome) + " | " + pp(e.diff.mean) + " | [" + pp(e.diff.lo) + ", " + pp(e.diff.hi) + "] | " + p_text(e.p_holm) +
+         ") | " + label_of(s, e.outcome) + " | " + effect_pp(e.diff.mean) + " | [" + effect_pp(e.diff.lo) + ", " + effect_pp(e.diff.hi) + "] | " + p_value_text(e.p_holm) +
          " | " + verdict(e) + " |\n";
   }
   o += "\nVerdict: detectable means p < 0.05 after Holm's correction; matters means detectable and at least " + fixed(s.min_effect * 100, 1) +
@@ -218,7 +218,7 @@ std::string tornado_svg(const Sensitivity& s, std::size_t outcome, std::size_t t
       else if (!up) extra = " fill-opacity=\"0.45\"";
       body += "<rect x=\"" + fixed(std::min(x0, x1), 1) + "\" y=\"" + fixed(y + 4, 1) + "\" width=\"" + fixed(std::max(1.0, std::fabs(x1 - x0)), 1) +
               "\" height=\"" + fixed(row_h - 8, 1) + "\" fill=\"" + fill + "\"" + extra + "><title>" +
-              html_escape(st + " " + e->change + ": " + pp(e->diff.mean) + " pp [" + pp(e->diff.lo) + ", " + pp(e->diff.hi) + "], p " + p_text(e->p_holm)) +
+              html_escape(st + " " + e->change + ": " + effect_pp(e->diff.mean) + " pp [" + effect_pp(e->diff.lo) + ", " + effect_pp(e->diff.hi) + "], p " + p_value_text(e->p_holm)) +
               "</title></rect>\n";
       body += "<line x1=\"" + fixed(xof(e->diff.lo), 1) + "\" x2=\"" + fixed(xof(e->diff.hi), 1) + "\" y1=\"" + fixed(y + row_h / 2, 1) + "\" y2=\"" +
               fixed(y + row_h / 2, 1) + "\" stroke=\"#222\"/>\n";
@@ -226,7 +226,7 @@ std::string tornado_svg(const Sensitivity& s, std::size_t outcome, std::size_t t
       if (change.size() > 15) change = change.substr(0, 14) + "…";
       body += "<text x=\"2\" y=\"" + fixed(y + row_h / 2 + 4, 1) + "\" fill=\"#444\"><title>" + html_escape(e->change) + "</title>" + html_escape(change) +
               "</text>\n";
-      body += "<text x=\"" + fixed(width - 2, 1) + "\" y=\"" + fixed(y + row_h / 2 + 4, 1) + "\" text-anchor=\"end\" fill=\"#444\">" + pp(e->diff.mean, 1) +
+      body += "<text x=\"" + fixed(width - 2, 1) + "\" y=\"" + fixed(y + row_h / 2 + 4, 1) + "\" text-anchor=\"end\" fill=\"#444\">" + effect_pp(e->diff.mean, 1) +
               "</text>\n";
       y += row_h;
     }
@@ -236,7 +236,7 @@ std::string tornado_svg(const Sensitivity& s, std::size_t outcome, std::size_t t
   body += "<line x1=\"" + fixed(mid, 1) + "\" x2=\"" + fixed(mid, 1) + "\" y1=\"" + fixed(plot_top, 1) + "\" y2=\"" + fixed(y, 1) + "\" stroke=\"#222\"/>\n";
   for (int t : {-1, 0, 1}) {
     const double v = span * t * 0.8;
-    body += "<text x=\"" + fixed(xof(v), 1) + "\" y=\"" + fixed(y + 14, 1) + "\" text-anchor=\"middle\" fill=\"#444\">" + (t == 0 ? std::string("0") : pp(v, 1)) +
+    body += "<text x=\"" + fixed(xof(v), 1) + "\" y=\"" + fixed(y + 14, 1) + "\" text-anchor=\"middle\" fill=\"#444\">" + (t == 0 ? std::string("0") : effect_pp(v, 1)) +
             "</text>\n";
   }
   y += 20;
@@ -270,8 +270,8 @@ std::string sensitivity_html(const RunInfo& info, const Sensitivity& s, std::siz
     if (!e.real) continue;
     o += "<tr><td data-h=\"setting\">" + html_escape(e.words.empty() ? e.setting : e.words) + " <code>" + html_escape(e.setting) +
          "</code></td><td data-h=\"change\">" + html_escape(e.change + " (" + e.from + " -> " + e.to + ")") + "</td><td data-h=\"outcome\">" +
-         html_escape(label_of(s, e.outcome)) + "</td><td data-h=\"difference\" class=\"real\">" + pp(e.diff.mean) + " [" + pp(e.diff.lo) + ", " +
-         pp(e.diff.hi) + "]</td><td data-h=\"p (Holm)\">" + p_text(e.p_holm) + "</td><td data-h=\"verdict\">" + verdict(e) + "</td></tr>\n";
+         html_escape(label_of(s, e.outcome)) + "</td><td data-h=\"difference\" class=\"real\">" + effect_pp(e.diff.mean) + " [" + effect_pp(e.diff.lo) + ", " +
+         effect_pp(e.diff.hi) + "]</td><td data-h=\"p (Holm)\">" + p_value_text(e.p_holm) + "</td><td data-h=\"verdict\">" + verdict(e) + "</td></tr>\n";
   }
   o += "</table>\n";
   if (!s.skipped.empty()) {

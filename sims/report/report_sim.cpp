@@ -8,6 +8,7 @@
 
 namespace vedette::lab {
 
+using parts::md_escape;
 using parts::mean_text;
 using parts::prop_text;
 using parts::thousands;
@@ -57,14 +58,6 @@ std::string zero_list(const Schema& sc, const Summary& s) {
 // A funnel whose first stage never happened (the side never charged).
 bool empty_funnel(const Summary& s, std::size_t fi) { return s.funnels[fi].empty() || s.funnels[fi][0].total == 0; }
 
-std::string md_escape(std::string s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '|') o += "\\|";
-    else o += c;
-  }
-  return o;
-}
 
 }  // namespace
 

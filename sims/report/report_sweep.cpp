@@ -11,6 +11,7 @@ namespace vedette::lab {
 
 using parts::diff_text;
 using parts::md_escape;
+using parts::pp;
 using parts::mean_text;
 using parts::prop_text;
 using parts::signed_number;
@@ -42,8 +43,6 @@ std::string diff_cell(const SweepPoint& p, const std::string& id, bool probabili
   if (!r) return "n/a";
   return diff_text(*r) + (r->real ? " real" : "");
 }
-
-std::string pp(double v) { return signed_number(v * 100, 1) + " pp"; }
 
 }  // namespace
 

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "engine/core/facts.hpp"
+#include "engine/core/words.hpp"
 #include "engine/procedures/table_rules.hpp"
 #include "sims/solo/solo_command.hpp"
 
@@ -13,13 +14,6 @@ namespace vedette::solo {
 using Json = nlohmann::ordered_json;
 
 namespace {
-
-std::string dashed(std::string_view id) {
-  std::string o(id);
-  for (char& ch : o)
-    if (ch == '_') ch = '-';
-  return o;
-}
 
 }  // namespace
 

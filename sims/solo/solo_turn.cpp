@@ -1,4 +1,5 @@
 #include "sims/solo/solo_turn.hpp"
+#include "engine/core/words.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -335,12 +336,6 @@ std::optional<ChargeRefusal> charge_refusal(const Ruleset& r, const Session& s, 
 }
 
 namespace {
-
-std::string dashed(std::string_view s) {
-  std::string o(s);
-  std::replace(o.begin(), o.end(), '_', '-');
-  return o;
-}
 
 template <std::size_t N>
 std::optional<std::size_t> pick(const std::string& text, const std::array<std::string_view, N>& names, std::string& why) {

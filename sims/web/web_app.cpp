@@ -1,4 +1,5 @@
 #include "sims/web/web_app.hpp"
+#include "engine/core/words.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -47,14 +48,6 @@ std::vector<std::string> split_path(std::string_view path) {
     i = j + 1;
   }
   return parts;
-}
-
-// The command's message without the leading "vedette: " and trailing newline.
-std::string message_of(const CommandResult& c) {
-  std::string m = c.err.empty() ? c.out : c.err;
-  if (m.rfind("vedette: ", 0) == 0) m.erase(0, 9);
-  while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
-  return m.empty() ? "the command failed" : m;
 }
 
 Json fraction_json(Fraction f) { return Json{{"num", f.num}, {"den", f.den}, {"p", f.value()}}; }
@@ -119,17 +112,11 @@ std::optional<std::string> charge_inputs(const Ruleset& r, const solo::Session& 
   return std::nullopt;
 }
 
-std::string dashed(std::string_view s) {
-  std::string o(s);
-  std::replace(o.begin(), o.end(), '_', '-');
-  return o;
-}
-
 }  // namespace
 
 Reply error_reply(int status, const std::string& message) { return json_reply(status, Json{{"error", message}}); }
 
-App::App(AppOptions options, Executor run) : o_(std::move(options)), run_(std::move(run)) {}
+App::App(AppOptions options) : o_(std::move(options)) {}
 
 std::optional<std::string> App::bad_name(std::string_view name) {
   if (name.empty()) return "a session name is needed";
@@ -376,22 +363,9 @@ Reply App::list_sessions() {
   return json_reply(200, Json{{"dir", o_.dir.string()}, {"sessions", list}});
 }
 
-Reply App::command(const std::vector<std::string>& args, const std::string& name) {
-  const CommandResult c = run_(args);
-  if (c.status != 0) {
-    const int status = c.status == 2 ? (message_of(c).find("changed") != std::string::npos ? 409 : 400) : 500;
-    Json j{{"error", message_of(c)}};
-    if (!name.empty()) j["rev"] = revision(name);
-    return json_reply(status, j);
-  }
-  Json out = Json::parse(c.out, nullptr, false);
-  if (!out.is_discarded()) plain_prose(out);  // (`solo log` is text: it keeps its citations)
-  // The page names the session, not where this machine keeps it.
-  if (out.is_object() && out.contains("file") && out["file"].is_string())
-    out["file"] = std::filesystem::path(out["file"].get<std::string>()).filename().string();
-  Json j{{"result", out.is_discarded() ? Json(c.out) : out}};
-  if (!name.empty()) j["rev"] = revision(name);
-  return json_reply(200, j);
+Reply App::answer(std::pair<int, Json> a, const std::string& name) const {
+  a.second["rev"] = revision(name);
+  return json_reply(a.first, a.second);
 }
 
 Reply App::create_session(const Request& r) {
@@ -404,23 +378,19 @@ Reply App::create_session(const Request& r) {
   if (std::filesystem::exists(file_of(name))) return error_reply(409, "a session named '" + name + "' exists already");
   if (!body->contains("units") || !(*body)["units"].is_array() || (*body)["units"].empty())
     return error_reply(400, "\"units\" must be a list of units, each \"NAME:TYPE[,raw][,hero][,figures=N][,light|medium|heavy]\"");
-  std::vector<std::string> args{"solo", "new", file_of(name)};
+  std::vector<std::string> units;
   for (const auto& u : (*body)["units"]) {
     if (!u.is_string()) return error_reply(400, "each unit must be a string such as \"Lancers:shock,figures=12\"");
-    args.push_back("--unit");
-    args.push_back(u.get<std::string>());
+    units.push_back(u.get<std::string>());
   }
   std::optional<long long> seed;
   if (auto e = want_int(*body, "seed", seed, 0, 999999999999LL)) return error_reply(400, *e);
-  if (seed) args.insert(args.end(), {"--seed", std::to_string(*seed)});
   bool physical = false;
   if (auto e = want_bool(*body, "physical_dice", physical)) return error_reply(400, *e);
-  if (physical) args.push_back("--physical-dice");
-  args.push_back("--json");
   std::lock_guard lock(mutex_);
-  Reply reply = command(args, name);
-  if (reply.status == 200) reply.status = 201;
-  return reply;
+  return answer(new_session(file_of(name), units, seed ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(*seed)) : std::nullopt,
+                            physical),
+                name);
 }
 
 Reply App::session_view(const std::string& name) {
@@ -435,7 +405,7 @@ Reply App::session_view(const std::string& name) {
     }
   }
   std::lock_guard lock(mutex_);
-  Reply r = command({"solo", "status", file_of(name), "--json"}, name);
+  Reply r = answer(read_status(file_of(name)), name);
   if (r.status == 200) turn_words(name, r);
   if (r.status == 200) {
     // Cached under the revision the reply carries (the file as the command read it).
@@ -495,17 +465,7 @@ void App::turn_words(const std::string& name, Reply& r) const {
 
 Reply App::session_log(const std::string& name) {
   std::lock_guard lock(mutex_);
-  Reply r = command({"solo", "log", file_of(name)}, name);  // the log in words, one line an event
-  // The page shows the session's name, not where this machine keeps it.
-  Json j = Json::parse(r.body, nullptr, false);
-  if (r.status == 200 && !j.is_discarded() && j["result"].is_string()) {
-    std::string text = j["result"].get<std::string>();
-    const std::string file = file_of(name), shown = name + std::string(k_ext);
-    for (std::size_t at = text.find(file); at != std::string::npos; at = text.find(file, at + shown.size()))
-      text.replace(at, file.size(), shown);
-    j["result"] = text;
-    r.body = j.dump(-1, ' ', false, Json::error_handler_t::replace);
-  }
+  Reply r = answer(read_log(file_of(name), name + std::string(k_ext)), name);  // the log in words, one line an event
   return r;
 }
 
@@ -733,37 +693,22 @@ Reply App::session_action(const std::string& name, const std::string& action, co
     return json_reply(409, Json{{"error", "the session changed since this page last loaded it (another window or the "
                                           "terminal); nothing was written: here is the current state"},
                                 {"rev", now}});
-  auto [status, answer] = apply_command(file, *cmd);
-  answer["rev"] = revision(name);
-  Reply reply = json_reply(status, answer);
-  if (reply.status == 200 && (action == "undo" || action == "redo")) {
+  auto [status, body_json] = apply_command(file, *cmd);
+  if (status == 200 && (action == "undo" || action == "redo")) {
     // What was undone (redone), in the log's words: the page says it.
-    Json j = Json::parse(reply.body, nullptr, false);
-    const CommandResult log = run_({"solo", "log", file});
+    std::vector<int> events;
+    for (const Json& e : body_json["result"].value(action == "undo" ? "undone" : "redone", Json::array()))
+      events.push_back(e.value("n", 0));
     Json said = Json::array();
-    if (!j.is_discarded() && log.status == 0) {
-      for (const Json& e : j["result"].value(action == "undo" ? "undone" : "redone", Json::array())) {
-        const std::string key = "#" + std::to_string(e.value("n", 0)) + " ";
-        std::istringstream lines(log.out);
-        for (std::string line; std::getline(lines, line);) {
-          const std::size_t at = line.find_first_not_of(' ');
-          if (at == std::string::npos || line.compare(at, key.size(), key) != 0) continue;
-          std::string what = line.substr(at + key.size());
-          what.erase(0, what.find_first_not_of(' '));
-          // "turn 2  Lancers: ..." -> "turn 2, Lancers: ..."
-          if (const std::size_t gap = what.find("  "); gap != std::string::npos) {
-            const std::size_t end = what.find_first_not_of(' ', gap);
-            what.replace(gap, (end == std::string::npos ? what.size() : end) - gap, ", ");
-          }
-          said.push_back(std::string(action == "undo" ? "Undone: " : "Redone: ") + solo::plain_words(what));
-          break;
-        }
-      }
-      j["said"] = said;
-      reply.body = j.dump(-1, ' ', false, Json::error_handler_t::replace);
+    for (std::string what : described(file, events)) {
+      // "#12  turn 2  Lancers: ..." -> "turn 2, Lancers: ..."
+      what.erase(0, what.find("  ") + 2);
+      if (const std::size_t gap = what.find("  "); gap != std::string::npos) what.replace(gap, 2, ", ");
+      said.push_back(std::string(action == "undo" ? "Undone: " : "Redone: ") + solo::plain_words(what));
     }
+    body_json["said"] = said;
   }
-  return reply;
+  return answer({status, std::move(body_json)}, name);
 }
 
 }  // namespace vedette::web

@@ -25,15 +25,9 @@
 #include <string_view>
 #include <vector>
 
-namespace vedette::web {
+#include <nlohmann/json.hpp>
 
-// What running a command gave: its exit status and its two streams.
-struct CommandResult {
-  int status = 0;
-  std::string out, err;
-};
-// Runs `vedette ARGS...` (argv[0] excluded) in-process.
-using Executor = std::function<CommandResult(const std::vector<std::string>&)>;
+namespace vedette::web {
 
 struct Request {
   std::string method;  // GET, POST, ...
@@ -77,7 +71,7 @@ inline constexpr std::size_t k_max_name = 64;
 
 class App {
  public:
-  App(AppOptions options, Executor run);
+  explicit App(AppOptions options);
   Reply handle(const Request& r);
   // The port the server listens on, once bound: a Host or Origin naming
   // another port is refused (0, the default: any port).
@@ -101,7 +95,9 @@ class App {
   Reply charge_odds(const std::string& name, const Request& r);
   Reply shot_plan(const std::string& name, const Request& r);
   Reply session_action(const std::string& name, const std::string& action, const Request& r);
-  Reply command(const std::vector<std::string>& args, const std::string& name);
+  // A reply from the session's functions (sims/web/web_commands.cpp), with
+  // the session's revision after it.
+  Reply answer(std::pair<int, nlohmann::ordered_json> a, const std::string& name) const;
   std::string file_of(const std::string& name) const;
   // Host and Origin: nullopt if allowed, else why not.
   std::optional<std::string> bad_host(const std::string& host) const;
@@ -110,7 +106,6 @@ class App {
 
   AppOptions o_;
   std::atomic<int> port_{0};
-  Executor run_;
   std::mutex mutex_;  // one command at a time: the session files are shared
   // The last status reply of each session, by its revision: polling pages
   // read a session far more often than anyone changes it.

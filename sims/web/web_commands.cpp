@@ -1,12 +1,18 @@
 // The page's changes to a session: the request's JSON read into the typed
 // solo command (sims/solo/solo_command.hpp) and applied as `vedette solo
 // ACTION --json` applies it (the same checks and messages, the same atomic
-// write, the same JSON answer: solo::applied_json).
+// write, the same JSON answer: solo::applied_json). And the page's reads
+// and its new game, on the functions `solo status`, `solo log` and `solo
+// new` call (sims/solo/solo_view.hpp, sims/solo/solo_new.hpp): the page
+// runs no command line.
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include "engine/core/diagnostics.hpp"
 #include "sims/io/atomic_file.hpp"
+#include "sims/solo/solo_new.hpp"
+#include "sims/solo/solo_view.hpp"
 #include "sims/web/web_json.hpp"
 
 namespace vedette::web {
@@ -174,18 +180,14 @@ std::optional<solo::Command> command_from_json(const std::string& action, const 
   return m;
 }
 
-std::pair<int, Json> apply_command(const std::string& file, const solo::Command& c) {
+namespace {
+
+// Runs `f`, turning the session's and the ruleset's errors into the page's
+// replies as the command line's exit statuses would be (2: 400 or 409, a
+// failed write: 500).
+std::pair<int, Json> answered(const std::function<std::pair<int, Json>()>& f) {
   try {
-    solo::Session s = solo::Session::load(file);
-    solo::check(s, c);
-    const solo::SessionRules rules = solo::rules_for_change(s, false);
-    const solo::Applied a = solo::apply(s, *rules.rules, c);
-    s.save();
-    Json out = solo::applied_json(s, c, a);
-    plain_prose(out);
-    // The page names the session, not where this machine keeps it.
-    if (out.contains("file")) out["file"] = std::filesystem::path(out["file"].get<std::string>()).filename().string();
-    return {200, Json{{"result", out}}};
+    return f();
   } catch (const solo::SessionError& e) {
     return refused(e.what());
   } catch (const LoadError& e) {
@@ -195,6 +197,74 @@ std::pair<int, Json> apply_command(const std::string& file, const solo::Command&
   } catch (const AtomicWriteError& e) {
     return {500, Json{{"error", std::string(e.what()) + " (the session file is unchanged)"}}};
   }
+}
+
+// The page names the session, not where this machine keeps it.
+Json for_page(Json out) {
+  plain_prose(out);
+  if (out.is_object() && out.contains("file") && out["file"].is_string())
+    out["file"] = std::filesystem::path(out["file"].get<std::string>()).filename().string();
+  return out;
+}
+
+std::optional<solo::SessionRules> rules_if_any(const solo::Session& s) {
+  try {
+    return solo::load_session_rules(s);
+  } catch (const solo::ReplayError&) {
+    throw;  // the session's own history is wrong, not its ruleset
+  } catch (const LoadError&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::pair<int, Json> apply_command(const std::string& file, const solo::Command& c) {
+  return answered([&] {
+    solo::Session s = solo::Session::load(file);
+    solo::check(s, c);
+    const solo::SessionRules rules = solo::rules_for_change(s, false);
+    const solo::Applied a = solo::apply(s, *rules.rules, c);
+    s.save();
+    return std::pair{200, Json{{"result", for_page(solo::applied_json(s, c, a))}}};
+  });
+}
+
+std::pair<int, Json> read_status(const std::string& file) {
+  return answered([&] {
+    const solo::Session s = solo::Session::load(file);
+    return std::pair{200, Json{{"result", for_page(solo::status_json(s, rules_if_any(s)))}}};
+  });
+}
+
+std::pair<int, Json> new_session(const std::string& file, const std::vector<std::string>& units,
+                                 std::optional<std::uint64_t> seed, bool physical) {
+  return answered([&] {
+    solo::NewSession n;
+    n.path = file;
+    n.units = units;
+    n.seed = seed;
+    n.physical = physical;
+    const solo::Created made = solo::create_session(n);
+    Json out = solo::status_json(made.session, std::nullopt);
+    out["created"] = true;
+    return std::pair{201, Json{{"result", for_page(out)}}};
+  });
+}
+
+std::pair<int, Json> read_log(const std::string& file, const std::string& shown) {
+  return answered([&] {
+    const solo::Session s = solo::Session::load(file);
+    (void)rules_if_any(s);
+    return std::pair{200, Json{{"result", solo::log_text(s, shown)}}};
+  });
+}
+
+std::vector<std::string> described(const std::string& file, const std::vector<int>& events) {
+  std::vector<std::string> out;
+  const solo::Session s = solo::Session::load(file);
+  for (int n : events) out.push_back(solo::describe(s, s.event(n)));
+  return out;
 }
 
 }  // namespace vedette::web

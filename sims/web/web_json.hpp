@@ -123,5 +123,18 @@ inline std::optional<std::string> want_text(const Json& j, const char* key, std:
 // and {"result": what the command answers} or {"error": why not}.
 std::optional<solo::Command> command_from_json(const std::string& action, const Json& body, Reply& bad);
 std::pair<int, Json> apply_command(const std::string& file, const solo::Command& c);
+// A session read as `vedette solo status --json` reads it (its charges
+// replayed on the procedure; a ruleset that cannot be loaded leaves the
+// turn's next step out), for the page's view of it.
+std::pair<int, Json> read_status(const std::string& file);
+// A new session from the page's form ({"units": [...], "seed", "physical_dice"}),
+// as `vedette solo new --json` creates it (solo::create_session): 201 and its status.
+std::pair<int, Json> new_session(const std::string& file, const std::vector<std::string>& units,
+                                 std::optional<std::uint64_t> seed, bool physical);
+// The log in words, one line an event, as `vedette solo log` prints it,
+// the file named `shown`.
+std::pair<int, Json> read_log(const std::string& file, const std::string& shown);
+// "#12 turn 2  Lancers: ..." for each event undone or redone, in the log's words.
+std::vector<std::string> described(const std::string& file, const std::vector<int>& events);
 
 }  // namespace vedette::web

@@ -3,6 +3,7 @@
 // The planner: engine/modules/asl/asl_planner.cpp; the checks:
 // engine/modules/asl/asl_checks.cpp.
 #include "engine/modules/asl/asl_cavalry.hpp"
+#include "engine/core/words.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -22,7 +23,6 @@ constexpr int k_max_mf = 1000;
 
 bool is_builtin(const std::string& p) { return p.rfind(k_builtin, 0) == 0; }
 
-std::string str(int v) { return std::to_string(v); }
 
 // ------------------------------------------------------------------ loading
 
@@ -47,7 +47,7 @@ Doc load_chain(const std::string& path, int depth, std::vector<std::string>& sou
   if (!ext->is_scalar() || ext->scalar.empty())
     throw LoadError(ext->where, std::string("expected the path of a base file for extends, found ") + ext->kind_name());
   if (depth >= k_max_extends)
-    throw LoadError(ext->where, "extends chain longer than " + str(k_max_extends) + " files (does it extend itself?)");
+    throw LoadError(ext->where, "extends chain longer than " + std::to_string(k_max_extends) + " files (does it extend itself?)");
   std::string base = ext->scalar;
   if (!is_builtin(base) && !fs::path(base).is_absolute() && !is_builtin(path))
     base = (fs::path(path).parent_path() / base).lexically_normal().string();
@@ -162,7 +162,7 @@ struct Builder {
       }
       cm.finish();
       if (cm.ok() && c.smc_max && c.smc_min > *c.smc_max)
-        d.error(x->where, what + ": smc_min " + str(c.smc_min) + " is above smc_max " + str(*c.smc_max));
+        d.error(x->where, what + ": smc_min " + std::to_string(c.smc_min) + " is above smc_max " + std::to_string(*c.smc_max));
     }
     m.finish();
   }
@@ -207,8 +207,8 @@ struct Builder {
     if (d.list().size() == before && g) {
       for (int a : {r.horse_allotment, r.horse_allotment + r.gallop_during, r.horse_allotment + r.gallop_at_start})
         if (a * r.share_pct % 100 != 0) {
-          d.error(g->where, "13.31 takes " + str(r.share_pct) + "% of the horse's current allotment, and " + str(r.share_pct) +
-                                "% of " + str(a) + " MF is not a whole number of MF (allotments: horse_allotment, plus "
+          d.error(g->where, "13.31 takes " + std::to_string(r.share_pct) + "% of the horse's current allotment, and " + std::to_string(r.share_pct) +
+                                "% of " + std::to_string(a) + " MF is not a whole number of MF (allotments: horse_allotment, plus "
                                 "gallop during or at_start)");
           break;
         }
@@ -228,12 +228,6 @@ const TerrainRule* Rules::find_terrain(std::string_view id) const {
 
 std::string normalise_id(std::string s) {
   std::replace(s.begin(), s.end(), '-', '_');
-  return s;
-}
-
-std::string dashed(std::string_view id) {
-  std::string s(id);
-  std::replace(s.begin(), s.end(), '_', '-');
   return s;
 }
 

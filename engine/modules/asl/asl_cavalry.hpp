@@ -27,6 +27,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/core/words.hpp"
+
 namespace vedette::asl {
 
 // ------------------------------------------------------------------- rules
@@ -117,8 +119,10 @@ inline constexpr std::string_view k_builtin_rules = "builtin:asl_cavalry";
 
 // Terrain ids as users write them: `woods-road` is `woods_road`.
 std::string normalise_id(std::string s);
-// "woods-road" for display.
-std::string dashed(std::string_view id);
+// "woods-road" for display: vedette::dashed (engine/core/words.hpp).
+using vedette::dashed;
+// "6 MF": a number of movement factors as the rules write them.
+inline std::string mf(int v) { return std::to_string(v) + " MF"; }
 
 // ------------------------------------------------------------ bookkeeping
 

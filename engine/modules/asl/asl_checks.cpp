@@ -7,13 +7,6 @@
 
 namespace vedette::asl {
 
-namespace {
-
-std::string str(int v) { return std::to_string(v); }
-std::string mf(int v) { return std::to_string(v) + " MF"; }
-
-}  // namespace
-
 // ---------------------------------------------------------------- capacity
 
 namespace {
@@ -69,17 +62,17 @@ bool can_carry(const Rules& r, HorseKind horse, const std::vector<UnitKind>& rid
   }
   const int cap = mmc_halves(c.mmc);
   if (halves > cap) {
-    why = "a " + horse_text(horse) + " (" + str(c.depictions) + " horse depictions) carries " +
+    why = "a " + horse_text(horse) + " (" + std::to_string(c.depictions) + " horse depictions) carries " +
           (cap == 0 ? std::string("no MMC") : cap == 1 ? std::string("only a HS-equivalent") : std::string("only one squad-equivalent")) +
           " of MMC";
     return false;
   }
   if (c.smc_max && smc > *c.smc_max) {
-    why = "a " + horse_text(horse) + " carries at most " + str(*c.smc_max) + " SMC";
+    why = "a " + horse_text(horse) + " carries at most " + std::to_string(*c.smc_max) + " SMC";
     return false;
   }
   if (!riders.empty() && smc < c.smc_min && halves == 0) {
-    why = "a " + horse_text(horse) + " carries at least " + str(c.smc_min) + " SMC";
+    why = "a " + horse_text(horse) + " carries at least " + std::to_string(c.smc_min) + " SMC";
     return false;
   }
   return true;
@@ -133,8 +126,8 @@ ChargeCheck check_charge(const Rules& r, const ChargeInputs& in) {
   add("a Known-enemy-occupied Location", in.known, in.known ? "the enemy there is Known" : "the enemy Location is not Known", "13.6");
   add("in the unit's LOS when the Charge is declared", in.in_los, in.in_los ? "in LOS" : "the Location is not in the unit's LOS", "13.6");
   const bool far = in.range >= r.charge_min_range;
-  add("a range of " + str(r.charge_min_range) + " or more hexes when declared", far,
-      "range " + str(in.range) + (in.range == 1 ? " hex" : " hexes") + (far ? "" : ": too close to declare a Charge"), "13.6");
+  add("a range of " + std::to_string(r.charge_min_range) + " or more hexes when declared", far,
+      "range " + std::to_string(in.range) + (in.range == 1 ? " hex" : " hexes") + (far ? "" : ": too close to declare a Charge"), "13.6");
   // Galloping, or declaring a Gallop with the Charge (13.36's restrictions).
   bool gallop_ok = in.galloping;
   std::string gallop_detail;
@@ -193,7 +186,7 @@ FireDrm drm_when_fired_on(const Rules& r, FireTarget t, bool ffmo, bool ffnam, b
   FireDrm f;
   if (t == FireTarget::horse) {
     f.drm = 0;
-    f.why = "horses are attacked on the Vehicle Line of the IFT and are not subject to the " + str(r.vulnerability_drm) +
+    f.why = "horses are attacked on the Vehicle Line of the IFT and are not subject to the " + std::to_string(r.vulnerability_drm) +
             " DRM for Cavalry or to FFMO/FFNAM (13.511)";
     return f;
   }
@@ -203,7 +196,7 @@ FireDrm drm_when_fired_on(const Rules& r, FireTarget t, bool ffmo, bool ffnam, b
     return f;
   }
   f.drm = r.vulnerability_drm;
-  f.why = str(r.vulnerability_drm) + " IFT (or ordnance TH) DRM vs Cavalry (13.5)";
+  f.why = std::to_string(r.vulnerability_drm) + " IFT (or ordnance TH) DRM vs Cavalry (13.5)";
   if (ffmo || ffnam)
     f.why += std::string("; not cumulative with ") + (ffmo && ffnam ? "FFMO/FFNAM" : ffmo ? "FFMO" : "FFNAM") + ": it does not add (13.5)";
   return f;
@@ -216,7 +209,7 @@ MountedFire mounted_fire(const Rules& r, int fp, FireKind k) {
     case FireKind::normal:
       m.halved = true;
       m.den = r.mounted_fire_divisor;
-      m.why = "Mounted Fire: FP divided by " + str(r.mounted_fire_divisor) + " (13.4)";
+      m.why = "Mounted Fire: FP divided by " + std::to_string(r.mounted_fire_divisor) + " (13.4)";
       break;
     case FireKind::close_combat: m.why = "not halved in CC (13.4)"; break;
     case FireKind::charge:
@@ -224,7 +217,7 @@ MountedFire mounted_fire(const Rules& r, int fp, FireKind k) {
       // Fire": FP times tpbf_multiplier (13.6's EX: a 2-3-7 makes a six-FP
       // (TPBF) Charge attack).
       m.num = fp * r.tpbf_multiplier;
-      m.why = "a Charge attack is TPBF (FP x" + str(r.tpbf_multiplier) +
+      m.why = "a Charge attack is TPBF (FP x" + std::to_string(r.tpbf_multiplier) +
               "), neither halved for Mounted Fire nor penalized by the horse's CX status (13.6)";
       break;
   }
@@ -252,36 +245,36 @@ WaveCheck check_wave(const Rules& r, const WaveInputs& in) {
     c.requirements.push_back({std::move(text), met, std::move(detail), "13.62"});
   };
   const int hexes = static_cast<int>(in.chain.size());
-  add("a chain of hexes", hexes > 0, str(hexes) + (hexes == 1 ? " hex" : " hexes") + " given");
+  add("a chain of hexes", hexes > 0, std::to_string(hexes) + (hexes == 1 ? " hex" : " hexes") + " given");
   std::string thin;
   int mmc = 0, leaders = 0;
   for (int k = 0; k < hexes; ++k) {
     const WaveHex& h = in.chain[static_cast<std::size_t>(k)];
-    if (2 * h.squads + h.half_squads < 2 * w.min_squad_equivalents_per_hex) thin += (thin.empty() ? "" : ", ") + str(k + 1);
+    if (2 * h.squads + h.half_squads < 2 * w.min_squad_equivalents_per_hex) thin += (thin.empty() ? "" : ", ") + std::to_string(k + 1);
     mmc += h.squads + h.half_squads;
     leaders += h.leaders;
   }
-  add("at least " + str(w.min_squad_equivalents_per_hex) + " squad-equivalent of Cavalry in each hex of the chain", thin.empty() && hexes > 0,
+  add("at least " + std::to_string(w.min_squad_equivalents_per_hex) + " squad-equivalent of Cavalry in each hex of the chain", thin.empty() && hexes > 0,
       thin.empty() ? "every hex has one" : "too few in hex " + thin);
   if (in.nearest_enemy_hexes) {
     const bool far = *in.nearest_enemy_hexes > w.enemy_within_hexes;
-    add("no unit in the chain within " + str(w.enemy_within_hexes) + " hexes of an enemy unit", far,
-        "nearest enemy unit " + str(*in.nearest_enemy_hexes) + " hexes away" + (far ? "" : ": too close"));
+    add("no unit in the chain within " + std::to_string(w.enemy_within_hexes) + " hexes of an enemy unit", far,
+        "nearest enemy unit " + std::to_string(*in.nearest_enemy_hexes) + " hexes away" + (far ? "" : ": too close"));
   } else {
-    add("no unit in the chain within " + str(w.enemy_within_hexes) + " hexes of an enemy unit", false,
+    add("no unit in the chain within " + std::to_string(w.enemy_within_hexes) + " hexes of an enemy unit", false,
         "not given: how many hexes from the chain is the nearest enemy unit?");
   }
   const bool near_enough = in.mf_to_enemy && *in.mf_to_enemy <= w.max_mf_to_enemy;
-  add("at least one unit within " + str(w.max_mf_to_enemy) + " MF of, and with a LOS to, an enemy unit", near_enough && in.los_to_enemy,
+  add("at least one unit within " + std::to_string(w.max_mf_to_enemy) + " MF of, and with a LOS to, an enemy unit", near_enough && in.los_to_enemy,
       !in.mf_to_enemy ? std::string("not given: the fewest MF from a unit in the chain to an enemy unit it can see")
                       : mf(*in.mf_to_enemy) + (near_enough ? "" : " (more than " + mf(w.max_mf_to_enemy) + ")") +
                             (in.los_to_enemy ? ", in LOS" : ", but no LOS"));
   add("all units able to Gallop at once", in.all_can_gallop,
       in.all_can_gallop ? "all Gallop (13.36: CX)" : "a unit cannot Gallop (CX, or in a marsh, deep stream or fordable Water Obstacle: 13.36)");
   const bool avg = hexes > 0 && mmc <= w.max_mmc_per_hex * hexes;
-  add("an average of no more than " + str(w.max_mmc_per_hex) + " MMC per hex", avg,
-      str(mmc) + " MMC in " + str(hexes) + (hexes == 1 ? " hex" : " hexes"));
-  add("at least " + str(w.min_leaders) + " leader participating", leaders >= w.min_leaders, str(leaders) + (leaders == 1 ? " leader" : " leaders"));
+  add("an average of no more than " + std::to_string(w.max_mmc_per_hex) + " MMC per hex", avg,
+      std::to_string(mmc) + " MMC in " + std::to_string(hexes) + (hexes == 1 ? " hex" : " hexes"));
+  add("at least " + std::to_string(w.min_leaders) + " leader participating", leaders >= w.min_leaders, std::to_string(leaders) + (leaders == 1 ? " leader" : " leaders"));
   add("Cavalry only (no combined Human Wave with Infantry)", !in.with_infantry, in.with_infantry ? "Infantry takes part" : "Cavalry only");
   c.legal = std::all_of(c.requirements.begin(), c.requirements.end(), [](const Requirement& q) { return q.met; });
   c.reminders = {

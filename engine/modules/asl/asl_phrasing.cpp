@@ -4,8 +4,6 @@ namespace vedette::asl {
 
 namespace {
 
-std::string mf(int v) { return std::to_string(v) + " MF"; }
-
 // "woods, marsh, ..., across an Abrupt Elevation Change": what 13.36 bars
 // Galloping Cavalry from.
 std::string gallop_barred(const Rules& a) {

@@ -7,13 +7,6 @@
 
 namespace vedette::asl {
 
-namespace {
-
-std::string str(int v) { return std::to_string(v); }
-std::string mf(int v) { return std::to_string(v) + " MF"; }
-
-}  // namespace
-
 // ----------------------------------------------------------------- planner
 
 Planner::Planner(const Rules& r, const PlanStart& start) : r_(&r), start_(start) {
@@ -104,10 +97,10 @@ StepResult Planner::move(const Step& s) {
     const int c = *s.cost;
     if (c > s_.unit_left(r))
       return na(s, s_, "13.31", "moving " + mf(c) + " as Infantry needs more than the " + mf(s_.unit_left(r)) +
-                                    " left of its basic " + str(r.infantry_allotment) + "-MF allotment (4.11)");
+                                    " left of its basic " + std::to_string(r.infantry_allotment) + "-MF allotment (4.11)");
     n.unit_expended += c;
     if (!s.terrain.empty()) n.terrain = s.terrain;
-    return ok(s, n, "13.31", "moves as Infantry" + into + ": " + mf(c) + " of its basic " + str(r.infantry_allotment) +
+    return ok(s, n, "13.31", "moves as Infantry" + into + ": " + mf(c) + " of its basic " + std::to_string(r.infantry_allotment) +
                                  "-MF allotment (4.11); the horse waits where the unit will mount it");
   }
   if (start_.phase == Phase::aph) return na(s, s_, "13.7", "no horse may be moved in the APh");
@@ -128,10 +121,10 @@ StepResult Planner::move(const Step& s) {
   }
   if (c > s_.horse_left())
     return na(s, s_, cost_rule, "riding " + mf(c) + into + " needs more than the " + mf(s_.horse_left()) + " the horse has left of its " +
-                                    str(s_.horse_allotment) + "-MF allotment");
+                                    std::to_string(s_.horse_allotment) + "-MF allotment");
   n.horse_used += c;
   if (!s.terrain.empty()) n.terrain = s.terrain;
-  std::string why = "rides " + mf(c) + " (Cavalry MF, 13.3)" + into + " on the horse's " + str(s_.horse_allotment) + "-MF allotment" +
+  std::string why = "rides " + mf(c) + " (Cavalry MF, 13.3)" + into + " on the horse's " + std::to_string(s_.horse_allotment) + "-MF allotment" +
                     (s_.galloping ? " (Galloping)" : "");
   if (t && t->cavalry_mf) why += "; 13.3: " + mf(*t->cavalry_mf) + " along " + t->text;
   return ok(s, n, t && t->cavalry_mf ? "13.3" : cost_rule, why);
@@ -171,14 +164,14 @@ StepResult Planner::mount_or_dismount(const Step& s, bool mounting) {
                                      ? ", not counting the " + mf(s_.horse_lost_own) + " it lost to this unit's (dis)mounting"
                                      : "") +
                                 ": 1 MF per " + mf(share) + (r.unit_loss_rounding == Rounding::up ? " begun" : "") + ", " +
-                                str(r.share_pct) + "% of " + str(s_.horse_allotment) + ")";
-  const std::string horse_part = "the horse loses " + mf(horse_loss) + " (" + str(r.share_pct) + "% of " + str(s_.horse_allotment) +
+                                std::to_string(r.share_pct) + "% of " + std::to_string(s_.horse_allotment) + ")";
+  const std::string horse_part = "the horse loses " + mf(horse_loss) + " (" + std::to_string(r.share_pct) + "% of " + std::to_string(s_.horse_allotment) +
                                  " = " + mf(share) + " for each of the " + mf(charged_now) + " the unit expended" +
                                  (s_.unit_charged ? " since its last (dis)mounting" : " this MPh") + ")";
   std::string problems;
   if (n.unit_expended + n.unit_lost > r.infantry_allotment)
     problems = unit_part + ": " + mf(n.unit_expended - s_.unit_expended + unit_loss) + ", more than the " + mf(s_.unit_left(r)) +
-               " left of its basic " + str(r.infantry_allotment) + "-MF allotment";
+               " left of its basic " + std::to_string(r.infantry_allotment) + "-MF allotment";
   if (n.horse_spent() > n.horse_allotment)
     problems += (problems.empty() ? "" : "; and ") + horse_part + ", more than the " + mf(s_.horse_left()) + " it has left";
   if (!problems.empty()) {
@@ -216,7 +209,7 @@ StepResult Planner::gallop(const Step& s, bool at_start) {
   n.gallop_at_start = at_start;
   n.horse_cx = true;
   return ok(s, n, "13.36",
-            std::string("declares a Gallop ") + (at_start ? "at the start of" : "during") + " its MPh: allotment +" + str(add) + " to " +
+            std::string("declares a Gallop ") + (at_start ? "at the start of" : "during") + " its MPh: allotment +" + std::to_string(add) + " to " +
                 mf(n.horse_allotment) + ", " + mf(n.horse_left()) + " available; CX counter on the Horse counter");
 }
 
@@ -224,7 +217,7 @@ StepResult Planner::charge(const Step& s) {
   const Rules& r = *r_;
   if (start_.phase == Phase::aph) return na(s, s_, "13.6", "a Charge is declared in the MPh");
   if (s_.charge_pending)
-    return na(s, s_, "13.6", "a Charge declared at " + str(s_.charge_range) +
+    return na(s, s_, "13.6", "a Charge declared at " + std::to_string(s_.charge_range) +
                                  " hexes is not carried out yet: enter its target with attack:COST first");
   ChargeInputs in;
   in.range = s.range;
@@ -253,10 +246,10 @@ StepResult Planner::charge(const Step& s) {
   n.charges_declared++;
   n.charge_range = s.range;
   n.charge_terrain = s.terrain;
-  std::string why = "declares a Charge vs the Known enemy Location " + str(s.range) + " hexes away in its LOS" +
+  std::string why = "declares a Charge vs the Known enemy Location " + std::to_string(s.range) + " hexes away in its LOS" +
                     (s.terrain.empty() ? "" : " (" + terrain_text(r, s.terrain) + ")");
   if (c.declares_gallop)
-    why += ", declaring a Gallop with it (13.36: allotment +" + str(r.gallop_during) + " to " + mf(n.horse_allotment) + ", CX)";
+    why += ", declaring a Gallop with it (13.36: allotment +" + std::to_string(r.gallop_during) + " to " + mf(n.horse_allotment) + ", CX)";
   else
     why += " (it is Galloping)";
   why += "; it must keep " + mf(r.charge_extra_mf) + " to pay with the cost of entering the target (attack:COST)";
@@ -311,12 +304,12 @@ StepResult Planner::assault_move(const Step& s) {
   const int c = s.cost.value_or(0);
   if (c > s_.unit_left(r))
     return na(s, s_, "13.31", "Assault Movement of " + mf(c) + " needs more than the " + mf(s_.unit_left(r)) + " left of its basic " +
-                                  str(r.infantry_allotment) + "-MF allotment (4.11)");
+                                  std::to_string(r.infantry_allotment) + "-MF allotment (4.11)");
   PlanState n = s_;
   n.unit_expended += c;
   n.assault_moved = true;
   return ok(s, n, "13.7",
-            "uses Assault Movement as Infantry: " + mf(c) + " of its basic " + str(r.infantry_allotment) +
+            "uses Assault Movement as Infantry: " + mf(c) + " of its basic " + std::to_string(r.infantry_allotment) +
                 "-MF allotment; no horse may be moved by Assault Movement, so its horse stays behind and it cannot mount this MPh");
 }
 
@@ -341,7 +334,7 @@ std::optional<int> Planner::max_cavalry_mf_before_dismount() const {
       Step m;
       m.kind = Step::Kind::move;
       m.cost = k;
-      m.text = "move:" + str(k);
+      m.text = "move:" + std::to_string(k);
       // Galloping or not, plain MF (no terrain named).
       if (!p.apply(m).legal) break;
     }

@@ -7,15 +7,11 @@
 #include "engine/core/builtin_tables.hpp"
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/doc.hpp"
+#include "engine/core/words.hpp"
 
 namespace vedette {
 
 namespace {
-
-template <std::size_t N>
-std::vector<std::string> names_of(const std::array<std::string_view, N>& a) {
-  return {a.begin(), a.end()};
-}
 
 template <class E>
 std::uint8_t bit(E e) {

@@ -68,15 +68,7 @@ int run_serve(const ServeOptions& o, Io& io) {
   ao.hosts = lan_addresses(true);
   if (o.listen != "0.0.0.0" && o.listen != "::")
     ao.hosts.push_back(o.listen.find(':') != std::string::npos ? "[" + o.listen + "]" : o.listen);
-  web::App app(ao, [](const std::vector<std::string>& args) {
-    std::ostringstream out, err;
-    Io inner{out, err};
-    web::CommandResult r;
-    r.status = run(args, inner);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
-  });
+  web::App app(ao);
   g_stop = false;
   struct sigaction sa {};
   sa.sa_handler = on_serve_signal;

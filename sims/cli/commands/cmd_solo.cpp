@@ -16,6 +16,7 @@
 #include "sims/cli/cli.hpp"
 #include "sims/cli/solo_cli.hpp"
 #include "sims/cli/solo_play.hpp"
+#include "sims/solo/solo_new.hpp"
 
 namespace vedette::cli {
 
@@ -23,100 +24,6 @@ namespace {
 
 using namespace solo_cli;
 namespace fs = std::filesystem;
-
-constexpr int k_default_figures = 12;
-
-std::string trim(std::string s) {
-  auto sp = [](unsigned char c) { return std::isspace(c) != 0; };
-  while (!s.empty() && sp(static_cast<unsigned char>(s.back()))) s.pop_back();
-  std::size_t k = 0;
-  while (k < s.size() && sp(static_cast<unsigned char>(s[k]))) ++k;
-  return s.substr(k);
-}
-
-// ------------------------------------------------------------------- new
-
-struct UnitParse {
-  UnitSpec spec;
-  bool figures_given = false;
-};
-
-UnitParse parse_unit(const std::string& text, const Ruleset& r) {
-  const std::string form =
-      "expected NAME:TYPE[,raw][,hero][,figures=N][,light|medium|heavy][,weapon=W], e.g. \"Lancers:shock,hero,figures=12,heavy\"";
-  auto colon = text.find(':');
-  if (colon == std::string::npos) throw UsageError("--unit '" + text + "': " + form);
-  UnitParse out;
-  out.spec.name = trim(text.substr(0, colon));
-  if (out.spec.name.empty()) throw UsageError("--unit '" + text + "': the unit needs a name; " + form);
-  if (!printable_utf8(out.spec.name))
-    throw UsageError("--unit: a unit name must be printable text (UTF-8, no control characters)");
-  std::vector<std::string> parts;
-  std::string rest = text.substr(colon + 1);
-  std::size_t start = 0;
-  while (true) {
-    auto comma = rest.find(',', start);
-    parts.push_back(trim(rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  std::string type = normalise_type(parts[0]);
-  if (type.empty()) throw UsageError("--unit '" + text + "': the unit needs a type; " + form);
-  std::vector<std::string> ids;
-  std::string list;
-  for (const auto& t : r.unit_types) {
-    ids.push_back(t.id);
-    list += (list.empty() ? "" : ", ") + t.id;
-  }
-  if (!r.find_unit_type(type))
-    throw UsageError("--unit '" + text + "': unknown unit type '" + parts[0] + "'" + did_you_mean(type, ids) +
-                     " (the ruleset has: " + list + ")");
-  out.spec.type = type;
-  out.spec.figures = k_default_figures;
-  for (std::size_t k = 1; k < parts.size(); ++k) {
-    const std::string& p = parts[k];
-    auto dup = [&](const char* what) { throw UsageError("--unit '" + text + "': " + what + " given twice"); };
-    if (p == "raw") {
-      if (out.spec.raw) dup("raw");
-      out.spec.raw = true;
-    } else if (p == "hero") {
-      if (out.spec.hero) dup("hero");
-      out.spec.hero = true;
-    } else if (p == "light" || p == "medium" || p == "heavy" || p.rfind("weight=", 0) == 0) {
-      std::string w = p.rfind("weight=", 0) == 0 ? p.substr(7) : p;
-      if (!out.spec.weight.empty()) dup("weight");
-      if (w != "light" && w != "medium" && w != "heavy")
-        throw UsageError("--unit '" + text + "': weight must be light, medium or heavy, got '" + w + "'");
-      out.spec.weight = w;
-    } else if (p.rfind("weapon=", 0) == 0) {
-      if (!out.spec.weapon.empty()) dup("weapon");
-      std::string w = p.substr(7);
-      std::vector<std::string> weapons;
-      std::string names;
-      for (const Weapon& x : r.weapons) {
-        weapons.push_back(x.id);
-        names += (names.empty() ? "" : ", ") + x.id;
-      }
-      if (w != "none" && std::find(weapons.begin(), weapons.end(), w) == weapons.end())
-        throw UsageError("--unit '" + text + "': unknown weapon '" + w + "'" + did_you_mean(w, weapons) +
-                         " (the ruleset has: " + names + ", or none)");
-      if (w != "none") out.spec.weapon = w;
-    } else if (p.rfind("figures=", 0) == 0) {
-      if (out.figures_given) dup("figures");
-      auto n = parse_int(p.substr(8));
-      if (!n || *n < 1 || *n > k_max_figures)
-        throw UsageError("--unit '" + text + "': figures must be a whole number from 1 to " +
-                         std::to_string(k_max_figures) + ", got '" + p.substr(8) + "'");
-      out.spec.figures = static_cast<int>(*n);
-      out.figures_given = true;
-    } else {
-      std::string key = p.substr(0, p.find('='));
-      throw UsageError("--unit '" + text + "': unknown option '" + p + "'" +
-                       did_you_mean(key, {"raw", "hero", "figures", "weight", "light", "medium", "heavy", "weapon"}) + "; " + form);
-    }
-  }
-  return out;
-}
 
 struct NewOptions {
   std::string game;
@@ -130,46 +37,21 @@ struct NewOptions {
 };
 
 int run_new(const NewOptions& o, Io& io) {
-  if (o.units.size() > k_max_units)
-    throw UsageError("--unit: " + std::to_string(o.units.size()) + " units; a session holds at most " + std::to_string(k_max_units));
-  fs::path path = session_path(o.game);
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) throw UsageError(path.string() + " is a folder; give a file name for the session");
-  if (fs::exists(path, ec) && !o.force)
-    throw UsageError(path.string() + " already exists; nothing was written (add --force to replace it and lose its game)");
-  fs::path dir = path.parent_path();
-  if (!dir.empty() && !fs::is_directory(dir, ec))
-    throw UsageError("the folder " + dir.string() + " does not exist; nothing was written");
-
-  std::string given = o.ruleset.empty() ? "builtin:default" : o.ruleset;
-  RulesetPtr rules = load_ruleset(given);
-  Header h;
-  h.ruleset_path = record_ruleset_path(path, given);
-  if (!printable_utf8(h.ruleset_path)) throw UsageError("--ruleset: the path must be printable UTF-8 text");
-  h.ruleset_hash = ruleset_hash(*rules);
-  h.seed = o.seed ? *o.seed : fresh_seed();
-  h.physical_dice = o.physical;
-  h.module = o.module;
-  std::vector<bool> assumed;
-  for (const auto& text : o.units) {
-    UnitParse u = parse_unit(text, *rules);
-    for (const auto& other : h.units) {
-      std::string a = other.name, b = u.spec.name;
-      std::transform(a.begin(), a.end(), a.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-      std::transform(b.begin(), b.end(), b.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-      if (a == b) throw UsageError("--unit: two units are named '" + u.spec.name + "' (names must differ, ignoring case)");
-    }
-    h.units.push_back(u.spec);
-    assumed.push_back(!u.figures_given);
-  }
-  Session s(path, h);
+  NewSession n{session_path(o.game), o.ruleset, o.units, o.seed ? o.seed : std::optional<std::uint64_t>(fresh_seed()),
+               o.physical, o.force, o.module};
+  std::optional<Created> made;
   try {
-    s.save(o.force);
+    made.emplace(create_session(n));
   } catch (const SessionError& e) {
     throw UsageError(e.what());
   } catch (const AtomicWriteError& e) {
     throw WriteFailed(e.what());
   }
+  const Session& s = made->session;
+  const Header& h = s.header();
+  const fs::path& path = s.path();
+  const RulesetPtr& rules = made->rules;
+  const std::vector<bool>& assumed = made->assumed;
 
   if (o.json) {
     Json j = status_json(s, std::nullopt);
@@ -359,10 +241,7 @@ int run_log(const ReadOptions& o, Io& io) {
     print_json(io.out, j);
     return 0;
   }
-  io.out << "History of " << s.path().string() << " (seed " << s.header().seed << "; " << s.history().size()
-         << " events, oldest first):\n";
-  if (s.history().empty()) io.out << "  (nothing yet)\n";
-  for (const auto& e : s.history()) io.out << "  " << describe(s, e) << "\n";
+  io.out << log_text(s, s.path().string());
   return 0;
 }
 

@@ -193,35 +193,6 @@ int run_charged(const ChargedOptions& o, Io& io) {
 
 }  // namespace
 
-namespace solo_cli {
-
-Json reactions_json(const Ruleset& r, const Session& s) {
-  Json j;
-  // The steps, in the player's movement step (issue 28).
-  j["steps"] = {{{"step", "moved"},
-                 {"command", "vedette solo moved GAME --mover NAME --as CLASS --near UNIT=DISTANCE[,flank|rear][,no-arc][,unseen][,charging]"},
-                 {"rule", "003-L90-opportunity"},
-                 {"text", "Your unit is about to move, has moved or changed facing: each cavalry unit that may react decides at once"}},
-                {{"step", "charged"},
-                 {"command", "vedette solo charged GAME UNIT --as CLASS --distance D [--side flank|rear] [--no-bonus] [--no-arc]"},
-                 {"rule", "003-L7-defender-checks"},
-                 {"text", "Your unit charges a cavalry unit: its counter-charge, its morale check, the result"}}};
-  Json units = Json::array();
-  for (const ReactorStatus& st : reactor_status(r, s)) {
-    Json u;
-    u["unit"] = s.header().units[st.unit].name;
-    u["may_react"] = st.gate.allowed && st.wants;
-    u["rule"] = st.gate.rule.empty() ? Json(nullptr) : Json(std::string(st.gate.rule));
-    u["why_not"] = st.line.empty() ? Json(nullptr) : Json(st.line);
-    u["struck"] = !struck_note(s, st.unit).empty();
-    units.push_back(u);
-  }
-  j["units"] = units;
-  return j;
-}
-
-}  // namespace solo_cli
-
 void add_solo_react(CLI::App* solo, Runner& run) {
   {
     auto o = std::make_shared<MovedOptions>();
