@@ -108,18 +108,34 @@ TEST_CASE("skirmish: seed 001, fear of charge - one check per charge, not per ho
     CHECK(dice.used_up());
     CHECK(t.side(1).fear_checks == 2);
   }
-  SECTION("per: charge (the default) - each charging ride is its own charge") {
+  SECTION("per: charge (the default) - two riders charging side by side are one charge") {
+    // The issue-29 case: R1 and R2 ride 3in apart; F1 and F2 lie within 4in
+    // of both rides. One charge, however many horses: each man checks once.
     Table t;
     REQUIRE(t.g.rules().fear_per == FearPer::charge);
+    REQUIRE(t.g.rules().fear_together == Length::in(4));
     t.put(R1, P(30, 2));
     t.put(R2, P(33, 2));
     t.put(F1, P(30, 10));
     t.put(F2, P(33, 10));
-    Script dice({1, 1, 1, 10, 5, 1, 1, 1, 10, 6});
+    Script dice({1, 1, 1, 10, 5, 1, 10, 6});
     t.act(R1, SkAction::Kind::charge, dice, F1);
     t.act(R2, SkAction::Kind::charge, dice, F2);
     CHECK(dice.used_up());
-    CHECK(t.side(1).fear_checks == 4);
+    CHECK(t.side(1).fear_checks == 2);
+    CHECK(t.side(0).charges == 2);  // two rides, one charge for the fear
+  }
+  SECTION("per: charge - rides that do not start side by side are separate charges") {
+    Table t;
+    const Point a = P(30, 2), b = P(33, 2), far = P(30 + 4.5, 2);
+    CHECK(t.g.fear_charge_of(0, a) == 0);
+    CHECK(t.g.fear_charge_of(0, b) == 0);     // 3in from a: the same charge
+    CHECK(t.g.fear_charge_of(0, far) == 0);   // 1.5in from b: joins it too (side by side along the line)
+    CHECK(t.g.fear_charge_of(0, P(60, 2)) == 1);  // far off: another charge
+    CHECK(t.g.fear_charge_of(1, a) == 2);     // the other side's ride: its own
+    Table turn(bench({{"skirmish.fear_of_charge.per", "turn"}}));
+    CHECK(turn.g.fear_charge_of(0, a) == 0);
+    CHECK(turn.g.fear_charge_of(0, P(60, 2)) == 0);  // per turn: every ride of the side is one
   }
 }
 
