@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bots/skirmish_bots.hpp"
@@ -49,6 +50,20 @@ TEST_CASE("skirmish: seed 001, fear of charge - failing, the man moves up to 4in
   CHECK(t.side(0).close_combats == 0);
 }
 
+TEST_CASE("skirmish: seed 001, fear of charge - cover 4.5in away is out of his 4in: he runs 4in and is caught", "[001-L13-flee]") {
+  Table t;
+  t.put(R1, P(43, 27));
+  t.put(F1, P(43, 35.5));  // 4.5in short of the shed (cover 5)
+  // F1's gut check fails (11 > 10): he runs 4in toward the shed and is
+  // caught in the open; the rider, 8in on, falls short of him.
+  Script dice({11});
+  t.act(R1, SkAction::Kind::charge, dice, F1);
+  CHECK(dice.used_up());
+  CHECK(t.side(1).caught_in_open == 1);
+  CHECK(t.g.building_at(t.g.figures()[F1].pos) != 1);
+  CHECK(t.g.dist_cm(t.g.figures()[F1].pos, P(43, 35.5)) == Approx(4 * k_in).margin(1e-3));
+}
+
 TEST_CASE("skirmish: seed 001, fear of charge - with no +5 cover within 4in he is caught in the open") {
   Table t;
   t.put(R1, P(30, 2));
@@ -78,6 +93,19 @@ TEST_CASE("skirmish: seed 001, fear of charge - no check in +5 cover, prone not 
   CHECK(t.side(1).fear_checks == 1);
 }
 
+TEST_CASE("skirmish: seed 001, fear of charge - within 4in of the ride checks, 4.5in off does not", "[001-L13-gut-check]") {
+  Table t;
+  t.put(R1, P(30, 2));
+  t.put(F1, P(30, 10));    // the target
+  t.put(F2, P(33.5, 8));   // 3.5in off the ride: checks
+  t.put(F3, P(34.5, 6));   // 4.5in off it: no check
+  // F1 and F2 check (1, 1); contact F1: skill check (1), hand to hand (a tie).
+  Script dice({1, 1, 1, 10, 5});
+  t.act(R1, SkAction::Kind::charge, dice, F1);
+  CHECK(dice.used_up());
+  CHECK(t.side(1).fear_checks == 2);
+}
+
 TEST_CASE("skirmish: seed 001, fear of charge - a move under 6in into contact is no charge", "[001-L13-charge-six]") {
   Table t;
   t.put(R1, P(30, 6));
@@ -90,6 +118,19 @@ TEST_CASE("skirmish: seed 001, fear of charge - a move under 6in into contact is
   CHECK(t.side(0).charges == 0);
   CHECK(t.side(1).fear_checks == 0);
   CHECK(t.side(0).close_combats == 1);
+  // At the limit: a ride of 5.5in is no charge, one of 6in is (the ride
+  // stops 0.99in short of the target's centre, rules' contact 1in).
+  auto ride = [](double from_y, std::vector<int> faces) {
+    Table u;
+    u.put(R1, P(30, from_y));
+    u.put(F1, P(30, 10));
+    Script d(std::move(faces));
+    u.act(R1, SkAction::Kind::charge, d, F1);
+    CHECK(d.used_up());
+    return std::pair<int, int>{u.side(0).charges, u.side(1).fear_checks};
+  };
+  CHECK(ride(10 - 6.49, {1, 10, 5}) == std::pair<int, int>{0, 0});     // 5.5in: skill check, hand to hand
+  CHECK(ride(10 - 6.995, {1, 1, 10, 5}) == std::pair<int, int>{1, 1});  // 6.005in: gut check first
 }
 
 TEST_CASE("skirmish: seed 001, fear of charge - one check per charge, not per horse", "[skirmish][001-L13-per-charge]") {
