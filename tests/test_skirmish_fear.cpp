@@ -458,6 +458,14 @@ TEST_CASE("skirmish: seed 001, firing from horseback - a ride then a shot is fir
 }
 
 TEST_CASE("skirmish: seed 001, mounting takes movement.mount_actions actions", "[skirmish][001-L3-mount-one-action]") {
+  {
+    // The shipped rules: one action, so a dismounted man has no action left to spend on it.
+    Table t;
+    Script none;
+    t.act(R1, SkAction::Kind::dismount, none);
+    CHECK_FALSE(t.g.figures()[R1].mounted());
+    CHECK(t.g.figures()[R1].busy == 0);
+  }
   for (int n : {1, 2}) {
     Table t(bench({{"skirmish.movement.mount_actions", std::to_string(n)}}));
     Script none;
