@@ -192,7 +192,7 @@ TEST_CASE("seed 003 L3: a counter-charger that wins before melee follows through
   CHECK_FALSE(has(log, "melee"));
 }
 
-TEST_CASE("seed 003 L3: a counter-charger that wins the melee follows through; the losing charger does not",
+TEST_CASE("seed 003 L3: a counter-charger that wins the melee follows through, and the losing charger does not",
           "[charge][seed003][003-L3-follow-through]") {
   RulesetPtr d = default_ruleset();
   // Two heavy regiments meet halfway: each needs 5 - 2 = 3 to stand.
