@@ -145,6 +145,26 @@ TEST_CASE("seed 003: a unit that halted in the first move may still counter-char
   const auto ia = kinds(log, "initiation", "A");
   REQUIRE(ia.size() == 1);
   CHECK(get<long long>(ia[0], "need") == 6);  // undeclared: 4, and the -2 (L100)
+  // The other half of the rule: had A moved in its own step first, it may
+  // not counter-charge (seed 003 L92). A starts 80cm off and walks up to B,
+  // then B charges it from within A's own reach.
+  auto far = make_scenario(d, {{"A", 0, "medium_cavalry", 10, {100, 60}, 0}, {"B", 1, "medium_cavalry", 10, {100, 140}, 180}}, 200, 240);
+  ScriptedBot mover([](const Battle&, std::size_t) {
+    Command c;
+    c.move = Move::keep;
+    c.pace = Pace::walk;
+    return c;
+  });
+  mover.opportunity = true;
+  EventLog moved = play_until(*far, mover, b, 2, [](const EventLog& l) {
+    if (first_mover(l, 2) != "cavalry") return false;
+    const auto ma = kinds(l, "move", "A");
+    const auto ib = kinds(l, "initiation", "B");
+    return ma.size() == 2 && ma[1].turn == 2 && get<double>(ma[1], "distance_cm") > 0 && ib.size() == 1 && get<bool>(ib[0], "passed");
+  });
+  CHECK_FALSE(has(moved, "initiation", "A"));
+  CHECK_FALSE(has(moved, "meet_halfway"));
+  CHECK(has(moved, "contact", "B"));
 }
 
 // --------------------------------------------------- L7 both check
@@ -260,6 +280,13 @@ TEST_CASE("seed 003: the -2 applies to an opportunity charge only if no charge w
   REQUIRE_FALSE(i.empty());
   CHECK(get<long long>(i[0], "need") == 4);  // not 6
   CHECK(i[0].text.find("undeclared") == std::string::npos);
+  // With no charge declared for it, the same opportunity charge takes the -2.
+  ScriptedBot quiet;
+  quiet.opportunity = true;
+  EventLog undeclared = play_until(*s, quiet, foot, 2, [](const EventLog& l) { return first_mover(l, 2) == "infantry" && has(l, "opportunity", "A"); });
+  const auto u = kinds(undeclared, "initiation", "A");
+  REQUIRE_FALSE(u.empty());
+  CHECK(get<long long>(u[0], "need") == 6);
 }
 
 // -------------------------------------------------- L64 / L68 terrain
@@ -469,14 +496,15 @@ TEST_CASE("seed 002: moving cavalry shoots only into the 45-degree arc from its 
   CHECK_FALSE(d->supplement.moving_shoot_arc_wide);
   // C walks 30cm up the table (facing 0) and ends at (100, 130); the foot
   // stands 16cm from there at `off` degrees off its facing.
-  auto shot = [&](RulesetPtr r, double off) {
+  auto shot = [&](RulesetPtr r, double off, bool moving = true) {
     const Point end{100, 130};
     const Point foot = end + direction(off) * 16.0;
-    auto s = make_scenario(r, {{"C", 0, "light_cavalry", 12, {100, 100}, 0, Pace::walk}, {"F", 1, "heavy_foot", 6, foot, 180}}, 200, 200);
-    ScriptedBot cav([](const Battle&, std::size_t) {
+    const Point start = moving ? Point{100, 100} : end;
+    auto s = make_scenario(r, {{"C", 0, "light_cavalry", 12, start, 0, Pace::walk}, {"F", 1, "heavy_foot", 6, foot, 180}}, 200, 200);
+    ScriptedBot cav([moving](const Battle&, std::size_t) {
       Command c;
-      c.move = Move::keep;
-      c.pace = Pace::walk;
+      c.move = moving ? Move::keep : Move::hold;
+      c.pace = moving ? Pace::walk : Pace::halt;
       return c;
     });
     ScriptedBot foot_bot;
@@ -485,18 +513,24 @@ TEST_CASE("seed 002: moving cavalry shoots only into the 45-degree arc from its 
     g.attach(&log);
     g.play_turn();
     REQUIRE(kinds(log, "move", "C").size() == 1);
+    REQUIRE(get<double>(kinds(log, "move", "C")[0], "distance_cm") == Approx(moving ? 30 : 0));
     if (has(log, "shoot", "C")) return true;
     REQUIRE(has(log, "no_shot", "C"));
     return false;
   };
   CHECK(shot(d, -30));       // front and left: inside
   CHECK(shot(d, -5));
+  CHECK(shot(d, -42));        // just inside the 45 degrees
+  CHECK_FALSE(shot(d, -50));  // just beyond them
   CHECK_FALSE(shot(d, -60));  // beyond 45 to the left
   CHECK_FALSE(shot(d, 20));   // to the right
   // The switch: the earlier 90-degree reading takes the -60 shot.
   RulesetPtr wide = changed([](Ruleset& x) { x.supplement.moving_shoot_arc_wide = true; });
   CHECK(shot(wide, -60));
   CHECK_FALSE(shot(wide, 20));
+  // Only moving cavalry: at halt it shoots into its front arc, right too.
+  CHECK(shot(d, 20, false));
+  CHECK_FALSE(shot(d, -60, false));
 }
 
 TEST_CASE("seed 002: a raw unit counts +1 in range of an enemy's weapons, whatever weapons_range says",
@@ -515,12 +549,30 @@ TEST_CASE("seed 002: a raw unit counts +1 in range of an enemy's weapons, whatev
   CHECK(f[Fact::in_enemy_range] == 1);
   const RiskFactor rf = compute_rf(*r, f);
   bool raw = false, range = false;
+  int raw_value = 0;
   for (const auto& t : rf.breakdown) {
     raw = raw || t.modifier->id == "raw_in_range";
+    raw_value += t.modifier->id == "raw_in_range" ? t.value : 0;
     range = range || t.modifier->id == "enemy_in_range";
   }
   CHECK(raw);
+  CHECK(raw_value == 1);  // seed 002: +1
   CHECK_FALSE(range);
+  // "in sight": a wood that hides the foot takes the +1 away.
+  {
+    auto hidden = make_scenario(r, {{"C", 0, "lancers", 12, {100, 120}, 180}, {"F", 1, "levies", 12, {100, 98}, 0}}, 200, 200);
+    hidden->units[0].raw = true;
+    auto t = std::make_shared<Tabletop>(Length::cm(200), Length::cm(200));
+    t->add_area({"wood", Polygon{{{40, 108}, {160, 108}, {160, 111}, {40, 111}}}, 0, 1.0, true});
+    hidden->table = t;
+    Battle hb(*hidden);
+    REQUIRE_FALSE(hb.sees(0, 1));
+    const Situation hs = hb.situation(0);
+    CHECK_FALSE(hs.in_enemy_range.value_or(false));
+    bool raw_hidden = false;
+    for (const auto& term : compute_rf(*r, Facts(hs)).breakdown) raw_hidden = raw_hidden || term.modifier->id == "raw_in_range";
+    CHECK_FALSE(raw_hidden);
+  }
   // A player's statement that gives only enemy_in_range: the same fact.
   Situation stated;
   stated.enemy_in_range = true;

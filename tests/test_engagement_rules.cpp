@@ -4,8 +4,10 @@
 
 #include <string>
 
+#include "engagement_helpers.hpp"
 #include "engine/core/diagnostics.hpp"
 #include "engine/decision/ruleset.hpp"
+#include "engine/engagement/engagement.hpp"
 
 using namespace vedette;
 
@@ -61,6 +63,29 @@ TEST_CASE("rules: a mounted shooter uses the next range band (seed 002)", "[rule
   CHECK(carbine.reach(0) == Length::cm(30));
   CHECK(carbine.reach(1) == Length::cm(20));
   CHECK(carbine.reach(3) == Length());
+}
+
+TEST_CASE("engagement: a mounted shooter shoots as one range band more distant (seed 002)", "[rules][shooting][002-L29-band-further]") {
+  RulesetPtr d = default_ruleset();
+  const Weapon& carbine = d->weapons[*d->find_profile("light_cavalry")->weapon];
+  // Light horse at halt, carbines, heavy foot ahead: the shot's band is the
+  // one beyond the gap's own band.
+  auto s = vtest::make_scenario(d, {{"C", 0, "light_cavalry", 12, {100, 100}, 0}, {"F", 1, "heavy_foot", 6, {100, 112}, 180}}, 200, 200);
+  vtest::ScriptedBot none;
+  Engagement g(*s, {&none, &none}, 3, 0);
+  EventLog log;
+  g.attach(&log);
+  g.play_turn();
+  const Event* shot = nullptr;
+  for (const auto& e : log.events)
+    if (e.kind == "shoot" && e.unit == "C") shot = &e;
+  REQUIRE(shot);
+  const Length gap = Length::cm(vtest::get<double>(*shot, "gap_cm"));
+  REQUIRE(carbine.band_at(gap, 0));
+  REQUIRE(carbine.band_at(gap, 1));
+  CHECK(vtest::get<long long>(*shot, "band") == static_cast<long long>(*carbine.band_at(gap, 1) + 1));
+  CHECK(*carbine.band_at(gap, 1) == *carbine.band_at(gap, 0) + 1);
+  CHECK(shot->text.find("counting 1 further, mounted") != std::string::npos);
 }
 
 TEST_CASE("rules: profile errors are located and all reported", "[rules]") {

@@ -6,7 +6,9 @@
 // figure ended (position, facing) and its figures or health: an optimisation
 // that moved a unit by one ulp or a hex fails here even when the counters
 // agree. The values were computed by the engine before issue 32's
-// optimisations; any change of behaviour changes them.
+// optimisations; any change of behaviour changes them. Issue 29's seed 003
+// L54 (a struck unit held for the rest of the turn) moved four of them
+// (benchmarks/README.md says which).
 //
 // The regular test plays N = 2,000 per scenario (a few seconds in Release);
 // the hidden "[.][hashes20k]" case plays the issue's 20,000 each:
@@ -96,14 +98,14 @@ void check_hashes(std::uint64_t n, const std::map<std::string, std::string>& exp
 
 TEST_CASE("scenario hashes: every shipped scenario plays as it did, 2,000 engagements each", "[bench][hashes]") {
   check_hashes(2000, {
-                         {"flank_attack.yaml", "fnv1a64:43e9e9398c0f441b"},
+                         {"flank_attack.yaml", "fnv1a64:e0b054ccafd83c22"},
                          {"hex_horse_artillery.yaml", "fnv1a64:a933adeb2a318a41"},
                          {"hex_line_no_squares.yaml", "fnv1a64:a8143d4f98f46c57"},
                          {"hex_line_squares.yaml", "fnv1a64:259ca6df882e29d5"},
-                         {"mounted_infantry_raid.yaml", "fnv1a64:25b2615ef3102902"},
-                         {"open_field_charge.yaml", "fnv1a64:84863b7fae079112"},
+                         {"mounted_infantry_raid.yaml", "fnv1a64:636ca5a91274ec60"},
+                         {"open_field_charge.yaml", "fnv1a64:773d3ad78d67f14c"},
                          {"open_field_thinking.yaml", "fnv1a64:1c0ed558ce63978d"},
-                         {"pike_charge.yaml", "fnv1a64:e53c5e433b45153b"},  // new with issue 29 (see benchmarks/README.md)
+                         {"pike_charge.yaml", "fnv1a64:ea308e808f457042"},
                          {"square_test.yaml", "fnv1a64:5c748b03dfd0c492"},
                          {"wood_edge.yaml", "fnv1a64:c37d1a32e6092bfb"},
                          {"skirmish/village_patrol.yaml", "fnv1a64:80c186b06ca8d964"},
@@ -112,14 +114,14 @@ TEST_CASE("scenario hashes: every shipped scenario plays as it did, 2,000 engage
 
 TEST_CASE("scenario hashes: every shipped scenario plays as it did, 20,000 engagements each", "[.][hashes20k]") {
   check_hashes(20000, {
-                          {"flank_attack.yaml", "fnv1a64:abd28d384d626eb7"},
+                          {"flank_attack.yaml", "fnv1a64:5b404cbc71c015b9"},
                           {"hex_horse_artillery.yaml", "fnv1a64:905391d19a8c4daa"},
                           {"hex_line_no_squares.yaml", "fnv1a64:4b5659873a7427fc"},
                           {"hex_line_squares.yaml", "fnv1a64:3214f060d78cffaf"},
-                          {"mounted_infantry_raid.yaml", "fnv1a64:3a3ab0990d0637be"},
-                          {"open_field_charge.yaml", "fnv1a64:bf316c0d9b99800f"},
+                          {"mounted_infantry_raid.yaml", "fnv1a64:1fbfbc6b75823817"},
+                          {"open_field_charge.yaml", "fnv1a64:e2a24500bc084045"},
                           {"open_field_thinking.yaml", "fnv1a64:433de8923d61c95c"},
-                          {"pike_charge.yaml", "fnv1a64:6fcf30e14f6c08e2"},
+                          {"pike_charge.yaml", "fnv1a64:fdce3a4b9aac5574"},
                           {"square_test.yaml", "fnv1a64:a3392fc3afbd7f2b"},
                           {"wood_edge.yaml", "fnv1a64:580ca7561443f140"},
                           {"skirmish/village_patrol.yaml", "fnv1a64:be0b3e9e102909f2"},

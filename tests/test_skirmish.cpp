@@ -287,6 +287,16 @@ TEST_CASE("skirmish: seed 001, dismounts - a rifle grenade's hit bolts horses ne
   t.act(G, SkAction::Kind::fire, hit, R1);
   CHECK(hit.used_up());
   CHECK(t.g.horses()[0].bolted);
+  // The same hit 12.5in from the horse: beyond the 12in, it stays.
+  Table u;
+  Script none2;
+  u.act(R1, SkAction::Kind::dismount, none2);
+  u.put(R1, P(2, 14.5));
+  u.put(G, P(2, 30));
+  Script far({1, 20});
+  u.act(G, SkAction::Kind::fire, far, R1);
+  CHECK(far.used_up());
+  CHECK_FALSE(u.g.horses()[0].bolted);
 }
 
 // ------------------------------------------------------------------ firing from horseback
@@ -427,6 +437,12 @@ TEST_CASE("skirmish: seed 001, knocked off horse - E column +3 from a standing h
     t.g.knocked_off(R1, false, dice);
     CHECK(t.g.figures()[R1].health == Health::light);
   }
+  SECTION("standing: 1 + 3 = 4, a heavy wound") {
+    Table t;
+    Script dice({1});
+    t.g.knocked_off(R1, false, dice);
+    CHECK(t.g.figures()[R1].health == Health::out);
+  }
   SECTION("moving: 2, a heavy wound") {
     Table t;
     Script dice({2});
@@ -464,6 +480,8 @@ TEST_CASE("skirmish: seed 001, mounted targets - a moving horse spills its rider
   Script dice({3, 20});  // D4 3; the fall: E column, no modifier, 20: unhurt
   t.g.hit_horse(0, Wound::heavy, dice);
   CHECK(dice.used_up());
+  REQUIRE(dice.sides.size() == 2);
+  CHECK(dice.sides[0] == 4);  // the spill's D4
   CHECK(in_of(t.g.figures()[R1].pos.x) == Approx(33));
   CHECK(in_of(t.g.figures()[R1].pos.y) == Approx(10));
   CHECK(t.said("column E, rolls 20"));

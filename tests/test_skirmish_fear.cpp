@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bots/skirmish_bots.hpp"
@@ -49,6 +50,20 @@ TEST_CASE("skirmish: seed 001, fear of charge - failing, the man moves up to 4in
   CHECK(t.side(0).close_combats == 0);
 }
 
+TEST_CASE("skirmish: seed 001, fear of charge - cover 4.5in away is out of his 4in: he runs 4in and is caught", "[001-L13-flee]") {
+  Table t;
+  t.put(R1, P(43, 27));
+  t.put(F1, P(43, 35.5));  // 4.5in short of the shed (cover 5)
+  // F1's gut check fails (11 > 10): he runs 4in toward the shed and is
+  // caught in the open; the rider, 8in on, falls short of him.
+  Script dice({11});
+  t.act(R1, SkAction::Kind::charge, dice, F1);
+  CHECK(dice.used_up());
+  CHECK(t.side(1).caught_in_open == 1);
+  CHECK(t.g.building_at(t.g.figures()[F1].pos) != 1);
+  CHECK(t.g.dist_cm(t.g.figures()[F1].pos, P(43, 35.5)) == Approx(4 * k_in).margin(1e-3));
+}
+
 TEST_CASE("skirmish: seed 001, fear of charge - with no +5 cover within 4in he is caught in the open") {
   Table t;
   t.put(R1, P(30, 2));
@@ -78,6 +93,19 @@ TEST_CASE("skirmish: seed 001, fear of charge - no check in +5 cover, prone not 
   CHECK(t.side(1).fear_checks == 1);
 }
 
+TEST_CASE("skirmish: seed 001, fear of charge - within 4in of the ride checks, 4.5in off does not", "[001-L13-gut-check]") {
+  Table t;
+  t.put(R1, P(30, 2));
+  t.put(F1, P(30, 10));    // the target
+  t.put(F2, P(33.5, 8));   // 3.5in off the ride: checks
+  t.put(F3, P(34.5, 6));   // 4.5in off it: no check
+  // F1 and F2 check (1, 1); contact F1: skill check (1), hand to hand (a tie).
+  Script dice({1, 1, 1, 10, 5});
+  t.act(R1, SkAction::Kind::charge, dice, F1);
+  CHECK(dice.used_up());
+  CHECK(t.side(1).fear_checks == 2);
+}
+
 TEST_CASE("skirmish: seed 001, fear of charge - a move under 6in into contact is no charge", "[001-L13-charge-six]") {
   Table t;
   t.put(R1, P(30, 6));
@@ -90,6 +118,19 @@ TEST_CASE("skirmish: seed 001, fear of charge - a move under 6in into contact is
   CHECK(t.side(0).charges == 0);
   CHECK(t.side(1).fear_checks == 0);
   CHECK(t.side(0).close_combats == 1);
+  // At the limit: a ride of 5.5in is no charge, one of 6in is (the ride
+  // stops 0.99in short of the target's centre, rules' contact 1in).
+  auto ride = [](double from_y, std::vector<int> faces) {
+    Table u;
+    u.put(R1, P(30, from_y));
+    u.put(F1, P(30, 10));
+    Script d(std::move(faces));
+    u.act(R1, SkAction::Kind::charge, d, F1);
+    CHECK(d.used_up());
+    return std::pair<int, int>{u.side(0).charges, u.side(1).fear_checks};
+  };
+  CHECK(ride(10 - 6.49, {1, 10, 5}) == std::pair<int, int>{0, 0});     // 5.5in: skill check, hand to hand
+  CHECK(ride(10 - 6.995, {1, 1, 10, 5}) == std::pair<int, int>{1, 1});  // 6.005in: gut check first
 }
 
 TEST_CASE("skirmish: seed 001, fear of charge - one check per charge, not per horse", "[skirmish][001-L13-per-charge]") {
@@ -108,18 +149,34 @@ TEST_CASE("skirmish: seed 001, fear of charge - one check per charge, not per ho
     CHECK(dice.used_up());
     CHECK(t.side(1).fear_checks == 2);
   }
-  SECTION("per: charge (the default) - each charging ride is its own charge") {
+  SECTION("per: charge (the default) - two riders charging side by side are one charge") {
+    // The issue-29 case: R1 and R2 ride 3in apart; F1 and F2 lie within 4in
+    // of both rides. One charge, however many horses: each man checks once.
     Table t;
     REQUIRE(t.g.rules().fear_per == FearPer::charge);
+    REQUIRE(t.g.rules().fear_together == Length::in(4));
     t.put(R1, P(30, 2));
     t.put(R2, P(33, 2));
     t.put(F1, P(30, 10));
     t.put(F2, P(33, 10));
-    Script dice({1, 1, 1, 10, 5, 1, 1, 1, 10, 6});
+    Script dice({1, 1, 1, 10, 5, 1, 10, 6});
     t.act(R1, SkAction::Kind::charge, dice, F1);
     t.act(R2, SkAction::Kind::charge, dice, F2);
     CHECK(dice.used_up());
-    CHECK(t.side(1).fear_checks == 4);
+    CHECK(t.side(1).fear_checks == 2);
+    CHECK(t.side(0).charges == 2);  // two rides, one charge for the fear
+  }
+  SECTION("per: charge - rides that do not start side by side are separate charges") {
+    Table t;
+    const Point a = P(30, 2), b = P(33, 2), far = P(30 + 4.5, 2);
+    CHECK(t.g.fear_charge_of(0, a) == 0);
+    CHECK(t.g.fear_charge_of(0, b) == 0);     // 3in from a: the same charge
+    CHECK(t.g.fear_charge_of(0, far) == 0);   // 1.5in from b: joins it too (side by side along the line)
+    CHECK(t.g.fear_charge_of(0, P(60, 2)) == 1);  // far off: another charge
+    CHECK(t.g.fear_charge_of(1, a) == 2);     // the other side's ride: its own
+    Table turn(bench({{"skirmish.fear_of_charge.per", "turn"}}));
+    CHECK(turn.g.fear_charge_of(0, a) == 0);
+    CHECK(turn.g.fear_charge_of(0, P(60, 2)) == 0);  // per turn: every ride of the side is one
   }
 }
 
@@ -401,6 +458,14 @@ TEST_CASE("skirmish: seed 001, firing from horseback - a ride then a shot is fir
 }
 
 TEST_CASE("skirmish: seed 001, mounting takes movement.mount_actions actions", "[skirmish][001-L3-mount-one-action]") {
+  {
+    // The shipped rules: one action, so a dismounted man has no action left to spend on it.
+    Table t;
+    Script none;
+    t.act(R1, SkAction::Kind::dismount, none);
+    CHECK_FALSE(t.g.figures()[R1].mounted());
+    CHECK(t.g.figures()[R1].busy == 0);
+  }
   for (int n : {1, 2}) {
     Table t(bench({{"skirmish.movement.mount_actions", std::to_string(n)}}));
     Script none;

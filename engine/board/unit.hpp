@@ -68,6 +68,10 @@ struct Unit {
   bool target_was_in_range = false;   // seed 003 L56: the declared target was in charge range at the declaration
   bool pike_routed = false;           // seed 003 L5 (optional pike charge): failed its Loss Table roll, not yet rallied
   bool engaged = false;               // struck or striking this turn: cannot move further
+  // Seed 003 L54: struck by a charge this turn (contact made): it cannot
+  // move, turn or change frontage for the rest of the turn, even after its
+  // failed morale check made it fall back (which clears `engaged`).
+  bool struck_this_turn = false;
   bool ran_last_turn = false;         // seed 002 RF +3
   bool retreated_from_melee = false;  // seed 002 RF +3: fell back from melee, and has not rallied since
   bool ran_this_turn = false;

@@ -194,6 +194,7 @@ struct Reader {
       len(m, "flee", w, r.fear_flee);
       if (auto x = m.required("per"))
         if (auto v = read_choice(*x, d, w + ".per", names_of(k_fear_per_names))) r.fear_per = static_cast<FearPer>(*v);
+      len(m, "together", w, r.fear_together);
     });
     section(top, "close_combat", [&](MapReader& m, const std::string& w) {
       if (auto x = m.required("modifiers"))

@@ -63,10 +63,13 @@ enum class HorsebackPenalty : std::uint8_t { always, moving };
 inline constexpr std::array<std::string_view, 2> k_horseback_penalty_names{"always", "moving"};
 
 // What "Fear of Charge checks are made per charge, not per horse" counts as
-// one charge: `charge` (default: each charging ride is one charge, and every
-// man within 4in of it checks once for it -- figures act one at a time, so
-// two horses never make one ride); `turn`: every ride of the side in one
-// turn is one charge, so a man checks at most once a turn.
+// one charge: `charge` (default): the riders of one side that charge in the
+// same turn side by side -- each ride starting within `together` of a ride
+// already in that charge -- are one charge, however many horses; every man
+// within 4in of any of its rides checks once for it (figures act one at a
+// time, so a charge of several horses is several rides). `turn`: every ride
+// of the side in one turn is one charge, so a man checks at most once a
+// turn.
 enum class FearPer : std::uint8_t { charge, turn };
 inline constexpr std::array<std::string_view, 2> k_fear_per_names{"charge", "turn"};
 
@@ -120,6 +123,7 @@ struct SkirmishRules {
   int fear_cover_exempt = 5;                 // +5 cover (prone not counted)
   Length fear_flee = Length::in(4);
   FearPer fear_per = FearPer::charge;
+  Length fear_together = Length::in(4);      // rides starting this close are one charge (`per: charge`)
   ModifierSign close_combat_sign = ModifierSign::on_the_die;
   int prone_modifier = 5;                    // the prone man's skill check (sign: close_combat_sign)
   std::string contact_column = "C";

@@ -198,6 +198,18 @@ void Engagement::step_orders() {
             .with("behaviour", c.decision.behaviour->id)
             .with("pace", std::string(pace_name(c.decision.pace)));
         emit(std::move(d));
+        // Issue 29: a "(Charge?)" cell that yields no declaration says why,
+        // naming the rule (why_no_declaration, engine/engagement/engagement_charge.cpp).
+        if (c.decision.behaviour->charge_possible && c.charge == k_no_unit) {
+          const Pace dp = c.decision.pace == Pace::halt ? Pace::walk : c.decision.pace;
+          const NoDeclaration nd =
+              why_no_declaration(b_, i, u.on_horse() ? b_.pace_limit(i, dp) : Pace::walk, c.move == Move::mount || c.move == Move::dismount);
+          Event n = event("orders", "no_charge", i);
+          n.text = name(i) + " declares no charge: " + nd.why + (nd.rule.empty() ? "" : " [" + std::string(nd.rule) + "]");
+          n.with("rule", std::string(nd.rule));
+          if (nd.about != k_no_unit) n.with("target", name(static_cast<std::size_t>(nd.about)));
+          emit(std::move(n));
+        }
       }
     }
     if (c.charge == k_no_unit) continue;
@@ -296,6 +308,7 @@ void Engagement::step_end() {
     u.acted_this_turn = false;
     u.charge_barred = false;
     u.engaged = false;
+    u.struck_this_turn = false;
     u.ran_this_turn = false;
     u.retreated_this_turn = false;
   }

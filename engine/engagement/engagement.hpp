@@ -65,6 +65,23 @@ ChargeProspect charge_prospect(const Battle& b, std::size_t charger, std::size_t
 // refused too, with an empty rule id.
 ChargeGate charge_gate(const Battle& b, std::size_t charger, UnitIndex target, ChargeWhen when);
 
+// Why a "(Charge?)" cell (seed 002's Actions Table) gave unit `i` no charge
+// to declare this turn at `pace` (issue 29): the first thing that stops it,
+// with the conformance row (docs/conformance.md) that says so. The table's
+// bot (bots/reaction_bot.cpp, `charge_target`) declares on the nearest
+// visible enemy its charge reaches with the charge bonus; when it declared
+// none, the nearest visible enemy is not such a target, and this says why:
+// a gate (charge_gate), mounted infantry mounting or on foot, no enemy in
+// sight, out of the arc, out of range, uphill, the target in special
+// terrain, the path's cost, emerging too close, or inside the minimum
+// distance (no charge bonus).
+struct NoDeclaration {
+  std::string_view rule;  // a conformance id ("" if no rule names it)
+  std::string why;
+  UnitIndex about = k_no_unit;  // the nearest visible enemy, when there is one
+};
+NoDeclaration why_no_declaration(const Battle& b, std::size_t i, Pace pace, bool mounts_or_dismounts);
+
 struct EngagementHooks;  // the module seam: below the class
 
 // The registry of rules modules: one line each. A module is a folder
@@ -121,6 +138,12 @@ class Engagement {
     bool charge = false;          // the attacker came in by a charge
     double bearing = 0;           // the direction the charge was first indicated
     Length balance;               // what is left of the charge move (follow-through)
+    // Seed 003 L3: a defender that counter-charged is a charging unit too:
+    // victorious in the melee, it follows through the balance of its own
+    // charge move in the direction it first charged.
+    bool defender_charge = false;
+    double defender_bearing = 0;
+    Length defender_balance;
   };
 
   // Seeds the streams and counts the sides (construction and reset).
@@ -163,6 +186,8 @@ class Engagement {
     Aspect side_on = Aspect::front;
     double bearing0 = 0;       // the direction the charge was first indicated
     double moved = 0;          // cm the charger moved to contact
+    double tbearing0 = 0;      // the counter-charge's direction first indicated (seed 003 L3)
+    double tmoved = 0;         // cm the counter-charging target moved to meet it
     std::optional<Point> refuge;  // seed 001: the cover the foot flee to
   };
   ChargeReach charge_reach(ChargeRun& run);

@@ -94,6 +94,49 @@ ChargeProspect charge_prospect(const Battle& b, std::size_t i, std::size_t t, Pa
   return p;
 }
 
+NoDeclaration why_no_declaration(const Battle& b, std::size_t i, Pace pace, bool mounts_or_dismounts) {
+  const Unit& u = b.unit(i);
+  const ChargeGate gate = charge_gate(b, i, k_no_unit, ChargeWhen::declare);
+  if (!gate.allowed) return {gate.rule, std::string(gate.why)};
+  if (mounts_or_dismounts || !u.on_horse())
+    return {"001-L3-mount-one-action", "it is on foot or mounting this turn, and only cavalry on its horses charges (seeds 001, 002)"};
+  const UnitIndex n = b.nearest_enemy(i, true);
+  if (n == k_no_unit) return {"003-L34-target-visible", "no enemy is in sight to charge (seed 003)"};
+  const auto t = static_cast<std::size_t>(n);
+  const ChargeProspect p = charge_prospect(b, i, t, pace);
+  const ChargeRules& cr = b.rules().charge;
+  const std::string who = b.unit(t).name + " (" + format_length_prose(p.distance, b.rules().units) + " away)";
+  NoDeclaration d;
+  d.about = n;
+  if (!p.in_arc) {
+    d.rule = "003-L40-partial-arc";
+    d.why = who + " is outside its " + format_number(cr.arc_degrees) + "-degree arc, after the free turn (seed 003)";
+  } else if (!p.in_range) {
+    d.rule = "003-L42-range-bonus";
+    d.why = who + " is out of its charge range of " + format_length_prose(p.max_range, b.rules().units) + " (" + format_number(cr.range_factor) +
+            " x " + format_length_prose(p.allowance, b.rules().units) + " at " + std::string(pace_name(pace)) + ", seed 003)";
+  } else if (p.uphill) {
+    d.rule = "003-L70-no-uphill";
+    d.why = "the way to " + who + " goes uphill: no charge (seed 003)";
+  } else if (p.target_in_terrain) {
+    d.rule = "003-L62-target-not-in-terrain";
+    d.why = who + " is in special terrain: no charge (seed 003)";
+  } else if (!p.path_affordable) {
+    d.rule = "003-L63-terrain-cost";
+    d.why = "the ground on the way to " + who + " costs more than its charge range (seed 003)";
+  } else if (p.emerges_too_close) {
+    d.rule = "003-L64-emerge-distance";
+    d.why = "the way to " + who + " leaves special terrain inside its minimum distance (seed 003)";
+  } else if (p.reaches && !p.charge_bonus) {
+    d.rule = "003-L42-inside-min-no-bonus";
+    d.why = who + " is inside its minimum distance of " + format_length_prose(p.min_distance, b.rules().units) +
+            ": contact, but none of the charge's benefits, and the table's bot declares only with them (seed 003)";
+  } else {
+    d.why = "its bot declared no charge on " + who;
+  }
+  return d;
+}
+
 ChargeGate charge_gate(const Battle& b, std::size_t i, UnitIndex target, ChargeWhen when) {
   const Unit& u = b.unit(i);
   if (!u.active()) return {false, "", "the unit is not on the table"};
@@ -373,7 +416,7 @@ ChargeCounter Engagement::charge_counter(ChargeRun& run) {
   ChargeCounter c;
   const std::size_t t = run.t;
   Unit& target = b_.units_[t];
-  if (target.engaged || !charge_gate(b_, t, static_cast<UnitIndex>(run.i), ChargeWhen::opportunity).allowed ||
+  if (target.engaged || target.struck_this_turn || !charge_gate(b_, t, static_cast<UnitIndex>(run.i), ChargeWhen::opportunity).allowed ||
       !bots_[target.side]->opportunity_charge(b_, t, run.i, commands_[t]))
     return c;
   Pace tpace = commands_[t].pace == Pace::halt ? Pace::walk : commands_[t].pace;
@@ -383,6 +426,7 @@ ChargeCounter Engagement::charge_counter(ChargeRun& run) {
   // Seed 003 L100: the -2 applies "if no charge was declared for the
   // unit" during step 1, whatever target it was declared against.
   c.kind = CounterCharge::attempts;
+  run.tbearing0 = bearing_deg(target.pos, b_.units_[run.i].pos);  // seed 003 L3: the direction it first charges
   c.declared = target.charge_declared;
   c.morale_check = run.tp.geometry.morale_check;
   return c;
@@ -402,6 +446,7 @@ bool Engagement::charge_contact(ChargeRun& run, bool counter) {
   // `moved` and the target `tmoved`.
   auto met_halfway = [&](double tmoved) {
     moved_cm_[t] += tmoved;
+    run.tmoved = tmoved;
     if (rec_) {
       Event e = event("movement", "meet_halfway", t);
       e.text = name(t) + " counter-charges: the two meet halfway (seed 003); " + name(i) + " moves " + len(Length::cm(moved)) + ", " +
@@ -557,6 +602,7 @@ bool Engagement::charge_end(ChargeRun& run, const ChargeResult& res) {
       }
       return true;
     case ChargeEnd::pike_broke:
+      target.struck_this_turn = true;  // seed 003 L54, as any charge that strikes
       ++so.charges_broke;
       retreat(t, i, move_of(t) * cr.pike_charge.retreat_moves, "fails the pike charge's Loss Table roll");
       set_order(t, Order::retreating, "movement", "it failed against the pike charge and must rally (seed 003)");
@@ -574,6 +620,9 @@ bool Engagement::charge_end(ChargeRun& run, const ChargeResult& res) {
     case ChargeEnd::morale_failed:
     case ChargeEnd::melee: break;
   }
+  // Seed 003 L54: contact was made: the target is held for the rest of the
+  // turn, whether it stands or falls back now.
+  if (contact_made(res.end)) target.struck_this_turn = true;
   // Seed 003 L7: the defender checks, then (both charging) the charger,
   // whatever the defender rolled. Who fails retreats; a charger whose
   // defender fails while it stands has won before melee and follows through.
@@ -592,7 +641,14 @@ bool Engagement::charge_end(ChargeRun& run, const ChargeResult& res) {
       if (!cr.failure_backs_to_enemy && u.active()) u.facing = bearing_deg(u.pos, target.pos);
       set_order(i, cr.failure_must_rally ? Order::retreating : Order::shaken, "movement", "it failed its morale check against the charge (seed 003)");
     }
-    if (!res.charger_fails) follow_through(i, run.bearing0, follow_through_balance(r_, p.max_range, Length::cm(run.moved)));  // victory before melee
+    // Seed 003 L3: victory before melee. The charger wins when only the
+    // defender fails; a counter-charging defender (a charging unit too)
+    // wins when only the charger fails, and follows through the balance of
+    // its own charge move (the follow-through is part of its charge, not a
+    // move L54 forbids).
+    if (!res.charger_fails) follow_through(i, run.bearing0, follow_through_balance(r_, p.max_range, Length::cm(run.moved)));
+    else if (res.counter && !res.defender_fails)
+      follow_through(t, run.tbearing0, follow_through_balance(r_, run.tp.max_range, Length::cm(run.tmoved)));
     return true;
   }
   ++so.charges_stood;
@@ -606,6 +662,9 @@ bool Engagement::charge_end(ChargeRun& run, const ChargeResult& res) {
   c.charge = true;
   c.bearing = run.bearing0;
   c.balance = follow_through_balance(r_, p.max_range, Length::cm(run.moved));
+  c.defender_charge = res.counter;  // seed 003 L3: it charged too
+  c.defender_bearing = run.tbearing0;
+  c.defender_balance = res.counter ? follow_through_balance(r_, run.tp.max_range, Length::cm(run.tmoved)) : Length();
   contacts_.push_back(c);
   return true;
 }
@@ -615,7 +674,7 @@ void Engagement::opportunity_charges(std::size_t m) {
   for (std::size_t j = 0; j < b_.units_.size(); ++j) {
     Unit& v = b_.units_[j];
     if (!mover.active() || mover.engaged) return;
-    if (!v.active() || !b_.enemies(j, m) || v.engaged) continue;
+    if (!v.active() || !b_.enemies(j, m) || v.engaged || v.struck_this_turn) continue;  // L54: a struck unit may not move
     // Seed 003's gates: not yet moved (L92), good order, no charge the turn
     // after a charge, not after a failed check (L100), foot never on horse (L96).
     if (!charge_gate(b_, j, static_cast<UnitIndex>(m), ChargeWhen::opportunity).allowed) continue;

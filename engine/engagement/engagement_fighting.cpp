@@ -333,7 +333,8 @@ void Engagement::melee_exchange(const Contact& c, int need_a, int need_d) {
   apply_hits(d, hits_a, melee_, "melee");
   apply_hits(a, hits_d, melee_, "melee");
   // Who won and what follows: the solo session's melee asks the same function.
-  const MeleeAftermath after = melee_aftermath(r_, hits_a, hits_d, move_of(a), move_of(d), c.charge, c.balance);
+  const MeleeAftermath after =
+      melee_aftermath(r_, hits_a, hits_d, move_of(a), move_of(d), c.charge, c.balance, c.defender_charge, c.defender_balance);
   if (after.winner == MeleeWinner::attacker) {
     if (D.active()) {
       retreat(d, a, after.defender_back, "loses the melee");
@@ -346,6 +347,8 @@ void Engagement::melee_exchange(const Contact& c, int need_a, int need_d) {
       retreat(a, d, after.attacker_back, "loses the melee");
       set_order(a, Order::retreating, "melee", "it lost the melee and must rally");
     }
+    // Seed 003 L3: a counter-charger that wins the melee follows through too.
+    if (c.defender_charge) follow_through(d, c.defender_bearing, after.defender_follow_through);
   } else {
     ++sa.charges_repulsed;
     if (A.active()) {

@@ -57,10 +57,14 @@ void Engagement::activate(std::size_t i) {
     }
     return;
   }
-  if (u.engaged) {
+  // Seed 003 L54: struck by a charge this turn, it may not move, turn or
+  // change frontage for the rest of it, though it fell back since.
+  if (u.engaged || u.struck_this_turn) {
     if (rec_) {
       Event e = event("movement", "struck", i);
-      e.text = name(i) + " is in contact and may not move (seed 003)";
+      e.text = u.engaged ? name(i) + " is in contact and may not move (seed 003 L54)"
+                         : name(i) + " was struck by a charge this turn: it may not move, turn or change frontage (seed 003 L54)";
+      e.with("rule", "003-L54-struck-no-move").with("in_contact", u.engaged);
       emit(std::move(e));
     }
     return;

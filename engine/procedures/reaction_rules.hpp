@@ -36,6 +36,7 @@ namespace vedette {
 struct ReactorFacts {
   bool active = true;             // on the table
   bool engaged = false;           // in contact already (a melee): it does not react
+  bool struck = false;            // seed 003 L54: struck by a charge this turn (fell back since): it may not move
   bool in_square = false;         // seed 004: a square does not move
   int turn = 1;
   bool good_order = true;         // seed 003 L34
@@ -148,6 +149,9 @@ AttackerWeight attacker_weight_of(Weight w);
 // failure_backs_to_enemy, and must rally per failure_must_rally).
 struct ChargedAftermath {
   bool struck = false;         // contact stands: melee (L54 holds it)
+  bool held = false;           // L54: contact was made, so it may not move, turn or change frontage
+                               // for the rest of the turn, even after it fell back (the engine's
+                               // Unit::struck_this_turn)
   bool failed = false;         // it failed its morale check
   Length retreat;              // when failed
   bool backs_to_enemy = false;
@@ -155,6 +159,7 @@ struct ChargedAftermath {
   bool charger_failed = false; // both charging, the charger failed its own check
   Length charger_retreat;
   bool charger_follows_through = false;  // victory before melee (L3)
+  bool follows_through = false;  // L3: it counter-charged and the charger alone failed: its victory before melee
 };
 ChargedAftermath charged_aftermath(const Ruleset& r, const ChargeResult& res, Length defender_move, Length charger_move);
 
@@ -167,6 +172,7 @@ inline ReactionGate reaction_gate_alone(const Ruleset& r, const ReactorFacts& f)
   auto no = [](std::string_view rule, std::string_view why) { return ReactionGate{false, rule, why}; };
   if (!f.active) return no("", "it is not on the table");
   if (f.engaged) return no("", "it is in contact already");
+  if (f.struck) return no("003-L54-struck-no-move", "it was struck by a charge this turn and may not move (seed 003 L54)");
   if (f.in_square) return no("", "a unit in square may not move (seed 004)");
   ChargeGateInput in;
   in.when = ChargeWhen::opportunity;
@@ -294,6 +300,7 @@ inline AttackerWeight attacker_weight_of(Weight w) {
 inline ChargedAftermath charged_aftermath(const Ruleset& r, const ChargeResult& res, Length defender_move, Length charger_move) {
   const ChargeRules& cr = r.charge;
   ChargedAftermath a;
+  a.held = contact_made(res.end);  // L54
   if (res.end == ChargeEnd::melee) {
     a.struck = true;  // L54
     return a;
@@ -310,6 +317,7 @@ inline ChargedAftermath charged_aftermath(const Ruleset& r, const ChargeResult& 
     a.charger_retreat = morale_retreat(cr, charger_move);
   }
   a.charger_follows_through = !res.charger_fails && r.combat.melee.follow_through;  // L3: victory before melee
+  a.follows_through = res.counter && res.charger_fails && !res.defender_fails && r.combat.melee.follow_through;  // L3
   return a;
 }
 

@@ -104,7 +104,8 @@ Length follow_through_balance(const Ruleset& r, Length max_range, Length moved) 
 }
 
 MeleeAftermath melee_aftermath(const Ruleset& r, int attacker_hits, int defender_hits, Length attacker_move,
-                               Length defender_move, bool charge, Length balance) {
+                               Length defender_move, bool charge, Length balance, bool defender_charge,
+                               Length defender_balance) {
   MeleeAftermath m;
   m.winner = melee_result(attacker_hits, defender_hits);
   switch (m.winner) {
@@ -116,6 +117,7 @@ MeleeAftermath melee_aftermath(const Ruleset& r, int attacker_hits, int defender
     case MeleeWinner::defender:
       m.attacker_back = attacker_move * r.combat.melee.loser_retreat_moves;
       m.attacker_must_rally = true;
+      if (defender_charge && r.combat.melee.follow_through) m.defender_follow_through = defender_balance;
       break;
     case MeleeWinner::tie:
       m.attacker_back = r.combat.melee.tie_fall_back;

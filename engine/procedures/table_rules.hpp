@@ -146,9 +146,13 @@ struct MeleeAftermath {
   bool attacker_must_rally = false;
   bool defender_must_rally = false;
   Length follow_through;  // the attacker's, when it won a charge
+  Length defender_follow_through;  // seed 003 L3: the defender's, when it won having counter-charged
 };
+// `defender_charge`, `defender_balance`: the defender counter-charged (seed
+// 003 L3: a victorious charging unit follows through, whichever side it is).
 MeleeAftermath melee_aftermath(const Ruleset& r, int attacker_hits, int defender_hits, Length attacker_move,
-                               Length defender_move, bool charge, Length balance);
+                               Length defender_move, bool charge, Length balance, bool defender_charge = false,
+                               Length defender_balance = Length());
 // Seed 004's Infantry Square against charging horse (charge.infantry_square,
 // optional): the square rolls first, at most max_battle_dice dice; a face
 // in bounce_on bounces the cavalry back bounce_back_moves of its move before

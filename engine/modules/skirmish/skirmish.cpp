@@ -67,6 +67,8 @@ void SkirmishGame::start(std::uint64_t seed, std::uint64_t index) {
   melee_ = Dice(rng_melee_);
   morale_ = Dice(rng_morale_);
   turn_ = 0;
+  fear_charges_.clear();
+  fear_charges_turn_ = -1;
   finished_ = false;
   out_ = SkOutcome{};
   figs_.clear();

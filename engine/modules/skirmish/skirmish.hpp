@@ -131,6 +131,7 @@ struct SkFigure {
   double moved_cm = 0;      // in its last action
   double move_dir = 0;      // bearing of that movement
   int fear_turn = -1;       // the turn it last took a Fear of Charge check
+  std::vector<int> fear_charges;  // the charges of turn fear_turn it checked for (fear_charge_of)
   int busy = 0;             // actions still spent (dis)mounting (movement.mount_actions)
   bool active() const { return health == Health::fit || health == Health::light; }
   bool mounted() const { return horse >= 0; }
@@ -252,7 +253,12 @@ class SkirmishGame {
   void knocked_off(std::size_t rider, bool moving, Roller& dice);
   bool skill_check(std::size_t f, int modifier, Roller& dice, const char* why);
   void charge(std::size_t f, std::size_t target, Roller& dice);
-  void fear_of_charge(std::size_t charger, Point from, Point to, Roller& dice);
+  // `charge`: which of this turn's charges the ride belongs to (fear_charge_of).
+  void fear_of_charge(std::size_t charger, Point from, Point to, Roller& dice, int charge = 0);
+  // Seed 001 "per charge, not per horse": the charge of this turn a ride by
+  // `side` from `from` belongs to (rules' fear_of_charge.per, .together),
+  // joining it or starting a new one.
+  int fear_charge_of(std::uint8_t side, Point from);
   // `from`: where the rider came from (cover is judged from there: a man
   // behind a wall the rider has just jumped is still behind his wall).
   void close_combat(std::size_t rider, Roller& dice, std::optional<Point> from = std::nullopt);
@@ -318,6 +324,13 @@ class SkirmishGame {
   std::vector<std::array<double, 4>> building_box_;
   std::array<std::vector<std::size_t>, 2> order_;  // play_turn(): each side's figures
   int turn_ = 0;
+  // This turn's charges (fear_charge_of): the side and the start of each ride in it.
+  struct FearCharge {
+    std::uint8_t side = 0;
+    std::vector<Point> starts;
+  };
+  std::vector<FearCharge> fear_charges_;
+  int fear_charges_turn_ = -1;
   bool finished_ = false;
   SkOutcome out_;
 };

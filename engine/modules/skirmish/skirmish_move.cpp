@@ -173,7 +173,26 @@ std::optional<int> SkirmishGame::fire_need(std::size_t sh, std::size_t tg) const
   return std::nullopt;
 }
 
-void SkirmishGame::fear_of_charge(std::size_t charger, Point from, Point to, Roller& dice) {
+int SkirmishGame::fear_charge_of(std::uint8_t side, Point from) {
+  const SkirmishRules& r = rules();
+  if (fear_charges_turn_ != turn_) {
+    fear_charges_.clear();
+    fear_charges_turn_ = turn_;
+  }
+  for (std::size_t k = 0; k < fear_charges_.size(); ++k) {
+    FearCharge& c = fear_charges_[k];
+    if (c.side != side) continue;
+    bool joins = r.fear_per == FearPer::turn;  // every ride of the side this turn is one charge
+    for (const Point& p : c.starts) joins = joins || euclid_cm(p, from) <= r.fear_together.as_cm() + 1e-9;
+    if (!joins) continue;
+    c.starts.push_back(from);
+    return static_cast<int>(k);
+  }
+  fear_charges_.push_back(FearCharge{side, {from}});
+  return static_cast<int>(fear_charges_.size() - 1);
+}
+
+void SkirmishGame::fear_of_charge(std::size_t charger, Point from, Point to, Roller& dice, int charge) {
   const SkirmishRules& r = rules();
   const std::uint8_t side = figs_[charger].side;
   for (std::size_t j = 0; j < figs_.size(); ++j) {
@@ -182,10 +201,14 @@ void SkirmishGame::fear_of_charge(std::size_t charger, Point from, Point to, Rol
     if (seg_dist(e.pos, from, to) > r.fear_radius.as_cm()) continue;
     // Seed 001: unless in +5 cover (prone not counted: cover of the ground only).
     if (cover_of(j, from) >= r.fear_cover_exempt) continue;
-    // Seed 001: one check per charge, not per horse (`per: charge`: this ride;
-    // `per: turn`: all the side's rides this turn are one charge).
-    if (r.fear_per == FearPer::turn && e.fear_turn == turn_) continue;
-    e.fear_turn = turn_;
+    // Seed 001: one check per charge, not per horse (fear_charge_of: the
+    // rides side by side this turn, or all the side's this turn, are one).
+    if (e.fear_turn != turn_) {
+      e.fear_turn = turn_;
+      e.fear_charges.clear();
+    }
+    if (std::find(e.fear_charges.begin(), e.fear_charges.end(), charge) != e.fear_charges.end()) continue;
+    e.fear_charges.push_back(charge);
     ++out_.sides[e.side].fear_checks;
     const int roll = dice.d(r.die);
     const int need = e.spec->skill + r.gut_check_modifier;
@@ -248,7 +271,7 @@ void SkirmishGame::charge(std::size_t f, std::size_t target, Roller& dice) {
   if (!opportunity_fire(f, planned, bearing_deg(start, end), dice)) return;
   if (is_charge) {
     ++out_.sides[x.side].charges;
-    fear_of_charge(f, start, end, dice);
+    fear_of_charge(f, start, end, dice, fear_charge_of(x.side, start));
     // The cavalry finishes its move: to where the target now is, if it can.
     want = stop_at(figs_[target].pos);
     end = path_end(f, start, want, allowance);
