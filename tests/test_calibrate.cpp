@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -84,7 +85,10 @@ TEST_CASE("calibrate: the value found, its overlay, and vedette sim with the ove
   CHECK(std::stoi(c["value"].get<std::string>()) < 0);
   const std::string text = slurp(overlay);
   CHECK(text.find("extends: builtin:default") != std::string::npos);
-  CHECK(text.find("rf_offset: " + c["value"].get<std::string>()) != std::string::npos);
+  // The value in sixths ("-2 + 1/6"): the whole offset, and the bands that mix the two tables.
+  const std::string value = c["value"].get<std::string>();
+  CHECK(text.find("rf_offset: " + value.substr(0, value.find(' '))) != std::string::npos);
+  CHECK((value.find("/6") == std::string::npos) == (text.find("\nbands:\n") == std::string::npos));
   // The overlay names what was tuned, and has its own name (its file's), not the base's.
   CHECK(text.rfind("# difficulty.rf_offset tuned by `vedette calibrate`", 0) == 0);
   CHECK(text.find("\nname: bold\n") != std::string::npos);
@@ -105,6 +109,51 @@ TEST_CASE("calibrate: the value found, its overlay, and vedette sim with the ove
   const double q = outcome_p(other, "cavalry");
   INFO("achieved " << p << ", sim " << q);
   CHECK(std::fabs(q - p) <= 4 * std::sqrt(sigma(p, 4000) * sigma(p, 4000) + sigma(q, 20000) * sigma(q, 20000)));
+}
+
+TEST_CASE("calibrate: rf_offset moves in sixths, reaching a target between two whole offsets (issue 31)", "[difficulty][calibrate][cli]") {
+  // 45% lies between the whole offsets -1 and -2, outside both intervals
+  // (20,000 engagements per value: 42.5% and 50.7% under seed 1).
+  vtest::TempDir dir;
+  const std::string overlay = dir.path() + "/c45.yaml";
+  auto c = vtest::run_json({"calibrate", k_default, "--target", "cavalry=0.45", "-n", "20000", "--seed", "1", "--threads", "2", "--json",
+                            "--write", overlay});
+  std::map<std::string, nlohmann::json> tried;
+  for (const auto& t : c["tried"]) tried[t["value"].get<std::string>()] = t;
+  REQUIRE(tried.count("-1"));
+  REQUIRE(tried.count("-2"));
+  const double p1 = tried["-1"]["p"].get<double>(), p2 = tried["-2"]["p"].get<double>();
+  INFO("-1: " << p1 << ", -2: " << p2);
+  CHECK(p1 + 4 * sigma(p1, 20000) < 0.45);
+  CHECK(p2 - 4 * sigma(p2, 20000) > 0.45);
+  // The value found is between them, a sixth: the offset -2 with k faces of 6 from the next band.
+  const std::string value = c["value"].get<std::string>();
+  CHECK(std::regex_match(value, std::regex(R"(-2 \+ [1-5]/6)")));
+  CHECK(c["within"] == true);
+  CHECK(c["reached"] == true);
+  const double p = c["achieved"]["p"].get<double>();
+  CHECK(std::fabs(p - 0.45) < std::fabs(p1 - 0.45));
+  CHECK(std::fabs(p - 0.45) < std::fabs(p2 - 0.45));
+  // The overlay says it in rows a player reads: a band for each RF where a band ends, its first k faces the next band's.
+  const std::string text = slurp(overlay);
+  const int k = value[5] - '0';
+  CHECK(text.find("  rf_offset: -2\n") != std::string::npos);
+  auto r = load_ruleset(overlay);
+  const auto& rf1 = r->band_for(1);  // RF1 ends a band: faces 1-k are RF2-5's
+  const auto& rf2 = r->band_for(2);
+  CHECK(rf1.max == 1);
+  CHECK(rf1.min == 1);
+  const auto base = default_ruleset();
+  for (int f = 0; f < 6; ++f) {
+    INFO("face " << f + 1);
+    CHECK(r->behaviour(rf1.cells[static_cast<std::size_t>(f)]).id ==
+          base->behaviour(base->band_for(f < k ? 2 : 1).cells[static_cast<std::size_t>(f)]).id);
+    CHECK(r->behaviour(rf2.cells[static_cast<std::size_t>(f)]).id == base->behaviour(base->band_for(2).cells[static_cast<std::size_t>(f)]).id);
+  }
+  // vedette check and the schema's modeline hold it; vedette sim plays exactly achieved.p.
+  CHECK(vtest::run_vedette({"check", overlay}).status == 0);
+  auto same = vtest::run_json({"sim", k_default, "--ruleset", overlay, "-n", "20000", "--seed", "1", "--threads", "2", "--json"});
+  CHECK(outcome_p(same, "cavalry") == p);
 }
 
 TEST_CASE("calibrate: --levels writes one overlay per level, harder levels bolder", "[difficulty][calibrate][cli]") {

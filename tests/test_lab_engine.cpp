@@ -179,3 +179,24 @@ TEST_CASE("lab engine: a ruleset without a profile the scenario uses is refused"
   CHECK(s.status == 2);
   CHECK_THAT(s.err, Catch::Contains("lancers"));
 }
+
+TEST_CASE("lab engine: riders left on foot are not a figure of their own (the engine counts one with each horse lost, issue 31)") {
+  // vedette play still tells both, and they are equal in every engagement...
+  for (int i : {0, 3, 11}) {
+    auto p = run_vedette({"play", scenario("open_field_charge.yaml"), "--seed", "5", "--index", std::to_string(i), "--json"});
+    REQUIRE(p.status == 0);
+    for (const auto& [side, s] : nlohmann::json::parse(p.out)["outcome"]["sides"].items()) {
+      INFO(side << " in engagement " << i);
+      CHECK(s["dismounted_riders"] == s["horses_lost"]);
+    }
+  }
+  // ... so the lab's reports give horses lost once.
+  auto r = run_vedette({"sim", scenario("open_field_charge.yaml"), "-n", "200", "--seed", "5", "--threads", "1", "--json"});
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("dismounted_riders") == std::string::npos);
+  CHECK(r.out.find("cavalry_horses_lost") != std::string::npos);
+  auto text = run_vedette({"sim", scenario("open_field_charge.yaml"), "-n", "200", "--seed", "5", "--threads", "1"});
+  REQUIRE(text.status == 0);
+  CHECK(text.out.find("riders left on foot") == std::string::npos);
+  CHECK(text.out.find("Cavalry: horses lost") != std::string::npos);
+}

@@ -108,7 +108,7 @@ TEST_CASE("scenario hashes: every shipped scenario plays as it did, 2,000 engage
                          {"pike_charge.yaml", "fnv1a64:ea308e808f457042"},
                          {"square_test.yaml", "fnv1a64:5c748b03dfd0c492"},
                          {"wood_edge.yaml", "fnv1a64:c37d1a32e6092bfb"},
-                         {"skirmish/village_patrol.yaml", "fnv1a64:80c186b06ca8d964"},
+                         {"skirmish/village_patrol.yaml", "fnv1a64:2c0f8e3283eb0262"},  // retuned as a contest by issue 31 (see benchmarks/README.md)
                      });
 }
 
@@ -124,7 +124,7 @@ TEST_CASE("scenario hashes: every shipped scenario plays as it did, 20,000 engag
                           {"pike_charge.yaml", "fnv1a64:fdce3a4b9aac5574"},
                           {"square_test.yaml", "fnv1a64:a3392fc3afbd7f2b"},
                           {"wood_edge.yaml", "fnv1a64:580ca7561443f140"},
-                          {"skirmish/village_patrol.yaml", "fnv1a64:be0b3e9e102909f2"},
+                          {"skirmish/village_patrol.yaml", "fnv1a64:1bd0187d771425ff"},
                       });
 }
 

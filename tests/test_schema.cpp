@@ -35,7 +35,7 @@ std::string slurp(const fs::path& p) {
 // solo session of the tests (sessions are written by vedette itself).
 std::vector<std::string> shipped() {
   std::vector<std::string> all;
-  for (const char* dir : {"tables", "sims/scenarios"})
+  for (const char* dir : {"tables", "sims/scenarios", "tests/data/schema/accepted"})
     for (const auto& e : fs::recursive_directory_iterator(k_src + "/" + dir))
       if (e.path().extension() == ".yaml") all.push_back(e.path().string());
   std::sort(all.begin(), all.end());
@@ -190,6 +190,43 @@ TEST_CASE("schema: schemas/ is what `vedette schema` makes of the shipped files 
   // One per kind of file Vedette reads.
   CHECK(made == std::set<std::string>{"asl-cavalry.schema.json", "ruleset.schema.json", "scenario.schema.json", "seed004.schema.json",
                                       "session.schema.json", "skirmish-scenario.schema.json"});
+}
+
+TEST_CASE("schema: names a file defines do not change the schema (a house rule's behaviour or weapon is open, issue 31)", "[schema]") {
+  // The same files, plus a house rule defining a behaviour, a weapon, a unit
+  // type and a modifier of its own and using them: the schemas come out
+  // byte for byte the same, since no name is learnt from a file.
+  vtest::TempDir dir;
+  const std::string extra = dir.write("more_names.yaml",
+                                      "extends: " + k_src + "/tables/default.yaml\n"
+                                      "behaviours:\n  wheel_left: {text: Wheel left, pace: canter, direction: away}\n"
+                                      "bands:\n  rf1:\n    cells: {2: wheel_left}\n"
+                                      "weapons:\n  javelin: {name: Javelins, bands: [{to: 4cm, hit: 5}]}\n"
+                                      "modifiers:\n  drizzle: {text: Drizzle, value: 1, when: galloping}\n"
+                                      "profiles:\n  skirmishers: {name: Skirmishers, kind: cavalry, type: shooting, weight: light, weapon: javelin}\n");
+  std::vector<std::string> args{"schema", "--out", dir.path() + "/plain"};
+  for (const auto& f : shipped()) args.push_back(f);
+  REQUIRE(run_vedette(args).status == 0);
+  args[2] = dir.path() + "/more";
+  args.push_back(extra);
+  auto r = run_vedette(args);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("ruleset, from") != std::string::npos);
+  for (const char* f : {"ruleset.schema.json", "scenario.schema.json"}) {
+    INFO(f);
+    std::string a = slurp(dir.path() + "/plain/" + f), b = slurp(dir.path() + "/more/" + f);
+    // The description counts the files given: one more here.
+    a = std::regex_replace(a, std::regex("run over [0-9]+ files"), "");
+    b = std::regex_replace(b, std::regex("run over [0-9]+ files"), "");
+    CHECK(a == b);
+  }
+  // And the schema says a behaviour's name is any text, a pace one of the engine's.
+  const json schema = json::parse(slurp(k_src + "/schemas/ruleset.schema.json"));
+  const json& whole = schema["definitions"]["whole"];
+  CHECK(whole["properties"]["bands"]["additionalProperties"]["properties"]["cells"]["items"] == json{{"type", "string"}});
+  CHECK(whole["properties"]["bands"]["additionalProperties"]["properties"]["cells"]["minItems"] == 6);
+  CHECK(whole["properties"]["behaviours"]["additionalProperties"]["properties"]["pace"]["enum"].size() == 5);
 }
 
 TEST_CASE("schema: every shipped file names its schema and validates against it", "[schema]") {

@@ -362,7 +362,9 @@ TEST_CASE("skirmish: over many games of the village patrol every seed 001 rule c
   SkirmishPlayers p = make_skirmish_players(*s);
   SkSideOutcome sum{};
   SkirmishGame g(*s, p.bots(), 11, 0);
-  for (std::uint64_t i = 0; i < 300; ++i) {
+  // 3,000 games: a man caught in the open is rare (2 in these 3,000 since
+  // issue 31 retuned the scenario as a contest; the squad breaks sooner).
+  for (std::uint64_t i = 0; i < 3000; ++i) {
     g.reset(11, i);
     const SkOutcome& o = g.run();
     const SkSideOutcome& a = o.sides[0];

@@ -585,4 +585,18 @@ std::optional<std::size_t> read_choice(const Doc& n, Diagnostics& d, const std::
   return static_cast<std::size_t>(it - names.begin());
 }
 
+std::optional<std::size_t> read_name(const Doc& n, Diagnostics& d, const std::string& what,
+                                     const std::vector<std::string>& names) {
+  auto i = read_choice(n, d, what, names);
+  if (SchemaNote* s = note_for(n); s && n.is_scalar()) {
+    s->type = "name";
+    s->choices.clear();
+  }
+  return i;
+}
+
+void note_items(const Doc& n, std::size_t count) {
+  if (SchemaNote* s = note_for(n); s && n.is_sequence()) s->items = static_cast<long long>(count);
+}
+
 }  // namespace vedette

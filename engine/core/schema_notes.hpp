@@ -5,21 +5,28 @@
 // one of a list). `vedette schema` loads files under a recorder and turns
 // the notes into a JSON Schema, so the schema is the loaders' own key
 // tables and cannot drift from them.
+#include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "engine/core/diagnostics.hpp"
+#include "engine/core/doc.hpp"
 
 namespace vedette {
 
 struct SchemaNote {
   bool map = false;                                 // read by a MapReader
   std::vector<std::pair<std::string, bool>> keys;   // the keys it asked for; true: required
-  std::string type;                                 // "integer", "number", "boolean", "string", "length", "choice"; "" not read
+  // "integer", "number", "boolean", "string", "length", "choice" (one of the
+  // loader's own names), "name" (one of the names a document defines:
+  // behaviours, weapons, unit types, profiles, sides, units); "" not read
+  std::string type;
   double min = 0, max = 0;                          // integer, number: the bounds
   std::vector<std::string> choices;                 // choice: the names
+  long long items = -1;                             // a list the loader wants exactly this long (a D6 row: 6)
 };
 
 class SchemaRecorder {
@@ -33,6 +40,16 @@ class SchemaRecorder {
   // The recorder of this thread, or null.
   static SchemaRecorder* active();
 };
+
+// One of the names a document defines (behaviours, weapons, unit types,
+// profiles, sides, units): read as read_choice (engine/core/doc.hpp), but a
+// schema leaves it open, since a house rule or another scenario may define
+// other names.
+std::optional<std::size_t> read_name(const Doc& n, Diagnostics& d, const std::string& what,
+                                     const std::vector<std::string>& names);
+// For `vedette schema`: the list `n` must have exactly `count` items (the
+// caller checks it and says so).
+void note_items(const Doc& n, std::size_t count);
 
 inline std::string note_key(const Location& l) { return l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.column); }
 

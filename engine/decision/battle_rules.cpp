@@ -4,6 +4,7 @@
 #include "engine/decision/battle_rules.hpp"
 
 #include "engine/core/doc.hpp"
+#include "engine/core/schema_notes.hpp"
 #include "engine/decision/ruleset.hpp"
 #include "engine/core/words.hpp"
 
@@ -146,7 +147,7 @@ void read_profiles(const Doc& n, Diagnostics& d, Ruleset& r) {
                            for (const auto& t : types) s += (s.empty() ? "" : ", ") + t;
                            return s;
                          }() + ")");
-      else if (auto i = read_choice(*type, d, "unit type", types)) p.unit_type = *i;
+      else if (auto i = read_name(*type, d, "unit type", types)) p.unit_type = *i;
       if (!weight) d.error(e.value.where, what + ": a cavalry profile needs a weight (seed 003: light, medium or heavy)");
       else if (auto i = read_choice(*weight, d, "weight", names_of(k_weight_names))) p.weight = static_cast<Weight>(*i);
       const bool mi = type && p.unit_type < r.unit_types.size() && !r.unit_types[p.unit_type].shoots_mounted;
@@ -173,7 +174,7 @@ void read_profiles(const Doc& n, Diagnostics& d, Ruleset& r) {
     }
     if (pikes && p.kind == UnitKind::infantry) p.pikes = read_bool(*pikes, d, what + " pikes").value_or(false);
     if (weapon)
-      if (auto i = read_choice(*weapon, d, "weapon", weapons)) p.weapon = *i;
+      if (auto i = read_name(*weapon, d, "weapon", weapons)) p.weapon = *i;
     r.profiles.push_back(std::move(p));
   }
 }

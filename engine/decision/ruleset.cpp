@@ -10,6 +10,7 @@
 #include "engine/core/builtin_tables.hpp"
 #include "engine/core/doc.hpp"
 #include "engine/core/words.hpp"
+#include "engine/core/schema_notes.hpp"
 
 namespace vedette {
 
@@ -185,6 +186,7 @@ struct Builder {
       d.error(n.where, "expected a list of 6 behaviours (one per D6 face) for " + what + ", found " + n.kind_name());
       return std::nullopt;
     }
+    note_items(n, 6);
     if (n.items.size() != 6) {
       d.error(n.where, "expected exactly 6 cells (D6 faces 1-6) in " + what + ", found " + std::to_string(n.items.size()));
       return std::nullopt;
@@ -194,7 +196,7 @@ struct Builder {
     std::array<BehaviourIndex, 6> out{};
     bool ok = true;
     for (std::size_t i = 0; i < 6; ++i) {
-      auto c = read_choice(n.items[i], d, "behaviour", ids);
+      auto c = read_name(n.items[i], d, "behaviour", ids);
       if (c) out[i] = static_cast<BehaviourIndex>(*c);
       else ok = false;
     }

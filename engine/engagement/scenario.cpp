@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "engine/core/doc.hpp"
+#include "engine/core/schema_notes.hpp"
 #include "engine/modules/blocks/seed004.hpp"
 #include "engine/core/words.hpp"
 
@@ -153,7 +154,7 @@ struct ScenarioBuilder {
       key.kind = Doc::Kind::scalar;
       key.scalar = e.key;
       key.where = e.key_where;
-      auto k = read_choice(key, d, "hex terrain (a terrain of the seed 004 table)", names);
+      auto k = read_name(key, d, "hex terrain (a terrain of the seed 004 table)", names);
       if (!k) continue;
       if (index[*k] == 0 && s.blocks->terrain[*k].name != "open") index[*k] = hexb->add_terrain(s.blocks->terrain[*k]);
       if (!e.value.is_sequence()) {
@@ -422,12 +423,12 @@ struct ScenarioBuilder {
       }
       bool profile_ok = false;
       if (auto x = m.required("side"))
-        if (auto k = read_choice(*x, d, "side", side_names)) spec.side = static_cast<std::uint8_t>(*k);
+        if (auto k = read_name(*x, d, "side", side_names)) spec.side = static_cast<std::uint8_t>(*k);
       const Doc* prof = m.required("profile");
       if (prof) {
         if (profile_names.empty())
           d.error(prof->where, "the ruleset has no unit profiles (a `profiles:` section; see tables/README.md)");
-        else if (auto k = read_choice(*prof, d, "profile", profile_names)) {
+        else if (auto k = read_name(*prof, d, "profile", profile_names)) {
           spec.profile = *k;
           profile_ok = true;
         }
@@ -506,7 +507,7 @@ struct ScenarioBuilder {
   std::optional<std::uint8_t> side_ref(const Doc& n, const std::string& what) {
     std::vector<std::string> names;
     for (const auto& sd : s.sides) names.push_back(sd.name);
-    if (auto i = read_choice(n, d, what, names)) return static_cast<std::uint8_t>(*i);
+    if (auto i = read_name(n, d, what, names)) return static_cast<std::uint8_t>(*i);
     return std::nullopt;
   }
 
@@ -567,7 +568,7 @@ struct ScenarioBuilder {
         } else if (unit) {
           std::vector<std::string> names;
           for (const auto& u : s.units) names.push_back(u.name);
-          if (auto k = read_choice(*unit, d, "unit", names)) {
+          if (auto k = read_name(*unit, d, "unit", names)) {
             c.unit = *k;
             c.side = s.units[*k].side;
           } else {

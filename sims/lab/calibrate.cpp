@@ -4,9 +4,14 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <limits>
+#include <optional>
 #include <map>
 #include <memory>
 #include <stdexcept>
+
+#include <unistd.h>
 
 #include "engine/core/diagnostics.hpp"
 #include "engine/decision/ruleset.hpp"
@@ -38,7 +43,26 @@ const Doc* at_path(const Doc& root, std::string_view path) {
   return cur;
 }
 
-std::string written(double v, bool whole) {
+// difficulty.rf_offset between two whole numbers: n + k/6 is the offset n
+// with k faces of the D6 (1 to k) reading the row of the next RF up, where
+// a band ends (the two neighbouring tables mixed face by face; at k = 6 it
+// is the offset n + 1). A ruleset states it: the whole offset, and bands
+// split at their ends (mixed_bands below).
+struct Sixths {
+  long long n = 0;
+  int k = 0;
+};
+Sixths sixths(double x) {
+  const long long s = std::llround(x * 6);
+  const long long n = s >= 0 ? s / 6 : -((-s + 5) / 6);
+  return {n, static_cast<int>(s - 6 * n)};
+}
+
+std::string written(double v, bool whole, bool in_sixths = false) {
+  if (in_sixths) {
+    const Sixths m = sixths(v);
+    return m.k == 0 ? std::to_string(m.n) : std::to_string(m.n) + " + " + std::to_string(m.k) + "/6";
+  }
   if (whole) return std::to_string(static_cast<long long>(std::llround(v)));
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.4g", v);
@@ -53,6 +77,103 @@ std::string yaml_scalar(const std::string& s) {
   std::string q = "\"";
   for (char d : s) q += d == '"' ? std::string("\\\"") : std::string(1, d);
   return q + "\"";
+}
+
+// A band of the base's Actions Table, as its file writes it.
+struct BaseBand {
+  std::string id, label;
+  std::optional<long long> min, max;
+  std::vector<std::string> cells, at_halt;
+};
+
+std::vector<BaseBand> base_bands(const Doc& ruleset) {
+  std::vector<BaseBand> out;
+  const Doc* bands = ruleset.find("bands");
+  if (!bands || !bands->is_map()) return out;
+  for (const auto& e : bands->entries) {
+    BaseBand b;
+    b.id = e.key;
+    b.label = e.key;
+    if (const Doc* l = e.value.find("label"); l && l->is_scalar()) b.label = l->scalar;
+    if (const Doc* x = e.value.find("min"); x && x->is_scalar()) b.min = parse_int(x->scalar);
+    if (const Doc* x = e.value.find("max"); x && x->is_scalar()) b.max = parse_int(x->scalar);
+    for (const char* row : {"cells", "at_halt"})
+      if (const Doc* r = e.value.find(row); r && r->is_sequence())
+        for (const auto& c : r->items) (std::string(row) == "cells" ? b.cells : b.at_halt).push_back(c.scalar);
+    out.push_back(std::move(b));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const BaseBand& a, const BaseBand& b) {
+    return a.min.value_or(std::numeric_limits<long long>::min()) < b.min.value_or(std::numeric_limits<long long>::min());
+  });
+  return out;
+}
+
+std::string yaml_row(const std::vector<std::string>& row) {
+  std::string o = "[";
+  for (std::size_t i = 0; i < row.size(); ++i) o += (i ? ", " : "") + row[i];
+  return o + "]";
+}
+
+// "face 1", "faces 1-3".
+std::string faces(int from, int to) { return from == to ? "face " + std::to_string(from) : "faces " + std::to_string(from) + "-" + std::to_string(to); }
+
+// The overlay's `bands:` for k faces of six reading the next RF's row: each
+// band that has a next one ends one RF earlier, and its last RF becomes a
+// band of its own whose faces 1 to k are the next band's. Nothing else of
+// the table changes.
+std::string mixed_bands(const Doc& ruleset, int k) {
+  const std::vector<BaseBand> bands = base_bands(ruleset);
+  std::string o = "bands:\n";
+  for (std::size_t i = 0; i + 1 < bands.size(); ++i) {
+    const BaseBand& b = bands[i];
+    const BaseBand& next = bands[i + 1];
+    if (!b.max || b.cells.size() != 6 || next.cells.size() != 6) continue;
+    const long long last = *b.max;
+    if (!b.min || *b.min <= last - 1) {
+      const std::string range = !b.min ? "Up to RF" + std::to_string(last - 1)
+                                       : *b.min == last - 1 ? "RF" + std::to_string(last - 1)
+                                                            : "RF" + std::to_string(*b.min) + "-" + std::to_string(last - 1);
+      o += "  " + b.id + ": {label: " + yaml_scalar(range) + ", max: " + std::to_string(last - 1) + "}\n";
+    } else {
+      o += "  " + b.id + ": ~\n";
+    }
+    std::vector<std::string> cells = b.cells;
+    for (int f = 0; f < k; ++f) cells[static_cast<std::size_t>(f)] = next.cells[static_cast<std::size_t>(f)];
+    o += "  " + b.id + "_to_" + next.id + ":\n";
+    o += "    label: " + yaml_scalar("RF" + std::to_string(last) + " (" + std::to_string(k) + "/6 " + next.label + ")") + "\n";
+    o += "    text: " + yaml_scalar("Between " + b.label + " and " + next.label + ": " + faces(1, k) + " as " + next.label + ", " + faces(k + 1, 6) +
+                                    " as " + b.label + " (a fractional difficulty.rf_offset)") + "\n";
+    o += "    min: " + std::to_string(last) + "\n    max: " + std::to_string(last) + "\n";
+    o += "    cells: " + yaml_row(cells) + "\n";
+    if (!b.at_halt.empty() || !next.at_halt.empty()) {
+      std::vector<std::string> halt = b.at_halt.empty() ? b.cells : b.at_halt;
+      const std::vector<std::string>& next_halt = next.at_halt.empty() ? next.cells : next.at_halt;
+      for (int f = 0; f < k; ++f) halt[static_cast<std::size_t>(f)] = next_halt[static_cast<std::size_t>(f)];
+      o += "    at_halt: " + yaml_row(halt) + "\n";
+    }
+  }
+  return o;
+}
+
+// The overlay's settings for `knob` = `value`: the knob's dotted path as
+// nested maps, and for a fractional difficulty.rf_offset the split bands.
+std::string knob_yaml(const std::string& knob, double x, const std::string& value, bool in_sixths, const std::string& ruleset_path) {
+  std::string o;
+  std::string path = knob;
+  std::string indent;
+  const Sixths m = sixths(x);
+  for (;;) {
+    const auto dot = path.find('.');
+    if (dot == std::string::npos) {
+      o += indent + path + ": " + (in_sixths ? std::to_string(m.n) : value) + "\n";
+      break;
+    }
+    o += indent + path.substr(0, dot) + ":\n";
+    path = path.substr(dot + 1);
+    indent += "  ";
+  }
+  if (in_sixths && m.k != 0) o += mixed_bands(load_ruleset_doc(ruleset_path), m.k);
+  return o;
 }
 
 // The index of `outcome` among the scenario's outcomes, or a clear error.
@@ -73,6 +194,7 @@ struct Knob {
   std::string text;
   double value = 0;
   bool whole = false;
+  bool sixths = false;  // difficulty.rf_offset: steps of 1/6 (see Sixths)
   double resolution = 1;
 };
 
@@ -90,6 +212,10 @@ Knob read_knob(const std::string& ruleset_path, const std::string& path) {
   k.value = *as_num;
   k.whole = as_int.has_value();
   k.resolution = k.whole ? 1 : std::max(0.01, std::fabs(*as_num) * 0.01);
+  if (path == k_default_knob && k.whole) {
+    k.sixths = true;
+    k.resolution = 1.0 / 6;
+  }
   return k;
 }
 
@@ -98,17 +224,40 @@ Knob read_knob(const std::string& ruleset_path, const std::string& path) {
 class Trials {
  public:
   Trials(const LabScenario& scenario, const std::string& ruleset_path, const CalibrateOptions& o, const Schema& s, std::size_t k,
-         bool whole, CalibrateResult& c)
-      : scenario_(scenario), ruleset_path_(ruleset_path), o_(o), s_(s), k_(k), whole_(whole), c_(c) {}
+         const Knob& knob, CalibrateResult& c)
+      : scenario_(scenario), ruleset_path_(ruleset_path), o_(o), s_(s), k_(k), knob_(knob), c_(c) {}
+
+  // The rules at knob value x: the base with the knob set, or for a
+  // fractional rf_offset the overlay calibrate would write, loaded from a
+  // file of its own (so what is played is what would be written).
+  RulesetPtr rules(double x, const std::string& v) const {
+    if (!knob_.sixths || sixths(x).k == 0) return load_ruleset(ruleset_path_, {{o_.knob, knob_.sixths ? std::to_string(sixths(x).n) : v}});
+    std::error_code ec;
+    std::string base = ruleset_path_;
+    if (base.rfind("builtin:", 0) != 0) base = fs::absolute(base, ec).string();
+    const fs::path file = fs::temp_directory_path(ec) / ("vedette-calibrate-" + std::to_string(::getpid()) + ".yaml");
+    {
+      std::ofstream out(file);
+      out << "extends: " << yaml_scalar(base) << "\n" << knob_yaml(o_.knob, x, v, true, ruleset_path_);
+    }
+    struct Remove {
+      fs::path f;
+      ~Remove() {
+        std::error_code e;
+        fs::remove(f, e);
+      }
+    } remove{file};
+    return load_ruleset(file.string());
+  }
 
   // The probability at knob value x; none when x is outside the knob's range
   // or the run was interrupted.
   std::optional<Proportion> operator()(double x) {
-    const std::string v = written(x, whole_);
+    const std::string v = written(x, knob_.whole, knob_.sixths);
     if (auto f = seen_.find(v); f != seen_.end()) return f->second;
     std::unique_ptr<Model> m;
     try {
-      m = scenario_.model(load_ruleset(ruleset_path_, {{o_.knob, v}}));
+      m = scenario_.model(rules(x, v));
     } catch (const LoadError&) {
       return std::nullopt;  // outside the knob's range: the search stops there
     }
@@ -139,7 +288,7 @@ class Trials {
   const CalibrateOptions& o_;
   const Schema& s_;
   const std::size_t k_;
-  const bool whole_;
+  const Knob& knob_;
   CalibrateResult& c_;
   std::map<std::string, Proportion> seen_;
 };
@@ -198,7 +347,8 @@ struct Search {
     while (bracketed && !good(best) && std::fabs(hi_x - lo_x) > knob.resolution * 1.0001 &&
            static_cast<int>(c.tries.size()) < o.max_tries && !c.interrupted) {
       double mid = (lo_x + hi_x) / 2;
-      if (knob.whole) mid = std::floor(mid);
+      if (knob.sixths) mid = std::floor(mid * 6 + 1e-9) / 6;
+      else if (knob.whole) mid = std::floor(mid);
       if (mid == lo_x || mid == hi_x) break;
       auto pm = eval(mid);
       auto plo = eval(lo_x);
@@ -232,7 +382,7 @@ CalibrateResult calibrate(const LabScenario& scenario, const std::string& rulese
   const Knob knob = read_knob(ruleset_path, o.knob);
   c.from = knob.text;
 
-  Trials eval(scenario, ruleset_path, o, s, k, knob.whole, c);
+  Trials eval(scenario, ruleset_path, o, s, k, knob, c);
   const double x0 = knob.value;
   auto p0 = eval(x0);
   if (!p0) throw std::invalid_argument("--knob " + o.knob + ": the base value could not be played");
@@ -240,7 +390,9 @@ CalibrateResult calibrate(const LabScenario& scenario, const std::string& rulese
   if (!search.good(*p0)) search.bracket(*p0);
   search.bisect();
   const Proportion& best = search.best;
-  c.value = written(search.best_x, knob.whole);
+  c.value = written(search.best_x, knob.whole, knob.sixths);
+  c.value_number = search.best_x;
+  c.sixths = knob.sixths;
   c.achieved = best;
   for (const auto& t : c.tries)
     if (t.value == c.value) c.all = t.all;
@@ -313,19 +465,12 @@ std::string overlay_text(const CalibrateResult& c, const std::string& file) {
   o += "extends: " + yaml_scalar(base) + "\n";
   o += "name: " + yaml_scalar(overlay_name(c, file)) + "\n";
   o += "description: " + yaml_scalar(c.knob + " = " + c.value + " (" + c.outcome_label + " " + measured + " in " + c.scenario_file + ")") + "\n";
-  // The knob's dotted path as nested maps.
-  std::string path = c.knob;
-  std::string indent;
-  for (;;) {
-    const auto dot = path.find('.');
-    if (dot == std::string::npos) {
-      o += indent + path + ": " + c.value + "\n";
-      break;
-    }
-    o += indent + path.substr(0, dot) + ":\n";
-    path = path.substr(dot + 1);
-    indent += "  ";
+  if (c.sixths && sixths(c.value_number).k != 0) {
+    const Sixths m = sixths(c.value_number);
+    o += "# " + c.knob + " = " + c.value + ": the offset " + std::to_string(m.n) + ", and where a band ends, " + faces(1, m.k) +
+         " of the D6 read the next band's row\n# (the tables at " + std::to_string(m.n) + " and " + std::to_string(m.n + 1) + " mixed face by face).\n";
   }
+  o += knob_yaml(c.knob, c.value_number, c.value, c.sixths, c.ruleset_path);
   return o;
 }
 

@@ -7,7 +7,10 @@
 // brackets the target, then bisects, until the target lies within the 95%
 // interval of a value tried (and that interval is within +/-1 pp) or two
 // neighbouring values a resolution apart bracket it. The answer is the
-// value tried whose probability is nearest the target.
+// value tried whose probability is nearest the target. The default knob
+// moves in sixths: between two whole offsets n and n + 1, n + k/6 mixes their
+// tables face by face (faces 1 to k read the next band's row where a band
+// ends), which the overlay writes as bands of its own (calibrate.cpp).
 #include <atomic>
 #include <cstdint>
 #include <iosfwd>
@@ -42,7 +45,9 @@ struct Try {
 struct CalibrateResult {
   std::string scenario_file, ruleset_path, ruleset_name;
   std::string knob, from;   // the knob and its value in the base ruleset
-  std::string value;        // the value found
+  std::string value;        // the value found, as written ("-2 + 4/6" for a fractional rf_offset)
+  double value_number = 0;  // the value found
+  bool sixths = false;      // difficulty.rf_offset, in steps of 1/6 (calibrate.cpp: Sixths)
   std::string outcome, outcome_label;
   std::vector<std::string> outcome_ids, outcome_labels;  // every outcome of the scenario
   double target = 0;

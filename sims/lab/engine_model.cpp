@@ -16,12 +16,14 @@ namespace vedette::lab {
 
 namespace {
 
-// SideOutcome's counters, in the order of the CSV columns.
+// SideOutcome's counters, in the order of the CSV columns. Not
+// dismounted_riders: the engine counts a rider left on foot with each horse
+// lost (engine/engagement/engagement_fighting.cpp), so it would only repeat
+// horses_lost.
 constexpr Counter<SideOutcome> k_engine_counters[] = {
     {"figures_lost", "figures lost", &SideOutcome::figures_lost, MetricKind::losses},
     {"horses_lost", "horses lost", &SideOutcome::horses_lost, MetricKind::count},
     {"riders_lost", "riders lost", &SideOutcome::riders_lost, MetricKind::count},
-    {"dismounted_riders", "riders left on foot", &SideOutcome::dismounted_riders, MetricKind::count},
     {"routs", "units routed", &SideOutcome::routs, MetricKind::count},
     {"destroyed", "units destroyed", &SideOutcome::destroyed, MetricKind::count},
     {"charges_declared", "charges declared", &SideOutcome::charges_declared, MetricKind::count},

@@ -175,7 +175,8 @@ void add_calibrate(CLI::App& app, Runner& run) {
   c->add_flag("--json", o->lab.json, "Print {knob, value, target, achieved: {p, lo, hi, n}, overlay} as JSON");
   c->footer("Stochastic root-finding on common random numbers: the knob's values are tried on the same dice, bracketing the target "
             "then bisecting, until the target lies within the achieved 95% interval (+/-1 pp at most) or the knob's resolution "
-            "is reached (1 for a whole number). `vedette sim --ruleset OVERLAY` with the same seed and -n reproduces achieved.p. "
+            "is reached (1 for a whole number; 1/6 for difficulty.rf_offset, whose value -2 + 4/6 is the offset -2 with faces 1-4 "
+            "reading the next band's row where a band ends, written into the overlay's bands). `vedette sim --ruleset OVERLAY` with the same seed and -n reproduces achieved.p. "
             "Exit 3 when no value the search could play reaches the target: the report says so and nothing is written.");
   c->callback([o, &run] { run = [o](Io& io) { return guarded(io, [&] { return run_calibrate(*o, io); }); }; });
 }

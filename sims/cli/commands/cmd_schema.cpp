@@ -1,10 +1,14 @@
 // `vedette schema --out DIR FILE...`: a JSON Schema per kind of file
 // (rulesets and house rules, scenarios, skirmish scenarios, solo sessions,
 // seed 004's and the ASL module's tables), made by loading the files given
-// with the loaders' readers noting every key they ask for and every value
-// type they read (engine/core/schema_notes.hpp). The schema is the loaders'
-// own key tables, so it cannot drift from them: tests/test_schema.cpp
-// regenerates schemas/ from the shipped files and fails on any difference.
+// with the loaders' readers noting every key they ask for, every value type
+// and bound they read, the lists they want of a fixed length, and whether a
+// choice is among the engine's own names (closed: an enum) or names a
+// document defines (read_name: open, any text), engine/core/schema_notes.hpp.
+// The files only lead the loaders down their branches: no name or value is
+// learnt from them. The schema is the loaders' own key tables, so it cannot
+// drift from them: tests/test_schema.cpp regenerates schemas/ and fails on
+// any difference; tests/schema/agree.mjs holds it to `vedette check`.
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -37,6 +41,7 @@ struct Shape {
   std::map<std::string, std::unique_ptr<Shape>> props;
   std::unique_ptr<Shape> values;  // a map of names chosen by the file (behaviours, bands, ...)
   std::unique_ptr<Shape> items;   // sequence items
+  long long count = -1;           // sequence: the exact length the loader wants (a D6 row: 6), or -1
   std::set<std::string> types;
   double min = 0, max = 0;
   bool bounded = false;
@@ -54,6 +59,15 @@ void walk(const Doc& d, Shape& s, const std::map<std::string, SchemaNote>& notes
   switch (d.kind) {
     case Doc::Kind::null: break;
     case Doc::Kind::map:
+      // A map the loader read as a list of fixed length (an overlay's
+      // `cells: {3: wheel_about}` replacing a D6 row's faces by number): the
+      // overlay form of that list, its values the list's items.
+      if (note && note->items >= 0) {
+        s.sequence = true;
+        s.count = note->items;
+        for (const auto& e : d.entries) walk(e.value, child(s.items), notes);
+        break;
+      }
       s.map = true;
       // A MapReader that asked for no key iterates names the file chooses.
       if (note && note->map && !note->keys.empty()) {
@@ -73,6 +87,7 @@ void walk(const Doc& d, Shape& s, const std::map<std::string, SchemaNote>& notes
       break;
     case Doc::Kind::sequence:
       s.sequence = true;
+      if (note && note->items >= 0) s.count = note->items;
       for (const auto& i : d.items) walk(i, child(s.items), notes);
       break;
     case Doc::Kind::scalar:
@@ -104,13 +119,15 @@ Json scalar_schema(const Shape& s) {
       any.push_back(j);
     } else if (t == "boolean") {
       any.push_back(Json{{"enum", Json::array({true, false, "yes", "no"})}});
-    } else if (t == "choice") {
+    } else if (t == "choice") {  // the loader's own names: closed
       any.push_back(Json{{"enum", s.choices}});
+    } else if (t == "name") {  // names a document defines (a house rule may add behaviours, weapons, ...): open
+      any.push_back(Json{{"type", "string"}});
     } else if (t == "length") {
       any.push_back(Json{{"type", "string"}, {"pattern", "^[-+]?[0-9.]+ ?(cm|mm|in)$"}});
       any.push_back(Json{{"const", 0}});
     } else {  // text: any scalar reads as text
-      any.push_back(Json{{"type", Json::array({"string", "number", "boolean"})}});
+      for (const char* type : {"string", "number", "boolean"}) any.push_back(Json{{"type", type}});
     }
   }
   if (any.empty() || s.untyped) return Json::object();  // read without a type (or not at all): anything
@@ -140,8 +157,13 @@ Json schema_of(const Shape& s, bool overlay, bool top = false) {
   }
   if (s.sequence) {
     const Json item = s.items ? schema_of(*s.items, overlay) : Json::object();
-    any.push_back(Json{{"type", "array"}, {"items", item}});
-    if (overlay && !s.map) any.push_back(Json{{"type", "object"}, {"patternProperties", {{"^[1-9][0-9]*$", item}}}, {"additionalProperties", false}});
+    Json list{{"type", "array"}, {"items", item}};
+    if (s.count >= 0) list["minItems"] = list["maxItems"] = s.count;
+    any.push_back(list);
+    // An overlay replaces items by number: 1 to the length the loader wants
+    // (a D6 row's faces 1-6), any whole number from 1 where it wants none.
+    const std::string numbers = s.count > 0 && s.count <= 9 ? "^[1-" + std::to_string(s.count) + "]$" : "^[1-9][0-9]*$";
+    if (overlay && !s.map) any.push_back(Json{{"type", "object"}, {"patternProperties", {{numbers, item}}}, {"additionalProperties", false}});
   }
   if (s.scalar) {
     Json sc = scalar_schema(s);
@@ -171,15 +193,16 @@ Json document_schema(TableKind k, const Shape& top, const std::vector<std::strin
   Json j;
   j["$schema"] = "http://json-schema.org/draft-07/schema#";
   j["title"] = "Vedette " + std::string(table_kind_name(k));
-  j["description"] = "Generated by `vedette schema` from the loader's own readers (the keys it asks for, the types it reads), run over " +
-                     std::to_string(from.size()) + " shipped file" + (from.size() == 1 ? "" : "s") +
-                     ". Regenerate with scripts/schemas; tests/test_schema.cpp fails when it differs.";
+  j["description"] = "Generated by `vedette schema` from the loader's own readers (the keys it asks for, the types, bounds and list lengths it "
+                     "reads, the engine's own names; names a file defines are left open), run over " +
+                     std::to_string(from.size()) + " file" + (from.size() == 1 ? "" : "s") +
+                     " that lead it down its branches. Regenerate with scripts/schemas; tests/test_schema.cpp fails when it differs.";
   Json full = schema_of(top, false, true), over = schema_of(top, true, true);
   if (has_extends(k)) {
     for (Json* s : {&full, &over})
       if (s->contains("properties")) (*s)["properties"]["extends"] = Json{{"type", "string"}, {"description", "the base file (or builtin:NAME) this one overlays"}};
     j["definitions"] = {{"whole", full}, {"overlay", over}};
-    j["if"] = {{"type", "object"}, {"required", Json::array({"extends"})}};
+    j["if"] = {{"type", "object"}, {"properties", {{"extends", {{"type", "string"}}}}}, {"required", Json::array({"extends"})}};
     j["then"] = {{"$ref", "#/definitions/overlay"}};
     j["else"] = {{"$ref", "#/definitions/whole"}};
   } else {
