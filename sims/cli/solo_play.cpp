@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <type_traits>
 
 #include "engine/core/doc.hpp"
 #include "sims/cli/solo_cli.hpp"
@@ -72,6 +73,7 @@ class Prompter {
     }
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (echo_) out_ << line << "\n";
+    raw_ = line;
     std::string t;
     for (char c : line) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     auto sp = [](unsigned char c) { return std::isspace(c) != 0; };
@@ -153,6 +155,11 @@ class Prompter {
   std::istream& in_;
   std::ostream& out_;
   bool echo_;
+  std::string raw_;
+
+ public:
+  // The last answer as typed (not lower-cased): a name of the player's.
+  const std::string& raw() const { return raw_; }
 };
 
 // What play does next, found from the session alone.
@@ -449,22 +456,210 @@ std::vector<int> ask_dice(Prompter& p, const std::string& prompt, std::size_t n)
   });
 }
 
-// Issue 28: the cavalry that may make an opportunity charge while the
-// player moves (sims/solo/solo_react.hpp), named in one line, with the
-// command that walks it. (Play asks no question about it yet.)
-void player_moves(const Session& s, const Ruleset& r, std::ostream& out) {
-  const std::vector<std::size_t> who = reactors_now(r, s);
-  if (who.empty()) return;
-  std::string names;
-  for (std::size_t k = 0; k < who.size(); ++k)
-    names += (k == 0 ? "" : k + 1 == who.size() ? " and " : ", ") + s.header().units[who[k]].name;
-  out << "  " << names << (who.size() == 1 ? " has" : " have")
-      << " not moved and may charge a unit of yours that moves or turns within reach (seed 003): say where it ends with "
-         "`vedette solo moved "
-      << s.path().filename().string() << " --near UNIT=DISTANCE ...`; a charge of yours at the cavalry: `vedette solo charged`.\n";
+// Issue 28, the player's movement step: each unit of the player's that
+// ends near cavalry that may react, or charges a cavalry unit, in two
+// questions (which unit and its class; where it ends or what it charges).
+// Each answer is applied at once (solo::Moved, solo::Charged: the rules are
+// sims/solo/solo_react.hpp's) and saved; a unit that ends near none of the
+// cavalry is not named, so nothing is asked about it.
+struct MoverAnswer {
+  std::string name, cls, kind = "moved";
+};
+std::optional<MoverAnswer> parse_mover(const std::string& text, std::string& why) {
+  std::istringstream is(text);
+  std::vector<std::string> w;
+  for (std::string x; is >> x;) w.push_back(x);
+  MoverAnswer m;
+  if (!w.empty()) {
+    std::string k;
+    if (parse_move_kind(w.back(), k)) {
+      m.kind = w.back();
+      w.pop_back();
+    }
+  }
+  std::string cw;
+  if (w.size() < 2 || !parse_defender(w.back(), cw))
+    return why = "'" + text + "': give its name and its class (peasants, light-foot, heavy-foot, elite-foot, light-horse, "
+                 "medium-horse or heavy-horse), e.g. \"Foot heavy-foot\"",
+           std::nullopt;
+  m.cls = w.back();
+  w.pop_back();
+  for (const std::string& x : w) m.name += (m.name.empty() ? "" : " ") + x;
+  return m;
 }
 
-void initiative_step(Session& s, const Ruleset& r, bool physical, Prompter& p, std::ostream& out) {
+// The second answer: the cavalry units it ends near, or the one it charges.
+struct WhereAnswer {
+  std::vector<solo::NearCavalry> near;
+  std::optional<solo::NearCavalry> charge;  // "charge UNIT DISTANCE [flank|rear] [no-bonus] [no-arc] [unseen]"
+  bool bonus = true;
+};
+std::optional<WhereAnswer> parse_where(const Session& s, const Ruleset& r, const std::string& text, std::string& why) {
+  WhereAnswer a;
+  std::vector<std::string> parts;
+  std::string cur;
+  for (char ch : text + ";") {
+    if (ch != ';') {
+      cur += ch;
+      continue;
+    }
+    while (!cur.empty() && cur.back() == ' ') cur.pop_back();
+    while (!cur.empty() && cur.front() == ' ') cur.erase(0, 1);
+    if (!cur.empty()) parts.push_back(cur);
+    cur.clear();
+  }
+  for (std::string part : parts) {
+    const bool charge = part.rfind("charge ", 0) == 0;
+    if (charge) {
+      if (parts.size() != 1) return why = "a unit that charges ends at its target: name that one only", std::nullopt;
+      part.erase(0, 7);
+      const auto nb = part.find("no-bonus");
+      if (nb != std::string::npos) {
+        a.bonus = false;
+        part.erase(nb, 8);
+      }
+    }
+    auto n = solo::parse_near_words(s, part, why);
+    if (!n) return std::nullopt;
+    if (charge && (n->charging || n->path != "open"))
+      return why = "'" + text + "': for a charge give the distance, the side it strikes, and no-bonus, no-arc or unseen", std::nullopt;
+    if (!parse_table_length(r, n->distance, false, why)) return why = "'" + part + "': the distance: " + why, std::nullopt;
+    if (charge) a.charge = *n;
+    else a.near.push_back(*n);
+  }
+  return a;
+}
+
+// Applies a reaction; with the player's dice, asks each pair as the
+// charge procedure comes to it (solo::DiceNeeded) and applies again.
+template <class C>
+Applied with_dice(Session& s, const Ruleset& r, C& c, std::vector<int>& roll, Prompter& p, std::size_t unit) {
+  for (;;) {
+    try {
+      return apply(s, r, c);
+    } catch (const solo::DiceNeeded& need) {
+      const std::string& name = s.header().units[unit].name;
+      constexpr bool moved = std::is_same_v<C, solo::Moved>;
+      std::string check;
+      switch (need.roll) {
+        case ChargeRoll::initiation: check = possessive(name) + " initiation check"; break;
+        case ChargeRoll::counter_initiation: check = possessive(name) + " counter-charge initiation check"; break;
+        case ChargeRoll::obstacle_check: check = possessive(name) + " second initiation check at the obstacle"; break;
+        case ChargeRoll::defender_morale: check = (moved ? std::string("your unit's") : possessive(name)) + " morale check"; break;
+        case ChargeRoll::charger_morale: check = (moved ? possessive(name) : std::string("your unit's")) + " own morale check"; break;
+        default: check = std::string(k_charge_roll_words[static_cast<std::size_t>(need.roll)]);
+      }
+      const std::vector<int> d = ask_dice(p, "Roll 2D6 for " + check + " and enter both dice (e.g. 3 5):", 2);
+      roll.insert(roll.end(), d.begin(), d.end());
+    }
+  }
+}
+
+void player_move_step(Session& s, const Ruleset& r, bool physical, Prompter& p, std::ostream& out) {
+  out << "\n--- Your move ---\n";
+  std::vector<std::size_t> may;
+  for (const ReactorStatus& st : reactor_status(r, s)) {
+    if (s.figures_left(st.unit) <= 0) continue;
+    if (st.gate.allowed && st.wants) may.push_back(st.unit);
+    else out << "  " << st.line << "\n";
+  }
+  std::string names;
+  for (std::size_t k = 0; k < may.size(); ++k)
+    names += (k == 0 ? "" : k + 1 == may.size() ? " and " : ", ") + s.header().units[may[k]].name;
+  if (!may.empty())
+    out << "  " << names << (may.size() == 1 ? " has" : " have")
+        << " not moved and may charge a unit of yours that moves or turns within reach (seed 003 L90).\n";
+  const std::string about = may.empty() ? "charges one of the cavalry" : "ends near " + names + ", or charges one of the cavalry";
+  int written = 0;  // events this step wrote (u takes back the last)
+  for (;;) {
+    try {
+      const MoverAnswer m = p.checked<MoverAnswer>(
+          "Which of your units moves or turns now and " + about + "? Its name and class, e.g. \"Foot heavy-foot\"",
+          std::string("none"), [&p](const std::string& t, std::string& why) -> std::optional<MoverAnswer> {
+            if (t == "none" || t == "n" || t == "no") return MoverAnswer{};
+            return parse_mover(p.raw(), why);  // the name as you typed it
+          });
+      if (m.name.empty()) {
+        out << "Your move is over.\n";
+        return;
+      }
+      const std::string where =
+          may.empty() ? "Does " + m.name + " charge a cavalry unit? charge UNIT DISTANCE [flank|rear] [no-bonus]"
+                      : "Where does " + m.name +
+                            " end? Each cavalry unit it ends near: UNIT DISTANCE [flank|rear] [no-arc] [unseen] [charging], "
+                            "separated by ';'; or: charge UNIT DISTANCE [flank|rear] [no-bonus]";
+      const WhereAnswer w = p.checked<WhereAnswer>(where, std::string("none"), [&](const std::string& t, std::string& why) -> std::optional<WhereAnswer> {
+        if (t == "none" || t == "no" || t == "n") return WhereAnswer{};
+        return parse_where(s, r, t, why);
+      });
+      if (w.charge) {
+        solo::Charged c;
+        c.unit = w.charge->unit;
+        c.mover = m.name;
+        c.as = m.cls;
+        c.distance = w.charge->distance;
+        c.side = w.charge->side;
+        c.bonus = w.bonus;
+        c.in_arc = w.charge->in_arc;
+        c.in_sight = w.charge->in_sight;
+        const std::size_t k = solo::find_unit_or_throw(s, c.unit);
+        c.player_dice = physical && !s.step_dice_for(TurnStep::charged, k, s.state().turn);
+        const Applied a = with_dice(s, r, c, c.roll, p, k);
+        out << step_record(s.event(a.events.back()).body)->outcome << "\n";
+        ++written;
+        save_or_throw(s);
+        continue;
+      }
+      // Each unit named, one at a time (your dice, if you roll them, go to
+      // the one that reacts); then, in one line each, those that may react
+      // and were not named.
+      std::vector<std::size_t> named;
+      Applied last;
+      auto one = [&](std::vector<solo::NearCavalry> near) {
+        solo::Moved mv;
+        mv.mover = m.name;
+        mv.as = m.cls;
+        mv.kind = m.kind;
+        mv.near = std::move(near);
+        std::optional<std::size_t> k;
+        if (!mv.near.empty()) k = solo::find_unit_or_throw(s, mv.near[0].unit);
+        mv.player_dice = physical && k && !s.step_dice_for(TurnStep::opportunity, *k, s.state().turn);
+        last = with_dice(s, r, mv, mv.roll, p, k.value_or(0));
+        written += static_cast<int>(last.events.size());
+        save_or_throw(s);
+        for (const Applied::Reaction& x : last.reactions)
+          if (x.near) out << x.outcome << "\n";
+      };
+      for (const solo::NearCavalry& n : w.near) {
+        one({n});
+        named.push_back(solo::find_unit_or_throw(s, n.unit));
+      }
+      if (w.near.empty()) one({});
+      for (const Applied::Reaction& x : last.reactions)
+        if (!x.near && std::find(may.begin(), may.end(), x.unit) != may.end() &&
+            std::find(named.begin(), named.end(), x.unit) == named.end())
+          out << x.outcome << "\n";
+      // Who may still react (a unit that charged has moved).
+      std::vector<std::size_t> still = reactors_now(r, s);
+      may.erase(std::remove_if(may.begin(), may.end(), [&](std::size_t k) { return std::find(still.begin(), still.end(), k) == still.end(); }),
+                may.end());
+    } catch (const UndoRequest&) {
+      if (written == 0) {
+        out << "  Nothing answered in your move yet to undo.\n";
+        continue;
+      }
+      undo_last_answer(s, r, out);
+      --written;
+    } catch (const SessionError& e) {
+      // A move the session refuses (a unit charged twice in a turn): said,
+      // nothing written for it, and the move goes on.
+      out << "  " << e.what() << "\n";
+    }
+  }
+}
+
+// The initiative; true when the player moves first.
+bool initiative_step(Session& s, const Ruleset& r, bool physical, Prompter& p, std::ostream& out) {
   const int dice = r.combat.initiative.dice;
   const int declared = charges_declared(s);
   const int im = r.charge.declare_initiative_modifier;
@@ -485,7 +680,7 @@ void initiative_step(Session& s, const Ruleset& r, bool physical, Prompter& p, s
   out << "Initiative: " << rec.outcome << "\n";
   out << (rec.result == "cavalry" ? "  The cavalry moves now, as its orders above say; then you move.\n"
                                   : "  Move your units now; then the cavalry moves, as its orders above say.\n");
-  player_moves(s, r, out);  // issue 28: the cavalry's opportunity charges (sims/solo/solo_react.hpp)
+  return rec.result != "cavalry";
 }
 
 void shooting_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prompter& p, std::ostream& out) {
@@ -666,6 +861,9 @@ int run_solo_play(const PlayOptions& o, Io& io) {
   constexpr std::size_t k_none = static_cast<std::size_t>(-1);
   std::size_t announced = k_none;  // the unit whose banner was shown last
   int announced_turn = 0;
+  // The cavalry moved first this turn: your move comes once its charges are
+  // walked (kept while play runs; a resumed play does not ask it again).
+  int move_after_cavalry = 0;
   install_interrupt_message(file);
   try {
     while (true) {
@@ -690,9 +888,17 @@ int run_solo_play(const PlayOptions& o, Io& io) {
           return 0;
         }
         if (step.kind == Step::Kind::initiative) {
-          initiative_step(s, r, physical, p, out);
+          const bool player_first = initiative_step(s, r, physical, p, out);
           save_or_throw(s);
           announced = k_none;
+          // Your move (issue 28): now, or once the cavalry's charges are walked.
+          if (player_first) player_move_step(s, r, physical, p, out);
+          else move_after_cavalry = turn;
+          continue;
+        }
+        if (move_after_cavalry == turn && step.kind != Step::Kind::charge) {
+          move_after_cavalry = 0;
+          player_move_step(s, r, physical, p, out);
           continue;
         }
         if (step.kind == Step::Kind::next_turn) {

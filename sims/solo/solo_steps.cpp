@@ -514,9 +514,12 @@ std::string turn_summary(const Ruleset& r, const Session& s, std::size_t unit) {
 }
 
 std::string plain_words(const std::string& text) {
-  static const std::regex paren(R"( ?\(seed \d{3}(?:'s [a-z ]+)?\))");  // " (seed 003)", " (seed 003's charge table)"
-  static const std::regex lead(R"(\(seed \d{3}, )");                     // "(seed 003, per ..." -> "(per ..."
-  static const std::regex tail(R"([,;] seed \d{3}\))");                  // "..., seed 001)" -> "...)"
+  // A citation: "seed 003", "seed 003's charge table", with the seed's
+  // lines if any ("seed 003 L90", "seed 003 L14, L20", "seed 003 L9-16").
+  static const std::string cite = R"(seed \d{3}(?:'s [a-z ]+)?(?: L\d+(?:-L?\d+)?(?:, L\d+(?:-L?\d+)?)*)?)";
+  static const std::regex paren(" ?\\(" + cite + "\\)");  // " (seed 003)", " (seed 003 L90)", " (seed 003's charge table)"
+  static const std::regex lead("\\(" + cite + ", ");       // "(seed 003, per ..." -> "(per ..."
+  static const std::regex tail("[,;] " + cite + "\\)");     // "..., seed 001)", "..., seed 003 L100)" -> "...)"
   static const std::regex key(R"( \((?:[a-z_]+\.)+[a-z_]+\))");           // " (switches.no_gallop_pace)": a YAML key
   std::string t = std::regex_replace(text, paren, "");
   t = std::regex_replace(t, lead, "(");
