@@ -569,10 +569,13 @@ void player_move_step(Session& s, const Ruleset& r, bool physical, Prompter& p, 
   if (!may.empty())
     out << "  " << names << (may.size() == 1 ? " has" : " have")
         << " not moved and may charge a unit of yours that moves or turns within reach (seed 003 L90).\n";
-  const std::string about = may.empty() ? "charges one of the cavalry" : "ends near " + names + ", or charges one of the cavalry";
   int written = 0;  // events this step wrote (u takes back the last)
   for (;;) {
     try {
+      std::string near_names;  // who may still react (a unit that charged has moved)
+      for (std::size_t k = 0; k < may.size(); ++k)
+        near_names += (k == 0 ? "" : k + 1 == may.size() ? " and " : ", ") + s.header().units[may[k]].name;
+      const std::string about = may.empty() ? "charges one of the cavalry" : "ends near " + near_names + ", or charges one of the cavalry";
       const MoverAnswer m = p.checked<MoverAnswer>(
           "Which of your units moves or turns now and " + about + "? Its name and class, e.g. \"Foot heavy-foot\"",
           std::string("none"), [&p](const std::string& t, std::string& why) -> std::optional<MoverAnswer> {
