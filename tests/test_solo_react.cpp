@@ -4,6 +4,9 @@
 // `solo status --json`'s reaction steps.
 #include <catch2/catch.hpp>
 
+#include "engine/core/builtin_tables.hpp"
+#include "engine/procedures/combat.hpp"
+#include "engine/procedures/table_rules.hpp"
 #include "sims/solo/session.hpp"
 #include "solo_test_util.hpp"
 
@@ -179,7 +182,7 @@ TEST_CASE("solo files: version 4 sessions load and stay version 4 until a reacti
 }
 
 TEST_CASE("solo play: your move walks an opportunity charge and your charge at the cavalry, each unit in two questions (seed 003 L90, L98, L100, L7, L20)",
-          "[solo][play][pipe][reaction][003-L90-solo-opportunity][003-L7-solo-defender-checks][003-L20-solo-flank-rear]") {
+          "[solo][play][pipe][reaction][003-L90-solo-opportunity][003-L7-solo-charged-morale][003-L20-solo-flank-rear]") {
   TempDir dir;
   turn_two(dir, false);
   // The initiative: your total 6, the cavalry's die 1: you move first.
@@ -238,4 +241,53 @@ TEST_CASE("solo play: a unit that ends near no cavalry is not named, and nothing
   CHECK_FALSE(contains(r.out, "Where does "));
   CHECK(contains(r.out, "Your move is over."));
   CHECK(r.out.find("Your move is over.") > r.out.find("The cavalry moves now"));
+}
+
+// The melee after your charge at the cavalry (seed 003 L54: it stood and is
+// held): it defends, as the engine's melee has it
+// (engine/engagement/engagement_fighting.cpp: the charger is the attacker).
+TEST_CASE("solo melee: the cavalry your charge struck defends: no charge bonus, a tie repulses your unit, and it may win (seed 003 L54, L3)",
+          "[solo][reaction][melee]") {
+  auto stood = [](const TempDir& dir) {
+    turn_two(dir);
+    // Your medium horse charges the Hussars (light horse) in front: 6 (L14), [4 4] = 8: it stands.
+    Result r = run({"solo", "charged", "game", "Hussars", "--mover", "Carabiniers", "--as", "medium_horse", "--distance", "30cm",
+                    "--roll", "4", "4"},
+                   dir.path);
+    INFO(r.out << r.err);
+    REQUIRE(r.status == 0);
+    REQUIRE(contains(r.out, "needs 6 on 2D6 [4 4] = 8: stands."));
+  };
+  TempDir dir;
+  stood(dir);
+  // Its dice: no charge bonus (it did not charge), its type's melee only.
+  const vedette::RulesetPtr rules = vedette::default_ruleset();
+  const int need = vedette::melee_need(*rules, vedette::melee_modifier(rules->find_unit_type("shock"), true, false));
+  Result st = run({"solo", "status", "game", "--json"}, dir.path);
+  REQUIRE(st.status == 0);
+  CHECK(contains(st.out, "Hussars is in contact with your unit that charged it. It fights with 12 dice needing " + std::to_string(need) + "+"));
+  CHECK(contains(st.out, "\"need\": " + std::to_string(need)));
+  // A tie: your unit, the attacker, is repulsed; the Hussars hold.
+  Result tie = run({"solo", "melee", "game", "Hussars", "--their-hits", "2", "--hits", "2"}, dir.path);
+  INFO(tie.out << tie.err);
+  REQUIRE(tie.status == 0);
+  CHECK(contains(tie.out, "A tie: your unit, the charger, is repulsed and falls back 10 cm (4 in), facing Hussars; Hussars holds its ground."));
+  Result log = run({"solo", "log", "game", "--json"}, dir.path);
+  CHECK(contains(log.out, "\"defends\": \"yes\""));
+  CHECK(contains(log.out, "\"fell_back\": false"));
+  // More hits than yours: it wins, and your unit falls back.
+  TempDir won;
+  stood(won);
+  Result w = run({"solo", "melee", "game", "Hussars", "--their-hits", "1", "--hits", "3"}, won.path);
+  INFO(w.out << w.err);
+  REQUIRE(w.status == 0);
+  CHECK(contains(w.out, "Hussars wins: your unit falls back 1.5 of its moves, backs to the enemy, and must rally."));
+  // Fewer: it loses and falls back itself.
+  TempDir lost;
+  stood(lost);
+  Result l = run({"solo", "melee", "game", "Hussars", "--their-hits", "3", "--hits", "1"}, lost.path);
+  INFO(l.out << l.err);
+  REQUIRE(l.status == 0);
+  CHECK(contains(l.out, "Hussars loses: it falls back"));
+  CHECK(contains(l.out, "Your unit follows through the balance of its charge move."));
 }
