@@ -273,7 +273,9 @@ TEST_CASE("solo melee: the cavalry your charge struck defends: no charge bonus, 
   REQUIRE(tie.status == 0);
   CHECK(contains(tie.out, "A tie: your unit, the charger, is repulsed and falls back 10 cm (4 in), facing Hussars; Hussars holds its ground."));
   Result log = run({"solo", "log", "game", "--json"}, dir.path);
-  CHECK(contains(log.out, "\"defends\": \"yes\""));
+  REQUIRE(log.status == 0);
+  CHECK(contains(log.out, "\"event\": \"melee\""));
+  CHECK(contains(log.out, "\"result\": \"tie\""));
   CHECK(contains(log.out, "\"fell_back\": false"));
   // More hits than yours: it wins, and your unit falls back.
   TempDir won;

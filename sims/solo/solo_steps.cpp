@@ -286,8 +286,8 @@ StepRecord resolve_melee(const Ruleset& r, const Session& s, std::size_t unit, i
   // L54), it defends: your unit is the attacker, as in the engine's melee
   // (engine/engagement/engagement_fighting.cpp): a tie repulses your unit,
   // and it has no follow-through of its own. Otherwise it is the charger.
+  // (Known again when the session is read back: not recorded.)
   const bool defends = mem.struck_in_turn == s.state().turn;
-  if (defends) rec.given["defends"] = "yes";
   const MeleeAftermath after =
       defends ? melee_aftermath(r, player_hits, rec.score, Length(), normal_move(r, true, Length()), true, Length())
               : melee_aftermath(r, rec.score, player_hits, normal_move(r, true, Length()), Length(), true, balance);
