@@ -55,6 +55,7 @@ TEST_CASE("solo charge: play offers the charge and shows range and the chance to
   std::string script = "n\ny\nn\n0\n6\n"  // the questions (steady: no melee question) and the D6
                        "y\n"                       // the offer: the charge is declared
                        "3\n4\n"                    // initiative: the player's total, the cavalry's die
+                       "\n"                        // your move: no unit of yours near the cavalry
                        "heavy\n60\nheavy-foot\n\nn\nn\n\n"  // the charge form (the move is the rules'; open ground)
                        "4 5\n"                                      // the initiation check's 2D6 (seed 003 L48)
                        "3 4\n"                                      // the defender's 2D6
@@ -194,7 +195,7 @@ TEST_CASE("solo charge: a choice takes an unambiguous beginning of its name", "[
   REQUIRE(n.status == 0);
   REQUIRE(run({"solo", "next-turn", "game"}, dir.path).status == 0);
   std::string script = "n\ny\nn\n0\n6\n"                    // the questions and the D6
-                       "y\n3\n4\n"                         // the offer, the initiative
+                       "y\n3\n4\n\n"                       // the offer, the initiative, your move (none)
                        "m\n60\nh\nheavy-f\nfl\nn\nop\n"  // the charge form, abbreviated ("op": open ground)
                        "4 5\n3 4\nq\n";
   Result r = run({"solo", "play", "game", "--physical-dice"}, dir.path, script);
@@ -303,7 +304,8 @@ TEST_CASE("solo charge: the charge form in play is saved answer by answer and re
   lancers_may_charge(dir, "Lancers:shock");
   // Play finds the pending "(Charge?)" first; answer part of the form.
   // The offer (the declaration), the initiative, then the form.
-  Result r1 = run({"solo", "play", "game"}, dir.path, "y\n3\nmedium\n45\n");
+  // (You move first; your move names no unit.)
+  Result r1 = run({"solo", "play", "game"}, dir.path, "y\n3\n\nmedium\n45\n");
   INFO(r1.out << r1.err);
   REQUIRE(r1.status == 0);
   CHECK(contains(r1.out, "Is Lancers light, medium or heavy cavalry? medium"));
@@ -363,7 +365,7 @@ TEST_CASE("solo charge: the session refuses what the rules refuse, naming the ru
   REQUIRE(run({"solo", "charge", "game", "Cuirassiers", "--decline"}, dir.path).status == 0);
   // Hussars, shaken, roll the same cell: play says why there is no charge and goes on.
   REQUIRE(run({"solo", "morale", "game", "Hussars", "shaken"}, dir.path).status == 0);
-  Result p = run({"solo", "play", "game", "--physical-dice"}, dir.path, "n\ny\nn\nn\n0\n6\n3\n4\ny\nq\n");
+  Result p = run({"solo", "play", "game", "--physical-dice"}, dir.path, "n\ny\nn\nn\n0\n6\n3\n4\n\ny\nq\n");
   INFO(p.out << p.err);
   REQUIRE(p.status == 0);
   CHECK(contains(p.out, "Do:    Hussars: Gallop"));

@@ -302,3 +302,137 @@ TEST_CASE("solo command: check() refuses before the ruleset is needed", "[solo][
   CHECK_NOTHROW(check(g.s, Initiative{}));  // its checks need the ruleset
   CHECK(g.s.history().empty());
 }
+
+namespace {
+
+// Turn 2 with Lancers (heavy) offered "(Charge?)" and declining it (RF 1,
+// D6 4: at halt), Dragoons halted, and the player moving first: the
+// player's movement step (issue 28), as tests/test_solo_react.cpp sets it
+// up through the command line.
+void turn_two(Game& g) {
+  auto act = [&](const std::string& unit, bool in_range, int roll) {
+    Activate a = activate(unit);
+    a.enemy_in_range = in_range;
+    a.roll = roll;
+    (void)g(a);
+  };
+  act("Lancers", false, 3);
+  act("Dragoons", false, 3);
+  (void)g(NextTurn{});
+  act("Lancers", true, 4);
+  Charge decline;
+  decline.unit = "Lancers";
+  decline.decline = true;
+  (void)g(decline);
+  act("Dragoons", true, 3);
+  Initiative i;
+  i.total = 12;
+  i.roll = {1};
+  (void)g(i);
+  REQUIRE(g.s.state().first_this_turn == 1);
+}
+
+Moved foot_near_lancers() {
+  Moved m;
+  m.mover = "Foot";
+  m.as = "heavy_foot";
+  NearCavalry n;
+  n.unit = "Lancers";
+  n.distance = "20cm";
+  n.side = "flank";
+  m.near = {n};
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("solo command: moved is the opportunity charge of the cavalry that may react, the others told in one line (seed 003 L90, L98, L100, L20)",
+          "[solo][command][reaction][003]") {
+  Game g;
+  turn_two(g);
+  Moved m = foot_near_lancers();
+  m.roll = {4, 4, 3, 3};  // initiation 8 against 6 (4, -2 undeclared: L100); Foot 6 against 9, flank +1 (L20)
+  const Applied a = g(m);
+  REQUIRE(a.reactions.size() == 2);
+  CHECK(a.reactions[0].reacts);
+  CHECK(a.reactions[0].near);
+  CHECK(a.reactions[0].outcome.find("needs 6 (no charge declared in step 1: -2, seed 003 L100): passes") != std::string::npos);
+  CHECK(a.reactions[0].outcome.find("needs 10 on 2D6 [3 3] = 6: fails") != std::string::npos);
+  CHECK(a.reactions[0].outcome.find("cannot move farther this turn (seed 003 L98)") != std::string::npos);
+  CHECK_FALSE(a.reactions[1].reacts);
+  CHECK_FALSE(a.reactions[1].near);
+  REQUIRE(a.events.size() == 1);
+  const OpportunityEvent& e = std::get<OpportunityEvent>(g.s.event(a.events[0]).body);
+  CHECK(e.s.dice == std::vector<int>{4, 4, 3, 3});
+  CHECK(e.s.dice_source == DiceSource::player);
+  // Lancers has moved now: it cannot react again (L92).
+  const Applied again = g(foot_near_lancers());
+  CHECK_FALSE(again.reactions[0].reacts);
+  CHECK(again.reactions[0].outcome.find("cannot react") != std::string::npos);
+  // Bad words are refused and nothing is written.
+  Game h;
+  turn_two(h);
+  Moved bad = foot_near_lancers();
+  bad.near[0].distance = "twenty";
+  h.refused(bad, "--near Lancers: the distance");
+  Moved cls = foot_near_lancers();
+  cls.as = "dragon";
+  h.refused(cls, "--as: ");
+}
+
+TEST_CASE("solo command: moved with the player's dice asks each pair as the charge procedure comes to it (seed 003 L100, L7)",
+          "[solo][command][reaction][003]") {
+  Game g;
+  turn_two(g);
+  Moved m = foot_near_lancers();
+  m.player_dice = true;
+  const std::size_t before = g.s.history().size();
+  try {
+    (void)g(m);
+    FAIL("no dice, yet the reaction was applied");
+  } catch (const DiceNeeded& need) {
+    CHECK(need.roll == ChargeRoll::initiation);
+  }
+  m.roll = {2, 2};  // 4 against 6: the initiation check fails; no more dice are read
+  const Applied a = g(m);
+  CHECK(g.s.history().size() == before + 1);
+  CHECK(a.reactions[0].outcome.find("fails. Lancers does not charge") != std::string::npos);
+  Game h;
+  turn_two(h);
+  Moved passes = foot_near_lancers();
+  passes.player_dice = true;
+  passes.roll = {5, 5};
+  try {
+    (void)h(passes);
+    FAIL("the initiation passed, yet Foot's morale check was not asked");
+  } catch (const DiceNeeded& need) {
+    CHECK(need.roll == ChargeRoll::defender_morale);
+  }
+}
+
+TEST_CASE("solo command: charged is the cavalry's morale check by its class, your weight and the side, in table units (seed 003 L7, L20)",
+          "[solo][command][reaction][003]") {
+  Game g;
+  turn_two(g);
+  Charged c;
+  c.unit = "Lancers";  // heavy horse: 4 against medium (L16), flank -1 (L20): needs 5
+  c.mover = "Carabiniers";
+  c.as = "medium_horse";
+  c.distance = "30cm";
+  c.in_arc = false;  // not in its arc: Lancers cannot counter-charge (seed 003 L40), its check takes the first dice
+  c.side = "flank";
+  c.roll = {1, 3};
+  const Applied a = g(c);
+  const ChargedEvent& e = std::get<ChargedEvent>(g.s.event(a.events.back()).body);
+  INFO(e.s.outcome);
+  CHECK(e.s.outcome.find("Heavy Horse charged by medium horse in the flank: 4, flank -1 (seed 003 L20): needs 5 on 2D6 [1 3] = 4: fails.") !=
+        std::string::npos);
+  CHECK(e.s.outcome.find("Lancers retreats") != std::string::npos);
+  CHECK(e.s.fell_back);
+  CHECK(e.s.counter.empty());
+  Charged none = c;
+  none.as = "";
+  Game h;
+  turn_two(h);
+  h.refused(none, "--as is needed");
+}

@@ -158,6 +158,13 @@ TEST_CASE("solo play: a two-turn game in a terminal (seed 002 running +3, questi
   REQUIRE(t.expect("Roll 1 D6 for the cavalry's initiative and enter it: "));
   t.send("5");
   REQUIRE(t.expect("Initiative: the cavalry rolls [5] = 5, your side 3: the cavalry moves first."));
+  // Your move, after the cavalry's (issue 28): Lancers has moved and cannot
+  // react, so nothing is asked about it; Enter ends the move.
+  REQUIRE(t.expect("--- Your move ---"));
+  REQUIRE(t.expect("Lancers cannot react: only a unit that has not yet moved this turn may make an opportunity charge."));
+  REQUIRE(t.expect("Which of your units moves or turns now and charges one of the cavalry? Its name and class, e.g. \"Foot heavy-foot\" [none] "));
+  t.send("");
+  REQUIRE(t.expect("Your move is over."));
   REQUIRE(t.expect("--- End of turn 1 ---"));
   REQUIRE(t.expect("Lancers: 9 of 10 figures, steady, moved at canter; ran, so +3 to its risk next turn."));
   REQUIRE(t.expect("All units have acted in turn 1. Start turn 2? [Y/n] "));
@@ -189,6 +196,10 @@ TEST_CASE("solo play: a two-turn game in a terminal (seed 002 running +3, questi
   REQUIRE(t.expect("Initiative: the cavalry rolls [4] = 4, your side 4: you move first"));
   REQUIRE(t.expect("(a tie: it goes to the side that did not move first last turn)"));
   REQUIRE(t.expect("Move your units now; then the cavalry moves"));
+  REQUIRE(t.expect("--- Your move ---"));
+  REQUIRE(t.expect("[none] "));
+  t.send("");
+  REQUIRE(t.expect("Your move is over."));
   REQUIRE(t.expect("Start turn 3? [Y/n] "));
   t.send("q");
   REQUIRE(t.expect("Everything so far is saved in game.vedette.yaml (turn 2)."));
@@ -234,6 +245,7 @@ TEST_CASE("solo play: a game scripted through piped input, with --seed rolls", "
   std::string script = "n\ny\nn\n0\n"
                        "y\ny\nn\n2\n"
                        "3\n"  // the player's initiative
+                       "\n"   // your move: no unit of yours near the cavalry
                        "y\n"
                        "n\n";
   Result r = run({"solo", "play", "game"}, dir.path, script);

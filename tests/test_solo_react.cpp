@@ -4,6 +4,9 @@
 // `solo status --json`'s reaction steps.
 #include <catch2/catch.hpp>
 
+#include "engine/core/builtin_tables.hpp"
+#include "engine/procedures/combat.hpp"
+#include "engine/procedures/table_rules.hpp"
 #include "sims/solo/session.hpp"
 #include "solo_test_util.hpp"
 
@@ -178,16 +181,115 @@ TEST_CASE("solo files: version 4 sessions load and stay version 4 until a reacti
   CHECK(contains(slurp(file), "\nversion: 5\n"));  // the undone event stays in the history
 }
 
-TEST_CASE("solo play: after the initiative, play names the cavalry that may react to your moves and the command (seed 003 L90)",
-          "[solo][play][pipe][reaction]") {
+TEST_CASE("solo play: your move walks an opportunity charge and your charge at the cavalry, each unit in two questions (seed 003 L90, L98, L100, L7, L20)",
+          "[solo][play][pipe][reaction][003-L90-solo-opportunity][003-L7-solo-charged-morale][003-L20-solo-flank-rear]") {
   TempDir dir;
   turn_two(dir, false);
-  // Your total 6, the cavalry's die 1: you move first; then q.
-  Result r = run({"solo", "play", "game"}, dir.path, "6\n1\nq\n");
+  // The initiative: your total 6, the cavalry's die 1: you move first.
+  // Foot (heavy foot) ends 20 cm from the Cuirassiers' front, its flank
+  // towards them: they charge, initiation [4 4] = 8 against 6 (L100: -2,
+  // none declared), Foot's morale [3 3] = 6 against 9 + 1 (L20): fails.
+  // Carabiniers (medium horse) charge the Hussars in the rear: Light Horse
+  // 6, rear -2 = 8 (L14, L20), [3 4] = 7: fails (L7). Then no more, and q.
+  const std::string script = "6\n1\nFoot heavy-foot\nCuirassiers 20cm flank\n4 4\n3 3\nCarabiniers medium-horse\n"
+                             "charge Hussars 30cm rear\n3 4\n\nq\n";
+  Result r = run({"solo", "play", "game"}, dir.path, script);
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);
-  CHECK(contains(r.out, "Move your units now"));
+  CHECK(contains(r.out, "--- Your move ---"));
+  CHECK(contains(r.out, "Hussars does not react: its table cell this turn does not say \"(Charge?)\"."));
   CHECK(contains(r.out, "Cuirassiers has not moved and may charge a unit of yours that moves or turns within reach"));
-  CHECK(contains(r.out, "`vedette solo moved game.vedette.yaml --near UNIT=DISTANCE ...`"));
-  CHECK_FALSE(contains(r.out, "Hussars has not moved"));  // its cell says no "(Charge?)": not named
+  CHECK(contains(r.out, "Roll 2D6 for Cuirassiers' initiation check"));
+  CHECK(contains(r.out, "Roll 2D6 for your unit's morale check"));
+  CHECK(contains(r.out, "Cuirassiers makes an opportunity charge on Foot. Initiation check: 2D6 [4 4] = 8, needs 6 (no charge declared in step 1: -2): passes."));
+  CHECK(contains(r.out, "Heavy Foot charged by heavy horse in the flank: 9, flank -1: needs 10 on 2D6 [3 3] = 6: fails."));
+  CHECK(contains(r.out, "Foot's move is interrupted: it cannot move farther this turn"));
+  CHECK(contains(r.out, "Roll 2D6 for Hussars' morale check"));
+  CHECK(contains(r.out, "Light Horse charged by medium horse in the rear: 6, rear -2: needs 8 on 2D6 [3 4] = 7: fails."));
+  CHECK(contains(r.out, "Hussars retreats 45 cm"));
+  CHECK(contains(r.out, "Your move is over."));
+  // Two questions per unit that ends near the cavalry or charges it, and one to say the move is over.
+  auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = r.out.find(what); at != std::string::npos; at = r.out.find(what, at + 1)) ++n;
+    return n;
+  };
+  CHECK(count("Which of your units moves or turns now") == 3);
+  CHECK(count("Where does Foot end?") == 1);
+  CHECK(count("Does Carabiniers charge a cavalry unit?") == 1);  // the Cuirassiers have moved: only a charge is asked
+  // In the session: the opportunity charge and the charge, on your dice.
+  Result log = run({"solo", "log", "game", "--json"}, dir.path);
+  REQUIRE(log.status == 0);
+  CHECK(contains(log.out, "\"event\": \"opportunity\""));
+  CHECK(contains(log.out, "\"event\": \"charged\""));
+  CHECK(contains(log.out, "\"dice\": [\n      3,\n      4\n    ]"));
+}
+
+TEST_CASE("solo play: a unit that ends near no cavalry is not named, and nothing is asked about cavalry that cannot react (seed 003 L92)",
+          "[solo][play][pipe][reaction][003-L92-solo-not-yet-moved]") {
+  TempDir dir;
+  turn_two(dir, false);
+  // The cavalry moves first (your total 1, its die 6): the Cuirassiers at
+  // halt may still react; the Hussars may not. Your move comes after the
+  // cavalry's; Enter says it is over.
+  Result r = run({"solo", "play", "game"}, dir.path, "1\n6\n\nq\n");
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(contains(r.out, "The cavalry moves now"));
+  CHECK(contains(r.out, "--- Your move ---"));
+  CHECK(contains(r.out, "Which of your units moves or turns now and ends near Cuirassiers, or charges one of the cavalry"));
+  CHECK_FALSE(contains(r.out, "Where does "));
+  CHECK(contains(r.out, "Your move is over."));
+  CHECK(r.out.find("Your move is over.") > r.out.find("The cavalry moves now"));
+}
+
+// The melee after your charge at the cavalry (seed 003 L54: it stood and is
+// held): it defends, as the engine's melee has it
+// (engine/engagement/engagement_fighting.cpp: the charger is the attacker).
+TEST_CASE("solo melee: the cavalry your charge struck defends: no charge bonus, a tie repulses your unit, and it may win (seed 003 L54, L3)",
+          "[solo][reaction][melee]") {
+  auto stood = [](const TempDir& dir) {
+    turn_two(dir);
+    // Your medium horse charges the Hussars (light horse) in front: 6 (L14), [4 4] = 8: it stands.
+    Result r = run({"solo", "charged", "game", "Hussars", "--mover", "Carabiniers", "--as", "medium_horse", "--distance", "30cm",
+                    "--roll", "4", "4"},
+                   dir.path);
+    INFO(r.out << r.err);
+    REQUIRE(r.status == 0);
+    REQUIRE(contains(r.out, "needs 6 on 2D6 [4 4] = 8: stands."));
+  };
+  TempDir dir;
+  stood(dir);
+  // Its dice: no charge bonus (it did not charge), its type's melee only.
+  const vedette::RulesetPtr rules = vedette::default_ruleset();
+  const int need = vedette::melee_need(*rules, vedette::melee_modifier(rules->find_unit_type("shock"), true, false));
+  Result st = run({"solo", "status", "game", "--json"}, dir.path);
+  REQUIRE(st.status == 0);
+  CHECK(contains(st.out, "Hussars is in contact with your unit that charged it. It fights with 12 dice needing " + std::to_string(need) + "+"));
+  CHECK(contains(st.out, "\"need\": " + std::to_string(need)));
+  // A tie: your unit, the attacker, is repulsed; the Hussars hold.
+  Result tie = run({"solo", "melee", "game", "Hussars", "--their-hits", "2", "--hits", "2"}, dir.path);
+  INFO(tie.out << tie.err);
+  REQUIRE(tie.status == 0);
+  CHECK(contains(tie.out, "A tie: your unit, the charger, is repulsed and falls back 10 cm (4 in), facing Hussars; Hussars holds its ground."));
+  Result log = run({"solo", "log", "game", "--json"}, dir.path);
+  REQUIRE(log.status == 0);
+  CHECK(contains(log.out, "\"event\": \"melee\""));
+  CHECK(contains(log.out, "\"result\": \"tie\""));
+  CHECK(contains(log.out, "\"fell_back\": false"));
+  // More hits than yours: it wins, and your unit falls back.
+  TempDir won;
+  stood(won);
+  Result w = run({"solo", "melee", "game", "Hussars", "--their-hits", "1", "--hits", "3"}, won.path);
+  INFO(w.out << w.err);
+  REQUIRE(w.status == 0);
+  CHECK(contains(w.out, "Hussars wins: your unit falls back 1.5 of its moves, backs to the enemy, and must rally."));
+  // Fewer: it loses and falls back itself.
+  TempDir lost;
+  stood(lost);
+  Result l = run({"solo", "melee", "game", "Hussars", "--their-hits", "3", "--hits", "1"}, lost.path);
+  INFO(l.out << l.err);
+  REQUIRE(l.status == 0);
+  CHECK(contains(l.out, "Hussars loses: it falls back"));
+  CHECK(contains(l.out, "Your unit follows through the balance of its charge move."));
 }

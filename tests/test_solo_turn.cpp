@@ -91,7 +91,8 @@ std::string play_charge(const TempDir& dir, std::uint64_t seed) {
   ok(dir, {"solo", "next-turn", "game"});
   ok(dir, {"solo", "activate", "game", "Lancers", "--enemy-in-range", "--roll", "6"});  // gallop, (Charge?)
   const std::string script = "y\n"            // 1 the offer: declared
-                             "3\n"            //   the initiative (the turn's, not the charge's)
+                             "6\n"            //   the initiative (the turn's, not the charge's): you move first
+                             "\n"             //   your move (the turn's): no unit of yours near the cavalry
                              "20\n"           // 2 distance
                              "elite-foot\n"   // 3 defender
                              "\n"             // 4 front
@@ -199,8 +200,8 @@ TEST_CASE("solo turn: a unit at half its figures routs at the end of the turn an
           "[solo][play][turn][rout]") {
   TempDir dir;
   ok(dir, {"solo", "new", "game", "--unit", "Lancers:shock,figures=10", "--unit", "Hussars:shock,figures=10", "--seed", "9"});
-  // Lancers: 5 new casualties (50%); Hussars: none; the player's initiative 3.
-  Result p = run({"solo", "play", "game"}, dir.path, "n\nn\nn\n5\nn\nn\nn\n0\n3\ny\n");
+  // Lancers: 5 new casualties (50%); Hussars: none; the player's initiative 3; your move: none.
+  Result p = run({"solo", "play", "game"}, dir.path, "n\nn\nn\n5\nn\nn\nn\n0\n3\n\ny\n");
   INFO(p.out << p.err);
   REQUIRE(p.status == 0);
   CHECK(contains(p.out, "Lancers ROUTS: it has lost 5 of 10 figures (a unit routs at 50%)."));
@@ -230,8 +231,8 @@ TEST_CASE("solo turn: a shaken unit rallies on 2D6 against the ruleset's target,
     TempDir dir;
     ok(dir, {"solo", "new", "game", "--unit", "Lancers:shock", "--seed", "11"});
     ok(dir, {"solo", "morale", "game", "Lancers", "shaken"});
-    // Turn 1: the activation (4 answers), the initiative, the rally question.
-    Result p = run({"solo", "play", "game"}, dir.path, std::string("n\nn\nn\n0\n3\n") + (near ? "y\n" : "n\n") + "y\n");
+    // Turn 1: the activation (4 answers), the initiative, your move (none), the rally question.
+    Result p = run({"solo", "play", "game"}, dir.path, std::string("n\nn\nn\n0\n3\n\n") + (near ? "y\n" : "n\n") + "y\n");
     INFO(p.out << p.err);
     REQUIRE(p.status == 0);
     CHECK(contains(p.out, "Morale: Lancers is shaken. Is any enemy within 15 cm (6 in) of it? [y/N] "));
@@ -263,6 +264,7 @@ TEST_CASE("solo turn: shooting - mounted one band further, mounted infantry dism
   const std::string script = "n\ny\nn\n0\n6\n"  // Hussars
                              "n\ny\nn\n0\n3\n"  // Dragoons
                              "3\n4\n"           // initiative: yours, the cavalry's die
+                             "\n"               // your move: no unit of yours near the cavalry
                              "y\n15\nn\n2\n"   // Hussars: a target, 15 cm, no cover, 2 hits
                              "y\n15\nn\n1\n";  // Dragoons: the same
   Result p = run({"solo", "play", "game"}, dir.path, script);
@@ -300,19 +302,19 @@ TEST_CASE("solo turn: mounted infantry stays on foot, and mounting takes its who
            "Dragoons:mounted-infantry,weapon=musket,figures=8", "--seed", "3", "--physical-dice"});
   const std::string turn1 = "n\ny\nn\n0\n6\n"  // Hussars gallop
                             "n\ny\nn\n0\n3\n"  // Dragoons halt
-                            "3\n4\n"
+                            "3\n4\n\n"  // the initiative; your move: none
                             "y\n15\nn\n2\n"  // Hussars shoot
                             "y\n15\nn\n1\n"  // Dragoons dismount and shoot
                             "y\n";
   const std::string turn2 = "n\ny\nn\n0\n3\n"  // Hussars halt
                             "n\ny\nn\n0\n3\n"  // Dragoons halt: stay on foot
-                            "3\n4\n"
+                            "3\n4\n\n"  // the initiative; your move: none
                             "n\n"              // Hussars: no target
                             "y\n15\nn\n2\n"  // Dragoons shoot on foot
                             "y\n";
   const std::string turn3 = "n\ny\nn\n0\n3\n"  // Hussars halt
                             "n\ny\nn\n0\n6\n"  // Dragoons: the table's gallop (Charge?): it mounts
-                            "3\n4\n"
+                            "3\n4\n\n"  // the initiative; your move: none
                             "n\n";  // Hussars: no target; Dragoons has no shooting step
   Result p = run({"solo", "play", "game"}, dir.path, turn1 + turn2 + turn3);
   INFO(p.out << p.err);
@@ -368,7 +370,7 @@ TEST_CASE("solo turn: mounted infantry on the move and units without a weapon do
   TempDir dir;
   ok(dir, {"solo", "new", "game", "--unit", "Dragoons:mounted-infantry,weapon=musket", "--unit", "Lancers:shock", "--seed",
            "3", "--physical-dice"});
-  Result p = run({"solo", "play", "game"}, dir.path, "n\ny\nn\n0\n1\nn\ny\nn\n0\n1\n3\n4\nq\n");
+  Result p = run({"solo", "play", "game"}, dir.path, "n\ny\nn\n0\n1\nn\ny\nn\n0\n1\n3\n4\n\nq\n");
   INFO(p.out << p.err);
   REQUIRE(p.status == 0);
   CHECK_FALSE(contains(p.out, "Do:    Dragoons: Halt"));
@@ -616,7 +618,7 @@ void optional_rules_game(const TempDir& dir) {
 
 // Up to the charge's form: the activation, the offer, the initiative, the
 // distance (30 cm: a charge move over 6 in), heavy foot in front, open ground.
-const std::string k_to_charge = "n\ny\nn\n0\n6\ny\n3\n4\n30\nheavy-foot\n\nn\nn\n\n";
+const std::string k_to_charge = "n\ny\nn\n0\n6\ny\n3\n4\n\n30\nheavy-foot\n\nn\nn\n\n";
 
 }  // namespace
 

@@ -382,3 +382,65 @@ TEST_CASE("web: a rally on the player's dice says what 2D6 must reach (the rules
     REQUIRE(run_in_process(args).status == 0);
   CHECK(body_of(t.call("GET", "/api/sessions/h"))["result"]["next_step"]["rally_need"] == 9);
 }
+
+// Issue 28: your move through the API. The page posts the typed reactions
+// (solo::Moved, solo::Charged); the answers are the command line's, a bad
+// field is a 400 naming it, and nothing is written.
+TEST_CASE("web: your move posts the cavalry's opportunity charge and your charge at it, as `solo moved`/`charged` (seed 003 L90, L7, L20)",
+          "[web][reaction][003]") {
+  Table t;
+  std::string rev = t.create();
+  const std::string file = (fs::path(t.tmp.path()) / "game.vedette.yaml").string();
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"solo", "activate", file, "Lancers", "--roll", "3"},
+           {"solo", "activate", file, "Hussars", "--roll", "3"},
+           {"solo", "next-turn", file},
+           {"solo", "activate", file, "Lancers", "--enemy-in-range", "--roll", "4"},  // RF 1, D6 4: "(Charge?)"
+           {"solo", "charge", file, "Lancers", "--decline"},
+           {"solo", "activate", file, "Hussars", "--enemy-in-range", "--roll", "3"},
+           {"solo", "initiative", file, "--total", "12", "--roll", "1"}}) {
+    const auto r = run_in_process(args);
+    INFO(r.out << r.err);
+    REQUIRE(r.status == 0);
+  }
+  auto status = [&] { return body_of(t.call("GET", "/api/sessions/game"))["result"]; };
+  json st = status();
+  rev = body_of(t.call("GET", "/api/sessions/game"))["rev"];
+  REQUIRE(st["reactions"]["your_move"] == true);
+  CHECK(st["reactions"]["units"][0]["may_react"] == true);
+  // A bad field: 400, nothing written.
+  Reply bad = t.call("POST", "/api/sessions/game/moved",
+                     {{"as", "heavy_foot"}, {"near", {{{"unit", "Lancers"}}}}, {"rev", rev}});
+  CHECK(bad.status == 400);
+  CHECK(bad.body.find("missing \\\"distance\\\"") != std::string::npos);
+  Reply cls = t.call("POST", "/api/sessions/game/moved",
+                     {{"as", "dragon"}, {"near", {{{"unit", "Lancers"}, {"distance", "20cm"}}}}, {"rev", rev}});
+  CHECK(cls.status == 400);
+  CHECK(body_of(t.call("GET", "/api/sessions/game"))["rev"] == rev);
+  // Your foot ends 20 cm from the Lancers, flank towards them; your dice:
+  // initiation [4 4] = 8 against 6 (L100), its morale [3 3] = 6 against 9 + 1 (L20).
+  Reply mv = t.call("POST", "/api/sessions/game/moved",
+                    {{"mover", "Foot"}, {"as", "heavy_foot"}, {"near", {{{"unit", "Lancers"}, {"distance", "20cm"}, {"side", "flank"}}}},
+                     {"roll", {4, 4, 3, 3}}, {"rev", rev}});
+  INFO(mv.body);
+  REQUIRE(mv.status == 200);
+  const json reactions = body_of(mv)["result"]["reactions"];
+  REQUIRE(reactions.size() == 2);
+  CHECK(reactions[0]["reacts"] == true);
+  CHECK(reactions[0]["outcome"].get<std::string>().find("needs 10 on 2D6 [3 3] = 6: fails.") != std::string::npos);
+  CHECK(reactions[0]["outcome"].get<std::string>().find("seed 0") == std::string::npos);  // the page's words
+  CHECK(reactions[1]["reacts"] == false);
+  rev = body_of(mv)["rev"];
+  // Your medium horse charges the Hussars (light horse) in the rear: 6, rear -2 = 8; [3 4] = 7 fails.
+  Reply ch = t.call("POST", "/api/sessions/game/charged",
+                    {{"unit", "Hussars"}, {"as", "medium_horse"}, {"distance", "30cm"}, {"side", "rear"}, {"roll", {3, 4}}, {"rev", rev}});
+  INFO(ch.body);
+  REQUIRE(ch.status == 200);
+  CHECK(body_of(ch)["result"]["need"] == 8);
+  CHECK(body_of(ch)["result"]["outcome"].get<std::string>().find("Light Horse charged by medium horse in the rear: 6, rear -2: needs 8 on 2D6 [3 4] = 7: fails.") !=
+        std::string::npos);
+  // The same events as the command line writes.
+  const auto log = run_in_process({"solo", "log", file, "--json"});
+  CHECK(log.out.find("\"event\": \"opportunity\"") != std::string::npos);
+  CHECK(log.out.find("\"event\": \"charged\"") != std::string::npos);
+}

@@ -18,9 +18,11 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <type_traits>
 
 #include "engine/core/doc.hpp"
 #include "sims/cli/solo_cli.hpp"
+#include "sims/cli/solo_prompter.hpp"
 #include "sims/solo/solo_react.hpp"
 
 namespace vedette::cli {
@@ -28,11 +30,8 @@ namespace vedette::cli {
 namespace {
 
 using namespace solo_cli;
+using namespace play;
 
-struct Quit {
-  bool eof = false;
-};
-struct UndoRequest {};
 
 // Ctrl-C: every answer is already on disk (each is saved as it is given,
 // atomically), so the handler only says so and how to resume. The message
@@ -51,109 +50,6 @@ void install_interrupt_message(const std::string& file) {
   std::signal(SIGINT, on_interrupt);
 }
 
-const char* const k_help =
-    "  Answer y or n; Enter takes the default (the capital letter). Numbers: type the number;\n"
-    "  Enter takes the default in brackets, if there is one.\n"
-    "  u  undo your last answer (the history keeps it, marked undone)\n"
-    "  q  save and quit; `vedette solo play` later picks up where you stopped\n"
-    "  Every answer is saved as you give it, so closing the window loses nothing.\n";
-
-class Prompter {
- public:
-  Prompter(std::istream& in, std::ostream& out, bool echo) : in_(in), out_(out), echo_(echo) {}
-
-  // Prints the prompt and reads one answer, lower-cased and trimmed.
-  std::string ask(const std::string& prompt) {
-    out_ << prompt << std::flush;
-    std::string line;
-    if (!std::getline(in_, line)) {
-      out_ << "\n";
-      throw Quit{true};
-    }
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (echo_) out_ << line << "\n";
-    std::string t;
-    for (char c : line) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    auto sp = [](unsigned char c) { return std::isspace(c) != 0; };
-    while (!t.empty() && sp(static_cast<unsigned char>(t.back()))) t.pop_back();
-    std::size_t k = 0;
-    while (k < t.size() && sp(static_cast<unsigned char>(t[k]))) ++k;
-    t.erase(0, k);
-    if (t == "q" || t == "quit") throw Quit{false};
-    if (t == "u" || t == "undo") throw UndoRequest{};
-    return t;
-  }
-
-  // `explain`: what "?" says about the question, before the keys.
-  bool yes_no(const std::string& question, bool def, const std::string& explain = {}) {
-    while (true) {
-      std::string t = ask(question + (def ? " [Y/n] " : " [y/N] "));
-      if (t.empty()) return def;
-      if (t == "y" || t == "yes") return true;
-      if (t == "n" || t == "no") return false;
-      if (t == "?" || t == "help") {
-        if (!explain.empty()) out_ << "  " << explain << "\n";
-        out_ << k_help;
-        continue;
-      }
-      out_ << "  '" << t << "' is not an answer: type y or n (Enter means " << (def ? "yes" : "no")
-           << "); u undoes, q quits, ? explains.\n";
-    }
-  }
-
-  // A free answer checked by `parse` (nullopt plus a reason re-asks).
-  template <class T, class Parse>
-  T checked(const std::string& question, const std::optional<std::string>& def, Parse parse) {
-    while (true) {
-      std::string t = ask(question + (def ? " [" + *def + "] " : " "));
-      if (t == "?" || t == "help") {
-        out_ << k_help;
-        continue;
-      }
-      if (t.empty()) {
-        if (!def) {
-          out_ << "  An answer is needed; u undoes, q quits, ? explains.\n";
-          continue;
-        }
-        t = *def;
-      }
-      std::string why;
-      std::optional<T> v = parse(t, why);
-      if (v) return *v;
-      out_ << "  " << why << ".\n";
-    }
-  }
-
-  int number(const std::string& question, int lo, int hi, std::optional<int> def, const std::string& why_max,
-             const std::string& explain = {}) {
-    while (true) {
-      std::string t = ask(question + (def ? " [" + std::to_string(*def) + "] " : " "));
-      if (t.empty() && def) return *def;
-      if (t == "?" || t == "help") {
-        if (!explain.empty()) out_ << "  " << explain << "\n";
-        out_ << k_help;
-        continue;
-      }
-      auto v = parse_int(t);
-      if (!v) {
-        out_ << "  " << (t.empty() ? "An answer is needed" : "'" + t + "' is not a whole number") << ": type a number from "
-             << lo << " to " << hi << "; u undoes, q quits.\n";
-        continue;
-      }
-      if (*v < lo || *v > hi) {
-        out_ << "  " << *v << " is out of range: type a number from " << lo << " to " << hi
-             << (why_max.empty() ? "" : " (" + why_max + ")") << ".\n";
-        continue;
-      }
-      return static_cast<int>(*v);
-    }
-  }
-
- private:
-  std::istream& in_;
-  std::ostream& out_;
-  bool echo_;
-};
 
 // What play does next, found from the session alone.
 // What "?" says about a question: the rule behind it, in words.
@@ -176,32 +72,10 @@ std::string explain(const Ruleset& r, Question q) {
   return {};
 }
 
-// Undoes the player's last answer: steps are taken back until one that was
-// answered at a prompt (a question, a turn change, a die the player rolled),
-// so a rolled activation goes with the answer before it.
-void undo_last_answer(Session& s, const Ruleset& r, std::ostream& out) {
-  if (!s.undo_target()) {
-    out << "  Nothing to undo.\n";
-    return;
-  }
-  while (int t = s.undo_target()) {
-    const Event& e = s.event(t);
-    bool answered = true;
-    if (const auto* a = std::get_if<ActivateEvent>(&e.body)) answered = a->a.dice == DiceSource::player;
-    if (const auto* c = std::get_if<ChargeEvent>(&e.body))
-      answered = c->c.declined || (c->c.has_dice() && c->c.dice_source == DiceSource::player);
-    if (const StepRecord* st = step_record(e.body)) answered = !st->given.empty();
-    (void)apply(s, r, solo::Undo{1});
-    out << "  Undone: " << describe(s, s.event(t)) << "\n";
-    if (answered) break;
-  }
-  save_or_throw(s);
-}
 
 std::string yes_no_text(bool v) { return v ? "yes" : "no"; }
 
 ChargeInputs inputs_from(const Ruleset& r, const Session& s, std::size_t k, const std::map<std::string, std::string>& d);
-std::vector<int> ask_dice(Prompter& p, const std::string& prompt, std::size_t n);
 
 // The next field of the charge form still to ask, or "" when complete.
 std::string next_charge_field(const Ruleset& r, const Session& s, std::size_t k, const std::map<std::string, std::string>& d) {
@@ -421,50 +295,9 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
   }
 }
 
-// Applies one of the turn's steps (solo::apply) and gives its record.
-const StepRecord& step_applied(Session& s, const Ruleset& r, const solo::Command& c) {
-  return *step_record(s.event(apply(s, r, c).events.back()).body);
-}
 
-// Dice the player rolls for the automated side: `n` faces, or (hits_only)
-// just the number of hits.
-std::vector<int> ask_dice(Prompter& p, const std::string& prompt, std::size_t n) {
-  return p.checked<std::vector<int>>(prompt, std::nullopt, [n](const std::string& t, std::string& why) -> std::optional<std::vector<int>> {
-    std::istringstream is(t);
-    std::vector<int> v;
-    std::string w;
-    while (is >> w) {
-      auto x = parse_int(w);
-      if (!x || *x < 1 || *x > 6) {
-        why = "'" + w + "' is not a die: type " + std::to_string(n) + " numbers from 1 to 6";
-        return std::nullopt;
-      }
-      v.push_back(static_cast<int>(*x));
-    }
-    if (v.size() != n) {
-      why = "type " + std::to_string(n) + (n == 1 ? " die" : " dice") + ", e.g. " + (n == 1 ? "4" : "3 5");
-      return std::nullopt;
-    }
-    return v;
-  });
-}
-
-// Issue 28: the cavalry that may make an opportunity charge while the
-// player moves (sims/solo/solo_react.hpp), named in one line, with the
-// command that walks it. (Play asks no question about it yet.)
-void player_moves(const Session& s, const Ruleset& r, std::ostream& out) {
-  const std::vector<std::size_t> who = reactors_now(r, s);
-  if (who.empty()) return;
-  std::string names;
-  for (std::size_t k = 0; k < who.size(); ++k)
-    names += (k == 0 ? "" : k + 1 == who.size() ? " and " : ", ") + s.header().units[who[k]].name;
-  out << "  " << names << (who.size() == 1 ? " has" : " have")
-      << " not moved and may charge a unit of yours that moves or turns within reach (seed 003): say where it ends with "
-         "`vedette solo moved "
-      << s.path().filename().string() << " --near UNIT=DISTANCE ...`; a charge of yours at the cavalry: `vedette solo charged`.\n";
-}
-
-void initiative_step(Session& s, const Ruleset& r, bool physical, Prompter& p, std::ostream& out) {
+// The initiative; true when the player moves first.
+bool initiative_step(Session& s, const Ruleset& r, bool physical, Prompter& p, std::ostream& out) {
   const int dice = r.combat.initiative.dice;
   const int declared = charges_declared(s);
   const int im = r.charge.declare_initiative_modifier;
@@ -485,7 +318,7 @@ void initiative_step(Session& s, const Ruleset& r, bool physical, Prompter& p, s
   out << "Initiative: " << rec.outcome << "\n";
   out << (rec.result == "cavalry" ? "  The cavalry moves now, as its orders above say; then you move.\n"
                                   : "  Move your units now; then the cavalry moves, as its orders above say.\n");
-  player_moves(s, r, out);  // issue 28: the cavalry's opportunity charges (sims/solo/solo_react.hpp)
+  return rec.result != "cavalry";
 }
 
 void shooting_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prompter& p, std::ostream& out) {
@@ -618,6 +451,60 @@ class PlainLines : public std::streambuf {
 
 }  // namespace
 
+namespace play {
+
+// Undoes the player's last answer: steps are taken back until one that was
+// answered at a prompt (a question, a turn change, a die the player rolled),
+// so a rolled activation goes with the answer before it.
+void undo_last_answer(Session& s, const Ruleset& r, std::ostream& out) {
+  if (!s.undo_target()) {
+    out << "  Nothing to undo.\n";
+    return;
+  }
+  while (int t = s.undo_target()) {
+    const Event& e = s.event(t);
+    bool answered = true;
+    if (const auto* a = std::get_if<ActivateEvent>(&e.body)) answered = a->a.dice == DiceSource::player;
+    if (const auto* c = std::get_if<ChargeEvent>(&e.body))
+      answered = c->c.declined || (c->c.has_dice() && c->c.dice_source == DiceSource::player);
+    if (const StepRecord* st = step_record(e.body)) answered = !st->given.empty();
+    (void)apply(s, r, solo::Undo{1});
+    out << "  Undone: " << describe(s, s.event(t)) << "\n";
+    if (answered) break;
+  }
+  save_or_throw(s);
+}
+
+// Applies one of the turn's steps (solo::apply) and gives its record.
+const StepRecord& step_applied(Session& s, const Ruleset& r, const solo::Command& c) {
+  return *step_record(s.event(apply(s, r, c).events.back()).body);
+}
+
+// Dice the player rolls for the automated side: `n` faces, or (hits_only)
+// just the number of hits.
+std::vector<int> ask_dice(Prompter& p, const std::string& prompt, std::size_t n) {
+  return p.checked<std::vector<int>>(prompt, std::nullopt, [n](const std::string& t, std::string& why) -> std::optional<std::vector<int>> {
+    std::istringstream is(t);
+    std::vector<int> v;
+    std::string w;
+    while (is >> w) {
+      auto x = parse_int(w);
+      if (!x || *x < 1 || *x > 6) {
+        why = "'" + w + "' is not a die: type " + std::to_string(n) + " numbers from 1 to 6";
+        return std::nullopt;
+      }
+      v.push_back(static_cast<int>(*x));
+    }
+    if (v.size() != n) {
+      why = "type " + std::to_string(n) + (n == 1 ? " die" : " dice") + ", e.g. " + (n == 1 ? "4" : "3 5");
+      return std::nullopt;
+    }
+    return v;
+  });
+}
+
+}  // namespace play
+
 int run_solo_play(const PlayOptions& o, Io& io) {
   PlainLines plain(io.out);
   std::ostream plain_out(&plain);
@@ -666,6 +553,9 @@ int run_solo_play(const PlayOptions& o, Io& io) {
   constexpr std::size_t k_none = static_cast<std::size_t>(-1);
   std::size_t announced = k_none;  // the unit whose banner was shown last
   int announced_turn = 0;
+  // The cavalry moved first this turn: your move comes once its charges are
+  // walked (kept while play runs; a resumed play does not ask it again).
+  int move_after_cavalry = 0;
   install_interrupt_message(file);
   try {
     while (true) {
@@ -690,9 +580,17 @@ int run_solo_play(const PlayOptions& o, Io& io) {
           return 0;
         }
         if (step.kind == Step::Kind::initiative) {
-          initiative_step(s, r, physical, p, out);
+          const bool player_first = initiative_step(s, r, physical, p, out);
           save_or_throw(s);
           announced = k_none;
+          // Your move (issue 28): now, or once the cavalry's charges are walked.
+          if (player_first) player_move_step(s, r, physical, p, out);
+          else move_after_cavalry = turn;
+          continue;
+        }
+        if (move_after_cavalry == turn && step.kind != Step::Kind::charge) {
+          move_after_cavalry = 0;
+          player_move_step(s, r, physical, p, out);
           continue;
         }
         if (step.kind == Step::Kind::next_turn) {

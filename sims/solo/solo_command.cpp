@@ -3,6 +3,7 @@
 #include "sims/solo/solo_command.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <string>
 
 #include "engine/core/diagnostics.hpp"
@@ -409,7 +410,200 @@ void run(Session& s, const Ruleset&, const Reseed& o, Applied& out) {
   }
 }
 
+// ------------------------------------------ the player's moves (issue 28)
+
+// The player's unit from its words: its class on seed 003's table, its weight.
+PlayerUnit player_unit(const std::string& name, const std::string& cls, const std::string& weight) {
+  PlayerUnit u;
+  u.name = name.empty() ? "your unit" : name;
+  if (!printable_utf8(u.name)) refuse("your unit's name must be printable text");
+  std::string why;
+  auto d = parse_defender(cls, why);
+  if (!d) refuse("--as: " + why);
+  u.defender = *d;
+  if (!weight.empty()) {
+    auto w = parse_attacker(weight, why);
+    if (!w) refuse("--weight: " + why);
+    u.weight = *w;
+  } else if (u.on_horse()) {
+    // Its class says its weight: light, medium or heavy horse.
+    u.weight = static_cast<AttackerWeight>(static_cast<std::size_t>(u.defender) - static_cast<std::size_t>(DefenderClass::light_horse));
+  }
+  return u;
+}
+
+std::optional<AttackerWeight> their_weight(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  std::string why;
+  auto w = parse_attacker(text, why);
+  if (!w) refuse("--their-weight: " + why);
+  return w;
+}
+
+// The reaction's dice: the player's (read two by two in the order the
+// charge asks for them), or the session's roll (reused after an undo).
+StepDice reaction_dice_for(const Session& s, TurnStep step, std::size_t k, const std::vector<int>& roll, std::size_t most,
+                           bool player) {
+  if (roll.empty() && !player) return reaction_dice(s, step, k);
+  if ((!player && roll.size() < 2) || roll.size() > most || roll.size() % 2 != 0)
+    refuse("--roll: give your dice two by two, 2 to " + std::to_string(most) + " of them (each check is 2D6)");
+  for (int d : roll)
+    if (d < 1 || d > 6) refuse("--roll: dice are 1 to 6, got " + std::to_string(d));
+  if (s.step_dice_for(step, k, s.state().turn))
+    refuse("dice were already rolled for this reaction this turn; they are used again (leave out --roll)");
+  return player_dice(roll);
+}
+
+struct NearParsed {
+  std::size_t unit = 0;
+  MoverFacts f;
+};
+
+NearParsed near_facts(const Session& s, const Ruleset& r, const NearCavalry& n) {
+  NearParsed p;
+  p.unit = find_unit_or_throw(s, n.unit);
+  const std::string what = "--near " + n.unit + ": ";
+  std::string why;
+  auto d = parse_table_length(r, n.distance, false, why);
+  if (!d) refuse(what + "the distance: " + why);
+  p.f.distance = *d;
+  auto side = parse_side(n.side, why);
+  if (!side) refuse(what + why);
+  p.f.side = *side;
+  auto path = parse_path(n.path, why);
+  if (!path) refuse(what + why);
+  p.f.path = *path;
+  p.f.in_arc = n.in_arc;
+  p.f.in_sight = n.in_sight;
+  p.f.charging_it = n.charging;
+  return p;
+}
+
+void run(Session& s, const Ruleset& r, const Moved& o, Applied& out) {
+  std::string why;
+  const auto kind = parse_move_kind(o.kind, why);
+  if (!kind) refuse("--kind: " + why);
+  const PlayerUnit pu = player_unit(o.mover, o.as, o.weight);
+  std::vector<NearParsed> near;
+  for (const NearCavalry& n : o.near) {
+    near.push_back(near_facts(s, r, n));
+    for (std::size_t k = 0; k + 1 < near.size(); ++k)
+      if (near[k].unit == near.back().unit) refuse("--near: " + s.header().units[near.back().unit].name + " is named twice");
+    near.back().f.unit = pu;
+    near.back().f.kind = *kind;
+  }
+  out.mover = pu.name;
+  int reacting = 0;
+  for (const ReactorStatus& st : reactor_status(r, s)) {
+    const std::string& name = s.header().units[st.unit].name;
+    const NearParsed* n = nullptr;
+    for (const NearParsed& x : near)
+      if (x.unit == st.unit) n = &x;
+    Applied::Reaction a;
+    a.unit = st.unit;
+    a.near = n != nullptr;
+    if (!n || !st.line.empty()) {
+      // Not near, or it cannot react whatever the distance: one line, nothing asked.
+      a.outcome = st.line.empty() ? name + " does not react: your unit did not end near it." : st.line;
+      out.reactions.push_back(a);
+      continue;
+    }
+    if ((o.player_dice || !o.roll.empty()) && ++reacting > 1) refuse("--roll: give your dice for one unit's reaction at a time");
+    const StepDice d = reaction_dice_for(s, TurnStep::opportunity, st.unit, o.roll, k_reaction_dice, o.player_dice);
+    StepRecord rec = resolve_opportunity(r, s, st.unit, n->f, d, their_weight(o.their_weight));
+    a.reacts = !rec.result.empty();
+    a.outcome = rec.outcome;
+    if (a.reacts) {
+      a.event = s.append(OpportunityEvent{name, rec}).n;
+      out.events.push_back(a.event);
+    }
+    out.reactions.push_back(a);
+  }
+}
+
+void run(Session& s, const Ruleset& r, const Charged& o, Applied& out) {
+  const std::size_t k = find_unit_or_throw(s, o.unit);
+  if (o.as.empty()) refuse("--as is needed: your unit's class on seed 003's table (light_horse, medium_horse, heavy_horse, heavy_foot, ...)");
+  if (o.distance.empty()) refuse("--distance is needed: between the two when your charge began, e.g. 30cm");
+  PlayerCharge c;
+  c.unit = player_unit(o.mover, o.as, o.weight);
+  std::string why;
+  auto d = parse_table_length(r, o.distance, false, why);
+  if (!d) refuse("--distance: " + why);
+  c.distance = *d;
+  auto side = parse_side(o.side, why);
+  if (!side) refuse("--side: " + why);
+  c.side = *side;
+  c.bonus = o.bonus;
+  c.in_arc = o.in_arc;
+  c.in_sight = o.in_sight;
+  const StepDice dice = reaction_dice_for(s, TurnStep::charged, k, o.roll, 6, o.player_dice);
+  StepRecord rec = resolve_charged(r, s, k, c, dice, their_weight(o.their_weight));
+  out.unit = k;
+  out.mover = c.unit.name;
+  out.events.push_back(s.append(ChargedEvent{s.header().units[k].name, rec}).n);
+}
+
 }  // namespace
+
+std::optional<NearCavalry> parse_near_words(const Session& s, const std::string& text, std::string& why) {
+  const std::string form =
+      "expected UNIT=DISTANCE[,front|flank|rear][,no-arc][,unseen][,charging], e.g. \"Cuirassiers=20cm,flank\"";
+  auto words_of = [](const std::string& t) {
+    std::vector<std::string> w;
+    std::string cur;
+    for (char ch : t) {
+      if (ch == ',' || ch == ' ' || ch == '\t') {
+        if (!cur.empty()) w.push_back(cur);
+        cur.clear();
+      } else {
+        cur += ch;
+      }
+    }
+    if (!cur.empty()) w.push_back(cur);
+    return w;
+  };
+  NearCavalry n;
+  std::vector<std::string> rest;
+  const auto eq = text.find('=');
+  if (eq != std::string::npos) {
+    std::string name = text.substr(0, eq);
+    while (!name.empty() && name.back() == ' ') name.pop_back();
+    while (!name.empty() && name.front() == ' ') name.erase(0, 1);
+    auto k = s.find_unit(name);
+    if (!k) return why = "'" + text + "': no unit named '" + name + "'", std::nullopt;
+    n.unit = s.header().units[*k].name;
+    rest = words_of(text.substr(eq + 1));
+  } else {
+    // The longest run of words that names a unit.
+    const std::vector<std::string> w = words_of(text);
+    std::size_t used = 0;
+    std::string name;
+    for (std::size_t m = w.size(); m >= 1 && used == 0; --m) {
+      std::string cand;
+      for (std::size_t j = 0; j < m; ++j) cand += (j ? " " : "") + w[j];
+      if (auto k = s.find_unit(cand)) {
+        used = m;
+        n.unit = s.header().units[*k].name;
+      }
+    }
+    if (used == 0) return why = "'" + text + "': it does not start with one of the cavalry's units (" + form + ")", std::nullopt;
+    rest.assign(w.begin() + static_cast<std::ptrdiff_t>(used), w.end());
+  }
+  if (rest.empty()) return why = "'" + text + "': the distance is missing; " + form, std::nullopt;
+  n.distance = rest[0];
+  for (std::size_t k = 1; k < rest.size(); ++k) {
+    std::string p = rest[k];
+    for (char& ch : p) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (p == "front" || p == "flank" || p == "rear") n.side = p;
+    else if (p == "no-arc") n.in_arc = false;
+    else if (p == "unseen") n.in_sight = false;
+    else if (p == "charging") n.charging = true;
+    else if (p == "obstacle" || p == "uphill" || p == "into-terrain" || p == "into_terrain") n.path = p;
+    else return why = "'" + text + "': unknown '" + rest[k] + "'; " + form, std::nullopt;
+  }
+  return n;
+}
 
 std::size_t find_unit_or_throw(const Session& s, const std::string& name) {
   if (auto k = s.find_unit(name)) return *k;
@@ -461,8 +655,10 @@ void check(const Session& s, const Command& c) {
         else if constexpr (std::is_same_v<T, Casualties>) (void)casualties_added(s, o);
         else if constexpr (std::is_same_v<T, SetMorale>) (void)morale_of(s, o);
         else if constexpr (std::is_same_v<T, Shoot> || std::is_same_v<T, Melee> || std::is_same_v<T, Rally> ||
-                           std::is_same_v<T, Answer> || std::is_same_v<T, ChargeAnswer>)
+                           std::is_same_v<T, Answer> || std::is_same_v<T, ChargeAnswer> || std::is_same_v<T, Charged>)
           (void)find_unit_or_throw(s, o.unit);
+        else if constexpr (std::is_same_v<T, Moved>)
+          for (const NearCavalry& n : o.near) (void)find_unit_or_throw(s, n.unit);
       },
       c);
 }

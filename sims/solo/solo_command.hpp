@@ -18,6 +18,7 @@
 
 #include "engine/decision/ruleset.hpp"
 #include "sims/solo/session.hpp"
+#include "sims/solo/solo_react.hpp"
 #include "sims/solo/solo_turn.hpp"
 
 namespace vedette::solo {
@@ -116,13 +117,58 @@ struct Undo {
 struct Redo {
   int count = 1;
 };
+// Issue 28, the player's movement step: a cavalry unit the player's unit
+// ends near, in the table's words (parsed with the ruleset by apply()).
+struct NearCavalry {
+  std::string unit;                 // the automated unit
+  std::string distance;             // from its front to the near edge of your unit's nearest figure ("20cm")
+  std::string side = "front";       // which face of your unit it would strike (seed 003 L20)
+  bool in_arc = true;               // at least partly within its 45-degree arc (L40)
+  bool in_sight = true;             // visible to its front rank (L34)
+  bool charging = false;            // your unit was charging it (L102: they meet halfway)
+  std::string path = "open";        // open, obstacle, uphill, into-terrain
+};
+// A unit of the player's is about to move, has moved or changed facing
+// (seed 003 L93): each automated unit that may react decides whether it
+// makes an opportunity charge (L90-L102), by the engine's rules
+// (sims/solo/solo_react.hpp). Units not near, or that may not react, are
+// told in one line; only reactions that charge are recorded.
+struct Moved {
+  std::string mover;               // your unit's name, for the words ("" = "your unit")
+  std::string as = "heavy_foot";   // its class on seed 003's table (L10-L16)
+  std::string weight;              // on horse: its weight ("" = its class's)
+  std::string kind = "moved";      // about-to-move, moved or faced
+  std::vector<NearCavalry> near;
+  std::string their_weight;        // the cavalry's weight when its unit records none
+  std::vector<int> roll;           // the player's dice, for one reacting unit (2 to 8)
+  // The player rolls even with `roll` short or empty: a check beyond the
+  // dice given throws DiceNeeded (solo play asks each pair as it comes).
+  bool player_dice = false;
+};
+// The player's unit charges automated unit `unit` (its own initiation
+// check passed at the table): the cavalry's counter-charge, its morale
+// check (seed 003 L7, L9-16, L20), the result, L54.
+struct Charged {
+  std::string unit;                  // the cavalry unit charged
+  std::string mover;                 // your unit's name ("" = "your unit")
+  std::string as;                    // its class on seed 003's table
+  std::string weight;                // as a charger ("" = its class's)
+  std::string distance;              // between the two when your charge began
+  std::string side = "front";        // the face of the cavalry it strikes
+  bool bonus = true;                 // beyond its minimum distance: the charge bonus (L42)
+  bool in_arc = true, in_sight = true;
+  std::string their_weight;
+  std::vector<int> roll;             // the player's dice (2 to 6)
+  bool player_dice = false;          // as Moved's
+};
+
 // A new seed for the rolls, before any die was rolled (`solo play --seed`).
 struct Reseed {
   std::uint64_t seed = 0;
 };
 
 using Command = std::variant<Activate, Answer, ChargeAnswer, Charge, Initiative, Shoot, Melee, Rally, Casualties,
-                             SetMorale, NextTurn, Undo, Redo, Reseed>;
+                             SetMorale, NextTurn, Undo, Redo, Reseed, Moved, Charged>;
 
 // What apply() did, for the front to show.
 struct Applied {
@@ -140,6 +186,17 @@ struct Applied {
   // known before the dice
   std::optional<ChargeInputs> charge_inputs;
   ChargePreview preview;
+  // moved: each automated unit's answer, in the session's order (event 0:
+  // none recorded: it did not charge)
+  struct Reaction {
+    std::size_t unit = 0;
+    bool reacts = false;
+    bool near = false;  // the player said its unit ends near this one
+    std::string outcome;
+    int event = 0;
+  };
+  std::vector<Reaction> reactions;
+  std::string mover;
 };
 
 // The checks that need no ruleset (the unit exists, has not acted, the
@@ -163,6 +220,12 @@ void check_unit_types(const Session& s, const Ruleset& r, const std::string& rul
 // A unit by name (exact, or unique case-insensitive), or a CommandError
 // listing the units.
 std::size_t find_unit_or_throw(const Session& s, const std::string& name);
+
+// `solo moved --near`'s words and `solo play`'s answer, one cavalry unit's:
+// "UNIT=DISTANCE[,flank|rear][,no-arc][,unseen][,charging][,obstacle|uphill|into-terrain]"
+// (commas or spaces; the name may stand before "=" or, without it, be the
+// longest run of words naming a unit). nullopt and `why` when it does not read.
+std::optional<NearCavalry> parse_near_words(const Session& s, const std::string& text, std::string& why);
 
 // The JSON `vedette solo COMMAND --json` prints for an applied command (the
 // web page answers the same).

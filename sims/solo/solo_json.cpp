@@ -217,6 +217,19 @@ Json applied_json(const Session& s, const Command& c, const Applied& a) {
           j[key] = Json::array();
           for (int t : a.targets) j[key].push_back(event_json(s, s.event(t)));
           j["turn"] = s.state().turn;
+        } else if constexpr (std::is_same_v<T, Moved>) {
+          // Each automated unit's answer (the recorded charges as events).
+          j["turn"] = s.state().turn;
+          j["mover"] = a.mover;
+          j["reactions"] = Json::array();
+          for (const Applied::Reaction& x : a.reactions) {
+            Json r;
+            r["unit"] = s.header().units[x.unit].name;
+            r["reacts"] = x.reacts;
+            if (x.event) r["event"] = event_json(s, s.event(x.event));
+            r["outcome"] = x.outcome;
+            j["reactions"].push_back(r);
+          }
         } else {
           (void)o;
           j = event_json(s, s.event(n));

@@ -41,7 +41,7 @@ std::vector<int> drive(ChargeProcedure& p, const ChargeAnswers& a, const StepDic
     ChargeThrow t;
     if (d.source == DiceSource::player) {
       if (next + 2 > d.dice.size())
-        throw SessionError("the " + std::string(k_charge_roll_words[at(n.roll)]) + " needs 2 more dice", "dice");
+        throw DiceNeeded("the " + std::string(k_charge_roll_words[at(n.roll)]) + " needs 2 more dice", n.roll);
       t = throw_of(d, static_cast<int>(next));
       next += 2;
       used.push_back(t.faces[0]);

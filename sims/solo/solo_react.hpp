@@ -75,6 +75,12 @@ std::vector<std::size_t> reactors_now(const Ruleset& r, const Session& s);
 // initiation check (L68): 8 dice. Rolled: the first 8 dice of one roll's
 // stream (a reaction after an undo reuses them).
 inline constexpr int k_reaction_dice = 8;
+// The player's dice ran out before the procedure was done: it needs the
+// next 2D6 for `roll` (the front asks them and applies again with them).
+struct DiceNeeded : SessionError {
+  DiceNeeded(const std::string& what, ChargeRoll r) : SessionError(what, "dice"), roll(r) {}
+  ChargeRoll roll;
+};
 StepDice reaction_dice(const Session& s, TurnStep step, std::size_t unit);
 
 // (a) The player's unit moved near automated unit `unit`: the engine's rule

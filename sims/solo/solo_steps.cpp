@@ -282,8 +282,15 @@ StepRecord resolve_melee(const Ruleset& r, const Session& s, std::size_t unit, i
       auto range = parse_length(ce->c.max_range), dist = parse_length(ce->c.distance);
       if (range && dist) balance = follow_through_balance(r, *range, *dist);
     }
+  // Charged by your unit this turn and standing (`solo charged`, seed 003
+  // L54), it defends: your unit is the attacker, as in the engine's melee
+  // (engine/engagement/engagement_fighting.cpp): a tie repulses your unit,
+  // and it has no follow-through of its own. Otherwise it is the charger.
+  // (Known again when the session is read back: not recorded.)
+  const bool defends = mem.struck_in_turn == s.state().turn;
   const MeleeAftermath after =
-      melee_aftermath(r, rec.score, player_hits, normal_move(r, true, Length()), Length(), true, balance);
+      defends ? melee_aftermath(r, player_hits, rec.score, Length(), normal_move(r, true, Length()), true, Length())
+              : melee_aftermath(r, rec.score, player_hits, normal_move(r, true, Length()), Length(), true, balance);
   std::string t = name + " fights with " + plural(side.dice, "die", "dice") + " needing " + std::to_string(side.need) + "+";
   if (side.modifier)
     t += " (" + std::to_string(r.combat.melee.hit) + "+ with " + (side.modifier > 0 ? "+" : "") + std::to_string(side.modifier) +
@@ -293,9 +300,28 @@ StepRecord resolve_melee(const Ruleset& r, const Session& s, std::size_t unit, i
   if (rec.score > 0) t += "Remove " + plural(rec.score, "figure", "figures") + " from your unit. ";
   const std::string moves = times_text(r.combat.melee.loser_retreat_moves);
   const bool destroyed = rec.casualties >= s.figures_left(unit);
+  const MeleeWinner cavalry_won = defends ? MeleeWinner::defender : MeleeWinner::attacker;
   if (destroyed) {
-    rec.result = after.winner == MeleeWinner::attacker ? "won" : after.winner == MeleeWinner::defender ? "lost" : "tie";
+    rec.result = after.winner == MeleeWinner::tie ? "tie" : after.winner == cavalry_won ? "won" : "lost";
     rec.outcome = t + name + " loses its last figure in the melee: it is destroyed.";
+    return rec;
+  }
+  if (defends) {
+    if (after.winner == MeleeWinner::defender) {
+      rec.result = "won";
+      t += name + " wins: your unit falls back " + moves + " of its moves, backs to the enemy, and must rally.";
+    } else if (after.winner == MeleeWinner::attacker) {
+      rec.result = "lost";
+      rec.fell_back = true;
+      rec.morale = Morale::rallying;
+      t += name + " loses: it falls back " + format_length_table(after.defender_back, u) + " (" + moves +
+           " moves), backs to your unit, and must rally. Your unit follows through the balance of its charge move.";
+    } else {
+      rec.result = "tie";
+      t += "A tie: your unit, the charger, is repulsed and falls back " + format_length_table(after.attacker_back, u) + ", facing " +
+           name + "; " + name + " holds its ground.";
+    }
+    rec.outcome = t;
     return rec;
   }
   switch (after.winner) {
@@ -444,7 +470,9 @@ std::string melee_intro(const Ruleset& r, const Session& s, std::size_t unit) {
            plural(r.charge.infantry_square.max_battle_dice, "die", "dice") + ": " + faces_text(r.charge.infantry_square.bounce_on) +
            " bounces " + name + " back before it strikes; then " + name + " strikes with " + plural(side.dice, "die", "dice") +
            " needing " + std::to_string(side.need) + "+.";
-  std::string t = "Melee: " + name + " is in contact with the unit it charged. It fights with " + plural(side.dice, "die", "dice") +
+  const bool defends = s.memory(unit).struck_in_turn == s.state().turn;  // your unit charged it (seed 003 L54)
+  std::string t = "Melee: " + name + (defends ? " is in contact with your unit that charged it" : " is in contact with the unit it charged") +
+                  ". It fights with " + plural(side.dice, "die", "dice") +
                   " needing " + std::to_string(side.need) + "+";
   if (side.modifier)
     t += " (" + std::to_string(r.combat.melee.hit) + "+ with " + (side.modifier > 0 ? "+" : "") + std::to_string(side.modifier) +
@@ -514,9 +542,12 @@ std::string turn_summary(const Ruleset& r, const Session& s, std::size_t unit) {
 }
 
 std::string plain_words(const std::string& text) {
-  static const std::regex paren(R"( ?\(seed \d{3}(?:'s [a-z ]+)?\))");  // " (seed 003)", " (seed 003's charge table)"
-  static const std::regex lead(R"(\(seed \d{3}, )");                     // "(seed 003, per ..." -> "(per ..."
-  static const std::regex tail(R"([,;] seed \d{3}\))");                  // "..., seed 001)" -> "...)"
+  // A citation: "seed 003", "seed 003's charge table", with the seed's
+  // lines if any ("seed 003 L90", "seed 003 L14, L20", "seed 003 L9-16").
+  static const std::string cite = R"(seed \d{3}(?:'s [a-z ]+)?(?: L\d+(?:-L?\d+)?(?:, L\d+(?:-L?\d+)?)*)?)";
+  static const std::regex paren(" ?\\(" + cite + "\\)");  // " (seed 003)", " (seed 003 L90)", " (seed 003's charge table)"
+  static const std::regex lead("\\(" + cite + ", ");       // "(seed 003, per ..." -> "(per ..."
+  static const std::regex tail("[,;] " + cite + "\\)");     // "..., seed 001)", "..., seed 003 L100)" -> "...)"
   static const std::regex key(R"( \((?:[a-z_]+\.)+[a-z_]+\))");           // " (switches.no_gallop_pace)": a YAML key
   std::string t = std::regex_replace(text, paren, "");
   t = std::regex_replace(t, lead, "(");

@@ -272,6 +272,14 @@ Json reactions_json(const Ruleset& r, const Session& s) {
                  {"command", "vedette solo charged GAME UNIT --as CLASS --distance D [--side flank|rear] [--no-bonus] [--no-arc]"},
                  {"rule", "003-L7-defender-checks"},
                  {"text", "Your unit charges a cavalry unit: its counter-charge, its morale check, the result"}}};
+  // Your move comes once the turn's initiative is rolled (the page's
+  // "Your move" step); what it asks: your unit's class on seed 003's table,
+  // the distance in the table's unit.
+  j["your_move"] = s.state().initiative_turn == s.state().turn;
+  Json classes = Json::array();
+  for (auto c : k_defender_class_names) classes.push_back(std::string(c));
+  j["classes"] = classes;
+  j["units_of_length"] = unit_name(r.units);
   Json units = Json::array();
   for (const ReactorStatus& st : reactor_status(r, s)) {
     Json u;

@@ -138,6 +138,60 @@ std::optional<solo::Command> rally(const Json& body, std::string unit, Reply& ba
   return c;
 }
 
+// Issue 28, the player's movement step (`vedette solo moved` / `charged`).
+// The player's dice for a reaction: 2 to `most` dice, each 1..6.
+std::optional<std::string> want_reaction_dice(const Json& body, std::vector<int>& out, std::size_t most) {
+  if (!body.contains("roll") || body["roll"].is_null()) return std::nullopt;
+  const Json& v = body["roll"];
+  bool ok = v.is_array() && v.size() >= 2 && v.size() <= most && v.size() % 2 == 0;
+  for (std::size_t i = 0; ok && i < v.size(); ++i)
+    ok = v[i].is_number_integer() && v[i].get<long long>() >= 1 && v[i].get<long long>() <= 6;
+  if (!ok) return "\"roll\" must be your dice two by two, 2 to " + std::to_string(most) + " of them, each from 1 to 6";
+  out.clear();
+  for (const Json& d : v) out.push_back(d.get<int>());
+  return std::nullopt;
+}
+
+// {"mover":"Foot","as":"heavy_foot","near":[{"unit":"Cuirassiers","distance":"20cm","side":"flank"}]}
+std::optional<solo::Command> moved(const Json& body, Reply& bad) {
+  solo::Moved c;
+  auto no = [&](const std::string& why) { return bad = error_reply(400, why), std::nullopt; };
+  for (auto [key, to] : {std::pair{"mover", &c.mover}, std::pair{"as", &c.as}, std::pair{"weight", &c.weight},
+                         std::pair{"kind", &c.kind}, std::pair{"their_weight", &c.their_weight}})
+    if (auto e = want_string(body, key, *to, false)) return no(*e);
+  if (auto e = want_reaction_dice(body, c.roll, solo::k_reaction_dice)) return no(*e);
+  if (!body.contains("near")) return c;
+  if (!body["near"].is_array()) return no("\"near\" must be a list of the cavalry units your unit ends near");
+  for (const Json& n : body["near"]) {
+    if (!n.is_object()) return no("each of \"near\" must be an object such as {\"unit\": \"Cuirassiers\", \"distance\": \"20cm\"}");
+    solo::NearCavalry x;
+    if (auto e = want_string(n, "unit", x.unit, true)) return no("near: " + *e);
+    if (auto e = want_text(n, "distance", x.distance)) return no("near: " + *e);
+    if (x.distance.empty()) return no("near: missing \"distance\": from " + x.unit + "'s front to your unit's nearest figure");
+    if (auto e = want_string(n, "side", x.side, false)) return no("near: " + *e);
+    if (auto e = want_string(n, "path", x.path, false)) return no("near: " + *e);
+    for (auto [key, to] : {std::pair{"in_arc", &x.in_arc}, std::pair{"in_sight", &x.in_sight}, std::pair{"charging", &x.charging}})
+      if (auto e = want_bool(n, key, *to)) return no("near: " + *e);
+    c.near.push_back(x);
+  }
+  return c;
+}
+
+// {"unit":"Hussars","as":"medium_horse","distance":"30cm","side":"rear"}
+std::optional<solo::Command> charged(const Json& body, std::string unit, Reply& bad) {
+  solo::Charged c;
+  c.unit = std::move(unit);
+  auto no = [&](const std::string& why) { return bad = error_reply(400, why), std::nullopt; };
+  for (auto [key, to] : {std::pair{"mover", &c.mover}, std::pair{"as", &c.as}, std::pair{"weight", &c.weight},
+                         std::pair{"side", &c.side}, std::pair{"their_weight", &c.their_weight}})
+    if (auto e = want_string(body, key, *to, false)) return no(*e);
+  if (auto e = want_text(body, "distance", c.distance)) return no(*e);
+  for (auto [key, to] : {std::pair{"bonus", &c.bonus}, std::pair{"in_arc", &c.in_arc}, std::pair{"in_sight", &c.in_sight}})
+    if (auto e = want_bool(body, key, *to)) return no(*e);
+  if (auto e = want_reaction_dice(body, c.roll, 6)) return no(*e);
+  return c;
+}
+
 // A command's refusal as the page has always had it: a bad request (409
 // when it is about a change: the ruleset, or the file changed on disk).
 std::pair<int, Json> refused(const std::string& message) {
@@ -159,8 +213,9 @@ std::optional<solo::Command> command_from_json(const std::string& action, const 
   if (action == "redo") return solo::Redo{};
   if (action == "next-turn") return solo::NextTurn{};
   if (action == "initiative") return initiative(body, bad);
+  if (action == "moved") return moved(body, bad);
   const bool known = action == "activate" || action == "casualties" || action == "morale" || action == "charge" ||
-                     action == "shoot" || action == "melee" || action == "rally";
+                     action == "shoot" || action == "melee" || action == "rally" || action == "charged";
   if (!known) return bad = error_reply(404, "no such action: " + action), std::nullopt;
   if (!need_unit()) return std::nullopt;
   if (action == "activate") return activate(body, unit, bad);
@@ -168,6 +223,7 @@ std::optional<solo::Command> command_from_json(const std::string& action, const 
   if (action == "shoot") return shoot(body, unit, bad);
   if (action == "melee") return melee(body, unit, bad);
   if (action == "rally") return rally(body, unit, bad);
+  if (action == "charged") return charged(body, unit, bad);
   if (action == "casualties") {
     std::optional<long long> n;
     if (auto e = want_int(body, "count", n, 0, solo::k_max_figures)) return bad = error_reply(400, *e), std::nullopt;

@@ -303,6 +303,57 @@ try {
   check(/initiative: the cavalry rolls/.test(stepsLog) && /Hussars: shooting: Hussars shoots Carbine .*15 cm/.test(stepsLog),
     "the initiative and the shooting are in the session:\n" + stepsLog);
 
+  // Your move (issue 28): after the initiative the page asks where a unit of
+  // yours ends near the cavalry that may react (an opportunity charge, seed
+  // 003 L90), and walks your charge at a cavalry unit (its morale check,
+  // L7): each result under its own heading, the same as the session's.
+  const mv = path.join(dir, "move.vedette.yaml");
+  execFileSync(exe, ["solo", "new", mv, "--seed", "5", "--unit", "Cuirassiers:shock,heavy", "--unit", "Hussars:shock,light"]);
+  execFileSync(exe, ["solo", "activate", mv, "Cuirassiers", "--roll", "3"]);
+  execFileSync(exe, ["solo", "activate", mv, "Hussars", "--roll", "3"]);
+  execFileSync(exe, ["solo", "next-turn", mv]);
+  execFileSync(exe, ["solo", "activate", mv, "Cuirassiers", "--enemy-in-range", "--roll", "4"]);  // RF 1, D6 4: "(Charge?)"
+  execFileSync(exe, ["solo", "charge", mv, "Cuirassiers", "--decline"]);
+  execFileSync(exe, ["solo", "activate", mv, "Hussars", "--enemy-in-range", "--roll", "3"]);  // halts, no "(Charge?)"
+  execFileSync(exe, ["solo", "initiative", mv, "--total", "12", "--roll", "1"]);  // you move first
+  await page.goto(base + "?session=move", { waitUntil: "networkidle0" });
+  await page.waitForFunction(() => /Your move/.test(document.querySelector("#step").textContent), { timeout: 10000 });
+  check(/Cuirassiers may charge a unit of yours/.test(await page.$eval("#step", (e) => e.textContent)), "the page names the cavalry that may react");
+  await clickText("A unit of mine ends near the cavalry", "#step");
+  // Only the Cuirassiers may react: the page does not ask which.
+  await clickText("heavy foot", "#step");
+  for (const d of ["2", "0"]) await clickText(d, "#step .pad");
+  await clickText("OK", "#step .pad");
+  await clickText("flank", "#step");
+  await clickText("Yes", "#step");  // in its arc and sight
+  await page.waitForFunction(() => [...document.querySelectorAll("#step h2.done")].some((h) => h.textContent === "Your move: near Cuirassiers"), { timeout: 10000 });
+  const mvLog = () => {
+    const l = JSON.parse(execFileSync(exe, ["solo", "log", mv, "--json"]).toString());
+    return l.events || l;
+  };
+  const opp = mvLog().filter((e) => e.event === "opportunity");
+  check(opp.length === 1 && opp[0].given.distance === "20cm" && opp[0].given.side === "flank" && opp[0].given.defender === "heavy_foot",
+    "the opportunity charge is in the session with the answers: " + JSON.stringify(opp));
+  const shownMove = await page.$eval("#step", (e) => e.textContent);
+  check(opp.length === 1 && /Cuirassiers makes an opportunity charge on your unit/.test(shownMove) && /Initiation check: 2D6/.test(shownMove),
+    "the opportunity charge is shown under its heading: " + shownMove);
+  // Now the Cuirassiers have moved: nothing may react, and your charge at the Hussars.
+  await page.waitForFunction(() => /No cavalry unit may react/.test(document.querySelector("#step").textContent), { timeout: 10000 });
+  await clickText("A unit of mine charges the cavalry", "#step");
+  await clickText("Hussars", "#step");
+  await clickText("medium horse", "#step");
+  for (const d of ["3", "0"]) await clickText(d, "#step .pad");
+  await clickText("OK", "#step .pad");
+  await clickText("rear", "#step");
+  await page.waitForFunction(() => [...document.querySelectorAll("#step h2.done")].some((h) => h.textContent === "Your move: you charge Hussars"), { timeout: 10000 });
+  const chg = mvLog().filter((e) => e.event === "charged");
+  check(chg.length === 1 && chg[0].given.side === "rear" && chg[0].given.attacker === "medium" && chg[0].need === 8,
+    "your charge is in the session, Light Horse needing 8 in the rear (seed 003 L14, L20): " + JSON.stringify(chg));
+  check(/Light Horse charged by medium horse in the rear: 6, rear -2: needs 8 on 2D6/.test(await page.$eval("#step", (e) => e.textContent)),
+    "the Hussars' morale check is shown in the player's words");
+  await noOverflow("your move");
+  await page.screenshot({ path: path.join(outDir, "web-your-move-360x740.png") });
+
   // A melee against a square (seed 004, the house rule turns it on): the
   // terminal charges into the player's square; the page asks the square's
   // die first, and a 6 bounces the cavalry back before it strikes.

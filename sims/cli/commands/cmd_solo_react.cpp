@@ -5,7 +5,8 @@
 // engine's rule (an opportunity charge, seed 003 L90-L102). `charged`: the
 // player's unit charges a cavalry unit: its counter-charge, its morale check
 // (L7, L20), the result in table units, L54. The rules and the words are
-// sims/solo/solo_react.cpp's; this file reads the flags and writes the session.
+// sims/solo/solo_react.cpp's, the commands sims/solo/solo_command.hpp's
+// (solo::Moved, solo::Charged); this file reads the flags and prints.
 #include <memory>
 #include <ostream>
 
@@ -19,75 +20,8 @@ namespace {
 
 using namespace solo_cli;
 
-// The player's unit from the flags.
-PlayerUnit player_unit(const std::string& name, const std::string& cls, const std::string& weight) {
-  PlayerUnit u;
-  u.name = name.empty() ? "your unit" : name;
-  std::string why;
-  auto d = parse_defender(cls, why);
-  if (!d) throw UsageError("--as: " + why);
-  u.defender = *d;
-  if (!weight.empty()) {
-    auto w = parse_attacker(weight, why);
-    if (!w) throw UsageError("--weight: " + why);
-    u.weight = *w;
-  } else if (u.on_horse()) {
-    // Its class says its weight: light, medium or heavy horse.
-    u.weight = static_cast<AttackerWeight>(static_cast<std::size_t>(u.defender) - static_cast<std::size_t>(DefenderClass::light_horse));
-  }
-  return u;
-}
-
-std::optional<AttackerWeight> their_weight(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  std::string why;
-  auto w = parse_attacker(text, why);
-  if (!w) throw UsageError("--their-weight: " + why);
-  return w;
-}
-
-StepDice dice_for(const Session& s, TurnStep step, std::size_t k, const std::vector<int>& roll) {
-  if (roll.empty()) return reaction_dice(s, step, k);
-  if (s.step_dice_for(step, k, s.state().turn))
-    throw UsageError("dice were already rolled for this reaction this turn; they are used again (leave out --roll)");
-  return player_dice(roll);  // read two by two in the order the charge asks for them
-}
-
-// --near "Cuirassiers=20cm,flank,no-arc,unseen,charging"
-struct Near {
-  std::size_t unit = 0;
-  MoverFacts f;
-};
-Near parse_near(const Session& s, const Ruleset& r, const std::string& text) {
-  const std::string form = "expected UNIT=DISTANCE[,front|flank|rear][,no-arc][,unseen][,charging], e.g. \"Cuirassiers=20cm,flank\"";
-  const auto eq = text.find('=');
-  if (eq == std::string::npos) throw UsageError("--near '" + text + "': " + form);
-  Near n;
-  n.unit = find_unit_or_throw(s, text.substr(0, eq));
-  std::vector<std::string> parts;
-  std::string rest = text.substr(eq + 1);
-  for (std::size_t start = 0;;) {
-    const auto comma = rest.find(',', start);
-    parts.push_back(rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  std::string why;
-  auto d = parse_table_length(r, parts[0], false, why);
-  if (!d) throw UsageError("--near '" + text + "': the distance: " + why);
-  n.f.distance = *d;
-  for (std::size_t k = 1; k < parts.size(); ++k) {
-    const std::string& p = parts[k];
-    if (p == "front" || p == "flank" || p == "rear") n.f.side = *parse_side(p, why);
-    else if (p == "no-arc") n.f.in_arc = false;
-    else if (p == "unseen") n.f.in_sight = false;
-    else if (p == "charging") n.f.charging_it = true;
-    else if (p == "obstacle" || p == "uphill" || p == "into-terrain" || p == "into_terrain") n.f.path = *parse_path(p, why);
-    else throw UsageError("--near '" + text + "': unknown '" + p + "'; " + form);
-  }
-  return n;
-}
-
+// --near "Cuirassiers=20cm,flank,no-arc,unseen,charging": the words are
+// read by sims/solo (parse_near_words), checked by apply().
 struct MovedOptions {
   std::string game, mover, cls = "heavy_foot", weight, kind = "moved", their_weight;
   std::vector<std::string> near;
@@ -97,63 +31,26 @@ struct MovedOptions {
 
 int run_moved(const MovedOptions& o, Io& io) {
   Session s = open_session(o.game);
-  SessionRules sr = rules_for_change(s, o.accept, io);
-  const Ruleset& r = *sr.rules;
-  std::string why;
-  const auto kind = parse_move_kind(o.kind, why);
-  if (!kind) throw UsageError("--kind: " + why);
-  const PlayerUnit pu = player_unit(o.mover, o.cls, o.weight);
-  std::vector<Near> near;
+  solo::Moved c;
+  c.mover = o.mover;
+  c.as = o.cls;
+  c.weight = o.weight;
+  c.kind = o.kind;
+  c.their_weight = o.their_weight;
+  c.roll = o.roll;
   for (const std::string& t : o.near) {
-    near.push_back(parse_near(s, r, t));
-    near.back().f.unit = pu;
-    near.back().f.kind = *kind;
+    std::string why;
+    auto n = parse_near_words(s, t, why);
+    if (!n) throw UsageError("--near " + why);
+    c.near.push_back(*n);
   }
-  Json out = Json::array();
-  std::vector<std::string> lines;
-  int reacting = 0;
-  for (const ReactorStatus& st : reactor_status(r, s)) {
-    const std::string& name = s.header().units[st.unit].name;
-    const Near* n = nullptr;
-    for (const Near& x : near)
-      if (x.unit == st.unit) n = &x;
-    Json j;
-    j["unit"] = name;
-    if (!n || !st.line.empty()) {
-      // Not near, or it cannot react whatever the distance: one line, nothing asked.
-      const std::string line = st.line.empty() ? name + " does not react: your unit did not end near it." : st.line;
-      lines.push_back(line);
-      j["reacts"] = false;
-      j["outcome"] = line;
-      out.push_back(j);
-      continue;
-    }
-    if (!o.roll.empty() && ++reacting > 1) throw UsageError("--roll: give your dice for one unit's reaction at a time");
-    const StepDice d = dice_for(s, TurnStep::opportunity, st.unit, o.roll);
-    StepRecord rec = resolve_opportunity(r, s, st.unit, n->f, d, their_weight(o.their_weight));
-    j["reacts"] = !rec.result.empty();
-    if (rec.result.empty()) {
-      lines.push_back(rec.outcome);
-      j["outcome"] = rec.outcome;
-      out.push_back(j);
-      continue;
-    }
-    const Event& e = s.append(OpportunityEvent{name, rec});
-    lines.push_back(rec.outcome);
-    j["event"] = event_json(s, e);
-    j["outcome"] = rec.outcome;
-    out.push_back(j);
-  }
+  solo::check(s, c);
+  SessionRules sr = rules_for_change(s, o.accept, io);
+  const Applied a = apply(s, *sr.rules, c);
   save_or_throw(s);
-  if (o.json) {
-    Json j;
-    j["turn"] = s.state().turn;
-    j["mover"] = pu.name;
-    j["reactions"] = out;
-    print_json(io.out, j);
-  } else {
-    for (const std::string& l : lines) io.out << l << "\n";
-  }
+  if (o.json) print_json(io.out, applied_json(s, c, a));
+  else
+    for (const Applied::Reaction& x : a.reactions) io.out << x.outcome << "\n";
   return 0;
 }
 
@@ -166,28 +63,24 @@ struct ChargedOptions {
 
 int run_charged(const ChargedOptions& o, Io& io) {
   Session s = open_session(o.game);
-  SessionRules sr = rules_for_change(s, o.accept, io);
-  const Ruleset& r = *sr.rules;
-  const std::size_t k = find_unit_or_throw(s, o.unit);
-  PlayerCharge c;
-  c.unit = player_unit(o.mover, o.cls, o.weight);
-  std::string why;
-  auto d = parse_table_length(r, o.distance, false, why);
-  if (!d) throw UsageError("--distance: " + why);
-  c.distance = *d;
-  auto side = parse_side(o.side, why);
-  if (!side) throw UsageError("--side: " + why);
-  c.side = *side;
+  solo::Charged c;
+  c.unit = o.unit;
+  c.mover = o.mover;
+  c.as = o.cls;
+  c.weight = o.weight;
+  c.distance = o.distance;
+  c.side = o.side;
   c.bonus = !o.no_bonus;
   c.in_arc = !o.no_arc;
   c.in_sight = !o.unseen;
-  const StepDice dice = dice_for(s, TurnStep::charged, k, o.roll);
-  StepRecord rec = resolve_charged(r, s, k, c, dice, their_weight(o.their_weight));
-  const Event& e = s.append(ChargedEvent{s.header().units[k].name, rec});
-  const int n = e.n;
+  c.their_weight = o.their_weight;
+  c.roll = o.roll;
+  solo::check(s, c);
+  SessionRules sr = rules_for_change(s, o.accept, io);
+  const Applied a = apply(s, *sr.rules, c);
   save_or_throw(s);
-  if (o.json) print_json(io.out, event_json(s, s.event(n)));
-  else io.out << rec.outcome << "\n";
+  if (o.json) print_json(io.out, applied_json(s, c, a));
+  else io.out << step_record(s.event(a.events.back()).body)->outcome << "\n";
   return 0;
 }
 

@@ -189,6 +189,60 @@
   // asks it with buttons and sends the answers (`vedette solo initiative`,
   // `shoot`, `melee`, `rally`). Every number comes from the server.
   function renderStep(n) {
+    renderTurnStep(n);
+    yourMove($("step"));
+  }
+
+  // Your move (issue 28): once the initiative is rolled, a unit of yours
+  // that ends near cavalry that may react (its opportunity charge, seed 003
+  // L90), or charges a cavalry unit (its counter-charge and morale check,
+  // L7). The server says who may react, the classes and the unit of length;
+  // the result is shown under its own heading with the turn's steps.
+  function yourMove(box) {
+    const s = current.status;
+    const re = s.reactions;
+    if (!re || !re.your_move) return;
+    const cavalry = s.units.filter((u) => u.figures > u.casualties && u.morale !== "routed").map((u) => u.name);
+    const may = re.units.filter((u) => u.may_react).map((u) => u.unit);
+    if (!cavalry.length) return;
+    box.hidden = false;
+    const flow = el("div", { class: "flow move" });
+    const classes = re.classes.map((c) => [c.replace(/_/g, " "), c]);
+    const units = lengthUnits(re.units_of_length);
+    const send = (action, body, title, shown) => guarded(() => change(action, body, (r) => {
+      const text = action === "moved" ? r.reactions.filter((x) => shown.includes(x.unit)).map((x) => x.outcome).join(" ") : r.outcome;
+      if (text) results.add(null, title, text);
+    }));
+    // One of several, asked only when there is a choice.
+    const which = (question, list, done) => (list.length === 1 ? done(list[0]) : choices(flow, question, list, done, render));
+    const near = () => {
+      interacting = true;
+      which("Which cavalry unit does your unit end near?", may, (unit) =>
+        choices(flow, "Your unit's class", classes, (as) =>
+          distancePad(flow, `Distance from ${unit}'s front to your unit's nearest figure`, units, (d) =>
+            choices(flow, `Which side of your unit would ${unit} strike?`, ["front", "flank", "rear"], (side) =>
+              choices(flow, `Is your unit at least partly within ${unit}'s ${s.charge_arc_degrees}° arc, in sight of its front rank?`,
+                [["Yes", "yes"], ["Outside its arc", "arc"], ["Out of its sight", "sight"]], (seen) =>
+                  send("moved", { as, near: [{ unit, distance: d, side, in_arc: seen !== "arc", in_sight: seen !== "sight" }] },
+                    `Your move: near ${unit}`, [unit, ...may]), render), render), render), render));
+    };
+    const charge = () => {
+      interacting = true;
+      which("Which cavalry unit does your unit charge?", cavalry, (unit) =>
+        choices(flow, "Your unit's class", classes, (as) =>
+          distancePad(flow, `Distance between them when your charge began`, units, (d) =>
+            choices(flow, `Which side of ${unit} does it strike?`, ["front", "flank", "rear"], (side) =>
+              send("charged", { unit, as, distance: d, side }, `Your move: you charge ${unit}`, [unit]), render), render), render));
+    };
+    const row = el("div", { class: "choices long" });
+    if (may.length) row.append(el("button", { text: "A unit of mine ends near the cavalry", onclick: near }));
+    row.append(el("button", { text: "A unit of mine charges the cavalry", onclick: charge }));
+    flow.append(el("p", { text: may.length ? `${may.join(", ")} may charge a unit of yours that moves or turns within its reach.`
+      : "No cavalry unit may react to your moves now." }), row);
+    box.append(el("h3", { text: "Your move" }), flow);
+  }
+
+  function renderTurnStep(n) {
     const box = $("step");
     const steps = ["initiative", "shooting", "melee", "rally"];
     // The turn's steps done so far, each under its own heading.
