@@ -185,7 +185,8 @@ TEST_CASE("lab engine: riders left on foot are not a figure of their own (the en
   for (int i : {0, 3, 11}) {
     auto p = run_vedette({"play", scenario("open_field_charge.yaml"), "--seed", "5", "--index", std::to_string(i), "--json"});
     REQUIRE(p.status == 0);
-    for (const auto& [side, s] : nlohmann::json::parse(p.out)["outcome"]["sides"].items()) {
+    const auto doc = nlohmann::json::parse(p.out);  // items() holds a reference: the document must outlive the loop
+    for (const auto& [side, s] : doc["outcome"]["sides"].items()) {
       INFO(side << " in engagement " << i);
       CHECK(s["dismounted_riders"] == s["horses_lost"]);
     }
