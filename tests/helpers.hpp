@@ -24,7 +24,12 @@
 
 namespace vtest {
 
-inline std::string data(const std::string& rel) { return std::string(VEDETTE_TEST_DATA) + "/" + rel; }
+inline std::string data(const std::string& rel) {
+  std::string path = VEDETTE_TEST_DATA;
+  path += '/';
+  path += rel;
+  return path;
+}
 
 // The diagnostics of loading `path`, or an empty list when it loads.
 inline std::vector<vedette::Diagnostic> load_errors(const std::string& path) {

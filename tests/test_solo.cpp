@@ -4,6 +4,7 @@
 // limit, mounted infantry never galloping, casualties per full 10%, and undo
 // back / redo forward over the append-only history.
 #include <catch2/catch.hpp>
+#include <sstream>
 
 #include "sims/solo/session.hpp"
 #include "solo_test_util.hpp"
@@ -359,6 +360,29 @@ TEST_CASE("solo: activate refuses a unit that has acted, an unknown unit, and ph
   Result missing = run({"solo", "status", "nosuchgame"}, dir.path);
   CHECK(missing.status == 2);
   CHECK(contains(missing.err, "no session file nosuchgame.vedette.yaml"));
+}
+
+// Issue 30: the orders are far from the move; `solo status` leads with what
+// to do now, then each unit's orders this turn, one line each.
+TEST_CASE("solo: status leads with the next step and the turn's orders", "[solo]") {
+  TempDir dir;
+  make_game(dir, {"--unit", "Lancers:shock", "--unit", "Hussars:shock,light", "--seed", "5", "--physical-dice"});
+  REQUIRE(run({"solo", "activate", "game", "Lancers", "--roll", "1"}, dir.path).status == 0);
+  Result st = run({"solo", "status", "game"}, dir.path);
+  INFO(st.out << st.err);
+  REQUIRE(st.status == 0);
+  std::istringstream lines(st.out);
+  std::string first, second, third, fourth;
+  std::getline(lines, first);
+  std::getline(lines, second);
+  std::getline(lines, third);
+  std::getline(lines, fourth);
+  CHECK(contains(first, ": turn 1"));
+  CHECK(second.rfind("Next: Hussars' activation", 0) == 0);
+  CHECK(third == "Orders this turn:");
+  CHECK(fourth.rfind("  Lancers: ", 0) == 0);  // the activation's instruction: Lancers has acted, Hussars not
+  CHECK(contains(st.out, "acted this turn (#"));
+  CHECK(st.out.find("Hussars: ", st.out.find("Orders this turn:")) > st.out.find("Ruleset: "));
 }
 
 TEST_CASE("solo: morale is remembered and undoable", "[solo]") {

@@ -158,6 +158,9 @@ TEST_CASE("solo play: a two-turn game in a terminal (seed 002 running +3, questi
   REQUIRE(t.expect("Roll 1 D6 for the cavalry's initiative and enter it: "));
   t.send("5");
   REQUIRE(t.expect("Initiative: the cavalry rolls [5] = 5, your side 3: the cavalry moves first."));
+  // Its orders again, where the move is made (issue 30).
+  REQUIRE(t.expect("Orders this turn:"));
+  REQUIRE(t.expect("Lancers: Canter 30-40 cm directly away from the nearest enemy, then face it."));
   // Your move, after the cavalry's (issue 28): Lancers has moved and cannot
   // react, so nothing is asked about it; Enter ends the move.
   REQUIRE(t.expect("--- Your move ---"));
@@ -200,6 +203,9 @@ TEST_CASE("solo play: a two-turn game in a terminal (seed 002 running +3, questi
   REQUIRE(t.expect("[none] "));
   t.send("");
   REQUIRE(t.expect("Your move is over."));
+  REQUIRE(t.expect("Now the cavalry moves."));
+  REQUIRE(t.expect("Lancers: Gallop 41-50 cm directly toward the nearest enemy."));
+  REQUIRE(t.expect("No charge."));
   REQUIRE(t.expect("Start turn 3? [Y/n] "));
   t.send("q");
   REQUIRE(t.expect("Everything so far is saved in game.vedette.yaml (turn 2)."));
@@ -232,6 +238,55 @@ TEST_CASE("solo play: end of input in a terminal (Ctrl-D) saves and exits cleanl
   REQUIRE(t.expect("weapons range? [y/N] "));
   t.send("q");
   CHECK(t.finish() == 0);
+}
+
+// docs/solo.md: "If another command changes the session file while `play`
+// waits ..., `play` reloads it before its next question and says so." The
+// answer typed against the old state is not taken, and says so; the
+// question is asked again (issue 30).
+TEST_CASE("solo play: another command changes the session while play waits: reloaded, said, asked again", "[solo][play][pty]") {
+  TempDir dir;
+  new_game(dir, {"--unit", "Lancers:shock", "--seed", "5"});
+  Pty t({"solo", "play", "game"}, dir.path);
+  REQUIRE(t.expect("Is Lancers entirely in cover? [y/N] "));
+  t.send("n");
+  REQUIRE(t.expect("weapons range? [y/N] "));
+  // A second terminal records casualties while play waits.
+  Result c = run({"solo", "casualties", "game", "Lancers", "2"}, dir.path);
+  INFO(c.err);
+  REQUIRE(c.status == 0);
+  t.send("y");
+  REQUIRE(t.expect("(another command changed the session: Lancers: casualties +2. Reloaded, turn 1. "
+                   "Your answer 'y' was not taken: the question is asked again.)"));
+  REQUIRE(t.expect("weapons range? [y/N] "));
+  t.send("y");
+  REQUIRE(t.expect("flank or rear, and in sight? [y/N] "));
+  t.send("n");
+  REQUIRE(t.expect("New casualties on Lancers"));
+  t.send("0");
+  REQUIRE(t.expect("D6: "));
+  REQUIRE(t.expect("and enter the total: "));
+  // An undo from another terminal while play waits for the initiative: the
+  // activation goes; play says so, takes it up and does not take the "3".
+  Result u = run({"solo", "undo", "game"}, dir.path);
+  INFO(u.out << u.err);
+  REQUIRE(u.status == 0);
+  t.send("3");
+  REQUIRE(t.expect("(another command changed the session: undo #"));
+  REQUIRE(t.expect("Reloaded, turn 1. Your answer '3' was not taken: the question is asked again.)"));
+  REQUIRE(t.expect("the die it already had this turn"));  // the activation again, with the same die
+  REQUIRE(t.expect("and enter the total: "));
+  t.send("q");
+  REQUIRE(t.expect("Everything so far is saved"));
+  CHECK(t.finish() == 0);
+
+  Session s = Session::load(dir.path / "game.vedette.yaml");
+  CHECK(s.memory(0).casualties == 2);
+  int in_range_answers = 0;
+  for (const auto& e : s.history())
+    if (const auto* a = std::get_if<vedette::solo::AnswerEvent>(&e.body))
+      if (a->question == vedette::solo::Question::enemy_in_range) ++in_range_answers;
+  CHECK(in_range_answers == 1);  // the stale "y" was never written
 }
 
 // Piped input scripts a game: the answers are echoed so the transcript reads
@@ -285,8 +340,9 @@ TEST_CASE("solo play: u undoes the last answer (a rolled activation goes with it
   Result r = run({"solo", "play", "game"}, dir.path, "y\nn\nn\n0\nu\n1\nq\n");
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);
-  CHECK(contains(r.out, "Undone: #5  turn 1  Lancers: RF"));
-  CHECK(contains(r.out, "Undone: #4  turn 1  Lancers: new casualties? 0"));
+  CHECK(contains(r.out, "Undone: Lancers: RF"));
+  CHECK(contains(r.out, "Undone: Lancers: new casualties? 0"));
+  CHECK_FALSE(contains(r.out, "roll #"));  // the log names the seed's roll, a main line does not (issue 30)
   CHECK(contains(r.out, "the die it already had this turn: undo does not re-roll"));
   CHECK(contains(r.out, "Everything so far is saved"));
   Session s = Session::load(dir.path / "game.vedette.yaml");

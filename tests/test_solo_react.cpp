@@ -68,6 +68,10 @@ TEST_CASE("solo moved: the cavalry that may react makes its opportunity charge a
   INFO(again.out << again.err);
   REQUIRE(again.status == 0);
   CHECK(contains(again.out, "Cuirassiers cannot react: only a unit that has not yet moved this turn may make an opportunity charge"));
+  // Its orders say so where the cavalry's move is read (issue 30).
+  Result st = run({"solo", "status", "game"}, dir.path);
+  REQUIRE(st.status == 0);
+  CHECK(contains(st.out, "No charge. Moved already: its charge in your move was its move this turn."));
 }
 
 TEST_CASE("solo moved: a failed initiation check bars the charge for the turn (seed 003 L100), and out of range there is no reaction",
@@ -94,7 +98,7 @@ TEST_CASE("solo moved: a failed initiation check bars the charge for the turn (s
 }
 
 TEST_CASE("solo charged: the cavalry's morale check by its class, the charger's weight and the side: it retreats in table units, or stands and is held (seed 003 L7, L20, L54)",
-          "[solo][reaction][seed003][003-L7-solo-charged-morale][003-L7-solo-failure-retreat][003-L20-solo-flank-rear]") {
+          "[solo][reaction][seed003][003-L7-solo-charged-morale][003-L7-solo-failure-retreat][003-L20-solo-flank-rear][003-L54-solo-struck-holds]") {
   TempDir dir;
   turn_two(dir);
   // Hussars (light horse) charged in the rear by medium horse: 6, rear -2: needs 8. 3+4 = 7 fails:
@@ -108,9 +112,18 @@ TEST_CASE("solo charged: the cavalry's morale check by its class, the charger's 
   CHECK(contains(r.out, "Light Horse charged by medium horse in the rear: 6, rear -2 (seed 003 L20): needs 8 on 2D6 [3 4] = 7: fails."));
   CHECK(contains(r.out, "Hussars retreats 45 cm"));
   CHECK(contains(r.out, "backs to the enemy, and must rally (seed 003 L7)"));
+  // Seed 003 L54: struck, it is held for the rest of the turn even though it
+  // fell back: its own move this turn is not made (issue 29's deviation, in
+  // the solo session).
+  CHECK(contains(r.out, "Struck by your charge, Hussars cannot move, turn or change frontage for the rest of the turn "
+                        "(seed 003 L54): after its retreat it stays, and makes no move of its own this turn."));
   Result st = run({"solo", "status", "game", "--json"}, dir.path);
   REQUIRE(st.status == 0);
   CHECK(st.json()["units"][1]["morale"] == "rallying");
+  CHECK(st.json()["reactions"]["units"][1]["struck"] == true);
+  Result text = run({"solo", "status", "game"}, dir.path);
+  REQUIRE(text.status == 0);
+  CHECK(contains(text.out, "Held: Hussars was struck by a charge this turn: it cannot move, turn or change frontage (seed 003 L54)."));
   // Undo, and it stands on 4+4 = 8: held in place for the turn (L54), melee next.
   ok(dir, {"solo", "undo", "game"});
   Result stood = run({"solo", "charged", "game", "Hussars", "--as", "medium_horse", "--distance", "30cm", "--side", "rear"}, dir.path);
@@ -143,6 +156,38 @@ TEST_CASE("solo charged: a counter-charge meets the charge halfway, and the char
   // A second charge at the same unit this turn is refused.
   Result twice = run({"solo", "charged", "game", "Cuirassiers", "--as", "heavy_horse", "--distance", "30cm", "--roll", "5", "5"}, dir.path);
   CHECK(twice.status == 2);
+}
+
+// Seed 003 L3: "Victorious charging units must continue to move out the
+// balance of their charge move": the cavalry that counter-charged your
+// charge is a charging unit too, whether it wins before melee (your unit
+// fails its check) or in the melee.
+TEST_CASE("solo charged: a counter-charger that wins follows through, before melee or in it (seed 003 L3)",
+          "[solo][reaction][seed003][003-L3-solo-counter-follow-through]") {
+  TempDir before;
+  turn_two(before);
+  // Counter-charge [5 5]; its check [2 2] = 4 stands (needs 3); yours [1 1] = 2 fails.
+  Result r = run({"solo", "charged", "game", "Cuirassiers", "--as", "heavy_horse", "--distance", "30cm", "--roll", "5", "5", "2",
+                  "2", "1", "1"},
+                 before.path);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(contains(r.out, "Cuirassiers counter-charged and won before melee: it follows through the balance of its charge move in the "
+                        "direction of its charge (seed 003 L3)."));
+  CHECK(contains(r.out, "Cuirassiers was struck by your charge: after this it cannot move, turn or change frontage"));
+  // Both stand: melee; more hits than yours, and it follows through.
+  TempDir melee;
+  turn_two(melee);
+  REQUIRE(run({"solo", "charged", "game", "Cuirassiers", "--as", "heavy_horse", "--distance", "30cm", "--roll", "5", "5", "2", "2",
+               "2", "2"},
+              melee.path)
+              .status == 0);
+  Result w = run({"solo", "melee", "game", "Cuirassiers", "--their-hits", "1", "--hits", "3"}, melee.path);
+  INFO(w.out << w.err);
+  REQUIRE(w.status == 0);
+  CHECK(contains(w.out, "Cuirassiers wins: your unit falls back"));
+  CHECK(contains(w.out, "Cuirassiers counter-charged: it follows through the balance of its charge move in the direction of its "
+                        "charge (seed 003 L3)."));
 }
 
 TEST_CASE("solo files: version 4 sessions load and stay version 4 until a reaction is written, and a version 4 file with one is refused",
@@ -284,6 +329,7 @@ TEST_CASE("solo melee: the cavalry your charge struck defends: no charge bonus, 
   INFO(w.out << w.err);
   REQUIRE(w.status == 0);
   CHECK(contains(w.out, "Hussars wins: your unit falls back 1.5 of its moves, backs to the enemy, and must rally."));
+  CHECK_FALSE(contains(w.out, "follows through"));  // it did not charge: no balance of a charge move to follow through
   // Fewer: it loses and falls back itself.
   TempDir lost;
   stood(lost);

@@ -105,7 +105,7 @@ std::string play_charge(const TempDir& dir, std::uint64_t seed) {
   REQUIRE(p.status == 0);
   CHECK(contains(p.out, "-2 (1 charge declared)"));  // seed 003 L24
   CHECK(contains(p.out, "STAND"));
-  CHECK(contains(p.out, "Lancers fights with 10 dice needing 4+ (5+ with +1 to each die)"));
+  CHECK(contains(p.out, "Lancers fights with 10 dice needing 4+ on each die (the usual 5+, +1 to each die)"));
   CHECK_FALSE(contains(p.out, "next: Lancers' charge"));
   CHECK_FALSE(contains(p.out, "next: Lancers' melee"));  // all 8 answers used, none missing
   Session s = load(dir);
@@ -141,7 +141,7 @@ TEST_CASE("solo turn: a charge that stands goes into melee, in 8 prompts (seed 0
   CHECK(contains(out, ": " + std::to_string(mine) + " hits on your unit; yours scored 2."));
   CHECK(contains(out, "Lancers wins: your unit falls back 1.5 of its moves, backs to the enemy, and must rally."));
   // The balance of a 75 cm charge range after 20 cm: 55 cm.
-  CHECK(contains(out, "Lancers follows through up to 55 cm (21.5 in) (the balance of its charge move)"));
+  CHECK(contains(out, "Lancers follows through up to 55 cm (21.75 in) (the balance of its charge move)"));
   CHECK(load(dir).memory(0).morale == vedette::solo::Morale::steady);
   // A winner did not retreat: next turn it is not known to be retreating.
   Result q = run({"solo", "play", "game"}, dir.path, "y\n");
@@ -161,7 +161,7 @@ TEST_CASE("solo turn: a unit that fell back from the session's own melee counts 
   const std::string out = play_charge(dir, seed);
   const int mine = hits(vedette::solo::solo_roll_dice(seed, 2, 10), 4);
   REQUIRE(mine < 2);
-  CHECK(contains(out, "Lancers loses: it falls back 45 cm (17.5 in) (1.5 moves), backs to your unit, and must rally."));
+  CHECK(contains(out, "Lancers loses: it falls back 45 cm (17.75 in) (1.5 moves), backs to your unit, and must rally."));
   CHECK(load(dir).memory(0).morale == vedette::solo::Morale::rallying);
   // The next turn (after the rally question: an enemy is near, it stays
   // rallying): the fall back is known, so the question is not asked.
@@ -272,16 +272,16 @@ TEST_CASE("solo turn: shooting - mounted one band further, mounted infantry dism
   REQUIRE(p.status == 0);
   CHECK(contains(p.out, "Do:    Dragoons: Halt"));
   // Who chooses a distance inside the pace: the player (issue 16).
-  CHECK(contains(p.out, "You choose the exact distance within the gallop's 41-50 cm (16-19.5 in)."));
+  CHECK(contains(p.out, "You choose the exact distance within the gallop's 41-50 cm (16.25-19.75 in)."));
   // The main lines cite no seed; the log does (and --verbose).
   CHECK_FALSE(contains(p.out, "seed 00"));
   CHECK(contains(run({"solo", "log", "game"}, dir.path).out, "dismounts (its whole move, seed 001)"));
   // Hussars, mounted and moving: carbine 10/20/30 cm, one band further: 15 cm is band 3 (6+); reach 20 cm.
-  CHECK(contains(p.out, "Is the nearest enemy Hussars can see within 20 cm (8 in) of its front, ahead of it or to its left front"));
+  CHECK(contains(p.out, "Is the nearest enemy Hussars can see within 20 cm (7.75 in) of its front, ahead of it or to its left front"));
   CHECK(contains(p.out, "Hussars shoots Carbine at your nearest unit it can see (15 cm (6 in), range band 3, counted 1 further as it is mounted): 4 dice needing 6+ = 2 hits."));
   // Dragoons dismount: musket 20/40 cm on foot, 15 cm is band 1 (5+); 8 figures: 3 dice.
   CHECK(contains(p.out, "Shooting: Dragoons (Musket, on foot: it dismounts to shoot)"));
-  CHECK(contains(p.out, "Is the nearest enemy Dragoons can see within 40 cm (15.5 in) of its front, within 45 degrees either side of its facing?"));
+  CHECK(contains(p.out, "Is the nearest enemy Dragoons can see within 40 cm (15.75 in) of its front, within 45 degrees either side of its facing?"));
   CHECK(contains(p.out, "Dragoons dismounts (its whole move) and shoots Musket at your nearest unit it can see (15 cm (6 in), range band 1): 3 dice needing 5+ = 1 hit."));
   CHECK(contains(p.out, "All units have acted in turn 1."));
   Session s = load(dir);
@@ -418,7 +418,7 @@ TEST_CASE("solo turn: the step commands, status's next step, and what they refus
   CHECK(n["step"] == "shooting");
   CHECK(n["unit"] == "Hussars");
   CHECK(n["reach"] == "20cm");
-  refused({"solo", "shoot", "game", "Hussars", "--distance", "90cm"}, "beyond Hussars' reach of 20 cm (8 in)");
+  refused({"solo", "shoot", "game", "Hussars", "--distance", "90cm"}, "beyond Hussars' reach of 20 cm (7.75 in)");
   refused({"solo", "shoot", "game", "Hussars"}, "give --distance L");
   refused({"solo", "shoot", "game", "Lancers", "--distance", "5cm"}, "Lancers does not shoot this turn");
   Result sh = run({"solo", "shoot", "game", "Hussars", "--distance", "8cm", "--hits", "2", "--json"}, dir.path);
@@ -482,7 +482,7 @@ TEST_CASE("solo turn: both charging, the charger checks its own morale too (seed
   CHECK(j["charge"]["charger_check"]["need"] == 5);
   CHECK(j["charge"]["charger_check"]["stands"] == false);
   CHECK(contains(j["charge"]["outcome"].get<std::string>(),
-                 "Both charging, Lancers checks too (needs 5+): 1 + 1 = 2, it FAILS: it falls back 45 cm (17.5 in) (1.5 moves, backs to "
+                 "Both charging, Lancers checks too (needs 5+): 1 + 1 = 2, it FAILS: it falls back 45 cm (17.75 in) (1.5 moves, backs to "
                  "the enemy, and must rally). No melee."));
   Session s = load(dir);
   CHECK(s.memory(0).morale == vedette::solo::Morale::rallying);
@@ -513,9 +513,9 @@ TEST_CASE("solo turn: the melee's three results, with the player's dice", "[solo
     bool fell_back;
   };
   const std::vector<Case> cases{
-      {3, 1, "Lancers wins: your unit falls back 1.5 of its moves, backs to the enemy, and must rally. Lancers follows through up to 55 cm (21.5 in)",
+      {3, 1, "Lancers wins: your unit falls back 1.5 of its moves, backs to the enemy, and must rally. Lancers follows through up to 55 cm (21.75 in)",
        vedette::solo::Morale::steady, false},
-      {1, 3, "Lancers loses: it falls back 45 cm (17.5 in) (1.5 moves), backs to your unit, and must rally.", vedette::solo::Morale::rallying, true},
+      {1, 3, "Lancers loses: it falls back 45 cm (17.75 in) (1.5 moves), backs to your unit, and must rally.", vedette::solo::Morale::rallying, true},
       {2, 2, "A tie: Lancers is repulsed and falls back 10 cm (4 in), facing your unit.", vedette::solo::Morale::steady, true},
   };
   for (const Case& k : cases) {
@@ -632,7 +632,7 @@ TEST_CASE("solo turn: fear of charge and an infantry square, when the ruleset tu
     INFO(p.out << p.err);
     REQUIRE(p.status == 0);
     CHECK(contains(p.out, "Fear of Charge: is your unit in cover of 5 or better against the charge (not counting prone)?"));
-    CHECK(contains(p.out, "If your unit fails its gut check, is there such cover within 10.16 cm (4 in) of it to flee to?"));
+    CHECK(contains(p.out, "If your unit fails its gut check, is there such cover within 10 cm (4 in) of it to flee to?"));
     CHECK(contains(p.out, "Infantry Square: does your unit form square to receive the charge? [y/N] y"));
     // The odds before the dice: 2D6 >= 7 is 21/36.
     CHECK(contains(p.out, "Fear of Charge: Heavy Foot take a gut check first, 2D6 needing 7+: chance to pass 7/12 = 58.3%"));
@@ -654,7 +654,7 @@ TEST_CASE("solo turn: fear of charge and an infantry square, when the ruleset tu
     Result p = run({"solo", "play", "game"}, dir.path, k_to_charge + "n\ny\nn\n4 5\n1 2\n");
     INFO(p.out << p.err);
     REQUIRE(p.status == 0);
-    CHECK(contains(p.out, "Heavy Foot fail the gut check against charging horse ([1 2] = 3, needs 7+): they flee up to 10.16 cm (4 in) "
+    CHECK(contains(p.out, "Heavy Foot fail the gut check against charging horse ([1 2] = 3, needs 7+): they flee up to 10 cm (4 in) "
                           "into the cover you named. Lancers finds no one to strike and halts; no melee."));
     CHECK_FALSE(contains(p.out, "Melee:"));
     CHECK_FALSE(contains(p.out, "defender's morale"));
@@ -664,7 +664,7 @@ TEST_CASE("solo turn: fear of charge and an infantry square, when the ruleset tu
     Result p = run({"solo", "play", "game"}, dir.path, k_to_charge + "n\nn\nn\n4 5\n1 2\n6 6\n");
     INFO(p.out << p.err);
     REQUIRE(p.status == 0);
-    CHECK(contains(p.out, "Heavy Foot fail the gut check ([1 2] = 3, needs 7+) with no cover within 10.16 cm (4 in): caught in the open, "
+    CHECK(contains(p.out, "Heavy Foot fail the gut check ([1 2] = 3, needs 7+) with no cover within 10 cm (4 in): caught in the open, "
                           "the charge goes on. Heavy Foot STAND (6 + 6 = 12)"));
     CHECK(load(dir).memory(0).contact);
   }
@@ -678,7 +678,7 @@ TEST_CASE("solo turn: fear of charge and an infantry square, when the ruleset tu
     // A 6 bounces: no hits asked (the one die bounced), no dice for Lancers.
     CHECK_FALSE(contains(p.out, "How many hits did your square score"));
     CHECK_FALSE(contains(p.out, "Roll 1 D6 for Lancers"));
-    CHECK(contains(p.out, "Lancers is bounced off the square before it can strike: it falls back 30 cm (12 in) (1 of its moves)."));
+    CHECK(contains(p.out, "Lancers is bounced off the square before it can strike: it falls back 30 cm (11.75 in) (1 of its moves)."));
     CHECK(load(dir).memory(0).casualties == 0);
   }
 }

@@ -99,7 +99,7 @@ TEST_CASE("web: the charge's odds before the dice are the engine's own, exact, a
   for (const auto& [body, words] : std::vector<std::pair<json, std::string>>{
            {{{"unit", "Lancers"}, {"defender", "heavy-foot"}}, "distance"},
            {{{"unit", "Lancers"}, {"distance", "20"}}, "defender"},
-           {{{"unit", "Lancers"}, {"distance", "20"}, {"defender", "heavy-fot"}}, "did you mean 'heavy-foot'"},
+           {{{"unit", "Lancers"}, {"distance", "20"}, {"defender", "heavy-fot"}}, "did you mean 'Heavy Foot'"},
            {{{"unit", "Nobody"}, {"distance", "20"}, {"defender", "heavy-foot"}}, "no unit named"},
            {{{"unit", "Lancers"}, {"distance", "-3"}, {"defender", "heavy-foot"}}, "distance"},
            {{{"unit", "Lancers"}, {"distance", "20"}, {"defender", "heavy-foot"}, {"initiation", {0, 7}}}, "two dice"},
@@ -201,7 +201,7 @@ TEST_CASE("web: fear of charge and an infantry square through the API, as solo c
   json o = body_of(t.call("POST", "/api/sessions/opt/charge-odds", base));
   CHECK(o["fear_may_apply"] == true);
   CHECK(o["fear_exempt_cover"] == 5);
-  CHECK(o["fear_flee_distance"] == "10.16 cm (4 in)");
+  CHECK(o["fear_flee_distance"] == "10 cm (4 in)");
   CHECK(o["gut_need"] == "7+");
   CHECK(fraction_of(o["odds"]["gut_passes"]) == vedette::Fraction(21, 36));
   CHECK(o["square_allowed"] == true);
@@ -309,6 +309,8 @@ TEST_CASE("web: the turn in the page's words (what is left, the end-of-turn summ
   const std::string said = body_of(u)["said"][0].get<std::string>();
   CHECK(said.rfind("Undone: turn 1, Lancers: RF ", 0) == 0);
   CHECK(said.find("D6 3") != std::string::npos);
+  CHECK(said.find("[undone]") == std::string::npos);  // the notice says it once, not twice
+  CHECK(said.find('#') == std::string::npos);         // no event number on the page's line
   CHECK(body_of(u)["result"]["file"] == "game.vedette.yaml");  // the name, not where this machine keeps it
   Reply re = t.call("POST", "/api/sessions/game/redo", {{"rev", body_of(u)["rev"]}});
   REQUIRE(re.status == 200);
@@ -355,7 +357,7 @@ TEST_CASE("web: the player's own dice are told what to roll: the shot's dice and
   }
   const json far = body_of(t.call("POST", "/api/sessions/s/shot-plan", {{"unit", "Hussars"}, {"distance", "12in"}}));
   CHECK(far["in_reach"] == false);
-  CHECK(far["reach"] == "20 cm (8 in)");
+  CHECK(far["reach"] == "20 cm (7.75 in)");
   CHECK(t.call("POST", "/api/sessions/s/shot-plan", {{"unit", "Hussars"}, {"distance", "far"}}).status == 400);
   CHECK(t.call("POST", "/api/sessions/s/shot-plan", {{"unit", "Nobody"}, {"distance", "10"}}).status == 400);
 }

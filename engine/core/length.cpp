@@ -42,21 +42,41 @@ std::optional<Length> parse_length(std::string_view s) {
 }
 
 std::string format_length(Length l, LengthUnit u) { return format_number(l.as(u)) + unit_name(u); }
-std::string format_length_prose(Length l, LengthUnit u) { return format_number(l.as(u)) + " " + unit_name(u); }
+
+namespace {
+double tape_mark(LengthUnit u) { return u == LengthUnit::cm ? 0.5 : u == LengthUnit::in ? 0.25 : 1.0; }
+}  // namespace
+
+double to_tape(double v, LengthUnit u) { return std::round(v / tape_mark(u)) * tape_mark(u); }
+
+double to_tape_up(double v, LengthUnit u) {
+  // A hair below a mark (15.999999 of a sum of lengths) is on it.
+  return std::ceil(v / tape_mark(u) - 1e-9) * tape_mark(u);
+}
+
+std::string format_length_prose(Length l, LengthUnit u) { return format_number(to_tape(l.as(u), u)) + " " + unit_name(u); }
+
+namespace {
+// The other of cm and in, for the brackets; nullopt for mm.
+std::optional<LengthUnit> other_unit(LengthUnit u) {
+  if (u == LengthUnit::cm) return LengthUnit::in;
+  if (u == LengthUnit::in) return LengthUnit::cm;
+  return std::nullopt;
+}
+}  // namespace
 
 std::string format_range_table(Length lo, Length hi, LengthUnit u) {
-  std::string out = format_number(lo.as(u)) + "-" + format_length_prose(hi, u);
-  if (u != LengthUnit::cm && u != LengthUnit::in) return out;
-  const LengthUnit other = u == LengthUnit::cm ? LengthUnit::in : LengthUnit::cm;
-  auto half = [&](Length l) { return format_number(std::round(l.as(other) * 2.0) / 2.0); };
-  return out + " (" + half(lo) + "-" + half(hi) + " " + unit_name(other) + ")";
+  std::string out = format_number(to_tape(lo.as(u), u)) + "-" + format_length_prose(hi, u);
+  const auto other = other_unit(u);
+  if (!other) return out;
+  return out + " (" + format_number(to_tape(lo.as(*other), *other)) + "-" + format_length_prose(hi, *other) + ")";
 }
 
 std::string format_length_table(Length l, LengthUnit u) {
   std::string out = format_length_prose(l, u);
-  if (u != LengthUnit::cm && u != LengthUnit::in) return out;
-  const LengthUnit other = u == LengthUnit::cm ? LengthUnit::in : LengthUnit::cm;
-  return out + " (" + format_number(std::round(l.as(other) * 2.0) / 2.0) + " " + unit_name(other) + ")";
+  const auto other = other_unit(u);
+  if (!other) return out;
+  return out + " (" + format_length_prose(l, *other) + ")";
 }
 
 std::string format_number(double v) {

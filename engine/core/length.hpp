@@ -52,12 +52,20 @@ std::optional<Length> parse_length(std::string_view s);
 std::string format_length(Length l, LengthUnit u);
 // A number as lengths are shown: at most two decimals, no trailing zeros.
 std::string format_number(double v);
-// The same with a space before the unit, for prose: "30 cm".
+// What a person reads is what a tape measures (issue 30): a value in unit u
+// to the nearest 0.5 cm, 1/4 in or 1 mm. The exact value stays in --json and
+// in every comparison; a limit between two marks is given in both units.
+double to_tape(double v, LengthUnit u);
+// The same, rounded up to the next mark: a far edge that must lie within a
+// limit is never shown inside it when it is not.
+double to_tape_up(double v, LengthUnit u);
+// For prose, to the tape's mark with a space before the unit: "30 cm",
+// "15 cm" for 15.24 cm.
 std::string format_length_prose(Length l, LengthUnit u);
-// For the table: in the ruleset's unit, the other (cm or in) in brackets to
-// the nearest half: "15 cm (6 in)", "6 in (15 cm)". Other units as prose.
+// For the table: in the ruleset's unit, the other (cm or in) in brackets,
+// each to its tape's mark: "15 cm (6 in)", "6 in (15 cm)". mm as prose.
 std::string format_length_table(Length l, LengthUnit u);
-// A range the same way: "41-50 cm (16-19.5 in)".
+// A range the same way: "41-50 cm (16.25-19.75 in)".
 std::string format_range_table(Length lo, Length hi, LengthUnit u);
 
 }  // namespace vedette

@@ -45,7 +45,7 @@ std::vector<std::pair<const Behaviour*, Fraction>> band_odds(const Ruleset& r, c
 
 std::string pace_distance(const Ruleset& r, Pace p) {
   const auto& range = r.pace_range(p);
-  return format_number(range.min.as(r.units)) + "-" + format_length_prose(range.max, r.units);
+  return format_number(to_tape(range.min.as(r.units), r.units)) + "-" + format_length_prose(range.max, r.units);
 }
 
 static std::string capitalised(std::string_view s) {

@@ -1,7 +1,9 @@
 // Seed 003's cavalry charge: loading `charge:` and applying it.
 #include "engine/decision/charge.hpp"
 
+#include <cctype>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <vector>
 
@@ -10,6 +12,42 @@
 #include "engine/core/words.hpp"
 
 namespace vedette {
+
+std::string defender_word_key(const std::string& word) {
+  std::string out;
+  for (char ch : word) {
+    const unsigned char u = static_cast<unsigned char>(ch);
+    const char c = (ch == '-' || ch == '_' || std::isspace(u)) ? ' ' : static_cast<char>(std::tolower(u));
+    if (c == ' ' && (out.empty() || out.back() == ' ')) continue;
+    out += c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+std::vector<std::string> defender_text_parts(const std::string& text) {
+  std::vector<std::string> parts;
+  std::string cur;
+  auto flush = [&] {
+    while (!cur.empty() && cur.front() == ' ') cur.erase(0, 1);
+    while (!cur.empty() && cur.back() == ' ') cur.pop_back();
+    if (!cur.empty()) parts.push_back(cur);
+    cur.clear();
+  };
+  for (char ch : text) {
+    if (ch == ',') flush();
+    else cur += ch;
+  }
+  flush();
+  return parts;
+}
+
+std::vector<std::string> defender_words(const DefenderRow& row, DefenderClass c) {
+  std::vector<std::string> out = defender_text_parts(row.text);
+  out.insert(out.end(), row.words.begin(), row.words.end());
+  out.push_back(dashed(k_defender_class_names[static_cast<std::size_t>(c)]));
+  return out;
+}
 
 namespace {
 
@@ -27,6 +65,19 @@ std::string join(const std::vector<std::string>& v) {
 struct Loader {
   Diagnostics& d;
   ChargeRules& r;
+  // Every word a defender class answers to so far (its key, its text's
+  // parts, its words), lower-cased: no word may name two classes.
+  std::map<std::string, DefenderClass> words_seen = {};
+
+  void claim(const std::string& word, DefenderClass c, const Location& where, const std::string& what) {
+    const std::string w = defender_word_key(word);
+    if (w.empty()) return;
+    auto [it, fresh] = words_seen.emplace(w, c);
+    if (!fresh && it->second != c)
+      d.error(where, "'" + word + "' in " + what + " already names the defender class '" +
+                         std::string(k_defender_class_names[static_cast<std::size_t>(it->second)]) +
+                         "': a word may name one class only");
+  }
 
   void number(MapReader& m, const char* key, const std::string& path, double min, double max, double& out) {
     if (auto x = m.required(key))
@@ -95,11 +146,32 @@ struct Loader {
     const std::string p = "charge.morale.table." + std::string(k_defender_class_names[static_cast<std::size_t>(c)]);
     DefenderRow& out = r.table[static_cast<std::size_t>(c)];
     MapReader m(n, d, p);
+    claim(std::string(k_defender_class_names[static_cast<std::size_t>(c)]), c, n.where, p);
     if (auto x = m.required("text"))
-      if (auto v = read_string(*x, d, p + ".text")) out.text = *v;
+      if (auto v = read_string(*x, d, p + ".text")) {
+        out.text = *v;
+        for (const std::string& part : defender_text_parts(*v)) claim(part, c, x->where, p + ".text");
+      }
     if (auto x = m.required("kind"))
       if (auto i = read_choice(*x, d, "kind for " + p + " (Foot or Horse)", names_of(k_defender_kind_names)))
         out.kind = static_cast<DefenderKind>(*i);
+    out.words.clear();
+    if (const Doc* x = m.optional("words")) {
+      if (!x->is_sequence()) {
+        d.error(x->where, "expected a list of words for " + p + ".words (what a player may call the class, e.g. [line infantry]), found " +
+                              x->kind_name());
+      } else {
+        for (const Doc& w : x->items)
+          if (auto v = read_string(w, d, p + ".words")) {
+            if (v->empty()) {
+              d.error(w.where, "expected a word in " + p + ".words, found an empty string");
+            } else {
+              claim(*v, c, w.where, p + ".words");
+              out.words.push_back(*v);
+            }
+          }
+      }
+    }
     if (const Doc* x = m.required("need")) {
       const std::string what = p + ".need";
       if (!x->is_sequence()) {

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "engine/core/dice.hpp"
@@ -47,9 +48,23 @@ constexpr bool has_face(FaceSet s, int face) { return face >= 0 && face < 32 && 
 
 struct DefenderRow {
   std::string text;  // the seed's wording: "Light Foot, Levies"
+  // Other words a player may use for the class (a period's vocabulary,
+  // issue 30: "line infantry" for heavy_foot). Each comma-separated part of
+  // `text` counts too; no word may name two classes.
+  std::vector<std::string> words;
   DefenderKind kind = DefenderKind::foot;
   std::array<int, 3> need{};  // 2D6 score to stand, by AttackerWeight
 };
+
+// A defender word as compared: lower case, '-' and '_' as spaces, single
+// spaces, trimmed ("Line-Infantry " -> "line infantry").
+std::string defender_word_key(const std::string& word);
+// The comma-separated parts of a row's text: "Light Foot, Levies" ->
+// {"Light Foot", "Levies"}.
+std::vector<std::string> defender_text_parts(const std::string& text);
+// Every word the class answers to, as written: its text's parts, its words,
+// then its key ("heavy-foot").
+std::vector<std::string> defender_words(const DefenderRow& row, DefenderClass c);
 
 struct FearOfChargeRules {
   bool enabled = false;

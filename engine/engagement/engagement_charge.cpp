@@ -129,7 +129,7 @@ NoDeclaration why_no_declaration(const Battle& b, std::size_t i, Pace pace, bool
     d.why = "the way to " + who + " leaves special terrain inside its minimum distance (seed 003)";
   } else if (p.reaches && !p.charge_bonus) {
     d.rule = "003-L42-inside-min-no-bonus";
-    d.why = who + " is inside its minimum distance of " + format_length_prose(p.min_distance, b.rules().units) +
+    d.why = who + " is inside its minimum distance of " + format_length_table(p.min_distance, b.rules().units) +
             ": contact, but none of the charge's benefits, and the table's bot declares only with them (seed 003)";
   } else {
     d.why = "its bot declared no charge on " + who;
@@ -360,7 +360,7 @@ ChargeReach Engagement::charge_reach(ChargeRun& run) {
     Event e = event("movement", "charge", i);
     e.text = name(i) + " charges " + name(t) + " at " + std::string(pace_name(run.pace)) + ": distance " + len(p.distance) +
              ", range " + len(p.max_range) + " (" + format_number(cr.range_factor) + " x " + len(p.allowance) + "), minimum " +
-             len(p.min_distance) + ", " + (p.in_arc ? "in" : "outside") + " its " + format_number(cr.arc_degrees) + "-degree arc" +
+             format_length_table(p.min_distance, b_.rules().units) + ", " + (p.in_arc ? "in" : "outside") + " its " + format_number(cr.arc_degrees) + "-degree arc" +
              (p.uphill ? ", uphill" : "") + (p.target_in_terrain ? ", target in special terrain" : "") +
              (!p.path_affordable ? ", path too costly" : "") + " -> " +
              (p.reaches ? (p.charge_bonus ? "reaches, with the charge bonus" : "reaches inside the minimum distance: no charge bonus")

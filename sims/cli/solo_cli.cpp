@@ -149,10 +149,11 @@ void print_charge_preview(std::ostream& out, const Ruleset& r, const ChargeInput
                      : p.target.target > 12 ? "needs " + std::to_string(p.target.target) + "+ on 2D6: it cannot stand"
                                             : "needs " + std::to_string(p.target.target) + "+ on 2D6 to stand";
   out << (g.morale_check ? "Morale check: " : "(No morale check; had there been one: ") << who << ": " << need
-      << " (table " << p.target.table << (p.target.modifier ? ", " + std::string(p.target.modifier > 0 ? "+" : "") +
-                                                                  std::to_string(p.target.modifier) + " to the dice"
-                                                            : std::string())
-      << "): chance to stand " << p.stand_ways << "/36 = " << pct_text(p.stand_ways) << (g.morale_check ? ".\n" : ".)\n");
+      << (p.target.modifier ? " (the table's " + std::to_string(p.target.table) + ", " +
+                                  std::string(p.target.modifier > 0 ? "+" : "") + std::to_string(p.target.modifier) +
+                                  " to the dice)"
+                            : std::string())
+      << ": chance to stand " << p.stand_ways << "/36 = " << pct_text(p.stand_ways) << (g.morale_check ? ".\n" : ".)\n");
   if (p.charger_checks)
     out << "Both charging: the charger checks too, " << p.charger_target.target << "+ on 2D6 (seed 003): chance to stand "
         << p.charger_stand_ways << "/36 = " << pct_text(p.charger_stand_ways) << ".\n";
@@ -178,8 +179,8 @@ void print_charge_result(std::ostream& out, const Session& s, const ChargeRecord
     out << "Gut check: " << sum << " = " << total << ": " << (c.fear->passed ? "passes" : "FAILS") << "\n";
   }
   if (c.rolled)
-    out << "2D6: " << c.dice[0] << " + " << c.dice[1] << " = " << c.dice[0] + c.dice[1] << "  (" << charge_dice_text(s, c, false)
-        << ")\n";
+    out << "The defender's morale check, 2D6: " << c.dice[0] << " + " << c.dice[1] << " = " << c.dice[0] + c.dice[1]
+        << ", needs " << c.target << ": " << (c.stands ? "stands" : "FAILS") << "  (" << charge_dice_text(s, c, false) << ")\n";
   if (c.charger_dice)
     out << "Charger's own check, 2D6: " << (*c.charger_dice)[0] << " + " << (*c.charger_dice)[1] << " = "
         << (*c.charger_dice)[0] + (*c.charger_dice)[1] << ", needs " << c.charger_need << ": "
@@ -190,6 +191,8 @@ void print_charge_result(std::ostream& out, const Session& s, const ChargeRecord
 void save_or_throw(Session& s) {
   try {
     s.save();
+  } catch (const SessionChangedError&) {
+    throw;  // `solo play` reloads; a single command says so and exits 2 (guarded)
   } catch (const SessionError& e) {
     throw UsageError(e.what());
   } catch (const AtomicWriteError& e) {

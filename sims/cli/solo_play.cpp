@@ -94,7 +94,7 @@ std::string next_charge_field(const Ruleset& r, const Session& s, std::size_t k,
     if (key == "bearing") continue;
     if (key == "pikes_facing") {
       std::string why;
-      auto def = parse_defender(d.at("defender"), why);
+      auto def = parse_defender(r, d.at("defender"), why);
       if (!def || r.charge.kind(*def) != DefenderKind::foot || d.at("side") != "front") continue;
     }
     // The optional rules (seeds 001 and 004), only when the ruleset turns
@@ -142,7 +142,7 @@ ChargeInputs inputs_from(const Ruleset& r, const Session& s, std::size_t k, cons
   auto br = bearing.empty() ? std::optional<double>(0.0) : parse_bearing(bearing, why);
   if (!br) bad("bearing");
   in.bearing = *br;
-  auto df = parse_defender(get("defender"), why);
+  auto df = parse_defender(r, get("defender"), why);
   if (!df) bad("defender");
   in.defender = *df;
   auto sd = parse_side(get("side"), why);
@@ -207,9 +207,8 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
                                [&](const std::string& t, std::string& why) { return parse_table_length(r, t, false, why); });
     answer(format_length(l, u));
   } else if (field == "defender") {
-    auto d = p.checked<DefenderClass>(
-        "The unit charged: peasants, light-foot, heavy-foot, elite-foot, light-horse, medium-horse or heavy-horse?",
-        std::nullopt, [](const std::string& t, std::string& why) { return parse_defender(t, why); });
+    auto d = p.checked<DefenderClass>("The unit charged: " + defender_choices(r) + "?", std::nullopt,
+                                      [&](const std::string& t, std::string& why) { return parse_defender(r, t, why); });
     answer(std::string(k_defender_class_names[static_cast<std::size_t>(d)]));
   } else if (field == "side") {
     auto sd = p.checked<ChargedOn>("Does the charge strike its front, flank or rear?", std::string("front"),
@@ -296,6 +295,19 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
 }
 
 
+// Each unit's orders this turn, one line each, when the cavalry moves (its
+// activations were walked many lines before, or in an earlier run).
+void print_orders(const Session& s, std::ostream& out) {
+  bool any = false;
+  for (std::size_t k = 0; k < s.header().units.size(); ++k) {
+    const std::string o = orders_text(s, k);
+    if (o.empty()) continue;
+    if (!any) out << "  Orders this turn:\n";
+    any = true;
+    out << "    " << o << "\n";
+  }
+}
+
 // The initiative; true when the player moves first.
 bool initiative_step(Session& s, const Ruleset& r, bool physical, Prompter& p, std::ostream& out) {
   const int dice = r.combat.initiative.dice;
@@ -316,8 +328,12 @@ bool initiative_step(Session& s, const Ruleset& r, bool physical, Prompter& p, s
                         static_cast<std::size_t>(dice));
   const StepRecord& rec = step_applied(s, r, cmd);
   out << "Initiative: " << rec.outcome << "\n";
-  out << (rec.result == "cavalry" ? "  The cavalry moves now, as its orders above say; then you move.\n"
-                                  : "  Move your units now; then the cavalry moves, as its orders above say.\n");
+  if (rec.result == "cavalry") {
+    out << "  The cavalry moves now; then you move.\n";
+    print_orders(s, out);
+  } else {
+    out << "  Move your units now; then the cavalry moves.\n";
+  }
   return rec.result != "cavalry";
 }
 
@@ -469,7 +485,7 @@ void undo_last_answer(Session& s, const Ruleset& r, std::ostream& out) {
       answered = c->c.declined || (c->c.has_dice() && c->c.dice_source == DiceSource::player);
     if (const StepRecord* st = step_record(e.body)) answered = !st->given.empty();
     (void)apply(s, r, solo::Undo{1});
-    out << "  Undone: " << describe(s, s.event(t)) << "\n";
+    out << "  Undone: " << what_happened(s, s.event(t)) << "\n";
     if (answered) break;
   }
   save_or_throw(s);
@@ -556,17 +572,48 @@ int run_solo_play(const PlayOptions& o, Io& io) {
   // The cavalry moved first this turn: your move comes once its charges are
   // walked (kept while play runs; a resumed play does not ask it again).
   int move_after_cavalry = 0;
+  // Your move, while it is being asked: a reload in the middle asks it again.
+  int in_move = 0;
+  auto your_move = [&](int turn) {
+    move_after_cavalry = 0;
+    in_move = turn;
+    player_move_step(s, r, physical, p, out);
+    in_move = 0;
+  };
+  // Another command (undo, casualties, morale, the web page...) changed the
+  // file while play waited: read it again, say in one line what changed, and
+  // whether the answer just typed was not taken (it was given against a
+  // state that is gone); the loop then asks what the new state needs.
+  auto reload = [&](const std::optional<std::string>& answer) {
+    const std::size_t before = s.history().size();
+    s = Session::load(s.path());
+    std::string what;
+    if (s.history().size() < before) {
+      what = "the session file was replaced by another program";
+    } else {
+      for (std::size_t i = before; i < s.history().size(); ++i)
+        what += (what.empty() ? "" : "; ") + what_happened(s, s.history()[i]);
+      what = "another command changed the session: " + (what.empty() ? std::string("its text") : what);
+    }
+    out << "(" << what << ". Reloaded, turn " << s.state().turn << ".";
+    if (answer) out << " Your answer '" << *answer << "' was not taken: the question is asked again.";
+    out << ")\n";
+    announced = k_none;
+    if (in_move == s.state().turn) move_after_cavalry = in_move;
+    in_move = 0;
+  };
+  p.watch([&s] { return s.changed_on_disk(); });
+  // Resumed after the initiative: the orders of the turn, which the earlier
+  // run printed, are said again.
+  for (const auto& e : s.history())
+    if (e.turn == s.state().turn && s.in_effect(e.n) && std::holds_alternative<InitiativeEvent>(e.body)) {
+      print_orders(s, out);
+      break;
+    }
   install_interrupt_message(file);
   try {
     while (true) {
-      // Another command (undo, casualties, morale...) may have changed the
-      // file while play waited for an answer: take it up and say so.
-      if (s.changed_on_disk()) {
-        s = Session::load(s.path());
-        out << "(The session file was changed by another command: reloaded, turn " << s.state().turn << ", "
-            << s.history().size() << " events.)\n";
-        announced = k_none;
-      }
+      if (s.changed_on_disk()) reload(std::nullopt);
       Step step = next_step(s, r);
       const int turn = s.state().turn;
       if (turn != announced_turn) {
@@ -584,13 +631,17 @@ int run_solo_play(const PlayOptions& o, Io& io) {
           save_or_throw(s);
           announced = k_none;
           // Your move (issue 28): now, or once the cavalry's charges are walked.
-          if (player_first) player_move_step(s, r, physical, p, out);
-          else move_after_cavalry = turn;
+          if (player_first) {
+            your_move(turn);
+            out << "Now the cavalry moves.\n";
+            print_orders(s, out);
+          } else {
+            move_after_cavalry = turn;
+          }
           continue;
         }
         if (move_after_cavalry == turn && step.kind != Step::Kind::charge) {
-          move_after_cavalry = 0;
-          player_move_step(s, r, physical, p, out);
+          your_move(turn);
           continue;
         }
         if (step.kind == Step::Kind::next_turn) {
@@ -673,6 +724,12 @@ int run_solo_play(const PlayOptions& o, Io& io) {
       } catch (const UndoRequest&) {
         undo_last_answer(s, r, out);
         announced = k_none;
+        in_move = 0;
+      } catch (const SessionChanged& c) {
+        reload(c.answer);
+      } catch (const SessionChangedError&) {
+        // Changed between the answer and its saving: the answer is not kept.
+        reload(p.raw());
       }
     }
   } catch (const Quit& q) {

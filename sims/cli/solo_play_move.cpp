@@ -22,7 +22,7 @@ namespace {
 struct MoverAnswer {
   std::string name, cls, kind = "moved";
 };
-std::optional<MoverAnswer> parse_mover(const std::string& text, std::string& why) {
+std::optional<MoverAnswer> parse_mover(const Ruleset& r, const std::string& text, std::string& why) {
   std::istringstream is(text);
   std::vector<std::string> w;
   for (std::string x; is >> x;) w.push_back(x);
@@ -34,13 +34,22 @@ std::optional<MoverAnswer> parse_mover(const std::string& text, std::string& why
       w.pop_back();
     }
   }
+  // Its class is the last one to three words, in the ruleset's vocabulary
+  // ("1st Foot line infantry"); the words before are its name.
   std::string cw;
-  if (w.size() < 2 || !parse_defender(w.back(), cw))
-    return why = "'" + text + "': give its name and its class (peasants, light-foot, heavy-foot, elite-foot, light-horse, "
-                 "medium-horse or heavy-horse), e.g. \"Foot heavy-foot\"",
+  std::size_t taken = 0;
+  for (std::size_t n = std::min<std::size_t>(3, w.size() > 0 ? w.size() - 1 : 0); n >= 1 && !taken; --n) {
+    std::string cls;
+    for (std::size_t i = w.size() - n; i < w.size(); ++i) cls += (cls.empty() ? "" : " ") + w[i];
+    if (auto d = parse_defender(r, cls, cw)) {
+      m.cls = std::string(k_defender_class_names[static_cast<std::size_t>(*d)]);
+      taken = n;
+    }
+  }
+  if (!taken)
+    return why = "'" + text + "': give its name and its class (" + defender_choices(r) + "), e.g. \"Foot heavy-foot\"",
            std::nullopt;
-  m.cls = w.back();
-  w.pop_back();
+  w.resize(w.size() - taken);
   for (const std::string& x : w) m.name += (m.name.empty() ? "" : " ") + x;
   return m;
 }
@@ -137,9 +146,9 @@ void player_move_step(Session& s, const Ruleset& r, bool physical, Prompter& p, 
       const std::string about = may.empty() ? "charges one of the cavalry" : "ends near " + near_names + ", or charges one of the cavalry";
       const MoverAnswer m = p.checked<MoverAnswer>(
           "Which of your units moves or turns now and " + about + "? Its name and class, e.g. \"Foot heavy-foot\"",
-          std::string("none"), [&p](const std::string& t, std::string& why) -> std::optional<MoverAnswer> {
+          std::string("none"), [&p, &r](const std::string& t, std::string& why) -> std::optional<MoverAnswer> {
             if (t == "none" || t == "n" || t == "no") return MoverAnswer{};
-            return parse_mover(p.raw(), why);  // the name as you typed it
+            return parse_mover(r, p.raw(), why);  // the name as you typed it
           });
       if (m.name.empty()) {
         out << "Your move is over.\n";

@@ -4,6 +4,7 @@
 // prompter that asks and reads one answer, the requests to undo or quit,
 // and the small steps both use.
 #include <cctype>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -20,6 +21,12 @@ struct Quit {
   bool eof = false;
 };
 struct UndoRequest {};
+// An answer typed while another command changed the session file: it was
+// given against a state that is gone, so it is not taken (play reloads, says
+// what changed and asks again).
+struct SessionChanged {
+  std::string answer;  // as typed
+};
 
 inline constexpr const char* k_help =
     "  Answer y or n; Enter takes the default (the capital letter). Numbers: type the number;\n"
@@ -50,10 +57,15 @@ class Prompter {
     std::size_t k = 0;
     while (k < t.size() && sp(static_cast<unsigned char>(t[k]))) ++k;
     t.erase(0, k);
-    if (t == "q" || t == "quit") throw Quit{false};
+    if (t == "q" || t == "quit") throw Quit{false};  // everything is saved already: quitting writes nothing
+    if (changed_ && changed_()) throw SessionChanged{line};
     if (t == "u" || t == "undo") throw UndoRequest{};
     return t;
   }
+
+  // Asked after each answer is read: whether the session file changed
+  // while the prompt waited (Session::changed_on_disk).
+  void watch(std::function<bool()> changed) { changed_ = std::move(changed); }
 
   // `explain`: what "?" says about the question, before the keys.
   bool yes_no(const std::string& question, bool def, const std::string& explain = {}) {
@@ -125,6 +137,7 @@ class Prompter {
   std::ostream& out_;
   bool echo_;
   std::string raw_;
+  std::function<bool()> changed_;
 
  public:
   // The last answer as typed (not lower-cased): a name of the player's.

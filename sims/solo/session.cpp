@@ -11,6 +11,7 @@
 
 #include "engine/decision/charge.hpp"
 #include "engine/core/dice.hpp"
+#include "engine/procedures/reaction_rules.hpp"
 #include "engine/core/doc.hpp"
 #include "sims/io/atomic_file.hpp"
 #include "sims/solo/session_text.hpp"
@@ -640,9 +641,13 @@ void Session::apply_to_state(const Event& e) {
             }
             if (r.result == "melee") {
               m->contact = true;
-              m->struck_in_turn = state_.turn;  // seed 003 L54
               m->charge_bonus = r.counter == "met" && r.given.count("bonus") && r.given.at("bonus") == "yes";
             }
+            // Seed 003 L54: struck by the charge, it cannot move, turn or
+            // change frontage for the rest of the turn, whether it stood
+            // (melee follows) or failed its check and fell back.
+            const auto end = std::find(k_charge_end_names.begin(), k_charge_end_names.end(), r.result);
+            if (contact_made(static_cast<ChargeEnd>(end - k_charge_end_names.begin()))) m->struck_in_turn = state_.turn;
           }
           if (r.morale) m->morale = *r.morale;
           if (r.fell_back) m->fell_back_this_turn = true;

@@ -55,6 +55,11 @@ struct SessionError : std::runtime_error {
   explicit SessionError(const std::string& what, std::string key = {}) : std::runtime_error(what), field(std::move(key)) {}
   std::string field;  // the event's key it is about ("roll", "facts.casualties"), if any
 };
+// save() found the file changed by another program since it was read:
+// nothing was written (`solo play` reloads and asks again).
+struct SessionChangedError : SessionError {
+  using SessionError::SessionError;
+};
 
 // What play may ask about a unit (the facts the session cannot know itself).
 enum class Question : std::uint8_t { in_cover, enemy_in_range, enemy_flank_rear, retreated_from_melee, new_casualties };
@@ -439,7 +444,7 @@ class Session {
   // version is a LoadError located by line and column.
   static Session load(const std::filesystem::path& path);
 
-  // Writes the file atomically. Refuses (SessionError) if the file on disk
+  // Writes the file atomically. Refuses (SessionChangedError) if the file on disk
   // changed since it was read or last written by this object, so two
   // programs playing the same game cannot silently lose each other's moves.
   // `overwrite` allows replacing a file this object did not read.

@@ -293,7 +293,7 @@ void Session::save(bool overwrite) {
       throw SessionError(e.what());
     }
     if (!exists || now != *disk_text_)
-      throw SessionError(path_.string() + " was changed by another program since vedette read it; nothing was written. "
+      throw SessionChangedError(path_.string() + " was changed by another program since vedette read it; nothing was written. "
                          "Run the command again to act on the file as it is now.");
   } else if (exists && !overwrite) {
     throw SessionError(path_.string() + " already exists; nothing was written");

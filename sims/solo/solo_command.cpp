@@ -147,7 +147,7 @@ ChargeInputs charge_inputs(const Session& s, const Ruleset& r, std::size_t k, co
   in.distance = *ds;
   if (!parse_bearing(std::to_string(o.bearing), why)) refuse("--bearing: " + why);
   in.bearing = o.bearing;
-  auto df = parse_defender(o.defender, why);
+  auto df = parse_defender(r, o.defender, why);
   if (!df) refuse("--defender: " + why);
   in.defender = *df;
   in.side = o.flank ? ChargedOn::flank : o.rear ? ChargedOn::rear : ChargedOn::front;
@@ -413,12 +413,12 @@ void run(Session& s, const Ruleset&, const Reseed& o, Applied& out) {
 // ------------------------------------------ the player's moves (issue 28)
 
 // The player's unit from its words: its class on seed 003's table, its weight.
-PlayerUnit player_unit(const std::string& name, const std::string& cls, const std::string& weight) {
+PlayerUnit player_unit(const Ruleset& r, const std::string& name, const std::string& cls, const std::string& weight) {
   PlayerUnit u;
   u.name = name.empty() ? "your unit" : name;
   if (!printable_utf8(u.name)) refuse("your unit's name must be printable text");
   std::string why;
-  auto d = parse_defender(cls, why);
+  auto d = parse_defender(r, cls, why);
   if (!d) refuse("--as: " + why);
   u.defender = *d;
   if (!weight.empty()) {
@@ -483,7 +483,7 @@ void run(Session& s, const Ruleset& r, const Moved& o, Applied& out) {
   std::string why;
   const auto kind = parse_move_kind(o.kind, why);
   if (!kind) refuse("--kind: " + why);
-  const PlayerUnit pu = player_unit(o.mover, o.as, o.weight);
+  const PlayerUnit pu = player_unit(r, o.mover, o.as, o.weight);
   std::vector<NearParsed> near;
   for (const NearCavalry& n : o.near) {
     near.push_back(near_facts(s, r, n));
@@ -526,7 +526,7 @@ void run(Session& s, const Ruleset& r, const Charged& o, Applied& out) {
   if (o.as.empty()) refuse("--as is needed: your unit's class on seed 003's table (light_horse, medium_horse, heavy_horse, heavy_foot, ...)");
   if (o.distance.empty()) refuse("--distance is needed: between the two when your charge began, e.g. 30cm");
   PlayerCharge c;
-  c.unit = player_unit(o.mover, o.as, o.weight);
+  c.unit = player_unit(r, o.mover, o.as, o.weight);
   std::string why;
   auto d = parse_table_length(r, o.distance, false, why);
   if (!d) refuse("--distance: " + why);

@@ -402,9 +402,18 @@ StepRecord resolve_charged(const Ruleset& r, const Session& s, std::size_t unit,
          (after.backs_to_enemy ? ", backs to the enemy" : "") + " (seed 003 L7). ";
   if (after.failed && !after.charger_failed && after.charger_follows_through)
     t += you + " won before melee: it follows through the balance of its charge move (seed 003 L3). ";
+  if (after.follows_through)
+    t += name + " counter-charged and won before melee: it follows through the balance of its charge move in the "
+                "direction of its charge (seed 003 L3). ";
   if (after.struck)
     t += name + " stands: melee follows in the melee step. Struck by a charge, " + name +
          " cannot move, turn or change frontage for the rest of the turn (seed 003 L54).";
+  else if (after.held)
+    t += after.failed ? "Struck by your charge, " + name +
+                            " cannot move, turn or change frontage for the rest of the turn (seed 003 L54): after its retreat "
+                            "it stays, and makes no move of its own this turn."
+                      : name + " was struck by your charge: after this it cannot move, turn or change frontage for the rest "
+                               "of the turn (seed 003 L54).";
   while (!t.empty() && t.back() == ' ') t.pop_back();
   rec.outcome = t;
   return rec;

@@ -293,8 +293,8 @@ StepRecord resolve_melee(const Ruleset& r, const Session& s, std::size_t unit, i
               : melee_aftermath(r, rec.score, player_hits, normal_move(r, true, Length()), Length(), true, balance);
   std::string t = name + " fights with " + plural(side.dice, "die", "dice") + " needing " + std::to_string(side.need) + "+";
   if (side.modifier)
-    t += " (" + std::to_string(r.combat.melee.hit) + "+ with " + (side.modifier > 0 ? "+" : "") + std::to_string(side.modifier) +
-         " to each die)";
+    t += " on each die (the usual " + std::to_string(r.combat.melee.hit) + "+, " + (side.modifier > 0 ? "+" : "") +
+         std::to_string(side.modifier) + " to each die)";
   if (!own_hits) t += " " + dice_text(dice.dice);
   t += ": " + plural(rec.score, "hit", "hits") + " on your unit; yours scored " + std::to_string(player_hits) + ". ";
   if (rec.score > 0) t += "Remove " + plural(rec.score, "figure", "figures") + " from your unit. ";
@@ -310,6 +310,11 @@ StepRecord resolve_melee(const Ruleset& r, const Session& s, std::size_t unit, i
     if (after.winner == MeleeWinner::defender) {
       rec.result = "won";
       t += name + " wins: your unit falls back " + moves + " of its moves, backs to the enemy, and must rally.";
+      // Seed 003 L3: "Victorious charging units must continue to move out
+      // the balance of their charge move", the counter-charger too.
+      if (mem.reacted_in_turn == s.state().turn && r.combat.melee.follow_through)
+        t += " " + name + " counter-charged: it follows through the balance of its charge move in the direction of its charge "
+                          "(seed 003 L3).";
     } else if (after.winner == MeleeWinner::attacker) {
       rec.result = "lost";
       rec.fell_back = true;
@@ -475,8 +480,8 @@ std::string melee_intro(const Ruleset& r, const Session& s, std::size_t unit) {
                   ". It fights with " + plural(side.dice, "die", "dice") +
                   " needing " + std::to_string(side.need) + "+";
   if (side.modifier)
-    t += " (" + std::to_string(r.combat.melee.hit) + "+ with " + (side.modifier > 0 ? "+" : "") + std::to_string(side.modifier) +
-         " to each die)";
+    t += " on each die (the usual " + std::to_string(r.combat.melee.hit) + "+, " + (side.modifier > 0 ? "+" : "") +
+         std::to_string(side.modifier) + " to each die)";
   return t + ". Roll your unit's melee dice as your rules say.";
 }
 

@@ -379,6 +379,60 @@ std::optional<DefenderClass> parse_defender(const std::string& text, std::string
   return static_cast<DefenderClass>(*k);
 }
 
+std::optional<DefenderClass> parse_defender(const Ruleset& r, const std::string& text, std::string& why) {
+  const std::string t = defender_word_key(text);
+  std::vector<std::size_t> starts;
+  for (std::size_t c = 0; c < k_defender_class_names.size(); ++c) {
+    const auto cls = static_cast<DefenderClass>(c);
+    bool begins = false;
+    for (const std::string& w : defender_words(r.charge.row(cls), cls)) {
+      const std::string key = defender_word_key(w);
+      if (key == t) return cls;
+      begins = begins || (!t.empty() && key.compare(0, t.size(), t) == 0);
+    }
+    if (begins) starts.push_back(c);
+  }
+  // An unambiguous beginning is enough at the table ("line" for "line
+  // infantry", "heavy-f" for heavy-foot); an ambiguous one says which.
+  if (starts.size() == 1) return static_cast<DefenderClass>(starts[0]);
+  auto shown = [&](std::size_t c) { return r.charge.row(static_cast<DefenderClass>(c)).text; };
+  if (starts.size() > 1) {
+    std::string could;
+    for (std::size_t i = 0; i < starts.size(); ++i)
+      could += std::string(i == 0 ? "" : i + 1 == starts.size() ? " or " : ", ") + "'" + shown(starts[i]) + "'";
+    why = "'" + text + "' could be " + could + ": type more of it";
+    return std::nullopt;
+  }
+  std::string others;
+  std::vector<std::string> keys, shown_as;  // every word, as compared and as written
+  for (std::size_t c = 0; c < k_defender_class_names.size(); ++c) {
+    const auto cls = static_cast<DefenderClass>(c);
+    for (const std::string& w : r.charge.table[c].words) others += (others.empty() ? "" : ", ") + w;
+    for (const std::string& w : defender_words(r.charge.row(cls), cls)) {
+      keys.push_back(defender_word_key(w));
+      shown_as.push_back(w);
+    }
+  }
+  const std::string near = nearest(t, keys);
+  std::string mean;
+  for (std::size_t i = 0; i < keys.size() && !near.empty(); ++i)
+    if (keys[i] == near) {
+      mean = " (did you mean '" + shown_as[i] + "'?)";
+      break;
+    }
+  why = "'" + text + "' is not a class of the unit charged" + mean + ": say " + defender_choices(r) +
+        (others.empty() ? std::string() : " (or: " + others + ")");
+  return std::nullopt;
+}
+
+std::string defender_choices(const Ruleset& r) {
+  std::string out;
+  const std::size_t n = k_defender_class_names.size();
+  for (std::size_t c = 0; c < n; ++c)
+    out += std::string(c == 0 ? "" : c + 1 == n ? " or " : "; ") + r.charge.table[c].text;
+  return out;
+}
+
 std::optional<ChargePath> parse_path(const std::string& text, std::string& why) {
   auto k = pick(text, k_charge_path_names, why);
   if (!k) return std::nullopt;

@@ -344,6 +344,13 @@ std::string plain_words(const std::string& text);
 // Each returns nullopt and sets `why` when the text is not acceptable.
 std::optional<AttackerWeight> parse_attacker(const std::string& text, std::string& why);
 std::optional<DefenderClass> parse_defender(const std::string& text, std::string& why);
+// The same in the ruleset's vocabulary (issue 30): a class's key, a part of
+// its text ("Levies"), one of its words ("line infantry"), or an unambiguous
+// beginning of any; an unknown word lists the ones accepted.
+std::optional<DefenderClass> parse_defender(const Ruleset& r, const std::string& text, std::string& why);
+// The classes in the ruleset's words, for a question: "Peasants; Light
+// Foot, Levies; ... or Heavy Horse".
+std::string defender_choices(const Ruleset& r);
 std::optional<ChargedOn> parse_side(const std::string& text, std::string& why);
 std::optional<ChargePath> parse_path(const std::string& text, std::string& why);
 // A length with its unit, or a bare number in the ruleset's units.

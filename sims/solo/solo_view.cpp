@@ -66,8 +66,11 @@ std::string memory_summary(const Session& s, std::size_t unit) {
   if (m.gallop_streak > 0)
     out += ", galloped " + std::to_string(m.gallop_streak) + (m.gallop_streak == 1 ? " turn" : " turns") + " in a row";
   if (m.ran_last_turn) out += "; ran from the enemy last turn";
-  if (m.charged_this_turn) out += "; charged this turn (normal speed next turn, seed 003)";
-  if (m.charged_last_turn) out += "; charged last turn (normal speed this turn, seed 003)";
+  // Seed 003's "normal speed" after a charge is no charge move; a ruleset
+  // that also caps the pace (combat.charge.next_turn_pace) says so on the
+  // activation's "Limit:" line, so the memory line never contradicts it.
+  if (m.charged_this_turn) out += "; charged this turn (so no charge next turn, seed 003)";
+  if (m.charged_last_turn) out += "; charged last turn (so no charge this turn, seed 003)";
   if (m.ran_this_turn) out += "; running from the enemy this turn";
   if (m.retreated_from_melee) out += "; retreating from melee when last asked";
   if (m.morale != Morale::steady) out += "; " + std::string(morale_name(m.morale));
@@ -95,7 +98,11 @@ std::string charge_dice_text(const Session& s, const ChargeRecord& c, bool verbo
 }
 
 std::string describe(const Session& s, const Event& e) {
-  std::string head = "#" + std::to_string(e.n) + "  turn " + std::to_string(e.turn) + "  ";
+  return "#" + std::to_string(e.n) + "  turn " + std::to_string(e.turn) + "  " + what_happened(s, e, Detail::log);
+}
+
+std::string what_happened(const Session& s, const Event& e, Detail detail) {
+  const bool verbose = detail == Detail::log;
   std::string body = std::visit(
       [&](const auto& ev) -> std::string {
         using T = std::decay_t<decltype(ev)>;
@@ -107,7 +114,7 @@ std::string describe(const Session& s, const Event& e) {
         } else if constexpr (std::is_same_v<T, ActivateEvent>) {
           const Activation& a = ev.a;
           std::string t = ev.unit + ": RF " + std::to_string(a.rf) + " (" + a.band + "), D6 " + std::to_string(a.roll) +
-                          " (" + die_text(s, a, true) + ") -> " + a.behaviour_text + ". " + a.instruction;
+                          " (" + die_text(s, a, verbose) + ") -> " + a.behaviour_text + ". " + a.instruction;
           if (!a.note.empty()) t += " [" + a.note + "]";
           return t;
         } else if constexpr (std::is_same_v<T, NextTurnEvent>) {
@@ -129,7 +136,7 @@ std::string describe(const Session& s, const Event& e) {
           const ChargeRecord& c = ev.c;
           if (c.declined) return ev.unit + ": no charge (#" + std::to_string(c.activation) + " offered one)";
           std::string t = ev.unit + ": charges " + dashed(c.defender) + " (" + c.side + ") " + c.distance + " away";
-          if (c.rolled) t += ", 2D6 " + std::to_string(c.dice[0]) + "+" + std::to_string(c.dice[1]) + " (" + charge_dice_text(s, c, true) + ")";
+          if (c.rolled) t += ", 2D6 " + std::to_string(c.dice[0]) + "+" + std::to_string(c.dice[1]) + " (" + charge_dice_text(s, c, verbose) + ")";
           return t + " -> " + c.outcome;
         } else if constexpr (std::is_same_v<T, InitiativeEvent>) {
           return "initiative: " + ev.s.outcome;
@@ -138,8 +145,28 @@ std::string describe(const Session& s, const Event& e) {
         }
       },
       e.body);
-  std::string mark = s.in_effect(e.n) ? "" : "  [undone]";
-  return head + body + mark;
+  return body + (verbose && !s.in_effect(e.n) ? "  [undone]" : "");
+}
+
+std::string orders_text(const Session& s, std::size_t unit) {
+  const UnitMemory& m = s.memory(unit);
+  if (m.acted_in_turn != s.state().turn || m.last_activation == 0) return {};
+  const auto* act = std::get_if<ActivateEvent>(&s.event(m.last_activation).body);
+  if (!act) return {};
+  std::string t = act->unit + ": " + act->a.instruction;
+  // Its charge, once answered: the move is the charge's (or none).
+  for (auto it = s.history().rbegin(); it != s.history().rend() && it->n > m.last_activation; ++it) {
+    const auto* c = std::get_if<ChargeEvent>(&it->body);
+    if (!c || c->unit != act->unit || !s.in_effect(it->n)) continue;
+    t += c->c.declined ? " No charge." : " Charge: " + c->c.outcome;
+    break;
+  }
+  // It charged in your move (an opportunity charge or a counter-charge):
+  // that was its move this turn.
+  if (m.reacted_in_turn == s.state().turn) t += " Moved already: its charge in your move was its move this turn.";
+  // Your charge struck it since (seed 003 L54): it stays where it is.
+  if (const std::string held = struck_note(s, unit); !held.empty()) t += " Held: " + held;
+  return t;
 }
 
 std::string log_text(const Session& s, const std::string& shown) {

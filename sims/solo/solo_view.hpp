@@ -4,6 +4,7 @@
 // `solo status --json` show. The terminal's printing is sims/cli/solo_cli.cpp;
 // the web page (sims/web/web_app.cpp) calls these directly.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -28,6 +29,15 @@ std::string charge_dice_text(const Session& s, const ChargeRecord& c, bool verbo
 
 // One line for the log: "#4  turn 1  Lancers: D6 3 at RF 2 (RF2-5) -> ..."
 std::string describe(const Session& s, const Event& e);
+// The same without the number and turn: "Lancers: casualties +2". The log
+// names each roll of the seed ("roll #12 of seed 77") and marks an event
+// taken back "[undone]"; a player's line (`plain`) does neither.
+enum class Detail : std::uint8_t { plain, log };
+std::string what_happened(const Session& s, const Event& e, Detail detail = Detail::plain);
+
+// What the unit is to do this turn, in one line (its activation's
+// instruction and, once answered, its charge): "" before it acted.
+std::string orders_text(const Session& s, std::size_t unit);
 
 // The log in words, one line an event, oldest first, under a line naming
 // the file as `shown` and the seed (`vedette solo log`, the page's log).

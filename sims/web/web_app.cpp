@@ -81,7 +81,7 @@ std::optional<std::string> charge_inputs(const Ruleset& r, const solo::Session& 
   std::optional<long long> bearing;
   if (auto e = want_int(body, "bearing", bearing, -180, 360)) return e;
   in.bearing = bearing ? static_cast<double>(*bearing) : 0.0;
-  auto df = solo::parse_defender(defender, why);
+  auto df = solo::parse_defender(r, defender, why);
   if (!df) return "\"defender\": " + why;
   in.defender = *df;
   bool flank = false, rear = false;
@@ -700,12 +700,8 @@ Reply App::session_action(const std::string& name, const std::string& action, co
     for (const Json& e : body_json["result"].value(action == "undo" ? "undone" : "redone", Json::array()))
       events.push_back(e.value("n", 0));
     Json said = Json::array();
-    for (std::string what : described(file, events)) {
-      // "#12  turn 2  Lancers: ..." -> "turn 2, Lancers: ..."
-      what.erase(0, what.find("  ") + 2);
-      if (const std::size_t gap = what.find("  "); gap != std::string::npos) what.replace(gap, 2, ", ");
+    for (const std::string& what : described(file, events))
       said.push_back(std::string(action == "undo" ? "Undone: " : "Redone: ") + solo::plain_words(what));
-    }
     body_json["said"] = said;
   }
   return answer({status, std::move(body_json)}, name);

@@ -319,7 +319,10 @@ std::pair<int, Json> read_log(const std::string& file, const std::string& shown)
 std::vector<std::string> described(const std::string& file, const std::vector<int>& events) {
   std::vector<std::string> out;
   const solo::Session s = solo::Session::load(file);
-  for (int n : events) out.push_back(solo::describe(s, s.event(n)));
+  for (int n : events) {
+    const solo::Event& e = s.event(n);
+    out.push_back("turn " + std::to_string(e.turn) + ", " + solo::what_happened(s, e));
+  }
   return out;
 }
 

@@ -134,7 +134,7 @@ std::pair<int, Json> new_session(const std::string& file, const std::vector<std:
 // The log in words, one line an event, as `vedette solo log` prints it,
 // the file named `shown`.
 std::pair<int, Json> read_log(const std::string& file, const std::string& shown);
-// "#12 turn 2  Lancers: ..." for each event undone or redone, in the log's words.
+// "turn 2, Lancers: ..." for each event undone or redone, in the log's words.
 std::vector<std::string> described(const std::string& file, const std::vector<int>& events);
 
 }  // namespace vedette::web

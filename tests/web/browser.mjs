@@ -280,7 +280,7 @@ try {
   await clickText("3", "#step");  // your side's die (charges declared: 0, pressed)
   await clickText("Roll for me", "#step");
   await page.waitForFunction(() => /shooting/.test((document.querySelector("#step h2:not(.done)") || {}).textContent || ""), { timeout: 10000 });
-  check(/nearest enemy Hussars can see within 20 cm \(8 in\) of its front/.test(await page.$eval("#step", (e) => e.textContent)), "the server's shooting question");
+  check(/nearest enemy Hussars can see within 20 cm \(7.75 in\) of its front/.test(await page.$eval("#step", (e) => e.textContent)), "the server's shooting question");
   await clickText("Yes", "#step");
   for (const d of ["1", "5"]) await clickText(d, "#step .pad");
   await clickText("OK", "#step .pad");

@@ -341,11 +341,19 @@ void print_charge_json(const ChargeCase& c, const ChargeOptions& o, std::ostream
   print_json(out, j);
 }
 
+// A length as the player measures it (issue 30): to the tape's mark, in
+// the unit asked for; --json keeps the exact value.
+std::string tape_length(Length l, LengthUnit u) { return format_number(to_tape(l.as(u), u)) + unit_name(u); }
+
 // Range, arc and charge bonus, or what a charge that does not reach must do.
 void print_reach(const ChargeCase& c, const ChargeOptions& o, std::ostream& out) {
   const ChargeRules& r = c.rules();
   const ChargeGeometry& g = c.g;
   const LengthUnit u = c.u;
+  // The move, the distance the player typed, the limits that follow from
+  // them and the target's far edge are exact, so a verdict at a limit never
+  // contradicts its numbers; what the player must measure out (the forced
+  // move, a retreat, a flight) is to the tape's mark.
   const std::string L_move = format_length(c.in.move.length, u);
   const std::string L_max = format_length(g.max_range, u);
   const std::string L_min = format_length(g.min_distance, u);
@@ -371,7 +379,7 @@ void print_reach(const ChargeCase& c, const ChargeOptions& o, std::ostream& out)
       out << " The base of the target's nearest figure reaches to " << L_far << ", not entirely within the charge range of "
           << L_max << ".";
     if (!g.in_arc) out << " No part of the target is within the arc of " << degrees(r.arc_degrees) << " either side of the facing.";
-    out << "\n  The charge fails: the unit must still move its full " << format_length(g.forced_move, u) << " ("
+    out << "\n  The charge fails: the unit must still move its full " << tape_length(g.forced_move, u) << " ("
         << number(r.out_of_reach_move_factor) << " x " << L_move << ") forward toward the target"
         << (g.shaken ? ", and becomes shaken.\n" : ".\n");
   }
@@ -414,7 +422,7 @@ void print_morale_check(const ChargeCase& c, const ChargeOptions& o, std::ostrea
       out << "Result: STANDS. The charge goes in to melee.\n";
     } else {
       out << "Result: FAILS. The unit retreats " << moves_text(r.failure_retreat_moves) << " moves";
-      if (c.retreat) out << " (" << format_length(*c.retreat, c.in.defender_move->unit) << ")";
+      if (c.retreat) out << " (" << tape_length(*c.retreat, c.in.defender_move->unit) << ")";
       else out << " (" << number(r.failure_retreat_moves) << " x its own move; give --defender-move for the distance)";
       if (r.failure_backs_to_enemy) out << ", backs to the enemy";
       if (r.failure_must_rally) out << ", and must rally";
@@ -432,10 +440,10 @@ void print_charge_notes(const ChargeCase& c, std::ostream& out) {
   if (c.fear_applies) {
     const auto& fear = r.fear_of_charge;
     Fraction fp = p_gut_check_pass(r);
-    out << "Fear of Charge (optional rule, seed 001): before contact, infantry within " << format_length(fear.range, u)
+    out << "Fear of Charge (optional rule, seed 001): before contact, infantry within " << tape_length(fear.range, u)
         << " of the cavalry, unless in +" << fear.exempt_cover << " cover or better, take a gut check: " << fear.target
         << (fear.pass_at_most ? " or less" : "+") << " on " << (fear.dice == 1 ? "D6" : "2D6") << " passes, "
-        << fp.str() << " = " << pct(fp) << "; a failure moves them up to " << format_length(fear.flee_distance, u)
+        << fp.str() << " = " << pct(fp) << "; a failure moves them up to " << tape_length(fear.flee_distance, u)
         << " toward such cover.\n";
   }
   if (c.square_possible) {

@@ -180,32 +180,10 @@ int run_status(const ReadOptions& o, Io& io) {
   }
   const Header& h = s.header();
   auto& out = io.out;
-  out << "Session " << s.path().string() << ": turn " << s.state().turn << "\n";
-  out << "Ruleset: " << h.ruleset_path << " (" << h.ruleset_hash;
-  if (rules && rules->changed) out << "; CHANGED since, now " << rules->hash;
-  out << ")\n";
-  if (!h.module.empty()) out << "Module: " << h.module << " (instructions in ASL Cavalry terms, seed 000)\n";
-  out << "Seed " << h.seed << ", next roll #" << s.next_roll() << "; dice "
-      << (h.physical_dice ? "rolled by you" : "rolled by vedette") << "\n";
   const Ruleset* r = rules ? rules->rules.get() : nullptr;
-  for (std::size_t k = 0; k < h.units.size(); ++k) {
-    const UnitMemory& m = s.memory(k);
-    out << "  " << h.units[k].name << ": " << unit_summary(s, r, k) << "\n";
-    out << "      " << memory_summary(s, k) << "\n";
-    if (m.acted_in_turn == s.state().turn) {
-      const Activation& a = std::get<ActivateEvent>(s.event(m.last_activation).body).a;
-      out << "      acted this turn (#" << m.last_activation << "): " << a.instruction << "\n";
-      if (s.charge_pending(k))
-        out << "      \"(Charge?)\" not answered yet: `vedette solo charge " << o.game << " " << h.units[k].name
-            << " ...` or `vedette solo play`\n";
-    } else if (s.figures_left(k) > 0) {
-      out << "      to act this turn";
-      if (m.pending.any()) out << " (answered: " << answers_text(m.pending) << ")";
-      out << "\n";
-    }
-  }
+  out << "Session " << s.path().string() << ": turn " << s.state().turn << "\n";
+  // What to do now first (issue 30): the next step, and the turn's orders.
   if (r) {
-    // What comes next in the turn, as `solo play` walks it.
     const Step st = next_step(s, *r);
     const std::string who = st.unit < h.units.size() ? h.units[st.unit].name : "";
     out << "Next: ";
@@ -221,6 +199,35 @@ int run_status(const ReadOptions& o, Io& io) {
       case Step::Kind::game_over: out << "nothing: every automated unit is routed or destroyed"; break;
     }
     out << "\n";
+  }
+  bool any_orders = false;
+  for (std::size_t k = 0; k < h.units.size(); ++k) {
+    const std::string orders = orders_text(s, k);
+    if (orders.empty()) continue;
+    if (!any_orders) out << "Orders this turn:\n";
+    any_orders = true;
+    out << "  " << orders << "\n";
+  }
+  out << "Ruleset: " << h.ruleset_path << " (" << h.ruleset_hash;
+  if (rules && rules->changed) out << "; CHANGED since, now " << rules->hash;
+  out << ")\n";
+  if (!h.module.empty()) out << "Module: " << h.module << " (instructions in ASL Cavalry terms, seed 000)\n";
+  out << "Seed " << h.seed << ", next roll #" << s.next_roll() << "; dice "
+      << (h.physical_dice ? "rolled by you" : "rolled by vedette") << "\n";
+  for (std::size_t k = 0; k < h.units.size(); ++k) {
+    const UnitMemory& m = s.memory(k);
+    out << "  " << h.units[k].name << ": " << unit_summary(s, r, k) << "\n";
+    out << "      " << memory_summary(s, k) << "\n";
+    if (m.acted_in_turn == s.state().turn) {
+      out << "      acted this turn (#" << m.last_activation << "; its orders are above)\n";
+      if (s.charge_pending(k))
+        out << "      \"(Charge?)\" not answered yet: `vedette solo charge " << o.game << " " << h.units[k].name
+            << " ...` or `vedette solo play`\n";
+    } else if (s.figures_left(k) > 0) {
+      out << "      to act this turn";
+      if (m.pending.any()) out << " (answered: " << answers_text(m.pending) << ")";
+      out << "\n";
+    }
   }
   out << "Undo: ";
   if (s.undo_target()) out << s.undo_depth() << " step(s), next " << describe(s, s.event(s.undo_target()));
