@@ -1,4 +1,5 @@
 #include "engine/engagement/battle.hpp"
+#include "engine/engagement/engagement_text.hpp"
 #include "engine/procedures/reaction_rules.hpp"
 #include "engine/procedures/table_rules.hpp"
 
@@ -120,6 +121,40 @@ Length Battle::gap_miss(std::size_t a, std::size_t b) const {
   set_bits(m.gap_pos, ua.pos, ub.pos);
   m.gap_valid = true;
   return m.gap;
+}
+
+// charge_prospect's board questions (engine/engagement/engagement_charge.cpp),
+// asked here in its order and kept for the pair.
+const ChargeWay& Battle::charge_way_miss(std::size_t a, std::size_t b, Length distance) const {
+  const Point from = units_[a].pos, to = units_[b].pos;
+  PairMemo& m = memo_[a * units_.size() + b];
+  ChargeWay& w = m.way;
+  const Board& board = *board_;
+  w.bearing_deg = bearing_deg(from, to);
+  w.dir = engagement_detail::unit_vector(from, to);
+  const double dist = distance.as_cm();
+  w.contact = from + w.dir * dist;
+  w.uphill = board.moves_uphill(from, w.contact);
+  const double into = board.distance(w.contact, to).as_cm();
+  w.target_in_terrain = into > 0 && board.movement_cost(w.contact, to).as_cm() > into * (1.0 + 1e-9);
+  w.cost = board.movement_cost(from, w.contact);
+  w.emerges_back_cm.reset();
+  if (dist > 0 && w.cost.as_cm() > dist * (1.0 + 1e-9)) {
+    // Where does the path leave special terrain? Walk back from contact in
+    // half-centimetre steps (only paths that cost more than their length).
+    constexpr double step = 0.5;
+    for (double back = 0; back < dist; back += step) {
+      if (board.special_terrain_at(w.contact - w.dir * back)) {
+        w.emerges_back_cm = back;
+        break;
+      }
+    }
+  }
+  w.obstacle = board.first_obstacle_crossing(from, w.contact);
+  set_bits(m.way_pos, from, to);
+  m.way_distance = std::bit_cast<std::uint64_t>(dist);
+  m.way_valid = true;
+  return w;
 }
 
 bool Battle::sees_miss(std::size_t a, std::size_t b) const {
