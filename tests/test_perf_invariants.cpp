@@ -4,7 +4,9 @@
 // sight (per pair on the tabletop, per world on hexes, where every unit can
 // block) against the board's own answers at every step of real engagements;
 // and those of issue 32: the kept charge way (Battle::charge_way) against the
-// board's answers, and the charge gates' order that lets sight be asked last.
+// board's answers, nearest_enemy kept until a unit changes against the
+// search on the board's answers, and the charge gates' order that lets sight
+// be asked last.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -49,6 +51,28 @@ class GeometryCheck final : public Recorder {
         }
         check_way(b, i, j);
         ++checked;
+      }
+      // nearest_enemy, kept until the engagement changes a unit (issue 32),
+      // against the search on the board's own gaps and sight.
+      for (bool visible : {false, true}) {
+        UnitIndex best = k_no_unit;
+        double best_gap = 0;
+        for (std::size_t j = 0; j < b.units().size(); ++j) {
+          if (!b.unit(j).active() || !b.enemies(i, j)) continue;
+          const Point pi = b.unit(i).pos, pj = b.unit(j).pos;
+          const double g = std::max(0.0, b.board().distance(pi, pj).as_cm() - b.footprint(i).depth.as_cm() / 2.0 -
+                                             b.footprint(j).depth.as_cm() / 2.0);
+          if (best != k_no_unit && !(g < best_gap)) continue;
+          if (visible) {
+            std::vector<Point> others;
+            for (std::size_t k = 0; k < b.units().size(); ++k)
+              if (k != i && k != j && b.unit(k).active()) others.push_back(b.unit(k).pos);
+            if (!(b.board().units_block_sight() ? b.board().line_of_sight_past(pi, pj, others) : b.board().line_of_sight(pi, pj))) continue;
+          }
+          best = static_cast<UnitIndex>(j);
+          best_gap = g;
+        }
+        CHECK(b.nearest_enemy(i, visible) == best);
       }
     }
   }

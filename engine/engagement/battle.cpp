@@ -35,6 +35,7 @@ Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_
   world_key_.assign(units_.size() * 3, 2);  // 2: never a unit's on-table flag, so the first query fills it
   world_hex_.assign(units_.size(), Hex{});
   hex_memo_.assign(units_.size(), HexMemo{});
+  nearest_.assign(units_.size(), NearestMemo{});
   if (hex_) {
     occupancy_.assign(static_cast<std::size_t>(hex_->cols()) * static_cast<std::size_t>(hex_->rows()), 0);
     occupancy_marks_.reserve(units_.size());
@@ -49,6 +50,7 @@ Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_
 // Copy-assigning units of the same names reuses the strings' memory.
 void Battle::reset() {
   units_ = initial_;
+  changed();
   turn_ = 0;
   std::fill(fired_.begin(), fired_.end(), std::uint8_t{0});
 }
@@ -167,6 +169,7 @@ bool Battle::sees_miss(std::size_t a, std::size_t b) const {
 }
 
 void Battle::sync_world() const {
+  world_synced_ = changes_;
   // Has any unit moved, left or come back since the epoch began?
   bool same = world_epoch_ != 0;
   for (std::size_t k = 0; k < units_.size(); ++k) {
@@ -263,12 +266,12 @@ bool Battle::sees_in_epoch(std::size_t a, std::size_t b) const {
   return m.sees;
 }
 
-UnitIndex Battle::nearest_enemy(std::size_t i, bool visible_only) const {
+UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
   UnitIndex best = k_no_unit;
   Length best_gap;
   // Where units block sight, the world is checked once for the whole search.
   const bool epoch = visible_only && units_block_sight_;
-  if (epoch) sync_world();
+  if (epoch && world_synced_ != changes_) sync_world();
   for (std::size_t j = 0; j < units_.size(); ++j) {
     if (!units_[j].active() || !enemies(i, j)) continue;
     const Length g = gap(i, j);
@@ -277,6 +280,11 @@ UnitIndex Battle::nearest_enemy(std::size_t i, bool visible_only) const {
     best = static_cast<UnitIndex>(j);
     best_gap = g;
   }
+  // The answer is a function of the units' places, sides, being on the
+  // table and depths (figures, formation, mount): it holds until changed().
+  NearestMemo& m = nearest_[i];
+  m.at[visible_only] = changes_;
+  m.unit[visible_only] = best;
   return best;
 }
 
@@ -358,7 +366,7 @@ Situation Battle::situation(std::size_t i) const {
   const WeaponsRange wr = rules_->switches.weapons_range;
   s.in_enemy_range = false;
   const Length mine = reach(i);
-  if (units_block_sight_) sync_world();  // once for the loop (nothing moves in it)
+  if (units_block_sight_ && world_synced_ != changes_) sync_world();  // once for the loop (nothing moves in it)
   for (std::size_t j = 0; j < units_.size(); ++j) {
     if (!units_[j].active() || !enemies(i, j) || !(units_block_sight_ ? sees_in_epoch(i, j) : sees(i, j))) continue;
     s.enemy_in_sight = true;

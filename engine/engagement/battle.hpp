@@ -224,12 +224,27 @@ class Battle {
     Hex hex;
   };
   mutable std::vector<HexMemo> hex_memo_;
+  // The engagement's changes to the units (engine/engagement/engagement*.cpp
+  // call changed() after each): a unit's position, its being on the table,
+  // its figures, formation or mount. The answers kept by world (sync_world,
+  // nearest_enemy) are checked against this count first, so a query made
+  // while nothing changed does not look at every unit again.
+  std::uint64_t changes_ = 1;
+  void changed() { ++changes_; }
+  mutable std::uint64_t world_synced_ = 0;  // changes_ when sync_world last ran
+  // nearest_enemy(i, visible_only) as of changes_ == at[visible_only].
+  struct NearestMemo {
+    std::uint64_t at[2]{};
+    UnitIndex unit[2]{k_no_unit, k_no_unit};
+  };
+  mutable std::vector<NearestMemo> nearest_;
+  UnitIndex nearest_enemy_miss(std::size_t i, bool visible_only) const;
   // Brings world_key_ up to date (a new epoch if any unit moved, left or
   // came back); the pair answers of the epoch then hold.
   void sync_world() const;
   bool sees_in_epoch(std::size_t a, std::size_t b) const;
   bool sees_in_world(std::size_t a, std::size_t b) const {
-    sync_world();
+    if (world_synced_ != changes_) sync_world();
     return sees_in_epoch(a, b);
   }
   // What a unit's depth (footprint) depends on besides the ruleset.
@@ -262,6 +277,12 @@ inline const ChargeWay& Battle::charge_way(std::size_t a, std::size_t b, Length 
   if (m.way_valid && m.way_distance == std::bit_cast<std::uint64_t>(distance.as_cm()) && same_bits(m.way_pos, units_[a].pos, units_[b].pos))
     return m.way;
   return charge_way_miss(a, b, distance);
+}
+
+inline UnitIndex Battle::nearest_enemy(std::size_t i, bool visible_only) const {
+  const NearestMemo& m = nearest_[i];
+  if (m.at[visible_only] == changes_) return m.unit[visible_only];
+  return nearest_enemy_miss(i, visible_only);
 }
 
 inline Hex Battle::unit_hex(std::size_t i) const {

@@ -246,6 +246,7 @@ bool Engagement::figure_charge(std::size_t i, std::size_t t, bool declared, Pace
         const bool forms = bots_[b_.units_[run.t].side]->form_square(b_, run.t, i);
         if (forms) {
           b_.units_[run.t].formation = Formation::square;
+          b_.changed();
           ++out_.sides[b_.units_[run.t].side].squares_formed;
           if (rec_) {
             Event e = event("movement", "square", run.t);
@@ -494,6 +495,7 @@ bool Engagement::charge_contact(ChargeRun& run, bool counter) {
     const double tmoved = euclid_cm(target.pos, pt);
     u.pos = pi;
     target.pos = pt;
+    b_.changed();
     u.facing = bearing_deg(pi, pt);
     target.facing = bearing_deg(pt, pi);
     met_halfway(tmoved);
@@ -503,6 +505,7 @@ bool Engagement::charge_contact(ChargeRun& run, bool counter) {
     const Point to = clip_enemies(i, from, contact, static_cast<UnitIndex>(t));
     u.facing = bearing_deg(from, target.pos);
     u.pos = to;
+    b_.changed();
     moved = euclid_cm(from, to);
     if (euclid_cm(to, contact) > kTouch)
       return stopped_short(false);
@@ -592,6 +595,7 @@ bool Engagement::charge_end(ChargeRun& run, const ChargeResult& res) {
     case ChargeEnd::blocked: return true;  // charge_contact did what it does
     case ChargeEnd::pike_destroyed:
       target.off_table = true;
+      b_.changed();
       target.engaged = false;
       ++out_.sides[target.side].destroyed;
       ++so.charges_broke;
@@ -610,6 +614,7 @@ bool Engagement::charge_end(ChargeRun& run, const ChargeResult& res) {
       return true;
     case ChargeEnd::fled:
       target.pos = *run.refuge;
+      b_.changed();
       ++so.charges_broke;
       if (rec_) {
         Event e = event("movement", "charge_evaded", i);
