@@ -136,10 +136,21 @@ const ChargeWay& Battle::charge_way_miss(std::size_t a, std::size_t b, Length di
   w.dir = engagement_detail::unit_vector(from, to);
   const double dist = distance.as_cm();
   w.contact = from + w.dir * dist;
-  w.uphill = board.moves_uphill(from, w.contact);
-  const double into = board.distance(w.contact, to).as_cm();
-  w.target_in_terrain = into > 0 && board.movement_cost(w.contact, to).as_cm() > into * (1.0 + 1e-9);
-  w.cost = board.movement_cost(from, w.contact);
+  if (hex_ && board_ == static_cast<const Board*>(hex_)) {
+    // The hex board's own answers, on the kept hexes of the two units and
+    // the contact point's hex computed once (HexBoard's Point forms take
+    // hex_of of each point; distance: its own expression).
+    const Hex ha = unit_hex(a), hb = unit_hex(b), hc = hex_->hex_of(w.contact);
+    w.uphill = hex_->moves_uphill(ha, hc);
+    const double into = hex_->hex_size().as_cm() * hex_distance(hc, hb);
+    w.target_in_terrain = into > 0 && hex_->movement_cost(hc, hb).as_cm() > into * (1.0 + 1e-9);
+    w.cost = hex_->movement_cost(ha, hc);
+  } else {
+    w.uphill = board.moves_uphill(from, w.contact);
+    const double into = board.distance(w.contact, to).as_cm();
+    w.target_in_terrain = into > 0 && board.movement_cost(w.contact, to).as_cm() > into * (1.0 + 1e-9);
+    w.cost = board.movement_cost(from, w.contact);
+  }
   w.emerges_back_cm.reset();
   if (dist > 0 && w.cost.as_cm() > dist * (1.0 + 1e-9)) {
     // Where does the path leave special terrain? Walk back from contact in
