@@ -2,7 +2,11 @@
 // computations they replace: the shared prefix of an engagement's streams,
 // Battle::depth against the footprint, and the memoised gap and line of
 // sight (per pair on the tabletop, per world on hexes, where every unit can
-// block) against the board's own answers at every step of real engagements.
+// block) against the board's own answers at every step of real engagements;
+// and those of issue 32: the kept charge way (Battle::charge_way) against the
+// board's answers, nearest_enemy kept until a unit changes against the
+// search on the board's answers, and the charge gates' order that lets sight
+// be asked last.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -45,9 +49,51 @@ class GeometryCheck final : public Recorder {
         } else {
           CHECK(b.sees(i, j) == b.board().line_of_sight(pi, pj));
         }
+        check_way(b, i, j);
         ++checked;
       }
+      // nearest_enemy, kept until the engagement changes a unit (issue 32),
+      // against the search on the board's own gaps and sight.
+      for (bool visible : {false, true}) {
+        UnitIndex best = k_no_unit;
+        double best_gap = 0;
+        for (std::size_t j = 0; j < b.units().size(); ++j) {
+          if (!b.unit(j).active() || !b.enemies(i, j)) continue;
+          const Point pi = b.unit(i).pos, pj = b.unit(j).pos;
+          const double g = std::max(0.0, b.board().distance(pi, pj).as_cm() - b.footprint(i).depth.as_cm() / 2.0 -
+                                             b.footprint(j).depth.as_cm() / 2.0);
+          if (best != k_no_unit && !(g < best_gap)) continue;
+          if (visible) {
+            std::vector<Point> others;
+            for (std::size_t k = 0; k < b.units().size(); ++k)
+              if (k != i && k != j && b.unit(k).active()) others.push_back(b.unit(k).pos);
+            if (!(b.board().units_block_sight() ? b.board().line_of_sight_past(pi, pj, others) : b.board().line_of_sight(pi, pj))) continue;
+          }
+          best = static_cast<UnitIndex>(j);
+          best_gap = g;
+        }
+        CHECK(b.nearest_enemy(i, visible) == best);
+      }
     }
+  }
+  // Battle::charge_way against the board's own answers, as charge_prospect
+  // asked them before they were kept (engine/engagement/engagement_charge.cpp).
+  static void check_way(const Battle& b, std::size_t i, std::size_t j) {
+    const Board& board = b.board();
+    const Point from = b.unit(i).pos, to = b.unit(j).pos;
+    const Length distance = b.gap(i, j);
+    const ChargeWay& w = b.charge_way(i, j, distance);
+    const Point d = to - from;
+    const double n = norm(d);
+    const Point dir = n > 0 ? d * (1.0 / n) : direction(0.0);
+    const Point contact = from + dir * distance.as_cm();
+    CHECK(std::bit_cast<std::uint64_t>(w.bearing_deg) == std::bit_cast<std::uint64_t>(bearing_deg(from, to)));
+    CHECK((w.contact == contact));
+    CHECK(w.uphill == board.moves_uphill(from, contact));
+    const double into = board.distance(contact, to).as_cm();
+    CHECK(w.target_in_terrain == (into > 0 && board.movement_cost(contact, to).as_cm() > into * (1.0 + 1e-9)));
+    CHECK(w.cost == board.movement_cost(from, contact));
+    CHECK(w.obstacle == board.first_obstacle_crossing(from, contact));
   }
   long checked = 0;
 
@@ -81,6 +127,36 @@ TEST_CASE("perf: memoised gap and sight equal the board's answers throughout eng
     }
     CHECK(check.checked > 100);
   }
+}
+
+TEST_CASE("perf: charge_gate asks sight last, so skipping it when another gate refuses gives the same answer", "[perf][charge]") {
+  // engine/engagement/engagement_charge.cpp's charge_gate(Battle) relies on
+  // it: for every input, with the target unseen the answer is the one given
+  // with it seen, unless that answer allowed the charge.
+  for (int bits = 0; bits < 128; ++bits)
+    for (int turn : {1, 2}) {
+      ChargeGateInput in;
+      in.when = (bits & 1) ? ChargeWhen::opportunity : ChargeWhen::declare;
+      in.turn = turn;
+      in.first_turn_allowed = (bits & 2) != 0;
+      in.good_order = (bits & 4) != 0;
+      in.charged_last_turn = (bits & 8) != 0;
+      in.barred_this_turn = (bits & 16) != 0;
+      in.moved_this_turn = (bits & 32) != 0;
+      in.infantry_against_cavalry = (bits & 64) != 0;
+      in.target_visible = true;
+      const ChargeGate seen = charge_gate(in);
+      in.target_visible = false;
+      const ChargeGate unseen = charge_gate(in);
+      INFO(bits << " turn " << turn);
+      CHECK(!unseen.allowed);
+      if (!seen.allowed) {
+        CHECK(unseen.rule == seen.rule);
+        CHECK(unseen.why == seen.why);
+      } else {
+        CHECK(unseen.rule == "003-L34-target-visible");
+      }
+    }
 }
 
 TEST_CASE("perf: wrap_deg's shortcut gives the bits fmod gives", "[perf][geometry]") {

@@ -238,8 +238,9 @@ int HexBoard::cover_of(const Footprint& unit, std::optional<Point> /*viewer*/) c
 Length HexBoard::height_at(Point p) const { return Length::cm(terrain(hex_of(p)).height); }
 
 // These walk line(a, b) hex by hex (line_at) instead of building it.
-bool HexBoard::moves_uphill(Point a, Point b) const {
-  const Hex ha = hex_of(a), hb = hex_of(b);
+bool HexBoard::moves_uphill(Point a, Point b) const { return moves_uphill(hex_of(a), hex_of(b)); }
+
+bool HexBoard::moves_uphill(Hex ha, Hex hb) const {
   const int n = hex_distance(ha, hb);
   Hex prev = ha;
   for (int i = 1; i <= n; ++i) {
@@ -250,8 +251,9 @@ bool HexBoard::moves_uphill(Point a, Point b) const {
   return false;
 }
 
-Length HexBoard::movement_cost(Point a, Point b) const {
-  const Hex ha = hex_of(a), hb = hex_of(b);
+Length HexBoard::movement_cost(Point a, Point b) const { return movement_cost(hex_of(a), hex_of(b)); }
+
+Length HexBoard::movement_cost(Hex ha, Hex hb) const {
   const int n = hex_distance(ha, hb);
   double cost = 0;
   for (int i = 1; i <= n; ++i) {

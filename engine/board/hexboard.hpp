@@ -153,6 +153,11 @@ class HexBoard final : public Board {
   static constexpr std::size_t k_off_board = static_cast<std::size_t>(-1);
   std::size_t hex_index(Hex h) const { return on_board(h) ? index(h) : k_off_board; }
 
+  // moves_uphill and movement_cost between the hexes of two points (what
+  // the Board forms below compute after hex_of).
+  bool moves_uphill(Hex a, Hex b) const;
+  Length movement_cost(Hex a, Hex b) const;
+
   // Board
   bool on_board(Point p) const override { return on_board(hex_of(p)); }
   Length distance(Point a, Point b) const override;

@@ -1,4 +1,5 @@
 #include "engine/engagement/battle.hpp"
+#include "engine/engagement/engagement_text.hpp"
 #include "engine/procedures/reaction_rules.hpp"
 #include "engine/procedures/table_rules.hpp"
 
@@ -34,6 +35,7 @@ Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_
   world_key_.assign(units_.size() * 3, 2);  // 2: never a unit's on-table flag, so the first query fills it
   world_hex_.assign(units_.size(), Hex{});
   hex_memo_.assign(units_.size(), HexMemo{});
+  nearest_.assign(units_.size(), NearestMemo{});
   if (hex_) {
     occupancy_.assign(static_cast<std::size_t>(hex_->cols()) * static_cast<std::size_t>(hex_->rows()), 0);
     occupancy_marks_.reserve(units_.size());
@@ -48,6 +50,7 @@ Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_
 // Copy-assigning units of the same names reuses the strings' memory.
 void Battle::reset() {
   units_ = initial_;
+  changed();
   turn_ = 0;
   std::fill(fired_.begin(), fired_.end(), std::uint8_t{0});
 }
@@ -122,6 +125,51 @@ Length Battle::gap_miss(std::size_t a, std::size_t b) const {
   return m.gap;
 }
 
+// charge_prospect's board questions (engine/engagement/engagement_charge.cpp),
+// asked here in its order and kept for the pair.
+const ChargeWay& Battle::charge_way_miss(std::size_t a, std::size_t b, Length distance) const {
+  const Point from = units_[a].pos, to = units_[b].pos;
+  PairMemo& m = memo_[a * units_.size() + b];
+  ChargeWay& w = m.way;
+  const Board& board = *board_;
+  w.bearing_deg = bearing_deg(from, to);
+  w.dir = engagement_detail::unit_vector(from, to);
+  const double dist = distance.as_cm();
+  w.contact = from + w.dir * dist;
+  if (hex_ && board_ == static_cast<const Board*>(hex_)) {
+    // The hex board's own answers, on the kept hexes of the two units and
+    // the contact point's hex computed once (HexBoard's Point forms take
+    // hex_of of each point; distance: its own expression).
+    const Hex ha = unit_hex(a), hb = unit_hex(b), hc = hex_->hex_of(w.contact);
+    w.uphill = hex_->moves_uphill(ha, hc);
+    const double into = hex_->hex_size().as_cm() * hex_distance(hc, hb);
+    w.target_in_terrain = into > 0 && hex_->movement_cost(hc, hb).as_cm() > into * (1.0 + 1e-9);
+    w.cost = hex_->movement_cost(ha, hc);
+  } else {
+    w.uphill = board.moves_uphill(from, w.contact);
+    const double into = board.distance(w.contact, to).as_cm();
+    w.target_in_terrain = into > 0 && board.movement_cost(w.contact, to).as_cm() > into * (1.0 + 1e-9);
+    w.cost = board.movement_cost(from, w.contact);
+  }
+  w.emerges_back_cm.reset();
+  if (dist > 0 && w.cost.as_cm() > dist * (1.0 + 1e-9)) {
+    // Where does the path leave special terrain? Walk back from contact in
+    // half-centimetre steps (only paths that cost more than their length).
+    constexpr double step = 0.5;
+    for (double back = 0; back < dist; back += step) {
+      if (board.special_terrain_at(w.contact - w.dir * back)) {
+        w.emerges_back_cm = back;
+        break;
+      }
+    }
+  }
+  w.obstacle = board.first_obstacle_crossing(from, w.contact);
+  set_bits(m.way_pos, from, to);
+  m.way_distance = std::bit_cast<std::uint64_t>(dist);
+  m.way_valid = true;
+  return w;
+}
+
 bool Battle::sees_miss(std::size_t a, std::size_t b) const {
   const Point pa = units_[a].pos, pb = units_[b].pos;
   PairMemo& m = memo_[a * units_.size() + b];
@@ -132,6 +180,7 @@ bool Battle::sees_miss(std::size_t a, std::size_t b) const {
 }
 
 void Battle::sync_world() const {
+  world_synced_ = changes_;
   // Has any unit moved, left or come back since the epoch began?
   bool same = world_epoch_ != 0;
   for (std::size_t k = 0; k < units_.size(); ++k) {
@@ -228,12 +277,12 @@ bool Battle::sees_in_epoch(std::size_t a, std::size_t b) const {
   return m.sees;
 }
 
-UnitIndex Battle::nearest_enemy(std::size_t i, bool visible_only) const {
+UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
   UnitIndex best = k_no_unit;
   Length best_gap;
   // Where units block sight, the world is checked once for the whole search.
   const bool epoch = visible_only && units_block_sight_;
-  if (epoch) sync_world();
+  if (epoch && world_synced_ != changes_) sync_world();
   for (std::size_t j = 0; j < units_.size(); ++j) {
     if (!units_[j].active() || !enemies(i, j)) continue;
     const Length g = gap(i, j);
@@ -242,6 +291,11 @@ UnitIndex Battle::nearest_enemy(std::size_t i, bool visible_only) const {
     best = static_cast<UnitIndex>(j);
     best_gap = g;
   }
+  // The answer is a function of the units' places, sides, being on the
+  // table and depths (figures, formation, mount): it holds until changed().
+  NearestMemo& m = nearest_[i];
+  m.at[visible_only] = changes_;
+  m.unit[visible_only] = best;
   return best;
 }
 
@@ -323,7 +377,7 @@ Situation Battle::situation(std::size_t i) const {
   const WeaponsRange wr = rules_->switches.weapons_range;
   s.in_enemy_range = false;
   const Length mine = reach(i);
-  if (units_block_sight_) sync_world();  // once for the loop (nothing moves in it)
+  if (units_block_sight_ && world_synced_ != changes_) sync_world();  // once for the loop (nothing moves in it)
   for (std::size_t j = 0; j < units_.size(); ++j) {
     if (!units_[j].active() || !enemies(i, j) || !(units_block_sight_ ? sees_in_epoch(i, j) : sees(i, j))) continue;
     s.enemy_in_sight = true;

@@ -32,6 +32,23 @@ inline constexpr UnitIndex k_no_unit = -1;
 inline constexpr double k_front_half_deg = 45.0;
 inline constexpr double k_rear_half_deg = 45.0;
 
+// What the board says of a charge's straight way from one unit's centre to
+// another's, its front meeting the target's after `distance` (front to
+// front): charge_prospect's board questions (engine/engagement/engagement_charge.cpp),
+// all functions of the two positions and that distance.
+struct ChargeWay {
+  double bearing_deg = 0;  // bearing_deg(from, to)
+  Point dir;               // the unit vector from -> to
+  Point contact;           // from + dir * distance: where the fronts meet
+  bool uphill = false;     // Board::moves_uphill(from, contact)
+  bool target_in_terrain = false;  // the rest of the way, contact -> to, costs more than its length
+  Length cost;             // Board::movement_cost(from, contact)
+  // Only when the way costs more than the distance: how far back from
+  // contact the path is last in special terrain (half-centimetre steps).
+  std::optional<double> emerges_back_cm;
+  std::optional<double> obstacle;  // Board::first_obstacle_crossing(from, contact), a fraction of the way
+};
+
 class Battle {
  public:
   explicit Battle(const Scenario& s);  // under the scenario's ruleset
@@ -56,6 +73,10 @@ class Battle {
   Length gap(std::size_t a, std::size_t b) const;
   // Line of sight between the two units' centres.
   bool sees(std::size_t a, std::size_t b) const;
+  // The straight way for a charge from unit a to unit b, their fronts
+  // `distance` apart (gap(a, b)): kept per ordered pair while both
+  // positions and the distance keep their bits.
+  const ChargeWay& charge_way(std::size_t a, std::size_t b, Length distance) const;
   bool enemies(std::size_t a, std::size_t b) const { return units_[a].side != units_[b].side; }
   // Nearest active enemy by gap (ties: lowest index); visible ones only if
   // asked. k_no_unit if none.
@@ -153,6 +174,11 @@ class Battle {
     Hex path_a, path_b;
     bool path_valid = false;
     std::vector<SightStep> path;
+    // charge_way(a, b, distance), keyed by both positions and the distance.
+    std::uint64_t way_pos[4]{};
+    std::uint64_t way_distance = 0;
+    bool way_valid = false;
+    ChargeWay way;
   };
   mutable std::vector<PairMemo> memo_;
   // On a board where units block sight (hexes), sees(a, b) depends on every
@@ -198,12 +224,27 @@ class Battle {
     Hex hex;
   };
   mutable std::vector<HexMemo> hex_memo_;
+  // The engagement's changes to the units (engine/engagement/engagement*.cpp
+  // call changed() after each): a unit's position, its being on the table,
+  // its figures, formation or mount. The answers kept by world (sync_world,
+  // nearest_enemy) are checked against this count first, so a query made
+  // while nothing changed does not look at every unit again.
+  std::uint64_t changes_ = 1;
+  void changed() { ++changes_; }
+  mutable std::uint64_t world_synced_ = 0;  // changes_ when sync_world last ran
+  // nearest_enemy(i, visible_only) as of changes_ == at[visible_only].
+  struct NearestMemo {
+    std::uint64_t at[2]{};
+    UnitIndex unit[2]{k_no_unit, k_no_unit};
+  };
+  mutable std::vector<NearestMemo> nearest_;
+  UnitIndex nearest_enemy_miss(std::size_t i, bool visible_only) const;
   // Brings world_key_ up to date (a new epoch if any unit moved, left or
   // came back); the pair answers of the epoch then hold.
   void sync_world() const;
   bool sees_in_epoch(std::size_t a, std::size_t b) const;
   bool sees_in_world(std::size_t a, std::size_t b) const {
-    sync_world();
+    if (world_synced_ != changes_) sync_world();
     return sees_in_epoch(a, b);
   }
   // What a unit's depth (footprint) depends on besides the ruleset.
@@ -216,6 +257,7 @@ class Battle {
            k[2] == std::bit_cast<std::uint64_t>(b.x) && k[3] == std::bit_cast<std::uint64_t>(b.y);
   }
   Length gap_miss(std::size_t a, std::size_t b) const;
+  const ChargeWay& charge_way_miss(std::size_t a, std::size_t b, Length distance) const;
   bool sees_miss(std::size_t a, std::size_t b) const;
 };
 
@@ -228,6 +270,19 @@ inline Length Battle::gap(std::size_t a, std::size_t b) const {
       same_bits(m.gap_pos, ua.pos, ub.pos))
     return m.gap;
   return gap_miss(a, b);
+}
+
+inline const ChargeWay& Battle::charge_way(std::size_t a, std::size_t b, Length distance) const {
+  const PairMemo& m = memo_[a * units_.size() + b];
+  if (m.way_valid && m.way_distance == std::bit_cast<std::uint64_t>(distance.as_cm()) && same_bits(m.way_pos, units_[a].pos, units_[b].pos))
+    return m.way;
+  return charge_way_miss(a, b, distance);
+}
+
+inline UnitIndex Battle::nearest_enemy(std::size_t i, bool visible_only) const {
+  const NearestMemo& m = nearest_[i];
+  if (m.at[visible_only] == changes_) return m.unit[visible_only];
+  return nearest_enemy_miss(i, visible_only);
 }
 
 inline Hex Battle::unit_hex(std::size_t i) const {

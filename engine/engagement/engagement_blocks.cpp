@@ -98,6 +98,7 @@ double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
   }
   if (steps == 0) return 0;
   u.pos = hb.centre(cur);
+  b_.changed();
   return steps * s;
 }
 
@@ -170,6 +171,7 @@ void Engagement::block_hits(std::size_t i, int hits, const char* phase) {
   SideOutcome& so = out_.sides[u.side];
   const int n = std::min(hits, u.figures);
   u.figures -= n;
+  b_.changed();
   so.figures_lost += n;
   if (rec_) {
     Event e = event(phase, "casualties", i);
@@ -179,6 +181,7 @@ void Engagement::block_hits(std::size_t i, int hits, const char* phase) {
   }
   if (u.figures == 0) {
     u.off_table = true;
+    b_.changed();
     u.engaged = false;
     ++so.destroyed;
     // Seed 004: when a square's last block is removed its card returns to the hand.
@@ -204,6 +207,7 @@ bool Engagement::block_retreat(std::size_t i, int hexes, const char* why) {
   const Retreat rt = vedette::retreat(hb, hb.hex_of(u.pos), own, hexes, !u.in_square(), b_.occupied());
   if (!rt.path.empty()) {
     u.pos = hb.centre(rt.path.back());
+    b_.changed();
     u.retreated_this_turn = true;
     u.engaged = false;
   }
@@ -385,6 +389,7 @@ void Engagement::block_offer_square(std::size_t a, std::size_t d) {
         may_form_square(r, static_cast<int>(b_.hands_[D.side].hand.size()), hb.terrain(hb.hex_of(D.pos)), false, false);
     if (why == SquareRefusal::none && bots_[D.side]->form_square(b_, d, a)) {
       D.formation = Formation::square;
+      b_.changed();
       ++sd.squares_formed;
       square_card_[d] = place_square_card(b_.hands_[D.side], melee_);
       if (rec_) {
@@ -454,6 +459,7 @@ void Engagement::block_melee_square(std::size_t a, std::size_t d, int art_dice, 
   }
   if (!m.cavalry_retreat.path.empty()) {
     A.pos = hb.centre(cav.hex);
+    b_.changed();
     A.retreated_this_turn = true;
   }
   block_hits(a, cav_before - cav.blocks, "melee");
@@ -513,6 +519,7 @@ bool Engagement::block_retire_and_reform(std::size_t a, std::size_t d, int dice_
     block_hits(d, before - cav.blocks, "melee");
     if (D.active() && !rr.path.empty()) {
       D.pos = hb.centre(cav.hex);
+      b_.changed();
       D.retreated_this_turn = true;
       D.engaged = false;
       if (rec_) {
@@ -527,6 +534,7 @@ bool Engagement::block_retire_and_reform(std::size_t a, std::size_t d, int dice_
       // Seed 004: the infantry may take ground (a switch); a square may not.
       if (r.infantry_takes_ground && may_take_ground(b_.block_of(a))) {
         A.pos = hb.centre(vacated);
+        b_.changed();
         if (rec_) {
           Event e = event("melee", "take_ground", a);
           e.text = name(a) + " takes ground into " + hex_str(a) + " (seed 004)";
@@ -616,6 +624,7 @@ std::string Engagement::block_formation(std::size_t i, bool square) {
         may_form_square(*blocks_, static_cast<int>(b_.hands_[u.side].hand.size()), hb.terrain(hb.hex_of(u.pos)), false, false);
     if (why != SquareRefusal::none) return "holds: may not form square, " + std::string(k_square_refusal_names[static_cast<std::size_t>(why)]) + " (seed 004)";
     u.formation = Formation::square;
+    b_.changed();
     ++out_.sides[u.side].squares_formed;
     square_card_[i] = place_square_card(b_.hands_[u.side], decisions_);
     return "forms square (seed 004: a random command card to the square track)";
@@ -625,6 +634,7 @@ std::string Engagement::block_formation(std::size_t i, bool square) {
     if (b_.units_[j].active() && b_.units_[j].cavalry() && b_.enemies(i, j) && b_.adjacent(i, j))
       return "stays in square: enemy cavalry is adjacent (seed 004)";
   u.formation = Formation::line;
+  b_.changed();
   if (square_card_[i] >= 0) {
     return_square_card(b_.hands_[u.side], square_card_[i]);
     square_card_[i] = -1;
@@ -651,6 +661,7 @@ void Engagement::block_morale() {
       continue;
     }
     u.formation = Formation::line;
+    b_.changed();
     if (square_card_[i] >= 0) {
       return_square_card(b_.hands_[u.side], square_card_[i]);
       square_card_[i] = -1;

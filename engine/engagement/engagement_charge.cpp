@@ -27,9 +27,12 @@ ChargeProspect charge_prospect(const Battle& b, std::size_t i, std::size_t t, Pa
   const Unit& target = b.unit(t);
   p.allowance = b.charge_allowance(i, pace);
   p.distance = b.gap(i, t);
+  // The board's answers about the straight way to the target (kept per pair
+  // while neither unit moves: Battle::charge_way).
+  const ChargeWay& way = b.charge_way(i, t, p.distance);
   // Seed 003's preliminary manoeuvre: a turn about the centre whose outer
   // flank moves at most charge.range.preliminary_manoeuvre.
-  const double rel = relative_bearing_deg(u.pos, u.facing, target.pos);
+  const double rel = wrap_deg(way.bearing_deg - u.facing);  // relative_bearing_deg(u.pos, u.facing, target.pos)
   const double half_front = b.footprint(i).frontage.as_cm() / 2.0;
   const double can = half_front > 0 ? cr.preliminary_manoeuvre.as_cm() / half_front * 180.0 / std::numbers::pi : 180.0;
   p.turned_deg = std::min(std::abs(rel), can);
@@ -64,29 +67,21 @@ ChargeProspect charge_prospect(const Battle& b, std::size_t i, std::size_t t, Pa
   // Terrain (seed 003): the straight path to contact, paid out of the charge
   // move; no climbing; the target not in special terrain; out of special
   // terrain at least the minimum distance short of the target.
-  const Point dir = unit_vector(u.pos, target.pos);
-  const Point contact = u.pos + dir * p.distance.as_cm();  // where its front meets the target's
-  p.uphill = b.board().moves_uphill(u.pos, contact);
-  const double into = b.board().distance(contact, target.pos).as_cm();
-  p.target_in_terrain = into > 0 && b.board().movement_cost(contact, target.pos).as_cm() > into * (1.0 + 1e-9);
-  const Length cost = b.board().movement_cost(u.pos, contact);
-  p.path_affordable = cost <= p.max_range + Length::cm(1e-9);
+  // (Battle::charge_way asks the board: from the charger's centre to the
+  // contact point, where its front meets the target's, and on to the
+  // target's centre.)
+  p.uphill = way.uphill;
+  p.target_in_terrain = way.target_in_terrain;
+  p.path_affordable = way.cost <= p.max_range + Length::cm(1e-9);
   const double dist = p.distance.as_cm();
-  if (dist > 0 && cost.as_cm() > dist * (1.0 + 1e-9)) {
-    // Where does the path leave special terrain? Walk back from contact in
-    // half-centimetre steps (only paths that cost more than their length).
-    constexpr double step = 0.5;
-    for (double back = 0; back < dist; back += step) {
-      if (b.board().special_terrain_at(contact - dir * back)) {
-        p.emerges_at = Length::cm(back);
-        p.emerges_too_close = back < p.min_distance.as_cm() - 1e-9;
-        break;
-      }
-    }
+  if (way.emerges_back_cm) {
+    // Where the path leaves special terrain, back from contact.
+    p.emerges_at = Length::cm(*way.emerges_back_cm);
+    p.emerges_too_close = *way.emerges_back_cm < p.min_distance.as_cm() - 1e-9;
   }
-  if (const auto at = b.board().first_obstacle_crossing(u.pos, contact)) {
+  if (way.obstacle) {
     p.crosses_obstacle = true;
-    p.obstacle_at = Length::cm(*at * dist);
+    p.obstacle_at = Length::cm(*way.obstacle * dist);
   }
   // No climbing, no target in terrain (with_path, as the solo session asks it); the path's cost.
   const ChargePath path = p.uphill ? ChargePath::uphill : p.target_in_terrain ? ChargePath::into_terrain : ChargePath::open;
@@ -149,12 +144,17 @@ ChargeGate charge_gate(const Battle& b, std::size_t i, UnitIndex target, ChargeW
   in.charged_last_turn = u.charged_last_turn && !b.blocks();  // seed 004's blocks have their own rules
   in.barred_this_turn = u.charge_barred;
   in.moved_this_turn = u.moved_this_turn;
-  if (target != k_no_unit) {
-    const auto t = static_cast<std::size_t>(target);
-    if (t >= b.units().size() || !b.unit(t).active() || !b.enemies(i, t)) return {false, "", "the target is not an enemy on the table"};
-    in.target_visible = b.sees(i, t);
-    in.infantry_against_cavalry = !u.cavalry() && b.unit(t).on_horse();
-  }
+  if (target == k_no_unit) return charge_gate(in);
+  const auto t = static_cast<std::size_t>(target);
+  if (t >= b.units().size() || !b.unit(t).active() || !b.enemies(i, t)) return {false, "", "the target is not an enemy on the table"};
+  in.infantry_against_cavalry = !u.cavalry() && b.unit(t).on_horse();
+  // Sight is the gate's last question (engine/decision/charge.cpp): when an
+  // earlier gate refuses, the answer is the same whatever the unit sees, so
+  // sight is asked only when it decides.
+  in.target_visible = true;
+  const ChargeGate without_sight = charge_gate(in);
+  if (!without_sight.allowed) return without_sight;
+  in.target_visible = b.sees(i, t);
   return charge_gate(in);
 }
 
@@ -246,6 +246,7 @@ bool Engagement::figure_charge(std::size_t i, std::size_t t, bool declared, Pace
         const bool forms = bots_[b_.units_[run.t].side]->form_square(b_, run.t, i);
         if (forms) {
           b_.units_[run.t].formation = Formation::square;
+          b_.changed();
           ++out_.sides[b_.units_[run.t].side].squares_formed;
           if (rec_) {
             Event e = event("movement", "square", run.t);
@@ -494,6 +495,7 @@ bool Engagement::charge_contact(ChargeRun& run, bool counter) {
     const double tmoved = euclid_cm(target.pos, pt);
     u.pos = pi;
     target.pos = pt;
+    b_.changed();
     u.facing = bearing_deg(pi, pt);
     target.facing = bearing_deg(pt, pi);
     met_halfway(tmoved);
@@ -503,6 +505,7 @@ bool Engagement::charge_contact(ChargeRun& run, bool counter) {
     const Point to = clip_enemies(i, from, contact, static_cast<UnitIndex>(t));
     u.facing = bearing_deg(from, target.pos);
     u.pos = to;
+    b_.changed();
     moved = euclid_cm(from, to);
     if (euclid_cm(to, contact) > kTouch)
       return stopped_short(false);
@@ -592,6 +595,7 @@ bool Engagement::charge_end(ChargeRun& run, const ChargeResult& res) {
     case ChargeEnd::blocked: return true;  // charge_contact did what it does
     case ChargeEnd::pike_destroyed:
       target.off_table = true;
+      b_.changed();
       target.engaged = false;
       ++out_.sides[target.side].destroyed;
       ++so.charges_broke;
@@ -610,6 +614,7 @@ bool Engagement::charge_end(ChargeRun& run, const ChargeResult& res) {
       return true;
     case ChargeEnd::fled:
       target.pos = *run.refuge;
+      b_.changed();
       ++so.charges_broke;
       if (rec_) {
         Event e = event("movement", "charge_evaded", i);

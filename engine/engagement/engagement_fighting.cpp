@@ -117,6 +117,7 @@ void Engagement::apply_hits(std::size_t i, int hits, Dice& dice, const char* pha
       ++foot;
     }
     --u.figures;
+    b_.changed();
     ++so.figures_lost;
   }
   so.horses_lost += horses;
@@ -138,6 +139,7 @@ void Engagement::apply_hits(std::size_t i, int hits, Dice& dice, const char* pha
   }
   if (u.figures == 0 && !u.off_table) {
     u.off_table = true;
+    b_.changed();
     u.engaged = false;
     ++so.destroyed;
     if (rec_) {

@@ -49,6 +49,7 @@ void Engagement::activate(std::size_t i) {
     if (moved > 0) u.moved_this_turn = true;
     if (b_.at_edge(i, home)) {
       u.off_table = true;
+      b_.changed();
       if (rec_) {
         Event e = event("movement", "leaves", i);
         e.text = name(i) + " leaves the table";
@@ -238,6 +239,7 @@ void Engagement::change_formation(std::size_t i, Move m, std::string& what) {
     case Move::dismount:
       if (u.on_horse() && u.type && !u.type->shoots_mounted && u.profile->move.as_cm() > 0) {
         u.mounted = false;
+        b_.changed();
         if (rec_) what = "dismounts (its whole move, seed 001)";
       } else {
         if (rec_) what = "holds";
@@ -246,6 +248,7 @@ void Engagement::change_formation(std::size_t i, Move m, std::string& what) {
     case Move::mount:
       if (u.cavalry() && !u.mounted) {
         u.mounted = true;
+        b_.changed();
         if (rec_) what = "mounts (its whole move, seed 001)";
       } else {
         if (rec_) what = "holds";
@@ -261,12 +264,16 @@ void Engagement::change_formation(std::size_t i, Move m, std::string& what) {
 void Engagement::figure_formation(std::size_t i, bool square, std::string& what) {
   Unit& u = b_.units_[i];
   if (!square) {
-    if (u.in_square()) u.formation = Formation::line;
+    if (u.in_square()) {
+      u.formation = Formation::line;
+      b_.changed();
+    }
     if (rec_) what = "forms line";
     return;
   }
   if (!u.cavalry() && !u.in_square() && can_form_square(r_.charge, b_.defender_class(i))) {
     u.formation = Formation::square;
+    b_.changed();
     ++out_.sides[u.side].squares_formed;
     if (rec_) what = "forms square";
   } else {
@@ -304,6 +311,7 @@ double Engagement::go(std::size_t i, Point dest, Pace pace, Length allowance, bo
   const double moved = euclid_cm(from, to);
   if (moved < 1e-6) return 0;  // blocked: it has only turned
   u.pos = to;
+  b_.changed();
   return moved;
 }
 
