@@ -124,6 +124,12 @@ TEST_CASE("solo charged: the cavalry's morale check by its class, the charger's 
   Result text = run({"solo", "status", "game"}, dir.path);
   REQUIRE(text.status == 0);
   CHECK(contains(text.out, "Held: Hussars was struck by a charge this turn: it cannot move, turn or change frontage (seed 003 L54)."));
+  // Held, it makes no opportunity charge at a unit of yours that moves near it.
+  Result near = run({"solo", "moved", "game", "--mover", "Foot", "--as", "heavy_foot", "--near", "Hussars=10cm", "--roll", "6", "6"},
+                    dir.path);
+  INFO(near.out << near.err);
+  REQUIRE(near.status == 0);
+  CHECK(contains(near.out, "Hussars cannot react: it was struck by a charge this turn and may not move (seed 003 L54)"));  // nothing written
   // Undo, and it stands on 4+4 = 8: held in place for the turn (L54), melee next.
   ok(dir, {"solo", "undo", "game"});
   Result stood = run({"solo", "charged", "game", "Hussars", "--as", "medium_horse", "--distance", "30cm", "--side", "rear"}, dir.path);
@@ -188,6 +194,30 @@ TEST_CASE("solo charged: a counter-charger that wins follows through, before mel
   CHECK(contains(w.out, "Cuirassiers wins: your unit falls back"));
   CHECK(contains(w.out, "Cuirassiers counter-charged: it follows through the balance of its charge move in the direction of its "
                         "charge (seed 003 L3)."));
+}
+
+// Seed 003 L54 in play: a unit that declared its charge in step 1 and was
+// struck by your charge in your move (you moved first) makes no charge of
+// its own: its charge is not asked.
+TEST_CASE("solo play: a cavalry unit your charge struck in your move does not make its declared charge (seed 003 L54)",
+          "[solo][reaction][seed003][play]") {
+  TempDir dir;
+  ok(dir, {"solo", "new", "game", "--unit", "Lancers:shock,hero,figures=12,heavy", "--unit", "Dragoons:mounted-infantry,raw,weapon=musket",
+           "--seed", "3"});
+  // README's game to turn 2 (Lancers declares its charge; a tie at 4: you move first), then your move:
+  // your Carabiniers charge the Lancers 30 cm away, and the input ends there.
+  const std::string script =
+      "n\ny\nn\n0\ny\ny\nn\n1\n3\n\ny\n30\nn\ny\nn\ny\ny\n0\ny\ny\ny\nn\n0\n4\nCarabiniers medium-horse\ncharge Lancers 30cm\n\n";
+  Result r = run({"solo", "play", "game"}, dir.path, script);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  REQUIRE(contains(r.out, "Declared: Lancers charges in its side's move, after the initiative."));
+  REQUIRE(contains(r.out, "Carabiniers charges Lancers in the front."));
+  CHECK(contains(r.out, "Held: Lancers was struck by a charge this turn"));
+  CHECK_FALSE(contains(r.out, "Distance from Lancers' front"));
+  Result st = run({"solo", "status", "game", "--json"}, dir.path);
+  REQUIRE(st.status == 0);
+  CHECK(st.json()["next_step"]["step"] != "charge");
 }
 
 TEST_CASE("solo files: version 4 sessions load and stay version 4 until a reaction is written, and a version 4 file with one is refused",

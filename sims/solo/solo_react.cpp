@@ -129,6 +129,9 @@ ReactorFacts reactor_facts(const Ruleset& r, const Session& s, std::size_t unit)
   const bool cavalry_moved = st.initiative_turn == st.turn && st.first_this_turn == 0;
   f.moved_this_turn = m.reacted_in_turn == st.turn || m.charged_this_turn ||
                       (cavalry_moved && m.acted_in_turn == st.turn && m.pace != Pace::halt);
+  // Seed 003 L54: struck by your charge this turn (it stood, or fell back),
+  // it may not move, so it makes no opportunity charge or counter-charge.
+  f.struck = m.struck_in_turn == st.turn;
   f.cavalry = true;
   f.on_horse = !m.on_foot;
   return f;
