@@ -422,3 +422,25 @@ TEST_CASE("solo charge: the initiation check comes first, and a failed one is no
   CHECK(bad.status == 2);
   CHECK(contains(bad.err, "initiation"));
 }
+
+// Issue 30: "?" explains every question of the charge form, in the table's
+// words (the arc as a tape measures it), not only the keys.
+TEST_CASE("solo charge: ? on the charge form's questions says what each asks, in table words", "[solo][charge][play]") {
+  TempDir dir;
+  Result made = run({"solo", "new", "game", "--unit", "Lancers:shock,hero,figures=12,heavy", "--unit",
+                     "Dragoons:mounted-infantry,raw,weapon=musket", "--seed", "3"},
+                    dir.path);
+  REQUIRE(made.status == 0);
+  // README's game to turn 2's charge offer, with "?" before the offer's answer, the distance and the defender.
+  const std::string script =
+      "n\ny\nn\n0\ny\ny\nn\n1\n3\n\ny\n30\nn\ny\nn\ny\ny\n0\n?\ny\ny\ny\nn\n0\n4\n\n?\n30\n?\nheavy-foot\n?\n\nn\nn\n\n";
+  Result r = run({"solo", "play", "game"}, dir.path, script);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(contains(r.out, "Within 45 degrees either side of its facing: some part of the enemy is no further out to the side of "
+                        "Lancers' front edge than it is in front of it."));
+  CHECK(contains(r.out, "Measure from Lancers' front edge to the near edge of the target's nearest figure"));
+  CHECK(contains(r.out, "Its class on the morale table, which sets the score it needs to stand."));
+  CHECK(contains(r.out, "The face of the target the charge strikes: -1 to its morale dice in the flank, -2 in the rear."));
+  CHECK(contains(r.out, "The defender's morale check, 2D6: 4 + 3 = 7, needs 9: FAILS"));  // the answers after "?" still count
+}

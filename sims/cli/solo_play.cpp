@@ -182,7 +182,12 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
     arc << r.charge.arc_degrees;
     if (!p.yes_no("Is an enemy at least partly within " + arc.str() + " degrees either side of " + possessive(name) +
                       " facing, for it to charge?",
-                  false)) {
+                  false,
+                  "Within " + arc.str() + " degrees either side of its facing" +
+                      (r.charge.arc_degrees == 45 ? ": some part of the enemy is no further out to the side of " + possessive(name) +
+                                                        " front edge than it is in front of it"
+                                                  : std::string()) +
+                      ". Yes declares the charge now; no, and it moves as the table says.")) {
       solo::Charge decline;
       decline.unit = name;
       decline.decline = true;
@@ -194,32 +199,45 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
     out << "Declared: " << name << " charges in its side's move, after the initiative.\n";
   } else if (field == "attacker") {
     auto w = p.checked<AttackerWeight>("Is " + name + " light, medium or heavy cavalry (seed 003's charge table)?",
-                                       std::nullopt, [](const std::string& t, std::string& why) { return parse_attacker(t, why); });
+                                       std::nullopt, [](const std::string& t, std::string& why) { return parse_attacker(t, why); },
+                                       "The charger's weight on the morale table: the heavier the cavalry, the higher the score "
+                                       "the unit charged needs to stand.");
     answer(std::string(k_attacker_weight_names[static_cast<std::size_t>(w)]));
   } else if (field == "move") {
     std::string def = format_length(default_charge_move(r, s, k), u);
     auto l = p.checked<Length>(possessive(name) + " normal move, for the charge range?", def,
-                               [&](const std::string& t, std::string& why) { return parse_table_length(r, t, true, why); });
+                               [&](const std::string& t, std::string& why) { return parse_table_length(r, t, true, why); },
+                               "Its normal move, not a charge's: the charge reaches " + format_number(r.charge.range_factor) +
+                                   " times it.");
     answer(format_length(l, u));
   } else if (field == "distance") {
     auto l = p.checked<Length>("Distance from " + possessive(name) + " front to the near edge of the target's nearest figure (in " + ex + ", or give a unit)?",
                                std::nullopt,
-                               [&](const std::string& t, std::string& why) { return parse_table_length(r, t, false, why); });
+                               [&](const std::string& t, std::string& why) { return parse_table_length(r, t, false, why); },
+                               "Measure from " + possessive(name) +
+                                   " front edge to the near edge of the target's nearest figure: that figure's whole base must lie "
+                                   "within the charge's range.");
     answer(format_length(l, u));
   } else if (field == "defender") {
     auto d = p.checked<DefenderClass>("The unit charged: " + defender_choices(r) + "?", std::nullopt,
-                                      [&](const std::string& t, std::string& why) { return parse_defender(r, t, why); });
+                                      [&](const std::string& t, std::string& why) { return parse_defender(r, t, why); },
+                                      "Its class on the morale table, which sets the score it needs to stand. A part of a name is "
+                                      "enough when only one class has it.");
     answer(std::string(k_defender_class_names[static_cast<std::size_t>(d)]));
   } else if (field == "side") {
     auto sd = p.checked<ChargedOn>("Does the charge strike its front, flank or rear?", std::string("front"),
-                                   [](const std::string& t, std::string& why) { return parse_side(t, why); });
+                                   [](const std::string& t, std::string& why) { return parse_side(t, why); },
+                                   "The face of the target the charge strikes: " + signed_str(r.charge.flank_modifier) +
+                                       " to its morale dice in the flank, " + signed_str(r.charge.rear_modifier) + " in the rear.");
     answer(std::string(k_side_names[static_cast<std::size_t>(sd)]));
   } else if (field == "both_charging") {
     answer(yes_no_text(p.yes_no("Is the target charging too?", false)));
   } else if (field == "path") {
     auto pa = p.checked<ChargePath>(
         "On the way: open ground, an obstacle (fence, hedge, wall), uphill, or the target in rough terrain (into-terrain)?",
-        std::string("open"), [](const std::string& t, std::string& why) { return parse_path(t, why); });
+        std::string("open"), [](const std::string& t, std::string& why) { return parse_path(t, why); },
+        "What lies between the two: an obstacle costs a second initiation check; the rules forbid a charge uphill or "
+        "into rough terrain.");
     answer(std::string(k_charge_path_names[static_cast<std::size_t>(pa)]));
   } else if (field == "pikes_facing") {
     answer(yes_no_text(p.yes_no("Are they Swiss or Landsknechte with pikes or pole arms facing the charge?", false)));

@@ -84,12 +84,14 @@ class Prompter {
     }
   }
 
-  // A free answer checked by `parse` (nullopt plus a reason re-asks).
+  // A free answer checked by `parse` (nullopt plus a reason re-asks);
+  // `explain`: what "?" says about the question, before the keys.
   template <class T, class Parse>
-  T checked(const std::string& question, const std::optional<std::string>& def, Parse parse) {
+  T checked(const std::string& question, const std::optional<std::string>& def, Parse parse, const std::string& explain = {}) {
     while (true) {
       std::string t = ask(question + (def ? " [" + *def + "] " : " "));
       if (t == "?" || t == "help") {
+        if (!explain.empty()) out_ << "  " << explain << "\n";
         out_ << k_help;
         continue;
       }
