@@ -183,6 +183,8 @@ TEST_CASE("solo play: a two-turn game in a terminal (seed 002 running +3, questi
   REQUIRE(t.expect("New casualties on Lancers"));
   CHECK_FALSE(contains(t.last_segment(), "retreating"));  // running's +3 already counts
   t.send("0");
+  // Said in a word, before the RF (issue 30).
+  REQUIRE(t.expect("Not asked (the answer cannot change its risk factor now): in cover."));
   REQUIRE(t.expect("Risk factor 3  (band RF2-5)"));
   REQUIRE(t.expect("+3  Running from enemy last turn, or retreating as a result of melee (here: ran last turn)"));
   REQUIRE(t.expect("Roll a D6 for Lancers and enter it (1-6): "));

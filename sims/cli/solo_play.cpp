@@ -722,6 +722,12 @@ int run_solo_play(const PlayOptions& o, Io& io) {
         const Answers pending = s.memory(k).pending;
         Die die = session_die(s, k);
         Activation preview = decide_activation(r, s, k, pending, 0, die);
+        // What was not asked, in a word, so an answer on autopilot does not
+        // land on the next question (issue 30).
+        std::string unasked;
+        for (Question q : unasked_questions(s.memory(k), turn))
+          unasked += (unasked.empty() ? "" : ", ") + std::string(question_label(q));
+        if (!unasked.empty()) out << "Not asked (the answer cannot change its risk factor now): " << unasked << ".\n";
         print_rf(out, preview);
         solo::Activate activate;
         activate.unit = spec.name;

@@ -163,12 +163,7 @@ Answers derived_answers(const UnitMemory& m, int turn, Answers a) {
   return a;
 }
 
-std::optional<Question> next_question(const Ruleset& r, const UnitSpec& spec, const UnitMemory& m, int figures_left,
-                                      int turn) {
-  // Turn 1: the Actions Table is rolled in step 1, before any movement or
-  // melee of the scenario, so "retreating as a result of melee?" is known
-  // to be no (whatever combat.charge.first_turn says): not asked, and not
-  // counted either way when deciding whether the other questions matter.
+Answers known_answers(const UnitMemory& m, int turn) {
   Answers known = m.pending;
   // Seed 002 L53, "retreating as a result of melee" (the engine's
   // Unit::retreated_from_melee): it holds from the turn after a fall back
@@ -180,6 +175,24 @@ std::optional<Question> next_question(const Ruleset& r, const UnitSpec& spec, co
   known = derived_answers(m, turn, known);
   if (!known[Question::retreated_from_melee] && (turn == 1 || m.morale == Morale::steady))
     known[Question::retreated_from_melee] = 0;
+  return known;
+}
+
+std::vector<Question> unasked_questions(const UnitMemory& m, int turn) {
+  const Answers known = known_answers(m, turn);
+  std::vector<Question> out;
+  for (std::size_t k = 0; k < k_question_count; ++k)
+    if (!known[static_cast<Question>(k)]) out.push_back(static_cast<Question>(k));
+  return out;
+}
+
+std::optional<Question> next_question(const Ruleset& r, const UnitSpec& spec, const UnitMemory& m, int figures_left,
+                                      int turn) {
+  // Turn 1: the Actions Table is rolled in step 1, before any movement or
+  // melee of the scenario, so "retreating as a result of melee?" is known
+  // to be no (whatever combat.charge.first_turn says): not asked, and not
+  // counted either way when deciding whether the other questions matter.
+  const Answers known = known_answers(m, turn);
   for (std::size_t k = 0; k < k_question_count; ++k) {
     auto q = static_cast<Question>(k);
     if (known[q]) continue;

@@ -63,6 +63,14 @@ bool question_matters(const Ruleset& r, const UnitSpec& spec, const UnitMemory& 
 // "retreating as a result of melee" for a unit that answered (or was
 // found) retreating and has not rallied since (the engine's rule).
 Answers derived_answers(const UnitMemory& m, int turn, Answers a);
+// What the session knows of a unit's facts this turn without a further
+// question: the answers given, the derived ones, and "not retreating from
+// melee" on turn 1 or in good order.
+Answers known_answers(const UnitMemory& m, int turn);
+// Once next_question says nothing more is needed: the facts it did not ask,
+// as their answers cannot change the RF now (cover when moving fast already
+// counts the same -1; issue 30: play says so in a word).
+std::vector<Question> unasked_questions(const UnitMemory& m, int turn);
 // The next question play must ask, in the order of k_question_names, or
 // nullopt when the RF is known. `turn`: the session's turn; on turn 1 no
 // melee has been fought, so "retreating from melee?" is not asked (no).
