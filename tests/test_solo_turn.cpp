@@ -419,6 +419,8 @@ TEST_CASE("solo turn: the step commands, status's next step, and what they refus
   CHECK(n["unit"] == "Hussars");
   CHECK(n["reach"] == "20cm");
   refused({"solo", "shoot", "game", "Hussars", "--distance", "90cm"}, "beyond Hussars' reach of 20 cm (7.75 in)");
+  // Just past the reach: the answer is echoed exactly, the reach to the tape's mark (issue 30).
+  refused({"solo", "shoot", "game", "Hussars", "--distance", "20.2cm"}, "--distance 20.2cm: beyond Hussars' reach of 20 cm (7.75 in)");
   refused({"solo", "shoot", "game", "Hussars"}, "give --distance L");
   refused({"solo", "shoot", "game", "Lancers", "--distance", "5cm"}, "Lancers does not shoot this turn");
   Result sh = run({"solo", "shoot", "game", "Hussars", "--distance", "8cm", "--hits", "2", "--json"}, dir.path);

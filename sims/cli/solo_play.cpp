@@ -373,7 +373,8 @@ void shooting_step(Session& s, const Ruleset& r, std::size_t k, bool physical, P
                                  std::nullopt, [&](const std::string& t, std::string& why) -> std::optional<Length> {
                                    auto l = parse_table_length(r, t, false, why);
                                    if (l && *l > c.reach) {
-                                     why = format_length_table(*l, u) + " is beyond its reach of " + format_length_table(c.reach, u) +
+                                     // The answer as given, exactly: rounded to the tape it could read as the reach itself.
+                                     why = format_length(*l, u) + " is beyond its reach of " + format_length_table(c.reach, u) +
                                            ": then the answer to the last question was no (u undoes it)";
                                      return std::nullopt;
                                    }

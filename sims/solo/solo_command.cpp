@@ -288,7 +288,7 @@ void run(Session& s, const Ruleset& r, const Shoot& o, Applied& out) {
     distance = *l;
     const auto plan = solo_shot(r, s, k, distance, o.cover);
     if (!plan)
-      refuse("--distance " + (o.at ? format_length_table(*o.at, r.units) : o.distance) + ": beyond " + possessive(name) + " reach of " + format_length_table(c.reach, r.units) +
+      refuse("--distance " + (o.at ? format_length(*o.at, r.units) : o.distance) + ": beyond " + possessive(name) + " reach of " + format_length_table(c.reach, r.units) +
              " (then use --no-target)");
     if (o.hits && (*o.hits < 0 || *o.hits > plan->dice))
       refuse("--hits: " + std::to_string(*o.hits) + " of " + std::to_string(plan->dice) + " dice");
