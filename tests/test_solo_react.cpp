@@ -218,6 +218,10 @@ TEST_CASE("solo play: a cavalry unit your charge struck in your move does not ma
   Result st = run({"solo", "status", "game", "--json"}, dir.path);
   REQUIRE(st.status == 0);
   CHECK(st.json()["next_step"]["step"] != "charge");
+  // The single command refuses it too, naming the rule.
+  Result c = run({"solo", "charge", "game", "Lancers", "--distance", "30cm", "--defender", "heavy-foot"}, dir.path);
+  CHECK(c.status == 2);
+  CHECK(contains(c.err, "Lancers was struck by a charge this turn: it may not move, so it makes no charge (seed 003 L54)"));
 }
 
 TEST_CASE("solo files: version 4 sessions load and stay version 4 until a reaction is written, and a version 4 file with one is refused",

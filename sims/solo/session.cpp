@@ -291,9 +291,6 @@ void Session::check_step_dice(const Event& e, TurnStep step, std::size_t unit, c
 bool Session::charge_pending(std::size_t unit) const {
   const UnitMemory& m = state_.units[unit];
   if (m.acted_in_turn != state_.turn || m.last_activation == 0 || m.charge_for == m.last_activation) return false;
-  // Seed 003 L54: struck by your charge since, it may not move for the rest
-  // of the turn: its declared charge is not made.
-  if (m.struck_in_turn == state_.turn) return false;
   return std::get<ActivateEvent>(event(m.last_activation).body).a.charge_possible;
 }
 

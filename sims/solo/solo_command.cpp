@@ -35,7 +35,11 @@ void check_activate(const Session& s, const Activate& o) {
 void check_charge(const Session& s, const Charge& o) {
   const std::size_t k = find_unit_or_throw(s, o.unit);
   const std::string& name = s.header().units[k].name;
-  if (s.charge_pending(k)) return;
+  if (s.charge_pending(k)) {
+    if (!charge_to_make(s, k))
+      refuse(name + " was struck by a charge this turn: it may not move, so it makes no charge (seed 003 L54)");
+    return;
+  }
   const UnitMemory& m = s.memory(k);
   if (m.acted_in_turn != s.state().turn)
     refuse(name + " has not acted in turn " + std::to_string(s.state().turn) +
@@ -379,7 +383,7 @@ void run(Session& s, const Ruleset&, const NextTurn&, Applied& out) {
   out.ended_turn = s.state().turn;
   for (std::size_t k = 0; k < s.header().units.size(); ++k) {
     if (s.memory(k).acted_in_turn != out.ended_turn && s.figures_left(k) > 0) out.did_not_act.push_back(s.header().units[k].name);
-    if (s.charge_pending(k)) out.charge_not_answered.push_back(s.header().units[k].name);
+    if (charge_to_make(s, k)) out.charge_not_answered.push_back(s.header().units[k].name);
   }
   out.events.push_back(s.append(NextTurnEvent{}).n);
 }

@@ -512,7 +512,7 @@ Step next_step(const Session& s, const Ruleset& r) {
   if (!s.header().module.empty()) return {Step::Kind::next_turn, 0, Question::in_cover};
   if (any_acted && st.initiative_turn != st.turn) return {Step::Kind::initiative, 0, Question::in_cover};
   for (std::size_t k = 0; k < n; ++k)
-    if (s.charge_pending(k)) return {Step::Kind::charge, k, Question::in_cover};
+    if (charge_to_make(s, k)) return {Step::Kind::charge, k, Question::in_cover};
   for (std::size_t k = 0; k < n; ++k)
     if (st.units[k].shot_in_turn != st.turn && shooting_chance(r, s, k).weapon) return {Step::Kind::shooting, k, Question::in_cover};
   for (std::size_t k = 0; k < n; ++k)

@@ -71,6 +71,13 @@ Answers known_answers(const UnitMemory& m, int turn);
 // as their answers cannot change the RF now (cover when moving fast already
 // counts the same -1; issue 30: play says so in a word).
 std::vector<Question> unasked_questions(const UnitMemory& m, int turn);
+// A "(Charge?)" still to be made this turn: pending, and the unit not held
+// since by your charge (seed 003 L54: struck, it may not move for the rest
+// of the turn, so its declared charge is not made; the session still reads
+// files that answered one).
+inline bool charge_to_make(const Session& s, std::size_t unit) {
+  return s.charge_pending(unit) && s.memory(unit).struck_in_turn != s.state().turn;
+}
 // The next question play must ask, in the order of k_question_names, or
 // nullopt when the RF is known. `turn`: the session's turn; on turn 1 no
 // melee has been fought, so "retreating from melee?" is not asked (no).
