@@ -15,6 +15,7 @@
 
 #include "engine/engagement/battle.hpp"
 #include "engine/procedures/charge_procedure.hpp"
+#include "engine/procedures/melee_procedure.hpp"
 #include "engine/core/dice.hpp"
 #include "engine/engagement/policy.hpp"
 #include "engine/core/record.hpp"
@@ -203,8 +204,8 @@ class Engagement {
   UnitIndex switch_target(std::size_t i, std::size_t from, Pace pace) const;
   void figure_melee(const Contact& c);
   bool melee_retire_and_reform(std::size_t a, std::size_t d);
-  void melee_square(std::size_t a, std::size_t d, int need_a, int need_d);
-  void melee_exchange(const Contact& c, int need_a, int need_d);
+  void melee_square(std::size_t a, std::size_t d, const MeleeFacts& f);
+  void melee_exchange(const Contact& c, const MeleeFacts& f);
   void retreat(std::size_t i, std::size_t from, Length distance, const char* why);
   void follow_through(std::size_t i, double bearing, Length balance);
 

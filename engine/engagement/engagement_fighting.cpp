@@ -177,11 +177,19 @@ void Engagement::figure_melee(const Contact& c) {
   }
   // Seed 004: cavalry attacked by infantry may retire and reform.
   if (D.on_horse() && !A.cavalry() && bots_[D.side]->retire_and_reform(b_, d, a) && melee_retire_and_reform(a, d)) return;
-  auto mod = [&](const Unit& u, bool bonus) { return melee_modifier(u.type, u.on_horse(), bonus); };  // seed 002
-  const int need_a = melee_need(r_, mod(A, c.attacker_bonus));
-  const int need_d = melee_need(r_, mod(D, c.defender_bonus));
-  if (D.in_square() && A.on_horse()) melee_square(a, d, need_a, need_d);
-  else melee_exchange(c, need_a, need_d);
+  // The melee's order and dice are engine/procedures/melee_procedure.hpp's.
+  MeleeFacts f;
+  f.form = D.in_square() && A.on_horse() ? MeleeForm::square : MeleeForm::exchange;
+  f.attacker = {A.figures, A.type, A.on_horse(), c.attacker_bonus};
+  f.defender = {D.figures, D.type, D.on_horse(), c.defender_bonus};
+  f.attacker_move = move_of(a);
+  f.defender_move = move_of(d);
+  f.charge = c.charge;
+  f.balance = c.balance;
+  f.defender_charge = c.defender_charge;
+  f.defender_balance = c.defender_balance;
+  if (f.form == MeleeForm::square) melee_square(a, d, f);
+  else melee_exchange(c, f);
 }
 
 // Seed 004, retire and reform, chosen by the cavalry's bot: it retires a
@@ -198,13 +206,14 @@ bool Engagement::melee_retire_and_reform(std::size_t a, std::size_t d) {
   const Point home = b_.home_point(d);
   const Point to = clip_enemies(d, D.pos, b_.board().move_toward(D.pos, home, dist), static_cast<UnitIndex>(a));
   if (euclid_cm(D.pos, to) >= dist.as_cm() - 1e-6) {
-    const int n = dice_for(A.figures, r_.combat.melee.figures_per_die);
-    int hits = 0;
-    for (int k = 0; k < n; ++k) {
-      const int f = melee_.d6();
-      if (pfa) pfa->push_back(f);
-      hits += retire_hit(r_, f);
-    }
+    MeleeFacts f;
+    f.form = MeleeForm::retire;
+    f.attacker = {A.figures, A.type, A.on_horse(), false};
+    f.defender = {D.figures, D.type, D.on_horse(), false};
+    MeleeProcedure p(r_, f);
+    p.roll(melee_, pfa);  // the foot's full dice, hitting only on the cavalry face
+    const int n = p.result().attacker.dice;
+    const int hits = p.result().attacker_hits;
     ++sd.retire_and_reform;
     sa.melee_hits += hits;
     if (rec_) {
@@ -239,7 +248,7 @@ bool Engagement::melee_retire_and_reform(std::size_t a, std::size_t d) {
 // Seed 004: cavalry against a square. The square rolls first; a bounce sends
 // the cavalry back; else the cavalry fights with the square's dice and falls
 // back whatever the result.
-void Engagement::melee_square(std::size_t a, std::size_t d, int need_a, int need_d) {
+void Engagement::melee_square(std::size_t a, std::size_t d, const MeleeFacts& f) {
   Unit& A = b_.units_[a];
   Unit& D = b_.units_[d];
   SideOutcome& sa = out_.sides[A.side];
@@ -247,34 +256,28 @@ void Engagement::melee_square(std::size_t a, std::size_t d, int need_a, int need
   std::vector<int> fa, fd;
   std::vector<int>* pfa = rec_ ? &fa : nullptr;
   std::vector<int>* pfd = rec_ ? &fd : nullptr;
-  int hits_a = 0, hits_d = 0;
-  // Seed 004: the square rolls first; a bounce sends the cavalry back.
-  const ChargeRules& cr = r_.charge;
-  const int n = square_melee_dice(r_, D.figures);
-  bool bounce = false;
-  for (int k = 0; k < n; ++k) {
-    const SquareRoll sq = resolve_square(cr, melee_);
-    if (pfd) pfd->push_back(sq.face);
-    if (sq.bounce) bounce = true;
-    else hits_d += d6_meets(sq.face, need_d);
-  }
+  MeleeProcedure p(r_, f);
+  p.roll(melee_, pfd);  // the square first
+  const MeleeResult& m = p.result();
+  const int hits_d = m.defender_hits;
   if (rec_) {
     Event e = event("melee", "square_first", d);
-    e.text = name(d) + " in square rolls first: " + faces_str(fd) + (bounce ? " -> bounce (seed 004)" : " -> no bounce") + ", " +
-             std::to_string(hits_d) + " hit" + (hits_d == 1 ? "" : "s") + " (bounce " + p_square_bounce(cr).str() + " per die)";
-    e.with("dice", faces_data(fd)).with("bounce", bounce).with("hits", static_cast<long long>(hits_d));
+    e.text = name(d) + " in square rolls first: " + faces_str(fd) + (m.bounced ? " -> bounce (seed 004)" : " -> no bounce") + ", " +
+             std::to_string(hits_d) + " hit" + (hits_d == 1 ? "" : "s") + " (bounce " + p_square_bounce(r_.charge).str() + " per die)";
+    e.with("dice", faces_data(fd)).with("bounce", m.bounced).with("hits", static_cast<long long>(hits_d));
     emit(std::move(e));
   }
   sd.melee_hits += hits_d;
   apply_hits(a, hits_d, melee_, "melee");
-  if (bounce) {
+  if (m.end == MeleeEnd::bounced) {
     ++sa.charges_repulsed;
-    retreat(a, d, square_melee(r_, true, 0, hits_d, move_of(a)).attacker_back, "bounces off the square");
+    retreat(a, d, m.square.attacker_back, "bounces off the square");
     return;
   }
-  if (!A.active()) return;
-  const int na = square_melee_dice(r_, A.figures);
-  hits_a = roll_hits(melee_, na, need_a, pfa);
+  p.answer_fights(A.active() ? A.figures : 0);
+  if (p.done()) return;  // the square's hits took its last figure
+  p.roll(melee_, pfa);
+  const int na = m.attacker.dice, need_a = m.attacker.need, hits_a = m.attacker_hits;
   sa.melee_hits += hits_a;
   if (rec_) {
     Event e = event("melee", "melee", a);
@@ -284,18 +287,15 @@ void Engagement::melee_square(std::size_t a, std::size_t d, int need_a, int need
     emit(std::move(e));
   }
   apply_hits(d, hits_a, melee_, "melee");
-  // Choice: cavalry cannot break into a square: it falls back whatever the
-  // result; a square that scored fewer hits is shaken.
   ++sa.charges_repulsed;
-  const SquareAftermath sm = square_melee(r_, false, hits_a, hits_d, move_of(a));
-  if (D.active() && sm.square_shaken) set_order(d, Order::shaken, "melee", "it lost the exchange");
-  retreat(a, d, sm.attacker_back, "cannot break into the square");
+  if (D.active() && m.square.square_shaken) set_order(d, Order::shaken, "melee", "it lost the exchange");
+  retreat(a, d, m.square.attacker_back, "cannot break into the square");
   if (A.active()) A.facing = bearing_deg(A.pos, D.pos);
 }
 
 // Seed 002's melee: both sides roll at once, then who won and what follows
 // (seed 003: the charger's follow-through on a victory in the first round).
-void Engagement::melee_exchange(const Contact& c, int need_a, int need_d) {
+void Engagement::melee_exchange(const Contact& c, const MeleeFacts& f) {
   const auto a = static_cast<std::size_t>(c.attacker);
   const auto d = static_cast<std::size_t>(c.defender);
   Unit& A = b_.units_[a];
@@ -305,22 +305,23 @@ void Engagement::melee_exchange(const Contact& c, int need_a, int need_d) {
   std::vector<int> fa, fd;
   std::vector<int>* pfa = rec_ ? &fa : nullptr;
   std::vector<int>* pfd = rec_ ? &fd : nullptr;
-  int hits_a = 0, hits_d = 0;
-  const int na = dice_for(A.figures, r_.combat.melee.figures_per_die);
-  const int nd = dice_for(D.figures, r_.combat.melee.figures_per_die);
-  hits_a = roll_hits(melee_, na, need_a, pfa);
-  hits_d = roll_hits(melee_, nd, need_d, pfd);
+  MeleeProcedure p(r_, f);
+  p.roll(melee_, pfa);  // the attacker's dice, then the defender's
+  p.roll(melee_, pfd);
+  const MeleeResult& m = p.result();
+  const int na = m.attacker.dice, nd = m.defender.dice, need_a = m.attacker.need, need_d = m.defender.need;
+  const int hits_a = m.attacker_hits, hits_d = m.defender_hits;
   sa.melee_hits += hits_a;
   sd.melee_hits += hits_d;
   if (rec_) {
     Event e = event("melee", "melee", a);
-    auto side_text = [&](std::size_t u, int n, int need, bool bonus, const std::vector<int>& f, int h) {
+    auto side_text = [&](std::size_t u, int n, int need, bool bonus, const std::vector<int>& fs, int h) {
       const Unit& x = b_.units_[u];
-      std::string m;
-      if (x.on_horse() && x.type && x.type->melee) m += " " + signed_str(x.type->melee) + " " + x.type->name;
-      if (x.on_horse() && x.type && bonus && x.type->melee_charging) m += " " + signed_str(x.type->melee_charging) + " charging";
-      return name(u) + " " + std::to_string(n) + " dice needing " + std::to_string(need) + (m.empty() ? "" : " (" + m.substr(1) + ")") + " " +
-             faces_str(f) + " = " + std::to_string(h);
+      std::string mod;
+      if (x.on_horse() && x.type && x.type->melee) mod += " " + signed_str(x.type->melee) + " " + x.type->name;
+      if (x.on_horse() && x.type && bonus && x.type->melee_charging) mod += " " + signed_str(x.type->melee_charging) + " charging";
+      return name(u) + " " + std::to_string(n) + " dice needing " + std::to_string(need) + (mod.empty() ? "" : " (" + mod.substr(1) + ")") + " " +
+             faces_str(fs) + " = " + std::to_string(h);
     };
     e.text = "Melee: " + side_text(a, na, need_a, c.attacker_bonus, fa, hits_a) + "; " + side_text(d, nd, need_d, c.defender_bonus, fd, hits_d);
     e.with("defender", name(d))
@@ -334,9 +335,8 @@ void Engagement::melee_exchange(const Contact& c, int need_a, int need_d) {
   }
   apply_hits(d, hits_a, melee_, "melee");
   apply_hits(a, hits_d, melee_, "melee");
-  // Who won and what follows: the solo session's melee asks the same function.
-  const MeleeAftermath after =
-      melee_aftermath(r_, hits_a, hits_d, move_of(a), move_of(d), c.charge, c.balance, c.defender_charge, c.defender_balance);
+  // Who won and what follows: the solo session's melee drives the same procedure.
+  const MeleeAftermath& after = m.after;
   if (after.winner == MeleeWinner::attacker) {
     if (D.active()) {
       retreat(d, a, after.defender_back, "loses the melee");

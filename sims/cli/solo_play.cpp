@@ -399,7 +399,6 @@ void shooting_step(Session& s, const Ruleset& r, std::size_t k, bool physical, P
 
 void melee_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prompter& p, std::ostream& out) {
   const std::string& name = s.header().units[k].name;
-  const MeleeSide side = solo_melee_side(r, s, k);
   out << melee_intro(r, s, k) << "\n";
   const int left = s.figures_left(k);
   // Against a square (seed 004): the square's die first (its face: a
@@ -425,10 +424,12 @@ void melee_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prom
     cmd.their_hits = p.number("How many hits did your unit score on " + name + "?", 0, 1000, std::nullopt, "",
                       "Each hit removes one of its figures (" + std::to_string(left) + " left). More hits wins the melee.");
   }
-  if (!bounce && physical && !s.step_dice_for(TurnStep::melee, k, s.state().turn))
-    cmd.hits = p.number("Roll " + std::to_string(side.dice) + " D6 for " + name + ", each hitting on " + std::to_string(side.need) +
+  // The melee procedure says whether the cavalry strikes now, and with what.
+  const MeleeProcedure::Need need = solo_melee(r, s, k, cmd.their_hits, bounce).next();
+  if (need.kind == MeleeProcedure::Need::Kind::roll && physical && !s.step_dice_for(TurnStep::melee, k, s.state().turn))
+    cmd.hits = p.number("Roll " + std::to_string(need.dice) + " D6 for " + name + ", each hitting on " + std::to_string(need.need) +
                          "+, and enter the number of hits:",
-                        0, side.dice, std::nullopt, "");
+                        0, need.dice, std::nullopt, "");
   out << step_applied(s, r, cmd).outcome << "\n";
 }
 

@@ -309,11 +309,6 @@ void run(Session& s, const Ruleset& r, const Melee& o, Applied& out) {
   const std::size_t k = find_unit_or_throw(s, o.unit);
   const std::string& name = s.header().units[k].name;
   if (!s.memory(k).contact) refuse(name + " is in no melee this turn (melee follows its charge that stood)");
-  const MeleeSide side = solo_melee_side(r, s, k);
-  if (o.hits && (*o.hits < 0 || *o.hits > side.dice))
-    refuse("--hits: " + std::to_string(*o.hits) + " of " + std::to_string(side.dice) + " dice");
-  if (o.hits && s.step_dice_for(TurnStep::melee, k, s.state().turn))
-    refuse(possessive(name) + " melee dice were already rolled this turn; they are used again (leave out --hits)");
   const bool square = s.memory(k).square;
   const auto& sq = r.charge.infantry_square;
   if (square && (o.square_dice.empty() || static_cast<int>(o.square_dice.size()) > sq.max_battle_dice))
@@ -325,8 +320,15 @@ void run(Session& s, const Ruleset& r, const Melee& o, Applied& out) {
     if (f < 1 || f > sq.die) refuse("--square-dice: a face of the square's D" + std::to_string(sq.die) + ", 1 to " + std::to_string(sq.die));
     bounce = bounce || square_bounces(r.charge, f);
   }
+  // The melee procedure says whether the cavalry rolls, and how many dice.
+  const MeleeProcedure::Need need = solo_melee(r, s, k, o.their_hits, bounce).next();
+  const int dice = need.kind == MeleeProcedure::Need::Kind::roll ? need.dice : 0;
+  if (o.hits && dice > 0 && (*o.hits < 0 || *o.hits > dice))
+    refuse("--hits: " + std::to_string(*o.hits) + " of " + std::to_string(dice) + " dice");
+  if (o.hits && s.step_dice_for(TurnStep::melee, k, s.state().turn))
+    refuse(possessive(name) + " melee dice were already rolled this turn; they are used again (leave out --hits)");
   StepDice d;
-  if (!o.hits && !(square && bounce)) d = session_step_dice(s, TurnStep::melee, k, side.dice);
+  if (!o.hits && dice > 0) d = session_step_dice(s, TurnStep::melee, k, dice);
   out.unit = k;
   out.events.push_back(s.append(MeleeEvent{name, square ? resolve_square_melee(r, s, k, bounce, o.their_hits, d, o.hits)
                                                         : resolve_melee(r, s, k, o.their_hits, d, o.hits)}).n);

@@ -242,26 +242,72 @@ StepRecord resolve_shooting(const Ruleset& r, const Session& s, std::size_t unit
 }
 
 namespace {
-// The automated unit's melee hits: the player's count, or its dice against rec.need.
-void cavalry_hits(StepRecord& rec, const StepDice& dice, std::optional<int> own_hits) {
+// The automated unit as the melee procedure sees it.
+MeleeSideFacts cavalry_side(const Ruleset& r, const Session& s, std::size_t unit) {
+  const UnitMemory& m = s.memory(unit);
+  return {s.figures_left(unit), r.find_unit_type(s.header().units[unit].type), !m.on_foot, m.charge_bonus};
+}
+// Charged by your unit this turn and standing (`solo charged`, seed 003
+// L54), it defends: your unit is the attacker, as in the engine's melee
+// (engine/engagement/engagement_fighting.cpp): a tie repulses your unit,
+// and it has no follow-through of its own. Otherwise it is the charger.
+// (Known again when the session is read back: not recorded.)
+bool cavalry_defends(const Session& s, std::size_t unit) { return s.memory(unit).struck_in_turn == s.state().turn; }
+MeleeRoll cavalry_slot(const Session& s, std::size_t unit) {
+  return !s.memory(unit).square && cavalry_defends(s, unit) ? MeleeRoll::defender : MeleeRoll::attacker;
+}
+
+// The automated unit's melee hits: the player's count, or its dice, given
+// to the procedure.
+void cavalry_hits(StepRecord& rec, MeleeProcedure& p, MeleeRoll slot, const StepDice& dice, std::optional<int> own_hits) {
   if (own_hits) {
     rec.dice_source = DiceSource::player;
-    rec.score = *own_hits;
+    p.hits(slot, *own_hits);
   } else {
     take_dice(rec, dice);
-    rec.score = hits_of(dice.dice, rec.need);
+    p.roll(slot, dice.dice.data(), static_cast<int>(dice.dice.size()));
   }
+  rec.score = slot == MeleeRoll::attacker ? p.result().attacker_hits : p.result().defender_hits;
 }
 }  // namespace
 
 MeleeSide solo_melee_side(const Ruleset& r, const Session& s, std::size_t unit) {
-  MeleeSide m;
-  const UnitType* t = r.find_unit_type(s.header().units[unit].type);
-  m.dice = s.memory(unit).square ? square_melee_dice(r, s.figures_left(unit))  // seed 004: at most max_battle_dice
-                                  : dice_for(s.figures_left(unit), r.combat.melee.figures_per_die);
-  m.modifier = melee_modifier(t, !s.memory(unit).on_foot, s.memory(unit).charge_bonus);  // seed 002
-  m.need = melee_need(r, m.modifier);
-  return m;
+  const MeleeDice d =
+      melee_dice(r, s.memory(unit).square ? MeleeForm::square : MeleeForm::exchange, cavalry_side(r, s, unit), false);
+  return {d.dice, d.modifier, d.need};
+}
+
+MeleeProcedure solo_melee(const Ruleset& r, const Session& s, std::size_t unit, int player_hits, bool bounce) {
+  const UnitMemory& mem = s.memory(unit);
+  MeleeFacts f;
+  const Length move = normal_move(r, true, Length());
+  if (mem.square) {  // seed 004: your square rolls first
+    f.form = MeleeForm::square;
+    f.attacker = cavalry_side(r, s, unit);
+    f.defender.on_horse = false;
+    f.attacker_move = move;
+    MeleeProcedure p(r, f);
+    p.hits(MeleeRoll::square_first, player_hits, bounce);
+    if (!p.done()) p.answer_fights(s.figures_left(unit) - std::min(player_hits, s.figures_left(unit)));
+    return p;
+  }
+  f.charge = true;
+  if (cavalry_defends(s, unit)) {
+    f.defender = cavalry_side(r, s, unit);
+    f.defender_move = move;
+  } else {
+    f.attacker = cavalry_side(r, s, unit);
+    f.attacker_move = move;
+    // The balance of its charge move, for a follow-through (seed 003).
+    if (mem.charge_event)
+      if (const auto* ce = std::get_if<ChargeEvent>(&s.event(mem.charge_event).body)) {
+        auto range = parse_length(ce->c.max_range), dist = parse_length(ce->c.distance);
+        if (range && dist) f.balance = follow_through_balance(r, *range, *dist);
+      }
+  }
+  MeleeProcedure p(r, f);
+  p.hits(cavalry_slot(s, unit) == MeleeRoll::attacker ? MeleeRoll::defender : MeleeRoll::attacker, player_hits);
+  return p;
 }
 
 StepRecord resolve_melee(const Ruleset& r, const Session& s, std::size_t unit, int player_hits, const StepDice& dice,
@@ -273,24 +319,11 @@ StepRecord resolve_melee(const Ruleset& r, const Session& s, std::size_t unit, i
   const MeleeSide side = solo_melee_side(r, s, unit);
   rec.given["player_hits"] = std::to_string(player_hits);
   rec.need = side.need;
-  cavalry_hits(rec, dice, own_hits);
+  MeleeProcedure p = solo_melee(r, s, unit, player_hits, false);
+  cavalry_hits(rec, p, cavalry_slot(s, unit), dice, own_hits);
   rec.casualties = std::min(player_hits, s.figures_left(unit));
-  // The balance of its charge move, for a follow-through (seed 003).
-  Length balance;
-  if (mem.charge_event)
-    if (const auto* ce = std::get_if<ChargeEvent>(&s.event(mem.charge_event).body)) {
-      auto range = parse_length(ce->c.max_range), dist = parse_length(ce->c.distance);
-      if (range && dist) balance = follow_through_balance(r, *range, *dist);
-    }
-  // Charged by your unit this turn and standing (`solo charged`, seed 003
-  // L54), it defends: your unit is the attacker, as in the engine's melee
-  // (engine/engagement/engagement_fighting.cpp): a tie repulses your unit,
-  // and it has no follow-through of its own. Otherwise it is the charger.
-  // (Known again when the session is read back: not recorded.)
-  const bool defends = mem.struck_in_turn == s.state().turn;
-  const MeleeAftermath after =
-      defends ? melee_aftermath(r, player_hits, rec.score, Length(), normal_move(r, true, Length()), true, Length())
-              : melee_aftermath(r, rec.score, player_hits, normal_move(r, true, Length()), Length(), true, balance);
+  const bool defends = cavalry_defends(s, unit);
+  const MeleeAftermath& after = p.result().after;
   std::string t = name + " fights with " + plural(side.dice, "die", "dice") + " needing " + std::to_string(side.need) + "+";
   if (side.modifier)
     t += " on each die (the usual " + std::to_string(r.combat.melee.hit) + "+, " + (side.modifier > 0 ? "+" : "") +
@@ -365,13 +398,14 @@ StepRecord resolve_square_melee(const Ruleset& r, const Session& s, std::size_t 
   StepRecord rec;
   const std::string& name = s.header().units[unit].name;
   const LengthUnit u = r.units;
-  const MeleeSide side = solo_melee_side(r, s, unit);
   rec.given["bounce"] = bounce ? "yes" : "no";
   rec.given["player_hits"] = std::to_string(square_hits);
-  rec.need = side.need;
+  rec.need = solo_melee_side(r, s, unit).need;
   rec.casualties = std::min(square_hits, s.figures_left(unit));
   rec.fell_back = true;
-  const Length move = normal_move(r, true, Length());
+  // The square first, then the cavalry if it is still in the fight.
+  MeleeProcedure p = solo_melee(r, s, unit, square_hits, bounce);
+  const MeleeResult& m = p.result();
   std::string t = "Your square rolls first: " + std::string(bounce ? "the bounce" : "no bounce") + ", " +
                   plural(square_hits, "hit", "hits") + " on " + name + ". ";
   if (rec.casualties >= s.figures_left(unit)) {
@@ -380,22 +414,21 @@ StepRecord resolve_square_melee(const Ruleset& r, const Session& s, std::size_t 
     rec.outcome = t + name + " loses its last figure against the square: it is destroyed.";
     return rec;
   }
-  if (bounce) {
-    const SquareAftermath after = square_melee(r, true, 0, square_hits, move);
+  if (m.end == MeleeEnd::bounced) {
     rec.result = "bounced";
     rec.outcome = t + name + " is bounced off the square before it can strike: it falls back " +
-                  format_length_table(after.attacker_back, u) + " (" + times_text(r.charge.infantry_square.bounce_back_moves) +
+                  format_length_table(m.square.attacker_back, u) + " (" + times_text(r.charge.infantry_square.bounce_back_moves) +
                   " of its moves).";
     return rec;
   }
-  cavalry_hits(rec, dice, own_hits);
-  const SquareAftermath after = square_melee(r, false, rec.score, square_hits, move);
+  cavalry_hits(rec, p, MeleeRoll::attacker, dice, own_hits);
+  rec.need = m.attacker.need;
   rec.result = "repulsed";
-  t += name + " strikes with " + plural(side.dice, "die", "dice") + " needing " + std::to_string(side.need) + "+" +
+  t += name + " strikes with " + plural(m.attacker.dice, "die", "dice") + " needing " + std::to_string(m.attacker.need) + "+" +
        (own_hits ? std::string() : " " + dice_text(dice.dice)) + ": " + plural(rec.score, "hit", "hits") + " on your square. ";
   if (rec.score > 0) t += "Remove " + plural(rec.score, "figure", "figures") + " from your square. ";
-  t += name + " cannot break into the square: it falls back " + format_length_table(after.attacker_back, u) + ", facing it.";
-  if (after.square_shaken) t += " Your square scored fewer hits: it is shaken.";
+  t += name + " cannot break into the square: it falls back " + format_length_table(m.square.attacker_back, u) + ", facing it.";
+  if (m.square.square_shaken) t += " Your square scored fewer hits: it is shaken.";
   rec.outcome = t;
   return rec;
 }

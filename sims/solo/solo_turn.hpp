@@ -13,6 +13,7 @@
 #include "engine/decision/risk_factor.hpp"
 #include "engine/decision/ruleset.hpp"
 #include "engine/procedures/charge_odds.hpp"
+#include "engine/procedures/melee_procedure.hpp"
 #include "engine/procedures/table_rules.hpp"
 #include "sims/solo/session.hpp"
 
@@ -304,16 +305,24 @@ struct MeleeSide {
   int need = 0;
 };
 MeleeSide solo_melee_side(const Ruleset& r, const Session& s, std::size_t unit);
+// The melee procedure (engine/procedures/melee_procedure.hpp) as this
+// unit's melee stands, given the player's side: its hits, and against a
+// square the square's first dice (`bounce`: a die showed the bounce face).
+// It then waits for the cavalry's dice (next() says how many) or is done.
+// The automated unit is the attacker (its charge stood, or against your
+// square), or the defender when your unit charged it and it stood (seed
+// 003 L54), as in the engine.
+MeleeProcedure solo_melee(const Ruleset& r, const Session& s, std::size_t unit, int player_hits, bool bounce);
 StepRecord resolve_melee(const Ruleset& r, const Session& s, std::size_t unit, int player_hits, const StepDice& dice,
                          std::optional<int> own_hits);
 // Against a square (seed 004, the player's infantry formed square at the
 // charge): the square's die first (`bounce`: it showed a bounce face), its
 // hits, then the cavalry's at most max_battle_dice dice; the engine's
 // square_melee() says what follows.
-// Seed 001's gut check's need in words: "7+" or "at most 7".
-std::string gut_need_text(const ChargeRules& r);
 StepRecord resolve_square_melee(const Ruleset& r, const Session& s, std::size_t unit, bool bounce, int square_hits,
                                 const StepDice& dice, std::optional<int> own_hits);
+// Seed 001's gut check's need in words: "7+" or "at most 7".
+std::string gut_need_text(const ChargeRules& r);
 
 // The end-of-turn morale step: routs (no question), or a rally for a shaken
 // or rallying unit (2D6, only with no enemy within rally_enemy_clear).
