@@ -4,6 +4,8 @@
 // morale in engine/engagement/engagement_fighting.cpp, charges in
 // engine/engagement/engagement_charge.cpp.
 #include "engine/engagement/engagement.hpp"
+
+#include "engine/procedures/turn_procedures.hpp"
 #include "engine/procedures/table_rules.hpp"
 #include "engine/engagement/engagement_text.hpp"
 
@@ -247,18 +249,13 @@ void Engagement::step_orders() {
 // --------------------------------------------------------- 2. initiative
 
 void Engagement::step_initiative() {
-  std::array<int, 2> total{};
+  // The initiative's order and dice are engine/procedures/turn_procedures.hpp's.
   std::array<std::vector<int>, 2> faces;
-  for (std::size_t s = 0; s < 2; ++s) {
-    int roll = 0;
-    for (int k = 0; k < r_.combat.initiative.dice; ++k) {
-      const int f = decisions_.d6();
-      roll += f;
-      if (rec_) faces[s].push_back(f);
-    }
-    total[s] = initiative_total(r_, roll, declared_[s]);  // seed 003
-  }
-  const auto first = static_cast<std::uint8_t>(first_to_move(total, last_first_ == 255 ? -1 : last_first_));
+  InitiativeProcedure p(r_, {{declared_[0], declared_[1]}, last_first_ == 255 ? -1 : last_first_});
+  p.roll(decisions_, rec_ ? &faces[0] : nullptr);
+  p.roll(decisions_, rec_ ? &faces[1] : nullptr);
+  const std::array<int, 2>& total = p.result().total;
+  const auto first = static_cast<std::uint8_t>(p.result().first);
   order_ = {first, static_cast<std::uint8_t>(1 - first)};
   last_first_ = first;
   if (rec_) {

@@ -1,6 +1,8 @@
 // Steps 4 to 6 of the turn (docs/turn-sequence.md): shooting, melee and
 // morale. The turn loop: engine/engagement/engagement.cpp.
 #include "engine/engagement/engagement.hpp"
+
+#include "engine/procedures/turn_procedures.hpp"
 #include "engine/procedures/table_rules.hpp"
 #include "engine/engagement/engagement_text.hpp"
 
@@ -366,10 +368,15 @@ void Engagement::step_morale() { (this->*hooks_->morale)(); }
 
 // Seed 002's morale over figures: rout at the losses threshold, rally.
 void Engagement::figure_morale() {
+  // Each unit's step is engine/procedures/turn_procedures.hpp's: every rout
+  // first (no dice), then the rallies in unit order.
+  auto procedure = [&](const Unit& u) {
+    return RallyProcedure(r_, {u.lost(), u.figures_start, u.order == Order::shaken || u.order == Order::retreating});
+  };
   for (std::size_t i = 0; i < b_.units_.size(); ++i) {
     Unit& u = b_.units_[i];
     if (!u.active() || u.order == Order::routed) continue;
-    if (routs(r_, u.lost(), u.figures_start)) {
+    if (procedure(u).end() == RallyEnd::routs) {
       ++out_.sides[u.side].routs;
       std::string why;
       if (rec_)
@@ -380,10 +387,13 @@ void Engagement::figure_morale() {
   }
   for (std::size_t i = 0; i < b_.units_.size(); ++i) {
     Unit& u = b_.units_[i];
-    if (!u.active() || (u.order != Order::shaken && u.order != Order::retreating)) continue;
+    if (!u.active() || u.order == Order::routed) continue;
+    RallyProcedure p = procedure(u);
+    if (p.done()) continue;  // nothing to rally from
     bool clear = true;
     for (std::size_t j = 0; j < b_.units_.size() && clear; ++j)
       if (b_.units_[j].active() && b_.enemies(i, j) && b_.gap(i, j) < r_.combat.morale.rally_enemy_clear) clear = false;
+    p.answer_enemy_near(!clear);
     if (!clear) {
       if (rec_) {
         Event e = event("morale", "no_rally", i);
@@ -392,9 +402,11 @@ void Engagement::figure_morale() {
       }
       continue;
     }
-    const int d1 = morale_.d6(), d2 = morale_.d6();
-    const bool ok = rally_check(r_, d1, d2).rallied;
+    std::vector<int> f;
+    p.roll(morale_, rec_ ? &f : nullptr);
+    const bool ok = p.end() == RallyEnd::rallied;
     if (rec_) {
+      const int d1 = f[0], d2 = f[1];
       Event e = event("morale", "rally", i);
       e.text = name(i) + " (" + std::string(order_name(u.order)) + ") rally: 2D6 " + faces_str({d1, d2}) + " = " + std::to_string(d1 + d2) +
                ", needs " + std::to_string(r_.combat.morale.rally_target) + ": " + (ok ? "rallies" : "fails");

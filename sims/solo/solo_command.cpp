@@ -345,6 +345,7 @@ void run(Session& s, const Ruleset& r, const Rally& o, Applied& out) {
     if (!o.roll.empty()) {
       if (s.step_dice_for(TurnStep::rally, k, s.state().turn))
         refuse(possessive(name) + " rally dice were already rolled this turn; they are used again (leave out --roll)");
+      if (o.roll.size() != 2) refuse("--roll: the rally is 2D6; give 2 dice");
       d = player_dice(o.roll);
     } else {
       d = session_step_dice(s, TurnStep::rally, k, 2);

@@ -15,6 +15,7 @@
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/doc.hpp"
 #include "engine/procedures/combat.hpp"
+#include "engine/procedures/turn_procedures.hpp"
 #include "sims/io/atomic_file.hpp"
 #include "sims/solo/solo_text.hpp"
 
@@ -100,11 +101,14 @@ StepRecord resolve_initiative(const Ruleset& r, const Session& s, int player_tot
   StepRecord rec;
   take_dice(rec, cavalry);
   rec.given["player_roll"] = std::to_string(player_total);
-  int roll = 0;
-  for (int d : cavalry.dice) roll += d;
+  // The cavalry is side 0, your side 1 (engine/procedures/turn_procedures.hpp).
   const int declared = charges_declared(s);
-  rec.score = initiative_total(r, roll, declared);  // seed 003: -2 per declared charge
-  const int first = first_to_move({rec.score, player_total}, s.state().first_last_turn);
+  InitiativeProcedure p(r, {{declared, 0}, s.state().first_last_turn});
+  p.roll(0, cavalry.dice.data(), static_cast<int>(cavalry.dice.size()));  // seed 003: -2 per declared charge
+  p.total(1, player_total);
+  const InitiativeResult& ini = p.result();
+  rec.score = ini.total[0];
+  const int first = ini.first;
   rec.result = first == 0 ? "cavalry" : "player";
   std::string t = "the cavalry rolls " + dice_text(cavalry.dice);
   if (declared)
@@ -113,7 +117,7 @@ StepRecord resolve_initiative(const Ruleset& r, const Session& s, int player_tot
          " declared)";
   t += " = " + std::to_string(rec.score) + ", your side " + std::to_string(player_total) + ": ";
   t += first == 0 ? "the cavalry moves first" : "you move first";
-  if (rec.score == player_total)
+  if (ini.tie)
     t += s.state().first_last_turn < 0 ? " (a tie: on the first turn it goes to the cavalry)"
                                        : " (a tie: it goes to the side that did not move first last turn)";
   rec.outcome = t + ".";
@@ -433,12 +437,19 @@ StepRecord resolve_square_melee(const Ruleset& r, const Session& s, std::size_t 
   return rec;
 }
 
+namespace {
+// The unit's end-of-turn morale step (engine/procedures/turn_procedures.hpp).
+RallyProcedure solo_rally(const Ruleset& r, const Session& s, std::size_t unit) {
+  const UnitMemory& m = s.memory(unit);
+  return RallyProcedure(r, {m.casualties, s.header().units[unit].figures, m.morale == Morale::shaken || m.morale == Morale::rallying});
+}
+}  // namespace
+
 RallyNeed rally_need(const Ruleset& r, const Session& s, std::size_t unit) {
   const UnitMemory& m = s.memory(unit);
   if (s.figures_left(unit) <= 0 || m.morale == Morale::routed) return RallyNeed::none;
-  if (routs(r, m.casualties, s.header().units[unit].figures)) return RallyNeed::routs;
-  if (m.morale == Morale::shaken || m.morale == Morale::rallying) return RallyNeed::rally;
-  return RallyNeed::none;
+  const RallyProcedure p = solo_rally(r, s, unit);
+  return p.end() == RallyEnd::routs ? RallyNeed::routs : p.done() ? RallyNeed::none : RallyNeed::rally;
 }
 
 StepRecord resolve_rally(const Ruleset& r, const Session& s, std::size_t unit, bool enemy_near, const StepDice& dice) {
@@ -446,7 +457,8 @@ StepRecord resolve_rally(const Ruleset& r, const Session& s, std::size_t unit, b
   const UnitSpec& spec = s.header().units[unit];
   const UnitMemory& m = s.memory(unit);
   rec.dice_source = dice.source;
-  if (rally_need(r, s, unit) == RallyNeed::routs) {
+  RallyProcedure p = solo_rally(r, s, unit);
+  if (p.end() == RallyEnd::routs) {
     rec.result = "routed";
     rec.morale = Morale::routed;
     rec.outcome = spec.name + " ROUTS: it has lost " + std::to_string(m.casualties) + " of " + std::to_string(spec.figures) +
@@ -455,7 +467,8 @@ StepRecord resolve_rally(const Ruleset& r, const Session& s, std::size_t unit, b
     return rec;
   }
   rec.given["enemy_near"] = enemy_near ? "yes" : "no";
-  if (enemy_near) {
+  p.answer_enemy_near(enemy_near);
+  if (p.end() == RallyEnd::enemy_near) {
     rec.result = "no_rally";
     rec.outcome = spec.name + " cannot rally: an enemy is within " +
                   format_length_table(r.combat.morale.rally_enemy_clear, r.units) + "; it stays " +
@@ -463,7 +476,8 @@ StepRecord resolve_rally(const Ruleset& r, const Session& s, std::size_t unit, b
     return rec;
   }
   take_dice(rec, dice);
-  const RallyCheck c = rally_check(r, dice.dice.at(0), dice.dice.at(1));
+  p.roll(dice.dice.data(), static_cast<int>(dice.dice.size()));
+  const RallyCheck& c = p.check();
   rec.need = c.need;
   rec.score = c.total;
   rec.result = c.rallied ? "rallied" : "failed";
