@@ -209,10 +209,23 @@
     const flow = el("div", { class: "flow move" });
     const classes = re.classes.map((c) => [c.replace(/_/g, " "), c]);
     const units = lengthUnits(re.units_of_length);
-    const send = (action, body, title, shown) => guarded(() => change(action, body, (r) => {
-      const text = action === "moved" ? r.reactions.filter((x) => shown.includes(x.unit)).map((x) => x.outcome).join(" ") : r.outcome;
-      if (text) results.add(null, title, text);
-    }));
+    // With the player's dice (a session on physical dice), the server reads
+    // them pair by pair as the cavalry's charge comes to each check: while
+    // it needs more it writes nothing and says which check is next and what
+    // it needs (`dice_needed`); the page asks that pair and sends all again.
+    const send = (action, body, title, shown, dice = []) => guarded(async () => {
+      const mine = current.status.physical_dice ? { player_dice: true, ...(dice.length ? { roll: dice } : {}) } : {};
+      const data = await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/${action}`, { ...body, ...mine, rev: current.rev });
+      if (data.dice_needed) {
+        interacting = true;
+        return twoDice(flow, data.dice_needed.text, (pair) => send(action, body, title, shown, [...dice, ...pair]), render);
+      }
+      const r = data.result;
+      await openSession(current.name, false, () => {
+        const text = action === "moved" ? r.reactions.filter((x) => shown.includes(x.unit)).map((x) => x.outcome).join(" ") : r.outcome;
+        if (text) results.add(null, title, text);
+      });
+    });
     // One of several, asked only when there is a choice.
     const which = (question, list, done) => (list.length === 1 ? done(list[0]) : choices(flow, question, list, done, render));
     const near = () => {
@@ -483,6 +496,13 @@
     drop(unit) {
       try { sessionStorage.removeItem(keptKey(unit)); } catch (e) { /* storage off */ }
     },
+    // Whatever the turn (an undo may take a turn back).
+    dropAll(unit) {
+      try {
+        const prefix = `vedette:${current.name}:${unit}:`;
+        for (const k of Object.keys(sessionStorage)) if (k.startsWith(prefix)) sessionStorage.removeItem(k);
+      } catch (e) { /* storage off */ }
+    },
   };
 
   async function ask(u, flow, answers) {
@@ -527,12 +547,27 @@
   // "33/36 = 92%": an exact chance from the server.
   const pct = (f) => `${Math.round(f.p * 100)}% (${f.num}/${f.den})`;
 
-  // The player's two dice: two taps of 1-6. `question` says what to roll
-  // and what it needs (the server's numbers).
-  function twoDice(form, question, done) {
-    const faces = ["1", "2", "3", "4", "5", "6"];
-    choices(form, `${question}. First die:`, faces, (a) =>
-      choices(form, `${question}. First die ${a}; second die:`, faces, (b) => done([Number(a), Number(b)])));
+  // The player's two dice on one screen: a row of 1-6 for each die (a tap
+  // changes it), then OK. `question` says what to roll and what it needs
+  // (the server's numbers).
+  function twoDice(form, question, done, cancel) {
+    const dice = [undefined, undefined];
+    const ok = el("button", { class: "primary", text: "OK", disabled: "", onclick: () => {
+      if (dice.every((d) => d !== undefined)) done(dice.map(Number));
+    } });
+    const rows = ["First die", "Second die"].map((label, k) => {
+      const box = pick(label, ["1", "2", "3", "4", "5", "6"], undefined, (d) => {
+        dice[k] = d;
+        if (dice.every((x) => x !== undefined)) ok.removeAttribute("disabled");
+      });
+      box.classList.add("die");
+      box.dataset.die = String(k + 1);
+      box.querySelector(".choices").classList.add("faces");
+      return box;
+    });
+    form.replaceChildren(el("p", { class: "question", text: `${question}.` }), ...rows, el("div", { class: "choices" }, ok));
+    if (cancel) form.append(cancelRow(cancel));
+    rows[0].querySelector("button").focus();
   }
 
   // The odds before the dice: every number is the engine's (charge-odds).
@@ -766,7 +801,7 @@
     form.append(el("p", { class: "question", text: arc ? `${u.name} may charge: is an enemy at least partly within ${arc}° either side of its facing?` : `${u.name} may charge.` }),
       el("div", { class: "choices" },
         el("button", { class: "primary", text: "Charge", onclick: () => start(null) }),
-        el("button", { text: "Decline", onclick: () => guarded(() => change("charge", { unit: u.name, decline: true })) })));
+        el("button", { text: "Decline", onclick: () => guarded(async () => { await change("charge", { unit: u.name, decline: true }); kept.drop(keep); }) })));
     if (append) flow.append(form); else flow.replaceChildren(form);
     // Answers kept from before a reload: the form again, as it was.
     const resumed = kept.get(keep);
@@ -775,8 +810,11 @@
 
   // ------------------------------------------------------------- tools, keys
   // Undo and redo say what they took back or put again (the server's words).
+  // An undone step of a unit (its charge, or the activation that offered
+  // it) takes the charge form's kept answers with it: the form asks afresh.
   const step = (action) => guarded(async () => {
     const data = await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/${action}`, { rev: current.rev });
+    if (action === "undo") for (const e of (data.result && data.result.undone) || []) if (e.unit) kept.dropAll(e.unit + ":charge");
     await openSession(current.name);
     notice((data.said || []).join(" "));
   });
