@@ -407,7 +407,8 @@ try {
   };
   await page.waitForFunction(() => /roll 2D6; 4\+ charges\.$/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
   const initiationScreen = await twoRows(".charge");
-  check(JSON.stringify(initiationScreen.rows) === JSON.stringify(["123456", "123456"]) && JSON.stringify(initiationScreen.ok) === "[true]",
+  check(initiationScreen.question === "Lancers' charge initiation check: roll 2D6; 4+ charges." &&
+    JSON.stringify(initiationScreen.rows) === JSON.stringify(["123456", "123456"]) && JSON.stringify(initiationScreen.ok) === "[true]",
     "the initiation check's two dice on one screen, OK waiting for both: " + JSON.stringify(initiationScreen));
   await page.screenshot({ path: path.join(outDir, "web-phone-two-dice-390x844.png") });
   await layout("the two dice's screen", 390);

@@ -39,6 +39,9 @@
     },
   };
 
+  // "Hussars'", "Lancer's": a name's possessive, as the server writes it (solo::possessive).
+  const whose = (name) => name + (/s$/i.test(name) ? "'" : "'s");
+
   function el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {
@@ -232,9 +235,9 @@
       interacting = true;
       which("Which cavalry unit does your unit end near?", may, (unit) =>
         choices(flow, "Your unit's class", classes, (as) =>
-          distancePad(flow, `Distance from ${unit}'s front to your unit's nearest figure`, units, (d) =>
+          distancePad(flow, `Distance from ${whose(unit)} front to your unit's nearest figure`, units, (d) =>
             choices(flow, `Which side of your unit would ${unit} strike?`, ["front", "flank", "rear"], (side) =>
-              choices(flow, `Is your unit at least partly within ${unit}'s ${s.charge_arc_degrees}° arc, in sight of its front rank?`,
+              choices(flow, `Is your unit at least partly within ${whose(unit)} ${s.charge_arc_degrees}° arc, in sight of its front rank?`,
                 [["Yes", "yes"], ["Outside its arc", "arc"], ["Out of its sight", "sight"]], (seen) =>
                   send("moved", { as, near: [{ unit, distance: d, side, in_arc: seen !== "arc", in_sight: seen !== "sight" }] },
                     `Your move: near ${unit}`, [unit, ...may]), render), render), render), render));
@@ -351,7 +354,7 @@
           const body = { unit: n.unit, square_dice: shown };
           const strike = (theirs) => {
             if (bounce) return send("melee", { ...body, their_hits: theirs });
-            dice(`${n.unit}'s melee: ${rollText(n.dice, n.need, "hits")}`, n.rolled_before, (how) => {
+            dice(`${whose(n.unit)} melee: ${rollText(n.dice, n.need, "hits")}`, n.rolled_before, (how) => {
               if (how === null) return send("melee", { ...body, their_hits: theirs });
               hitsChoice(flow, n.unit, n.dice, (h) => send("melee", { ...body, their_hits: theirs, hits: h }));
             });
@@ -378,15 +381,15 @@
           numberPad(more, `How many hits did your unit score on ${n.unit}?`, undefined, (h) => { body.their_hits = h; row.ready(); more.replaceChildren(el("p", { text: `${h} hits` })); });
         } })), more);
         flow.replaceChildren(el("p", { text: n.text }), hits,
-          el("p", { class: "question", text: `${n.unit}'s melee: ${rollText(n.dice, n.need, "hits")}` }), row);
+          el("p", { class: "question", text: `${whose(n.unit)} melee: ${rollText(n.dice, n.need, "hits")}` }), row);
       } else if (n.step === "rally") {
         if (n.routs) return send("rally", { unit: n.unit });
         choices(flow, n.question, ["Yes", "No"], (yes) => {
           if (yes === "Yes") return send("rally", { unit: n.unit, enemy_near: true });
           const roll2 = `Roll 2D6; ${n.rally_need}+ rallies`;
-          dice(`${n.unit}'s rally: ${roll2}`, n.rolled_before, (how) => {
+          dice(`${whose(n.unit)} rally: ${roll2}`, n.rolled_before, (how) => {
             if (how === null) return send("rally", { unit: n.unit });
-            twoDice(flow, `${n.unit}'s rally: ${roll2}`, (roll) => send("rally", { unit: n.unit, roll }));
+            twoDice(flow, `${whose(n.unit)} rally: ${roll2}`, (roll) => send("rally", { unit: n.unit, roll }));
           });
         });
       }
@@ -734,7 +737,7 @@
       };
       form.replaceChildren(
         el("p", { class: "question", text: `${u.name} charges` }),
-        livePad(`Distance from ${u.name}'s front to the near edge of the target's nearest figure`, units, { value: a.distance, unit: a.unit },
+        livePad(`Distance from ${whose(u.name)} front to the near edge of the target's nearest figure`, units, { value: a.distance, unit: a.unit },
           (value, unit) => { a.distance = value; a.unit = unit; refresh(); }),
         ...(weight ? [] : [pick(`Is ${u.name} light, medium or heavy cavalry?`, table.attacker_weights, a.attacker, set("attacker"))]),
         pick("The unit charged is", table.defenders.map((d) => [d.text, d.id]), a.defender, set("defender")),
@@ -763,7 +766,7 @@
     let initiationNeed = 0;  // the initiation check's score (charge-odds)
     // The player's dice: first the initiation check's (seed 003), then, if
     // the server says they are read, the defender's morale check's.
-    const mine = () => twoDice(form, `${u.name}'s charge initiation check: roll 2D6; ${initiationNeed}+ charges`, (initiation) => guarded(async () => {
+    const mine = () => twoDice(form, `${whose(u.name)} charge initiation check: roll 2D6; ${initiationNeed}+ charges`, (initiation) => guarded(async () => {
       const o = await api("POST", url("charge-odds"), { unit: u.name, ...given, initiation });
       if (o.needs_obstacle_dice) return obstacle(initiation, o);
       if (o.needs_gut_dice) return defender(initiation, o, {});
@@ -771,7 +774,7 @@
       defender(initiation, o, {});
     }));
     // An obstacle on the way: the second initiation check's dice (seed 003 L68), then on.
-    const obstacle = (initiation, o) => twoDice(form, `An obstacle: ${u.name}'s second initiation check: roll 2D6; ${o.initiation_need}+ goes on`,
+    const obstacle = (initiation, o) => twoDice(form, `An obstacle: ${whose(u.name)} second initiation check: roll 2D6; ${o.initiation_need}+ goes on`,
       (obstacle_roll) => guarded(async () => {
         const p = await api("POST", url("charge-odds"), { unit: u.name, ...given, initiation, obstacle_roll });
         if (!p.needs_defender_dice && !p.needs_gut_dice) return send({ initiation, obstacle_roll });
@@ -792,7 +795,7 @@
       twoDice(form, `Passed (${o.initiation.total}, needs ${o.initiation.need}). The defender's morale check: roll 2D6; ${o.stand_target}+ stands`,
         (roll) => {
           if (!o.needs_charger_dice) return go({ initiation, roll, ...extra });
-          twoDice(form, `Both charging: ${u.name}'s own morale check: roll 2D6; ${o.charger_need}+ holds`,
+          twoDice(form, `Both charging: ${whose(u.name)} own morale check: roll 2D6; ${o.charger_need}+ holds`,
             (charger_roll) => go({ initiation, roll, charger_roll, ...extra }));
         });
     };
