@@ -446,3 +446,93 @@ TEST_CASE("web: your move posts the cavalry's opportunity charge and your charge
   CHECK(log.out.find("\"event\": \"opportunity\"") != std::string::npos);
   CHECK(log.out.find("\"event\": \"charged\"") != std::string::npos);
 }
+
+// Issue 27: own dice for the reactions. With "player_dice" the server reads
+// the player's dice pair by pair as the cavalry's charge comes to each check
+// (solo::DiceNeeded); while it needs more it writes nothing and says which
+// check is next and the total it needs (the charge procedure's), the words
+// the page shows. A reaction whose dice were rolled before this turn (an
+// undone one) uses them again and asks none.
+TEST_CASE("web: a reaction with the player's dice asks each 2D6 it reads, with its need, and writes nothing until done (seed 003 L100, L7, L20)",
+          "[web][reaction][003]") {
+  Table t;
+  std::string rev = t.create();
+  const std::string file = (fs::path(t.tmp.path()) / "game.vedette.yaml").string();
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"solo", "activate", file, "Lancers", "--roll", "3"},
+           {"solo", "activate", file, "Hussars", "--roll", "3"},
+           {"solo", "next-turn", file},
+           {"solo", "activate", file, "Lancers", "--enemy-in-range", "--roll", "4"},  // RF 1, D6 4: "(Charge?)"
+           {"solo", "charge", file, "Lancers", "--decline"},
+           {"solo", "activate", file, "Hussars", "--enemy-in-range", "--roll", "3"},
+           {"solo", "initiative", file, "--total", "12", "--roll", "1"}}) {
+    const auto r = run_in_process(args);
+    INFO(r.out << r.err);
+    REQUIRE(r.status == 0);
+  }
+  rev = body_of(t.call("GET", "/api/sessions/game"))["rev"];
+  const json near = {{{"unit", "Lancers"}, {"distance", "20cm"}, {"side", "flank"}}};
+  auto moved = [&](const json& roll) {
+    json b{{"mover", "Foot"}, {"as", "heavy_foot"}, {"near", near}, {"player_dice", true}, {"rev", rev}};
+    if (!roll.is_null()) b["roll"] = roll;
+    return t.call("POST", "/api/sessions/game/moved", b);
+  };
+  // No dice yet: the Lancers' initiation check, 8 less L100's 2 for a charge not declared.
+  Reply first = moved(nullptr);
+  INFO(first.body);
+  REQUIRE(first.status == 200);
+  const json need1 = body_of(first)["dice_needed"];
+  CHECK(need1["roll"] == "initiation");
+  CHECK(need1["need"] == 6);
+  CHECK(need1["text"] == "Roll 2D6 for Lancers' initiation check; it needs 6+ to charge");
+  CHECK(body_of(t.call("GET", "/api/sessions/game"))["rev"] == rev);  // nothing written
+  // [4 4] passes: then Foot's morale check, heavy foot charged by heavy horse in the flank: 9 + 1 (L12, L20).
+  Reply second = moved(json{4, 4});
+  REQUIRE(second.status == 200);
+  const json need2 = body_of(second)["dice_needed"];
+  CHECK(need2["roll"] == "defender_morale");
+  CHECK(need2["need"] == 10);
+  CHECK(need2["text"] == "Roll 2D6 for Foot's morale check; it needs 10+ to stand");
+  CHECK(body_of(t.call("GET", "/api/sessions/game"))["rev"] == rev);
+  // [2 1] fails the initiation check: no morale check is asked, the reaction is written.
+  Reply fails = moved(json{2, 1});
+  INFO(fails.body);
+  REQUIRE(fails.status == 200);
+  CHECK_FALSE(body_of(fails).contains("dice_needed"));
+  CHECK(body_of(t.call("GET", "/api/sessions/game"))["rev"] != rev);
+  REQUIRE(t.call("POST", "/api/sessions/game/undo", {{"rev", body_of(fails)["rev"]}}).status == 200);
+  rev = body_of(t.call("GET", "/api/sessions/game"))["rev"];
+  // The dice of that undone reaction were the player's: asked again, all four read.
+  Reply all = moved(json{4, 4, 3, 3});
+  INFO(all.body);
+  REQUIRE(all.status == 200);
+  CHECK(body_of(all)["result"]["reactions"][0]["outcome"].get<std::string>().find("needs 10 on 2D6 [3 3] = 6: fails.") != std::string::npos);
+  rev = body_of(all)["rev"];
+
+  // Your charge at the Hussars (light horse) in the rear: only their morale
+  // check, 6, rear -2 = 8 (L14, L20); first rolled by vedette, then undone:
+  // the player's dice are not asked, vedette's are used again.
+  const json charge{{"unit", "Hussars"}, {"as", "medium_horse"}, {"distance", "30cm"}, {"side", "rear"}};
+  json ask = charge;
+  ask["player_dice"] = true;
+  ask["rev"] = rev;
+  Reply c1 = t.call("POST", "/api/sessions/game/charged", ask);
+  INFO(c1.body);
+  REQUIRE(c1.status == 200);
+  CHECK(body_of(c1)["dice_needed"]["text"] == "Roll 2D6 for Hussars' morale check; it needs 8+ to stand");
+  json rolled = charge;
+  rolled["rev"] = rev;
+  Reply c2 = t.call("POST", "/api/sessions/game/charged", rolled);  // vedette's dice
+  REQUIRE(c2.status == 200);
+  const std::string outcome = body_of(c2)["result"]["outcome"];
+  REQUIRE(t.call("POST", "/api/sessions/game/undo", {{"rev", body_of(c2)["rev"]}}).status == 200);
+  ask["rev"] = body_of(t.call("GET", "/api/sessions/game"))["rev"];
+  Reply c3 = t.call("POST", "/api/sessions/game/charged", ask);
+  INFO(c3.body);
+  REQUIRE(c3.status == 200);
+  CHECK_FALSE(body_of(c3).contains("dice_needed"));
+  CHECK(body_of(c3)["result"]["outcome"] == outcome);
+  // A bad "player_dice": 400.
+  ask["player_dice"] = "yes";
+  CHECK(t.call("POST", "/api/sessions/game/charged", ask).status == 400);
+}

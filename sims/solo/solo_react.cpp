@@ -25,6 +25,26 @@ ChargeThrow throw_of(const StepDice& d, int at) {
   return t;
 }
 
+// The 2D6 total the check `r` that `p` asks for needs: the procedure's own
+// (a copy given any dice says an initiation check's need; a morale check's
+// target is set before its dice).
+int need_of(const ChargeProcedure& p, ChargeRoll r) {
+  switch (r) {
+    case ChargeRoll::defender_morale: return p.result().defender_target.target;
+    case ChargeRoll::charger_morale: return p.result().charger_target.target;
+    case ChargeRoll::initiation:
+    case ChargeRoll::obstacle_check:
+    case ChargeRoll::counter_initiation: {
+      ChargeProcedure q = p;
+      const int ones[2] = {1, 1};
+      q.roll(r, ones, 2);
+      const ChargeResult& x = q.result();
+      return r == ChargeRoll::initiation ? x.initiation.need : r == ChargeRoll::obstacle_check ? x.obstacle_check.need : x.counter_initiation.need;
+    }
+    default: return 0;
+  }
+}
+
 // Drives the procedure with the table's answers and the dice: rolled dice
 // by slot (two by two: the first check, the defender's, the charger's, an
 // obstacle's), the player's in the order the procedure asks for them.
@@ -41,7 +61,7 @@ std::vector<int> drive(ChargeProcedure& p, const ChargeAnswers& a, const StepDic
     ChargeThrow t;
     if (d.source == DiceSource::player) {
       if (next + 2 > d.dice.size())
-        throw DiceNeeded("the " + std::string(k_charge_roll_words[at(n.roll)]) + " needs 2 more dice", n.roll);
+        throw DiceNeeded("the " + std::string(k_charge_roll_words[at(n.roll)]) + " needs 2 more dice", n.roll, need_of(p, n.roll));
       t = throw_of(d, static_cast<int>(next));
       next += 2;
       used.push_back(t.faces[0]);

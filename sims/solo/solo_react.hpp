@@ -76,10 +76,13 @@ std::vector<std::size_t> reactors_now(const Ruleset& r, const Session& s);
 // stream (a reaction after an undo reuses them).
 inline constexpr int k_reaction_dice = 8;
 // The player's dice ran out before the procedure was done: it needs the
-// next 2D6 for `roll` (the front asks them and applies again with them).
+// next 2D6 for `roll` (the front asks them and applies again with them);
+// `need`: the 2D6 total that passes the check (the initiation check's
+// need, the morale check's target), as the charge procedure reads it.
 struct DiceNeeded : SessionError {
-  DiceNeeded(const std::string& what, ChargeRoll r) : SessionError(what, "dice"), roll(r) {}
+  DiceNeeded(const std::string& what, ChargeRoll r, int n = 0) : SessionError(what, "dice"), roll(r), need(n) {}
   ChargeRoll roll;
+  int need = 0;
 };
 StepDice reaction_dice(const Session& s, TurnStep step, std::size_t unit);
 

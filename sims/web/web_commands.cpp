@@ -12,6 +12,8 @@
 #include "engine/core/diagnostics.hpp"
 #include "sims/io/atomic_file.hpp"
 #include "sims/solo/solo_new.hpp"
+#include "sims/solo/solo_react.hpp"
+#include "sims/solo/solo_turn.hpp"
 #include "sims/solo/solo_view.hpp"
 #include "sims/web/web_json.hpp"
 
@@ -160,6 +162,7 @@ std::optional<solo::Command> moved(const Json& body, Reply& bad) {
                          std::pair{"kind", &c.kind}, std::pair{"their_weight", &c.their_weight}})
     if (auto e = want_string(body, key, *to, false)) return no(*e);
   if (auto e = want_reaction_dice(body, c.roll, solo::k_reaction_dice)) return no(*e);
+  if (auto e = want_bool(body, "player_dice", c.player_dice)) return no(*e);
   if (!body.contains("near")) return c;
   if (!body["near"].is_array()) return no("\"near\" must be a list of the cavalry units your unit ends near");
   for (const Json& n : body["near"]) {
@@ -189,6 +192,7 @@ std::optional<solo::Command> charged(const Json& body, std::string unit, Reply& 
   for (auto [key, to] : {std::pair{"bonus", &c.bonus}, std::pair{"in_arc", &c.in_arc}, std::pair{"in_sight", &c.in_sight}})
     if (auto e = want_bool(body, key, *to)) return no(*e);
   if (auto e = want_reaction_dice(body, c.roll, 6)) return no(*e);
+  if (auto e = want_bool(body, "player_dice", c.player_dice)) return no(*e);
   return c;
 }
 
@@ -275,14 +279,74 @@ std::optional<solo::SessionRules> rules_if_any(const solo::Session& s) {
 
 }  // namespace
 
-std::pair<int, Json> apply_command(const std::string& file, const solo::Command& c) {
+namespace {
+
+// A reaction with the player's dice (`"player_dice": true`) whose dice were
+// rolled before this turn (an undone reaction): those are used again, as
+// solo play does (sims/cli/solo_play_move.cpp), and the player's are not asked.
+solo::Command with_dice_rolled_before(const solo::Session& s, solo::Command c) {
+  const int turn = s.state().turn;
+  if (auto* m = std::get_if<solo::Moved>(&c); m && m->player_dice && m->near.size() == 1) {
+    if (auto k = s.find_unit(m->near[0].unit); k && s.step_dice_for(solo::TurnStep::opportunity, *k, turn)) {
+      m->player_dice = false;
+      m->roll.clear();
+    }
+  }
+  if (auto* ch = std::get_if<solo::Charged>(&c); ch && ch->player_dice) {
+    if (auto k = s.find_unit(ch->unit); k && s.step_dice_for(solo::TurnStep::charged, *k, turn)) {
+      ch->player_dice = false;
+      ch->roll.clear();
+    }
+  }
+  return c;
+}
+
+// The next 2D6 a reaction reads from the player's dice, in words: whose
+// check it is and the total it needs (the charge procedure's, through
+// solo::DiceNeeded), as solo play asks it (sims/cli/solo_play_move.cpp).
+Json dice_needed_json(const solo::Command& c, const solo::DiceNeeded& need) {
+  const auto* m = std::get_if<solo::Moved>(&c);
+  const auto* ch = std::get_if<solo::Charged>(&c);
+  const std::string cavalry = m ? (m->near.size() == 1 ? m->near[0].unit : std::string("the cavalry")) : ch ? ch->unit : "the cavalry";
+  const std::string mover = m ? m->mover : ch ? ch->mover : "";
+  const std::string yours = mover.empty() ? std::string("your unit's") : solo::possessive(mover);
+  const std::string theirs = solo::possessive(cavalry);
+  std::string check, passes;
+  switch (need.roll) {
+    case ChargeRoll::initiation: check = theirs + " initiation check", passes = "to charge"; break;
+    case ChargeRoll::counter_initiation: check = theirs + " counter-charge initiation check", passes = "to counter-charge"; break;
+    case ChargeRoll::obstacle_check: check = theirs + " second initiation check at the obstacle", passes = "to go on"; break;
+    case ChargeRoll::defender_morale: check = (m ? yours : theirs) + " morale check", passes = "to stand"; break;
+    case ChargeRoll::charger_morale: check = (m ? theirs : yours) + " own morale check", passes = "to hold"; break;
+    default: check = "the " + std::string(k_charge_roll_words[static_cast<std::size_t>(need.roll)]);
+  }
+  std::string text = "Roll 2D6 for " + check;
+  if (need.need > 0) text += "; it needs " + std::to_string(need.need) + "+" + (passes.empty() ? "" : " " + passes);
+  Json j{{"roll", std::string(k_charge_roll_names[static_cast<std::size_t>(need.roll)])},
+         {"check", check},
+         {"dice", 2},
+         {"text", text}};
+  if (need.need > 0) j["need"] = need.need;
+  return j;
+}
+
+}  // namespace
+
+std::pair<int, Json> apply_command(const std::string& file, const solo::Command& given) {
   return answered([&] {
     solo::Session s = solo::Session::load(file);
+    const solo::Command c = with_dice_rolled_before(s, given);
     solo::check(s, c);
     const solo::SessionRules rules = solo::rules_for_change(s, false);
-    const solo::Applied a = solo::apply(s, *rules.rules, c);
-    s.save();
-    return std::pair{200, Json{{"result", for_page(solo::applied_json(s, c, a))}}};
+    try {
+      const solo::Applied a = solo::apply(s, *rules.rules, c);
+      s.save();
+      return std::pair{200, Json{{"result", for_page(solo::applied_json(s, c, a))}}};
+    } catch (const solo::DiceNeeded& need) {
+      // The player's dice ran out before the reaction was done: nothing is
+      // written; the page asks the next pair and sends them all again.
+      return std::pair{200, Json{{"dice_needed", dice_needed_json(c, need)}}};
+    }
   });
 }
 

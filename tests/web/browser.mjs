@@ -252,14 +252,19 @@ try {
   check(houseOdds === "Charge goes in: 72% (13/18)", "the house rule's odds: " + houseOdds);
   check(!(await page.$$eval(".charge button", (bs) => bs.some((b) => b.textContent === "Roll for me" && b.offsetParent !== null))), "no 'Roll for me' with the player's dice");
   await clickText("I rolled");
-  // Two dice, two taps of 1-6, told what to roll (the house rule's 6+).
+  // Two dice on one screen, a row of 1-6 each and OK, told what to roll (the house rule's 6+).
+  const twoDice = async (a, b) => {
+    await clickText(a, '.charge [data-die="1"]');
+    await clickText(b, '.charge [data-die="2"]');
+    await clickText("OK", ".charge");
+  };
   await page.waitForFunction(() => /roll 2D6; 6\+ charges/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
-  for (const d of ["4", "5"]) await clickText(d, ".charge");
+  await twoDice("4", "5");
   // Seed 001: the gut check's dice come before the defender's morale check.
   await page.waitForFunction(() => /gut check/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
-  for (const d of ["4", "4"]) await clickText(d, ".charge");
+  await twoDice("4", "4");
   await page.waitForFunction(() => /defender's morale check/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
-  for (const d of ["3", "5"]) await clickText(d, ".charge");
+  await twoDice("3", "5");
   await page.waitForFunction(() => !document.querySelector(".charge"), { timeout: 10000 });
   const realCharge = JSON.parse(execFileSync(exe, ["solo", "log", real, "--json"]).toString());
   const charges = (realCharge.events || realCharge).filter((e) => e.charge);

@@ -394,16 +394,84 @@ try {
     body: JSON.stringify({ unit: "Lancers", distance: "8.5in", defender: "heavy-foot" }) })).json());
   check(ownOdds.distance === "21.59cm" || /21\.59/.test(ownOdds.distance), "8.5 in is 21.59 cm: " + ownOdds.distance);
   await tap("I rolled", ".charge");
-  await page.waitForFunction(() => /roll 2D6; 4\+ charges\. First die:/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
-  await tap("4", ".charge");
-  await tap("5", ".charge");
-  await page.waitForFunction(() => /defender's morale check: roll 2D6; 9\+ stands\. First die:/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
-  await tap("3", ".charge");
-  await tap("5", ".charge");
+  // A 2D6 check's two dice on one screen: a row of 1-6 for each, then OK.
+  const twoRows = (scope) => page.evaluate((sc) => ({
+    question: (document.querySelector(sc + " .question") || {}).textContent || "",
+    rows: [...document.querySelectorAll(sc + " .die")].map((r) => [...r.querySelectorAll("button")].map((b) => b.textContent).join("")),
+    ok: [...document.querySelectorAll(sc + " button")].filter((b) => b.textContent === "OK").map((b) => b.disabled),
+  }), scope);
+  const rollTwo = async (scope, a, b) => {
+    await tap(String(a), `${scope} [data-die="1"]`);
+    await tap(String(b), `${scope} [data-die="2"]`);
+    await tap("OK", scope);
+  };
+  await page.waitForFunction(() => /roll 2D6; 4\+ charges\.$/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
+  const initiationScreen = await twoRows(".charge");
+  check(initiationScreen.question === "Lancers' charge initiation check: roll 2D6; 4+ charges." &&
+    JSON.stringify(initiationScreen.rows) === JSON.stringify(["123456", "123456"]) && JSON.stringify(initiationScreen.ok) === "[true]",
+    "the initiation check's two dice on one screen, OK waiting for both: " + JSON.stringify(initiationScreen));
+  await page.screenshot({ path: path.join(outDir, "web-phone-two-dice-390x844.png") });
+  await layout("the two dice's screen", 390);
+  await rollTwo(".charge", 4, 5);
+  await page.waitForFunction(() => /defender's morale check: roll 2D6; 9\+ stands\.$/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
+  // A tap changes a die before OK: 6 then 3 on the first row.
+  await tap("6", '.charge [data-die="1"]');
+  await rollTwo(".charge", 3, 5);
   await settle();
   const ownCharge = JSON.parse(execFileSync(exe, ["solo", "log", own, "--json"]).toString()).filter((e) => e.charge).pop();
   check(ownCharge && ownCharge.charge.initiation.dice.join() === "4,5" && ownCharge.charge.dice.join() === "3,5",
     "two dice are two taps each: " + JSON.stringify(ownCharge && ownCharge.charge));
+
+  // Your move with your own dice (issue 27): the cavalry's checks are asked
+  // one 2D6 at a time, as its charge comes to each, with the server's words
+  // and needs (seed 003 L100: 8 less 2 undeclared; L12, L20: heavy foot
+  // charged in the flank by heavy horse, 9 + 1; L14: light horse charged in
+  // the rear by medium horse, 6 + 2).
+  const react = path.join(dir, "react.vedette.yaml");
+  execFileSync(exe, ["solo", "new", react, "--physical-dice", "--unit", "Cuirassiers:shock,heavy", "--unit", "Hussars:shock,light"]);
+  for (const args of [["activate", "Cuirassiers", "--roll", "3"], ["activate", "Hussars", "--roll", "3"], ["next-turn"],
+    ["activate", "Cuirassiers", "--enemy-in-range", "--roll", "4"], ["charge", "Cuirassiers", "--decline"],
+    ["activate", "Hussars", "--enemy-in-range", "--roll", "3"], ["initiative", "--total", "12", "--roll", "1"]])
+    execFileSync(exe, ["solo", args[0], react, ...args.slice(1)]);
+  const reactLog = () => JSON.parse(execFileSync(exe, ["solo", "log", react, "--json"]).toString());
+  await page.goto(`${origin}/?session=react`, { waitUntil: "load" });
+  await page.waitForFunction(() => /Your move/.test(document.querySelector("#step").textContent), { timeout: 10000 });
+  await tap("A unit of mine ends near the cavalry", "#step");
+  await tap("heavy foot", "#step");
+  for (const d of ["2", "0", "OK"]) await tap(d, "#step .pad");
+  await tap("flank", "#step");
+  await tap("Yes", "#step");
+  const reactQuestion = () => page.evaluate(() => (document.querySelector("#step .move .question") || {}).textContent || "");
+  await page.waitForFunction(() => document.querySelector("#step .move .die") && !document.body.dataset.busy, { timeout: 10000 });
+  const q1 = await reactQuestion();
+  check(q1 === "Roll 2D6 for Cuirassiers' initiation check; it needs 6+ to charge.", "your dice for the opportunity charge's initiation check: " + q1);
+  check(reactLog().length === 7, "nothing written while the dice are asked");
+  await rollTwo("#step .move", 4, 4);
+  await page.waitForFunction(() => /morale check/.test((document.querySelector("#step .move .question") || {}).textContent || "") && !document.body.dataset.busy, { timeout: 10000 });
+  const q2 = await reactQuestion();
+  check(q2 === "Roll 2D6 for your unit's morale check; it needs 10+ to stand.", "then your unit's morale check: " + q2);
+  await layout("a reaction's dice", 390);
+  await rollTwo("#step .move", 3, 3);
+  await page.waitForFunction(() => [...document.querySelectorAll("#step h2.done")].some((h) => h.textContent === "Your move: near Cuirassiers"), { timeout: 10000 });
+  const opp = reactLog().filter((e) => e.event === "opportunity");
+  check(opp.length === 1 && JSON.stringify(opp[0].dice) === "[4,4,3,3]" && opp[0].dice_source === "player",
+    "the opportunity charge with your four dice: " + JSON.stringify(opp));
+  check(/needs 10 on 2D6 \[3 3\] = 6: fails/.test(await page.$eval("#step", (e) => e.textContent)), "its result under its heading");
+  // Your charge at the Hussars: their morale check only (no counter-charge from the rear).
+  await page.waitForFunction(() => /No cavalry unit may react/.test(document.querySelector("#step").textContent), { timeout: 10000 });
+  await tap("A unit of mine charges the cavalry", "#step");
+  await tap("Hussars", "#step");
+  await tap("medium horse", "#step");
+  for (const d of ["3", "0", "OK"]) await tap(d, "#step .pad");
+  await tap("rear", "#step");
+  await page.waitForFunction(() => document.querySelector("#step .move .die") && !document.body.dataset.busy, { timeout: 10000 });
+  const q3 = await reactQuestion();
+  check(q3 === "Roll 2D6 for Hussars' morale check; it needs 8+ to stand.", "your dice for the Hussars' morale check: " + q3);
+  await rollTwo("#step .move", 3, 4);
+  await page.waitForFunction(() => [...document.querySelectorAll("#step h2.done")].some((h) => h.textContent === "Your move: you charge Hussars"), { timeout: 10000 });
+  const chg = reactLog().filter((e) => e.event === "charged");
+  check(chg.length === 1 && JSON.stringify(chg[0].dice) === "[3,4]" && chg[0].need === 8, "your charge with your dice: " + JSON.stringify(chg));
+  await page.screenshot({ path: path.join(outDir, "web-phone-your-move-own-dice-390x844.png"), fullPage: true });
 
   // Nothing wider than its box at 360, 390 and 768 px: the home page, the
   // session page, the charge form's longest choices, the odds.
@@ -452,6 +520,29 @@ try {
     await tap("Cancel", ".charge");
     await page.waitForFunction(() => !document.querySelector(".charge .pad") && !document.body.dataset.busy, { timeout: 10000 });
   }
+  // The charge form's kept answers go with an undo of the step that
+  // offered the charge: redone, the offer asks afresh (Charge or Decline).
+  await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+  await page.goto(`${origin}/?session=wide`, { waitUntil: "load" });
+  await page.waitForSelector("#session:not([hidden]) .card");
+  await tap("Charge");
+  await tap("2", ".charge .pad");
+  await tap("5", ".charge .pad");
+  await tap("Heavy Foot");
+  await page.waitForSelector(".charge .odds-head", { timeout: 10000 });
+  await settle();
+  const chargeKeys = () => page.evaluate(() => Object.keys(sessionStorage).filter((k) => /:Lancers:charge:/.test(k)));
+  check((await chargeKeys()).length === 1, "the charge form's answers are kept: " + JSON.stringify(await chargeKeys()));
+  await tap("Undo");
+  await page.waitForFunction(() => /^Undone: /.test(document.querySelector("#notice").textContent), { timeout: 10000 });
+  await settle();
+  check((await chargeKeys()).length === 0, "an undo drops the charge form's kept answers: " + JSON.stringify(await chargeKeys()));
+  await tap("Redo");
+  await page.waitForFunction(() => /^Redone: /.test(document.querySelector("#notice").textContent), { timeout: 10000 });
+  await settle();
+  check(await page.evaluate(() => !!document.querySelector(".charge") && !document.querySelector(".charge .pad") &&
+    [...document.querySelectorAll(".charge button")].some((b) => b.textContent === "Decline")),
+    "redone, the charge is offered afresh, not the old answers");
   measured.overflowing = overflowCount;
   // The page's ready time on loopback, warm (the browser started): from the
   // navigation to the session page drawn, the median of 5.

@@ -39,6 +39,9 @@
     },
   };
 
+  // "Hussars'", "Lancer's": a name's possessive, as the server writes it (solo::possessive).
+  const whose = (name) => name + (/s$/i.test(name) ? "'" : "'s");
+
   function el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {
@@ -209,19 +212,32 @@
     const flow = el("div", { class: "flow move" });
     const classes = re.classes.map((c) => [c.replace(/_/g, " "), c]);
     const units = lengthUnits(re.units_of_length);
-    const send = (action, body, title, shown) => guarded(() => change(action, body, (r) => {
-      const text = action === "moved" ? r.reactions.filter((x) => shown.includes(x.unit)).map((x) => x.outcome).join(" ") : r.outcome;
-      if (text) results.add(null, title, text);
-    }));
+    // With the player's dice (a session on physical dice), the server reads
+    // them pair by pair as the cavalry's charge comes to each check: while
+    // it needs more it writes nothing and says which check is next and what
+    // it needs (`dice_needed`); the page asks that pair and sends all again.
+    const send = (action, body, title, shown, dice = []) => guarded(async () => {
+      const mine = current.status.physical_dice ? { player_dice: true, ...(dice.length ? { roll: dice } : {}) } : {};
+      const data = await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/${action}`, { ...body, ...mine, rev: current.rev });
+      if (data.dice_needed) {
+        interacting = true;
+        return twoDice(flow, data.dice_needed.text, (pair) => send(action, body, title, shown, [...dice, ...pair]), render);
+      }
+      const r = data.result;
+      await openSession(current.name, false, () => {
+        const text = action === "moved" ? r.reactions.filter((x) => shown.includes(x.unit)).map((x) => x.outcome).join(" ") : r.outcome;
+        if (text) results.add(null, title, text);
+      });
+    });
     // One of several, asked only when there is a choice.
     const which = (question, list, done) => (list.length === 1 ? done(list[0]) : choices(flow, question, list, done, render));
     const near = () => {
       interacting = true;
       which("Which cavalry unit does your unit end near?", may, (unit) =>
         choices(flow, "Your unit's class", classes, (as) =>
-          distancePad(flow, `Distance from ${unit}'s front to your unit's nearest figure`, units, (d) =>
+          distancePad(flow, `Distance from ${whose(unit)} front to your unit's nearest figure`, units, (d) =>
             choices(flow, `Which side of your unit would ${unit} strike?`, ["front", "flank", "rear"], (side) =>
-              choices(flow, `Is your unit at least partly within ${unit}'s ${s.charge_arc_degrees}° arc, in sight of its front rank?`,
+              choices(flow, `Is your unit at least partly within ${whose(unit)} ${s.charge_arc_degrees}° arc, in sight of its front rank?`,
                 [["Yes", "yes"], ["Outside its arc", "arc"], ["Out of its sight", "sight"]], (seen) =>
                   send("moved", { as, near: [{ unit, distance: d, side, in_arc: seen !== "arc", in_sight: seen !== "sight" }] },
                     `Your move: near ${unit}`, [unit, ...may]), render), render), render), render));
@@ -338,7 +354,7 @@
           const body = { unit: n.unit, square_dice: shown };
           const strike = (theirs) => {
             if (bounce) return send("melee", { ...body, their_hits: theirs });
-            dice(`${n.unit}'s melee: ${rollText(n.dice, n.need, "hits")}`, n.rolled_before, (how) => {
+            dice(`${whose(n.unit)} melee: ${rollText(n.dice, n.need, "hits")}`, n.rolled_before, (how) => {
               if (how === null) return send("melee", { ...body, their_hits: theirs });
               hitsChoice(flow, n.unit, n.dice, (h) => send("melee", { ...body, their_hits: theirs, hits: h }));
             });
@@ -365,15 +381,15 @@
           numberPad(more, `How many hits did your unit score on ${n.unit}?`, undefined, (h) => { body.their_hits = h; row.ready(); more.replaceChildren(el("p", { text: `${h} hits` })); });
         } })), more);
         flow.replaceChildren(el("p", { text: n.text }), hits,
-          el("p", { class: "question", text: `${n.unit}'s melee: ${rollText(n.dice, n.need, "hits")}` }), row);
+          el("p", { class: "question", text: `${whose(n.unit)} melee: ${rollText(n.dice, n.need, "hits")}` }), row);
       } else if (n.step === "rally") {
         if (n.routs) return send("rally", { unit: n.unit });
         choices(flow, n.question, ["Yes", "No"], (yes) => {
           if (yes === "Yes") return send("rally", { unit: n.unit, enemy_near: true });
           const roll2 = `Roll 2D6; ${n.rally_need}+ rallies`;
-          dice(`${n.unit}'s rally: ${roll2}`, n.rolled_before, (how) => {
+          dice(`${whose(n.unit)} rally: ${roll2}`, n.rolled_before, (how) => {
             if (how === null) return send("rally", { unit: n.unit });
-            twoDice(flow, `${n.unit}'s rally: ${roll2}`, (roll) => send("rally", { unit: n.unit, roll }));
+            twoDice(flow, `${whose(n.unit)} rally: ${roll2}`, (roll) => send("rally", { unit: n.unit, roll }));
           });
         });
       }
@@ -483,6 +499,13 @@
     drop(unit) {
       try { sessionStorage.removeItem(keptKey(unit)); } catch (e) { /* storage off */ }
     },
+    // Whatever the turn (an undo may take a turn back).
+    dropAll(unit) {
+      try {
+        const prefix = `vedette:${current.name}:${unit}:`;
+        for (const k of Object.keys(sessionStorage)) if (k.startsWith(prefix)) sessionStorage.removeItem(k);
+      } catch (e) { /* storage off */ }
+    },
   };
 
   async function ask(u, flow, answers) {
@@ -527,12 +550,27 @@
   // "33/36 = 92%": an exact chance from the server.
   const pct = (f) => `${Math.round(f.p * 100)}% (${f.num}/${f.den})`;
 
-  // The player's two dice: two taps of 1-6. `question` says what to roll
-  // and what it needs (the server's numbers).
-  function twoDice(form, question, done) {
-    const faces = ["1", "2", "3", "4", "5", "6"];
-    choices(form, `${question}. First die:`, faces, (a) =>
-      choices(form, `${question}. First die ${a}; second die:`, faces, (b) => done([Number(a), Number(b)])));
+  // The player's two dice on one screen: a row of 1-6 for each die (a tap
+  // changes it), then OK. `question` says what to roll and what it needs
+  // (the server's numbers).
+  function twoDice(form, question, done, cancel) {
+    const dice = [undefined, undefined];
+    const ok = el("button", { class: "primary", text: "OK", disabled: "", onclick: () => {
+      if (dice.every((d) => d !== undefined)) done(dice.map(Number));
+    } });
+    const rows = ["First die", "Second die"].map((label, k) => {
+      const box = pick(label, ["1", "2", "3", "4", "5", "6"], undefined, (d) => {
+        dice[k] = d;
+        if (dice.every((x) => x !== undefined)) ok.removeAttribute("disabled");
+      });
+      box.classList.add("die");
+      box.dataset.die = String(k + 1);
+      box.querySelector(".choices").classList.add("faces");
+      return box;
+    });
+    form.replaceChildren(el("p", { class: "question", text: `${question}.` }), ...rows, el("div", { class: "choices" }, ok));
+    if (cancel) form.append(cancelRow(cancel));
+    rows[0].querySelector("button").focus();
   }
 
   // The odds before the dice: every number is the engine's (charge-odds).
@@ -699,7 +737,7 @@
       };
       form.replaceChildren(
         el("p", { class: "question", text: `${u.name} charges` }),
-        livePad(`Distance from ${u.name}'s front to the near edge of the target's nearest figure`, units, { value: a.distance, unit: a.unit },
+        livePad(`Distance from ${whose(u.name)} front to the near edge of the target's nearest figure`, units, { value: a.distance, unit: a.unit },
           (value, unit) => { a.distance = value; a.unit = unit; refresh(); }),
         ...(weight ? [] : [pick(`Is ${u.name} light, medium or heavy cavalry?`, table.attacker_weights, a.attacker, set("attacker"))]),
         pick("The unit charged is", table.defenders.map((d) => [d.text, d.id]), a.defender, set("defender")),
@@ -728,7 +766,7 @@
     let initiationNeed = 0;  // the initiation check's score (charge-odds)
     // The player's dice: first the initiation check's (seed 003), then, if
     // the server says they are read, the defender's morale check's.
-    const mine = () => twoDice(form, `${u.name}'s charge initiation check: roll 2D6; ${initiationNeed}+ charges`, (initiation) => guarded(async () => {
+    const mine = () => twoDice(form, `${whose(u.name)} charge initiation check: roll 2D6; ${initiationNeed}+ charges`, (initiation) => guarded(async () => {
       const o = await api("POST", url("charge-odds"), { unit: u.name, ...given, initiation });
       if (o.needs_obstacle_dice) return obstacle(initiation, o);
       if (o.needs_gut_dice) return defender(initiation, o, {});
@@ -736,7 +774,7 @@
       defender(initiation, o, {});
     }));
     // An obstacle on the way: the second initiation check's dice (seed 003 L68), then on.
-    const obstacle = (initiation, o) => twoDice(form, `An obstacle: ${u.name}'s second initiation check: roll 2D6; ${o.initiation_need}+ goes on`,
+    const obstacle = (initiation, o) => twoDice(form, `An obstacle: ${whose(u.name)} second initiation check: roll 2D6; ${o.initiation_need}+ goes on`,
       (obstacle_roll) => guarded(async () => {
         const p = await api("POST", url("charge-odds"), { unit: u.name, ...given, initiation, obstacle_roll });
         if (!p.needs_defender_dice && !p.needs_gut_dice) return send({ initiation, obstacle_roll });
@@ -757,7 +795,7 @@
       twoDice(form, `Passed (${o.initiation.total}, needs ${o.initiation.need}). The defender's morale check: roll 2D6; ${o.stand_target}+ stands`,
         (roll) => {
           if (!o.needs_charger_dice) return go({ initiation, roll, ...extra });
-          twoDice(form, `Both charging: ${u.name}'s own morale check: roll 2D6; ${o.charger_need}+ holds`,
+          twoDice(form, `Both charging: ${whose(u.name)} own morale check: roll 2D6; ${o.charger_need}+ holds`,
             (charger_roll) => go({ initiation, roll, charger_roll, ...extra }));
         });
     };
@@ -766,7 +804,7 @@
     form.append(el("p", { class: "question", text: arc ? `${u.name} may charge: is an enemy at least partly within ${arc}° either side of its facing?` : `${u.name} may charge.` }),
       el("div", { class: "choices" },
         el("button", { class: "primary", text: "Charge", onclick: () => start(null) }),
-        el("button", { text: "Decline", onclick: () => guarded(() => change("charge", { unit: u.name, decline: true })) })));
+        el("button", { text: "Decline", onclick: () => guarded(async () => { await change("charge", { unit: u.name, decline: true }); kept.drop(keep); }) })));
     if (append) flow.append(form); else flow.replaceChildren(form);
     // Answers kept from before a reload: the form again, as it was.
     const resumed = kept.get(keep);
@@ -775,8 +813,11 @@
 
   // ------------------------------------------------------------- tools, keys
   // Undo and redo say what they took back or put again (the server's words).
+  // An undone step of a unit (its charge, or the activation that offered
+  // it) takes the charge form's kept answers with it: the form asks afresh.
   const step = (action) => guarded(async () => {
     const data = await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/${action}`, { rev: current.rev });
+    if (action === "undo") for (const e of (data.result && data.result.undone) || []) if (e.unit) kept.dropAll(e.unit + ":charge");
     await openSession(current.name);
     notice((data.said || []).join(" "));
   });
