@@ -111,3 +111,45 @@ TEST_CASE("check: bad rulesets, scenarios and sessions are still located, exit 2
   CHECK(contains(r.err, "scenario_unit_off_table.yaml:7:83: unit 'Hussars' at (130cm, 60cm) is off the 120cm x 80cm table"));
   CHECK(contains(r.err, "session_wrong_type.yaml:7:7: expected a whole number from 0 to 18446744073709551615 for seed"));
 }
+
+// The module seam (docs/architecture.md): each module's table format names
+// a registered module, and a module is found by its name or its aliases.
+#include "engine/engagement/engagement.hpp"
+#include "sims/cli/check_files.hpp"
+
+TEST_CASE("check: every table format is one registry entry and a module's names a registered module", "[check][modules]") {
+  using vedette::cli::table_formats;
+  std::vector<std::string> kinds;
+  for (const auto& f : table_formats()) {
+    INFO(f.kind);
+    CHECK(f.check != nullptr);
+    CHECK_FALSE(f.schema_name.empty());
+    if (!f.module.empty()) CHECK(vedette::find_module(f.module) != nullptr);
+    for (const auto& k : kinds) CHECK(k != f.kind);
+    kinds.emplace_back(f.kind);
+  }
+  // The ruleset is what a file is when no other format claims it: last, with no sign of its own.
+  CHECK(table_formats().back().kind == "ruleset");
+  CHECK(table_formats().back().is == nullptr);
+  CHECK(&vedette::cli::table_format_named("asl_cavalry") != &table_formats().back());
+  CHECK_THROWS_AS(vedette::cli::table_format_named("no such"), std::out_of_range);
+  // Through `vedette check`: each module's own table, by its keys.
+  CHECK(kind_of(src("tables/asl_cavalry.yaml")) == "asl_cavalry");
+  CHECK(kind_of(src("tables/seed004.yaml")) == "seed004");
+}
+
+TEST_CASE("modules: a module is found by its name or an alias and by nothing else", "[modules]") {
+  const vedette::ModuleInfo* blocks = vedette::find_module("blocks");
+  REQUIRE(blocks != nullptr);
+  CHECK(vedette::find_module("seed004") == blocks);
+  CHECK(vedette::find_module("engagement_blocks") == blocks);
+  CHECK(vedette::find_module("figures") != nullptr);
+  CHECK(vedette::find_module("figures") != blocks);
+  CHECK(vedette::find_module("Blocks") == nullptr);
+  CHECK(vedette::find_module("") == nullptr);
+  for (const auto& m : vedette::modules()) {
+    INFO(m.name);
+    CHECK(vedette::find_module(m.name) == &m);
+    for (auto a : m.aliases) CHECK(vedette::find_module(a) == &m);
+  }
+}

@@ -440,7 +440,7 @@ struct AslCheckOptions {
   bool json = false;
 };
 
-int run_asl_check(const AslCheckOptions& o, Io& io) { return check_files(o.files, o.json, io, TableKind::asl); }
+int run_asl_check(const AslCheckOptions& o, Io& io) { return check_files(o.files, o.json, io, &table_format_named("asl_cavalry")); }
 
 void add_rules_option(CLI::App* c, std::string& path) {
   c->add_option("--rules", path, "ASL Cavalry tables (default: builtin:asl_cavalry, i.e. tables/asl_cavalry.yaml)");

@@ -7,6 +7,7 @@
 #include <memory>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 
 #include "bots/registry.hpp"
 #include "engine/modules/asl/asl_cavalry.hpp"
@@ -30,42 +31,6 @@ constexpr int k_max_extends = 16;  // as the loaders' own limit
 // The sections only the ASL Cavalry module tables have.
 constexpr std::array<std::string_view, 5> k_asl_sections{"movement", "mounting", "capacity", "wave", "fire"};
 
-std::optional<TableKind> kind_of_doc(const Doc& d, const std::string& path, int depth);
-
-// What the base of an overlay is: a built-in table by name, or the file
-// (relative to the overlay's folder) by its own keys.
-std::optional<TableKind> kind_of_base(const std::string& base, const std::string& from, int depth) {
-  if (base.rfind(k_builtin, 0) == 0) {
-    if (base == asl::k_builtin_rules) return TableKind::asl;
-    if (base == "builtin:default") return TableKind::ruleset;
-    return std::nullopt;  // an unknown built-in: the keys decide
-  }
-  if (depth >= k_max_extends) return std::nullopt;
-  std::string path = base;
-  if (!fs::path(base).is_absolute() && from.rfind(k_builtin, 0) != 0)
-    path = (fs::path(from).parent_path() / base).lexically_normal().string();
-  try {
-    return kind_of_doc(parse_yaml_file(path), path, depth + 1);
-  } catch (const LoadError&) {
-    return std::nullopt;  // loading the overlay will say what is wrong with its base
-  }
-}
-
-std::optional<TableKind> kind_of_doc(const Doc& d, const std::string& path, int depth) {
-  if (!d.is_map()) return std::nullopt;
-  if (d.find("scenario")) return TableKind::scenario;
-  // A skirmish scenario's first key is `skirmish` (a skirmish ruleset holds a
-  // `skirmish:` section too, later).
-  if (!d.entries.empty() && d.entries.front().key == "skirmish") return TableKind::skirmish;
-  if (const Doc* f = d.find("format"); f && f->is_scalar() && f->scalar == solo::k_format) return TableKind::session;
-  if (d.find("seed004")) return TableKind::seed004;
-  if (const Doc* e = d.find("extends"); e && e->is_scalar())
-    if (auto k = kind_of_base(e->scalar, path, depth)) return k;
-  for (auto key : k_asl_sections)
-    if (d.find(key)) return TableKind::asl;
-  return std::nullopt;
-}
-
 // "; an overlay on A, B" for a file merged onto others (base first), or "".
 std::string overlay_note(const std::vector<std::string>& sources) {
   if (sources.size() < 2) return "";
@@ -74,54 +39,80 @@ std::string overlay_note(const std::vector<std::string>& sources) {
   return s;
 }
 
-// Loads one file as `kind`: what "ok (...)" says about it, and its JSON.
-std::string check_one(const std::string& f, TableKind kind, Json& entry) {
+// Each format's load, and what "ok (...)" says about it.
+std::string check_session(const std::string& f, Json& entry) {
+  solo::Session session = solo::Session::load(f);
+  entry["turn"] = session.state().turn;
+  entry["units"] = session.header().units.size();
   std::ostringstream o;
-  switch (kind) {
-    case TableKind::session: {
-      solo::Session session = solo::Session::load(f);
-      entry["turn"] = session.state().turn;
-      entry["units"] = session.header().units.size();
-      o << "solo session, turn " << session.state().turn << ", " << session.header().units.size() << " units, "
-        << session.history().size() << " events";
-      break;
-    }
-    case TableKind::scenario: {
-      ScenarioPtr s = load_scenario_file(f);
-      entry["name"] = s->name;
-      o << "scenario '" << s->name << "', ruleset '" << s->rules->name << "', " << s->units.size() << " units, " << s->turns
-        << " turns";
-      break;
-    }
-    case TableKind::skirmish: {
-      SkirmishScenarioPtr s = load_skirmish_scenario(f);
-      entry["name"] = s->name;
-      o << "skirmish scenario '" << s->name << "', ruleset '" << s->rules->name << "', " << s->figures.size() << " figures, "
-        << s->turns << " turns";
-      break;
-    }
-    case TableKind::seed004: {
-      Seed004Ptr r = load_seed004(f);
-      entry["name"] = r->name;
-      o << "seed 004 tables '" << r->name << "', a " << r->faces.size() << "-face battle die, " << r->terrain.size()
-        << " terrains";
-      break;
-    }
-    case TableKind::asl: {
-      asl::RulesPtr r = asl::load_rules(f);
-      entry["name"] = r->name;
-      o << "ASL Cavalry tables '" << r->name << "', " << r->terrain.size() << " terrains" << overlay_note(r->sources);
-      break;
-    }
-    case TableKind::ruleset: {
-      RulesetPtr r = load_ruleset(f);
-      entry["name"] = r->name;
-      o << "ruleset '" << r->name << "', " << r->bands.size() << " bands, " << r->modifiers.size() << " modifiers"
-        << overlay_note(r->sources);
-      break;
-    }
-  }
+  o << "solo session, turn " << session.state().turn << ", " << session.header().units.size() << " units, "
+    << session.history().size() << " events";
   return o.str();
+}
+std::string check_scenario(const std::string& f, Json& entry) {
+  ScenarioPtr s = load_scenario_file(f);
+  entry["name"] = s->name;
+  std::ostringstream o;
+  o << "scenario '" << s->name << "', ruleset '" << s->rules->name << "', " << s->units.size() << " units, " << s->turns << " turns";
+  return o.str();
+}
+std::string check_skirmish(const std::string& f, Json& entry) {
+  SkirmishScenarioPtr s = load_skirmish_scenario(f);
+  entry["name"] = s->name;
+  std::ostringstream o;
+  o << "skirmish scenario '" << s->name << "', ruleset '" << s->rules->name << "', " << s->figures.size() << " figures, "
+    << s->turns << " turns";
+  return o.str();
+}
+std::string check_seed004(const std::string& f, Json& entry) {
+  Seed004Ptr r = load_seed004(f);
+  entry["name"] = r->name;
+  std::ostringstream o;
+  o << "seed 004 tables '" << r->name << "', a " << r->faces.size() << "-face battle die, " << r->terrain.size() << " terrains";
+  return o.str();
+}
+std::string check_asl(const std::string& f, Json& entry) {
+  asl::RulesPtr r = asl::load_rules(f);
+  entry["name"] = r->name;
+  return "ASL Cavalry tables '" + r->name + "', " + std::to_string(r->terrain.size()) + " terrains" + overlay_note(r->sources);
+}
+std::string check_ruleset(const std::string& f, Json& entry) {
+  RulesetPtr r = load_ruleset(f);
+  entry["name"] = r->name;
+  return "ruleset '" + r->name + "', " + std::to_string(r->bands.size()) + " bands, " + std::to_string(r->modifiers.size()) +
+         " modifiers" + overlay_note(r->sources);
+}
+
+const TableFormat* format_of_doc(const Doc& d, const std::string& path, int depth);
+
+// What the base of an overlay is: a built-in table by name, or the file
+// (relative to the overlay's folder) by its own keys.
+const TableFormat* format_of_base(const std::string& base, const std::string& from, int depth) {
+  if (base.rfind(k_builtin, 0) == 0) {
+    for (const TableFormat& t : table_formats())
+      if (!t.builtin.empty() && base == t.builtin) return &t;
+    return nullptr;  // an unknown built-in: the keys decide
+  }
+  if (depth >= k_max_extends) return nullptr;
+  std::string path = base;
+  if (!fs::path(base).is_absolute() && from.rfind(k_builtin, 0) != 0)
+    path = (fs::path(from).parent_path() / base).lexically_normal().string();
+  try {
+    return format_of_doc(parse_yaml_file(path), path, depth + 1);
+  } catch (const LoadError&) {
+    return nullptr;  // loading the overlay will say what is wrong with its base
+  }
+}
+
+const TableFormat* format_of_doc(const Doc& d, const std::string& path, int depth) {
+  if (!d.is_map()) return nullptr;
+  for (const TableFormat& t : table_formats())
+    if (t.is && !t.weak && t.is(d)) return &t;
+  if (const Doc* e = d.find("extends"); e && e->is_scalar())
+    if (const TableFormat* t = format_of_base(e->scalar, path, depth)) return t;
+  for (const TableFormat& t : table_formats())
+    if (t.is && t.weak && t.is(d)) return &t;
+  return nullptr;
 }
 
 struct CheckOptions {
@@ -131,42 +122,64 @@ struct CheckOptions {
 
 }  // namespace
 
-std::string_view table_kind_name(TableKind k) {
-  switch (k) {
-    case TableKind::ruleset: return "ruleset";
-    case TableKind::scenario: return "scenario";
-    case TableKind::skirmish: return "skirmish scenario";
-    case TableKind::session: return "session";
-    case TableKind::seed004: return "seed004";
-    case TableKind::asl: return "asl_cavalry";
-  }
-  return "ruleset";
+const std::vector<TableFormat>& table_formats() {
+  static const std::vector<TableFormat> formats{
+      {"scenario", "", "scenario", false, "", [](const Doc& d) { return d.find("scenario") != nullptr; }, false, &check_scenario},
+      // A skirmish scenario's first key is `skirmish` (a skirmish ruleset
+      // holds a `skirmish:` section too, later).
+      {"skirmish scenario", "skirmish", "skirmish-scenario", false, "",
+       [](const Doc& d) { return !d.entries.empty() && d.entries.front().key == "skirmish"; }, false, &check_skirmish},
+      {"session", "", "session", false, "",
+       [](const Doc& d) {
+         const Doc* f = d.find("format");
+         return f && f->is_scalar() && f->scalar == solo::k_format;
+       },
+       false, &check_session},
+      {"seed004", "blocks", "seed004", false, "", [](const Doc& d) { return d.find("seed004") != nullptr; }, false, &check_seed004},
+      {"asl_cavalry", "asl", "asl-cavalry", true, asl::k_builtin_rules,
+       [](const Doc& d) {
+         for (auto key : k_asl_sections)
+           if (d.find(key)) return true;
+         return false;
+       },
+       true, &check_asl},
+      {"ruleset", "", "ruleset", true, "builtin:default", nullptr, false, &check_ruleset},
+  };
+  return formats;
 }
 
-void load_table(const std::string& file, TableKind kind) {
+const TableFormat& table_format_named(std::string_view kind) {
+  for (const TableFormat& t : table_formats())
+    if (t.kind == kind) return t;
+  throw std::out_of_range("no table format '" + std::string(kind) + "'");
+}
+
+void load_table(const std::string& file, const TableFormat& f) {
   Json ignored;
-  check_one(file, kind, ignored);
+  f.check(file, ignored);
 }
 
-TableKind table_kind(const std::string& path) {
+const TableFormat& table_format(const std::string& path) {
+  const TableFormat& ruleset = table_formats().back();
   try {
-    return kind_of_doc(parse_yaml_file(path), path, 0).value_or(TableKind::ruleset);
+    const TableFormat* t = format_of_doc(parse_yaml_file(path), path, 0);
+    return t ? *t : ruleset;
   } catch (const LoadError&) {
-    return TableKind::ruleset;
+    return ruleset;
   }
 }
 
-int check_files(const std::vector<std::string>& files, bool json, Io& io, std::optional<TableKind> only) {
+int check_files(const std::vector<std::string>& files, bool json, Io& io, const TableFormat* only) {
   int bad = 0;
   Json j = Json::array();
   for (const auto& f : files) {
     Json entry{{"file", f}};
     try {
-      const TableKind kind = only.value_or(table_kind(f));
+      const TableFormat& format = only ? *only : table_format(f);
       Json facts = Json::object();
-      const std::string said = check_one(f, kind, facts);
+      const std::string said = format.check(f, facts);
       entry["ok"] = true;
-      entry["kind"] = table_kind_name(kind);
+      entry["kind"] = format.kind;
       entry.update(facts);
       if (!json) io.out << f << ": ok (" << said << ")\n";
     } catch (const LoadError& e) {
