@@ -2,11 +2,15 @@
 // Helpers for engagement tests: scenarios built in code (two sides, no
 // victory conditions unless given) and a scripted bot whose commands and
 // reactions the test chooses.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "engine/core/record.hpp"
 #include "engine/engagement/engagement.hpp"
 #include "engine/engagement/scenario.hpp"
 
@@ -102,6 +106,24 @@ T get(const vedette::Event& e, const std::string& key) {
   const vedette::EventValue* v = find_data(e, key);
   if (!v) throw std::out_of_range("event " + e.kind + " has no " + key);
   return std::get<T>(*v);
+}
+
+// Plays `turns` turns of engagement (seed, k) for k = 0, 1, ... until
+// `pred` holds for its log (a charge initiation check or a die may need
+// another try); fails the test when none of the first `tries` does.
+template <class Pred>
+vedette::EventLog play_until(const vedette::Scenario& s, const ScriptedBot& a, const ScriptedBot& b, int turns, Pred pred,
+                             std::uint64_t seed, int tries) {
+  for (int k = 0; k < tries; ++k) {
+    vedette::Engagement g(s, {&a, &b}, seed, static_cast<std::uint64_t>(k));
+    vedette::EventLog log;
+    g.attach(&log);
+    for (int t = 0; t < turns && g.play_turn(); ++t) {
+    }
+    if (pred(log)) return log;
+  }
+  FAIL("no engagement met the condition");
+  return {};
 }
 
 }  // namespace vtest

@@ -1,4 +1,4 @@
-// Seed 000 module (shared/seeds/000_8a4edb72b167285e.txt, ASL chapter 13,
+// Seed 000 module (docs/seeds.md, ASL chapter 13,
 // Cavalry): the MF bookkeeping (13.31 cross-losses, 13.34, 13.36), Charge
 // legality (13.6), capacity (13.32), fire (13.4, 13.5), the Cavalry Wave
 // (13.62), the tables' loader, and `vedette asl ...` run as a user runs it.

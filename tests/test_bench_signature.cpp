@@ -1,4 +1,4 @@
-// The bench signature (sims/lab/bench.hpp, STYLE.md after Stockfish's bench): one
+// The bench signature (sims/lab/bench.hpp, docs/style.md after Stockfish's bench): one
 // checksum of the outcomes of every shipped scenario at fixed seeds. An
 // optimisation must leave it unchanged. A commit that changes what an
 // engagement does says so in its message and records the new value here.

@@ -1,4 +1,4 @@
-// Seed 003's cavalry charge (shared/seeds/003_c05595434dc6dc28.txt): range,
+// Seed 003's cavalry charge (docs/seeds.md): range,
 // minimum distance, arc, the defender's 2D6 morale table and modifiers, exact
 // odds and a statistical check; loader errors; `vedette charge` as a user runs
 // it. The optional rules of seeds 001 (Fear of Charge) and 004 (Infantry

@@ -32,20 +32,10 @@ std::vector<Event> kinds(const EventLog& log, const std::string& kind, const std
 
 bool has(const EventLog& log, const std::string& kind, const std::string& unit = "") { return !kinds(log, kind, unit).empty(); }
 
-// Plays `turns` turns of engagement (seed, k) for k = 0, 1, ... until `pred`
-// holds for the log.
+// Engagements (seed 14, k) for k = 0, 1, ...: vtest::play_until (tests/engagement_helpers.hpp).
 template <class Pred>
 EventLog play_until(const Scenario& s, const ScriptedBot& a, const ScriptedBot& b, int turns, Pred pred, int tries = 300) {
-  for (int k = 0; k < tries; ++k) {
-    Engagement g(s, {&a, &b}, 14, static_cast<std::uint64_t>(k));
-    EventLog log;
-    g.attach(&log);
-    for (int t = 0; t < turns && g.play_turn(); ++t) {
-    }
-    if (pred(log)) return log;
-  }
-  FAIL("no engagement met the condition");
-  return {};
+  return vtest::play_until(s, a, b, turns, pred, 14, tries);
 }
 
 std::string first_mover(const EventLog& log, int turn) {

@@ -1,6 +1,6 @@
 // The `vedette` commands run as a user runs them: the built binary
 // (VEDETTE_EXE), its stdout and stderr captured separately, its exit status.
-// DESIGN.md: each command has --help, --json where output is data, exit 0 on
+// docs/design.md: each command has --help, --json where output is data, exit 0 on
 // success and 2 on bad input.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-// Dice: golden values, fairness, stream derivation (DESIGN.md "Dice streams";
+// Dice: golden values, fairness, stream derivation (docs/design.md "Dice streams";
 // engine/core/dice.hpp).
 #include <catch2/catch.hpp>
 
@@ -132,7 +132,7 @@ TEST_CASE("dice: different seed or index or subsystem gives a different stream",
 }
 
 TEST_CASE("dice: the three taus88 components get different seed words", "[dice]") {
-  // DESIGN.md trap: the one-word seed writes the same word to all three
+  // docs/design.md trap: the one-word seed writes the same word to all three
   // components. A stream from make_stream must not equal any one-word seeded
   // taus88 of the first word.
   Rng a = make_stream(12345, 0, Subsystem::decisions);

@@ -28,20 +28,10 @@ std::vector<Event> of_kind(const EventLog& log, const std::string& kind) {
   return out;
 }
 
-// Plays `turns` turns with each index from 0 until `pred` holds for the log
-// (the charge initiation check, 33/36, or a die may need another try).
+// Engagements (seed 2024, k) for k = 0, 1, ...: vtest::play_until (tests/engagement_helpers.hpp).
 template <class Pred>
 EventLog play_until(const Scenario& s, const ScriptedBot& a, const ScriptedBot& b, int turns, Pred pred, int tries = 60) {
-  for (int k = 0; k < tries; ++k) {
-    Engagement g(s, {&a, &b}, 2024, static_cast<std::uint64_t>(k));
-    EventLog log;
-    g.attach(&log);
-    for (int t = 0; t < turns && g.play_turn(); ++t) {
-    }
-    if (pred(log)) return log;
-  }
-  FAIL("no engagement met the condition");
-  return {};
+  return vtest::play_until(s, a, b, turns, pred, 2024, tries);
 }
 
 bool has_kind(const EventLog& log, const std::string& kind) { return !of_kind(log, kind).empty(); }

@@ -1,4 +1,4 @@
-// The generic random-engagement test (STYLE.md: OpenSpiel's RandomSimTest):
+// The generic random-engagement test (docs/style.md: OpenSpiel's RandomSimTest):
 // every shipped scenario, with its own bots, played with fixed seeds, while
 // invariants are checked at every event and after every turn.
 #include <catch2/catch.hpp>

@@ -1,6 +1,6 @@
 // Ruleset loading: malformed files (tests/data/bad/) must each give a
 // located message saying what was expected; good overlays (tests/data/good/)
-// must change exactly what they say and nothing else. DESIGN.md: "Errors are
+// must change exactly what they say and nothing else. docs/design.md: "Errors are
 // located. Every problem in a file the user wrote names the file, line,
 // column and key, and says what was expected."
 #include <catch2/catch.hpp>

@@ -43,7 +43,7 @@ MeleeFacts cavalry_against_foot(const Ruleset& r, int cav_figures, int foot_figu
 
 }  // namespace
 
-TEST_CASE("melee procedure: both sides roll at once with the attacker's dice first; the charge bonus lowers the need (seed 002 L33)",
+TEST_CASE("melee procedure: both sides roll at once with the attacker's dice first and the charge bonus lowers the need (seed 002 L33)",
           "[melee][procedure][002-L33-shock-charging]") {
   const RulesetPtr r = default_ruleset();
   MeleeProcedure p(*r, cavalry_against_foot(*r, 12, 8));
@@ -75,7 +75,7 @@ TEST_CASE("melee procedure: both sides roll at once with the attacker's dice fir
   CHECK(m.after.follow_through.as_cm() == Approx(7.0));
 }
 
-TEST_CASE("melee procedure: either side's hits may be given first and each once; a tie repulses the attacker",
+TEST_CASE("melee procedure: either side's hits may be given first and each once and a tie repulses the attacker",
           "[melee][procedure]") {
   const RulesetPtr r = default_ruleset();
   MeleeProcedure p(*r, cavalry_against_foot(*r, 6, 6));

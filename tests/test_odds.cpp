@@ -1,6 +1,6 @@
 // Multi-turn odds (issue 5, `vedette odds`): the decision process of seed 002's
 // Actions Table as a Markov chain (engine/decision/odds.hpp). Exact values are worked
-// by hand from seed 002 (shared/seeds/002_e1f7b4d99669ef59.txt, "Actions
+// by hand from seed 002 (docs/seeds.md, "Actions
 // Table" and "Cavalry supplement"); the Eigen solver is checked against the
 // exact one, and both against a simulation of the same process with Dice.
 #include "engine/decision/actions_table.hpp"

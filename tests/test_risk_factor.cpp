@@ -1,4 +1,4 @@
-// Risk factors of seed 002 (shared/seeds/002_e1f7b4d99669ef59.txt, "Risk
+// Risk factors of seed 002 (docs/seeds.md, "Risk
 // Factors"), as loaded from the built-in default ruleset:
 //   -1: Hero with unit.
 //   -1: Unit entirely in cover -- or moving at Canter/Gallop.

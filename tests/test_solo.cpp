@@ -1,6 +1,6 @@
 // Solo play (issue 3): scripted multi-turn sessions through the single
 // commands, checking each unit's memory against seed 002's rules
-// (shared/seeds/002_e1f7b4d99669ef59.txt): the +3 after running, the gallop
+// (docs/seeds.md): the +3 after running, the gallop
 // limit, mounted infantry never galloping, casualties per full 10%, and undo
 // back / redo forward over the append-only history.
 #include <catch2/catch.hpp>

@@ -1,6 +1,6 @@
 // The "(Charge?)" step of a solo game: seed 002's Actions Table offers a
 // charge, seed 003's charge (engine/decision/charge.hpp) resolves it
-// (shared/seeds/003_c05595434dc6dc28.txt): range, minimum distance and the
+// (docs/seeds.md): range, minimum distance and the
 // defender's exact chance to stand shown before the 2D6, the outcome
 // recorded in the history, a charge that falls short leaving the unit
 // shaken in its memory.

@@ -1,4 +1,4 @@
-// Seed 003 (shared/seeds/003_c05595434dc6dc28.txt), Charge: "When a unit
+// Seed 003 (docs/seeds.md), Charge: "When a unit
 // moves a charge move it must move at normal speed on the following turn."
 // A solo session remembers a charge answered in a turn and limits the next
 // turn's pace to combat.charge.next_turn_pace, the way the gallop limit is

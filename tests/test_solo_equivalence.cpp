@@ -1,4 +1,4 @@
-// One rules path (issue 16, DESIGN.md "The table is a board too"): the same
+// One rules path (issue 16, docs/design.md "The table is a board too"): the same
 // situations played through the simulation (an Engagement with the reaction
 // table bot) and through the solo session, the player's answers scripted
 // from the simulated battlefield's facts and the player's dice the engine's

@@ -1,6 +1,6 @@
 // `vedette solo play` (issue 3) as a player meets it: a two-turn game in a
 // pseudo-terminal (forkpty), and games scripted through piped input, with
-// the seed 002 rules the loop enforces (shared/seeds/002_e1f7b4d99669ef59.txt).
+// the seed 002 rules the loop enforces (docs/seeds.md).
 #include <catch2/catch.hpp>
 
 #include <poll.h>

@@ -1,4 +1,4 @@
-// The Actions Table of seed 002 (shared/seeds/002_e1f7b4d99669ef59.txt,
+// The Actions Table of seed 002 (docs/seeds.md,
 // "Actions Table", "Cavalry units") and its cavalry supplement, as loaded
 // from the built-in default ruleset: every cell, the RF0 special row, the
 // marks, the band boundaries, exact odds, the gallop limit and mounted

@@ -17,7 +17,7 @@
 
 using namespace vedette;
 
-TEST_CASE("initiative procedure: side 0 rolls then side 1; each declared charge counts the modifier (seed 003 L24)",
+TEST_CASE("initiative procedure: side 0 rolls then side 1 and each declared charge counts the modifier (seed 003 L24)",
           "[initiative][procedure][003-L24-initiative-minus-2]") {
   const RulesetPtr r = default_ruleset();
   const int dice = r->combat.initiative.dice;
@@ -68,7 +68,7 @@ TEST_CASE("initiative procedure: thrown from a stream it takes the same dice in 
   }
 }
 
-TEST_CASE("rally procedure: a unit at the rout threshold routs with no dice; a steady one has nothing to rally from",
+TEST_CASE("rally procedure: a unit at the rout threshold routs with no dice and a steady one has nothing to rally from",
           "[rally][procedure]") {
   const RulesetPtr r = default_ruleset();
   const int pct = r->combat.morale.rout_losses_pct;
@@ -82,7 +82,7 @@ TEST_CASE("rally procedure: a unit at the rout threshold routs with no dice; a s
   CHECK_THROWS_AS(steady.roll(two, 2), std::logic_error);
 }
 
-TEST_CASE("rally procedure: an enemy within rally_enemy_clear is asked first and then no dice; else 2D6 against rally_target",
+TEST_CASE("rally procedure: an enemy within rally_enemy_clear is asked first and then no dice and else 2D6 against rally_target",
           "[rally][procedure]") {
   const RulesetPtr r = default_ruleset();
   RallyProcedure near(*r, {0, 12, true});

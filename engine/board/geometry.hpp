@@ -2,9 +2,9 @@
 // Battlefield geometry behind a small, rule-agnostic interface (issue 4).
 //
 // Rules ask a Board questions (distance, line of sight, cover, height, arcs,
-// where a move ends) and never look at how the table is made, so a hex board
-// can implement the same interface later without touching the rules. The
-// continuous tabletop is engine/board/tabletop.hpp.
+// where a move ends) and never look at how the table is made, so the hex
+// board (engine/board/hexboard.hpp) implements the same interface without
+// touching the rules. The continuous tabletop is engine/board/tabletop.hpp.
 //
 // Conventions, shared by every board and every rule:
 //  * Points are centimetres on the table: x across it (0 = left edge seen from

@@ -6,7 +6,7 @@
 //
 // Streams: every engagement (and every subsystem inside it) gets its own
 // taus88 seeded from a splitmix64 hash of (seed, index, subsystem), filling
-// all 88 bits of state through the three-word seed (see DESIGN.md: the
+// all 88 bits of state through the three-word seed (see docs/design.md: the
 // one-word seed repeats one word in all three components).
 #include <boost/random/taus88.hpp>
 

@@ -2,8 +2,8 @@
 // The turn sequence's small rules as functions of facts (issue 16: "the
 // table is a board too"). The engagement engine asks them with facts from
 // its Battle; the solo session asks them with facts it remembers or the
-// player gives. So a rule lives once, and solo and simulation cannot drift:
-// tests/test_solo_equivalence.cpp plays the same situations both ways.
+// player gives. So a rule lives once; tests/test_solo_equivalence.cpp plays
+// the same situations both ways to catch a caller that asks it otherwise.
 //
 //  * pace_limit: the fastest pace a unit may take this turn (seed 002's
 //    gallop limit and mounted infantry's no-gallop; seed 003's "normal
