@@ -536,3 +536,40 @@ TEST_CASE("web: a reaction with the player's dice asks each 2D6 it reads, with i
   ask["player_dice"] = "yes";
   CHECK(t.call("POST", "/api/sessions/game/charged", ask).status == 400);
 }
+
+TEST_CASE("web: melee-plan says whether the cavalry strikes a square and with what (the melee procedure's next step, seed 004)",
+          "[web][melee][004-L41-square-first]") {
+  Table t;
+  std::ofstream(fs::path(t.tmp.path()) / "house.yaml") << "extends: builtin:default\ncharge:\n  infantry_square:\n    enabled: true\n";
+  const std::string file = (fs::path(t.tmp.path()) / "q.vedette.yaml").string();
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"solo", "new", file, "--seed", "3", "--ruleset", (fs::path(t.tmp.path()) / "house.yaml").string(), "--unit",
+            "Lancers:shock,figures=12,heavy"},
+           {"solo", "next-turn", file},
+           {"solo", "activate", file, "Lancers", "--enemy-in-range", "--roll", "6"},
+           {"solo", "charge", file, "Lancers", "--distance", "30", "--defender", "heavy-foot", "--square", "--initiation", "5", "5"},
+           {"solo", "initiative", file, "--total", "1", "--roll", "6"}})
+    REQUIRE(run_in_process(args).status == 0);
+  auto plan = [&](json body) {
+    body["unit"] = "Lancers";
+    const Reply r = t.call("POST", "/api/sessions/q/melee-plan", body);
+    INFO(r.body);
+    REQUIRE(r.status == 200);
+    return body_of(r);
+  };
+  const json bounced = plan({{"square_dice", {6}}});  // tables/default.yaml: bounce_on [6]
+  CHECK(bounced["bounce"] == true);
+  CHECK(bounced["square_hits_max"] == 0);
+  CHECK(bounced["strikes"] == false);
+  const json open = plan({{"square_dice", {3}}, {"their_hits", 1}});
+  CHECK(open["bounce"] == false);
+  CHECK(open["square_hits_max"] == 1);
+  CHECK(open["strikes"] == true);
+  CHECK(open["dice"] == 1);  // at most max_battle_dice against a square
+  CHECK(open["need"] == 4);  // the usual 5+, +1 charging shock cavalry (seed 002 L33)
+  CHECK(plan({{"square_dice", {3}}, {"their_hits", 12}})["strikes"] == false);  // its last figure fell to the square
+  // Read-only: nothing was written.
+  CHECK(body_of(t.call("GET", "/api/sessions/q"))["result"]["next_step"]["step"] == "melee");
+  CHECK(t.call("POST", "/api/sessions/q/melee-plan", {{"unit", "Lancers"}, {"square_dice", {7}}}).status == 400);
+  CHECK(t.call("POST", "/api/sessions/q/melee-plan", {{"unit", "Nobody"}, {"square_dice", {3}}}).status == 400);
+}

@@ -1,7 +1,7 @@
 #pragma once
 // Bench: what `vedette bench` measures, and the bench signature.
 //
-// The signature (STYLE.md, after Stockfish's bench) is one 64-bit FNV-1a
+// The signature (docs/style.md, after Stockfish's bench) is one 64-bit FNV-1a
 // checksum of the outcomes of a fixed list of (scenario, seed, index): every
 // shipped scenario, engagements 0..k_signature_engagements-1 under
 // k_signature_seed. An optimisation must leave it unchanged; a commit that

@@ -332,6 +332,7 @@ Reply App::route(const Request& r) {
   if (action == "charge-table" && r.method == "GET") return charge_table(name);
   if (action == "charge-odds" && r.method == "POST") return charge_odds(name, r);
   if (action == "shot-plan" && r.method == "POST") return shot_plan(name, r);
+  if (action == "melee-plan" && r.method == "POST") return melee_plan(name, r);
   if (r.method != "POST") return error_reply(405, "use POST for " + action);
   return session_action(name, action, r);
 }
@@ -577,6 +578,50 @@ Reply App::shot_plan(const std::string& name, const Request& r) {
     j["need"] = plan->need;  // over 6: cannot hit
   }
   return json_reply(200, j);
+}
+
+// A melee before the cavalry's dice (read-only): given your side's hits and,
+// against your square, the faces its dice showed, whether the cavalry
+// strikes now and with how many dice needing what: the melee procedure's next
+// step (solo::solo_melee, as `solo melee` resolves it). The page holds no
+// order of the melee's steps: it asks this.
+Reply App::melee_plan(const std::string& name, const Request& r) {
+  Reply bad;
+  auto body = body_object(r, bad);
+  if (!body) return bad;
+  Json b = *body;
+  if (!b.contains("their_hits")) b["their_hits"] = 0;  // the square's faces first: its hits are asked after
+  std::string unit;
+  if (auto e = want_string(b, "unit", unit, true)) return error_reply(400, *e);
+  const std::optional<solo::Command> cmd = command_from_json("melee", b, bad);
+  if (!cmd) return bad;
+  const solo::Melee& m = std::get<solo::Melee>(*cmd);
+  std::lock_guard lock(mutex_);
+  const solo::Session s = solo::Session::load(file_of(name));
+  const auto& units = s.header().units;
+  auto it = std::find_if(units.begin(), units.end(), [&](const solo::UnitSpec& u) { return u.name == unit; });
+  if (it == units.end()) return error_reply(400, "no unit named '" + unit + "' in this session");
+  const std::size_t k = static_cast<std::size_t>(it - units.begin());
+  if (!s.memory(k).contact) return error_reply(400, unit + " is in no melee this turn");
+  const solo::SessionRules rules = solo::load_session_rules(s);
+  const Ruleset& rs = *rules.rules;
+  bool bounce = false;
+  int others = 0;  // the square's dice that did not bounce: they may hit
+  for (int f : m.square_dice) {
+    if (f < 1 || f > rs.charge.infantry_square.die)
+      return error_reply(400, "\"square_dice\": a face of the square's D" + std::to_string(rs.charge.infantry_square.die));
+    if (square_bounces(rs.charge, f)) bounce = true;
+    else ++others;
+  }
+  const MeleeProcedure::Need need = solo::solo_melee(rs, s, k, m.their_hits, bounce).next();
+  const bool strikes = need.kind == MeleeProcedure::Need::Kind::roll;
+  return json_reply(200, Json{{"unit", unit},
+                              {"rev", revision(name)},
+                              {"bounce", bounce},
+                              {"square_hits_max", others},
+                              {"strikes", strikes},
+                              {"dice", strikes ? need.dice : 0},
+                              {"need", strikes ? need.need : 0}});
 }
 
 Reply App::charge_odds(const std::string& name, const Request& r) {

@@ -94,6 +94,7 @@ class App {
   Reply charge_table(const std::string& name);
   Reply charge_odds(const std::string& name, const Request& r);
   Reply shot_plan(const std::string& name, const Request& r);
+  Reply melee_plan(const std::string& name, const Request& r);
   Reply session_action(const std::string& name, const std::string& action, const Request& r);
   // A reply from the session's functions (sims/web/web_commands.cpp), with
   // the session's revision after it.

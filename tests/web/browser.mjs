@@ -377,6 +377,27 @@ try {
   const sqLog = JSON.parse(execFileSync(exe, ["solo", "log", sq, "--json"]).toString());
   const melees = (sqLog.events || sqLog).filter((e) => e.event === "melee");
   check(melees.length === 1 && melees[0].result === "bounced" && melees[0].given.bounce === "yes", "the bounce is in the session: " + JSON.stringify(melees));
+  // No bounce: the square's hits are asked, then the cavalry strikes with the
+  // dice the server's melee-plan names (the melee procedure's next step).
+  const sq2 = path.join(dir, "square2.vedette.yaml");
+  execFileSync(exe, ["solo", "new", sq2, "--seed", "3", "--ruleset", path.join(dir, "house.yaml"), "--unit", "Lancers:shock,figures=12,heavy"]);
+  execFileSync(exe, ["solo", "next-turn", sq2]);
+  execFileSync(exe, ["solo", "activate", sq2, "Lancers", "--enemy-in-range", "--roll", "6"]);
+  execFileSync(exe, ["solo", "charge", sq2, "Lancers", "--distance", "30", "--defender", "heavy-foot", "--fear-exempt", "--square",
+    "--initiation", "5", "5"]);
+  execFileSync(exe, ["solo", "initiative", sq2, "--total", "1", "--roll", "6"]);
+  await page.goto(base + "?session=square2", { waitUntil: "networkidle0" });
+  await page.waitForFunction(() => /melee/.test((document.querySelector("#step h2:not(.done)") || {}).textContent || ""), { timeout: 10000 });
+  await clickText("3", "#step");
+  await page.waitForFunction(() => /How many hits did your square score/.test(document.querySelector("#step").textContent) && !document.body.dataset.busy, { timeout: 10000 });
+  await clickText("1", "#step");
+  await page.waitForFunction(() => /Lancers' melee: .*1 di/.test(document.querySelector("#step").textContent) && !document.body.dataset.busy, { timeout: 10000 });
+  await clickText("Roll for me", "#step");
+  await page.waitForFunction(() => /cannot break into the square/.test(document.querySelector("#step").textContent), { timeout: 10000 });
+  const sq2Log = JSON.parse(execFileSync(exe, ["solo", "log", sq2, "--json"]).toString());
+  const melees2 = (sq2Log.events || sq2Log).filter((e) => e.event === "melee");
+  check(melees2.length === 1 && melees2[0].result === "repulsed" && melees2[0].given.bounce === "no" && melees2[0].given.player_hits === "1",
+    "the square's hit and the cavalry's strike are in the session: " + JSON.stringify(melees2));
 
   // Dark mode and a tablet: nothing spills out.
   await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "dark" }]);

@@ -284,9 +284,11 @@
     const flow = el("div", { class: "flow" });
     box.replaceChildren(head, flow);
     const physical = current.status.physical_dice;
-    const send = (action, body) => guarded(() => change(action, body, (r) => {
+    // post() inside a guarded block (guarded does not nest), send() from a tap.
+    const post = (action, body) => change(action, body, (r) => {
       if (r && r.outcome) results.add(null, head.textContent, r.outcome);
-    }));
+    });
+    const send = (action, body) => guarded(() => post(action, body));
     // "Roll for me" (unless physical dice), or the player's own result.
     const dice = (question, rolledBefore, mine) => {
       const row = el("div", { class: "choices" });
@@ -334,7 +336,7 @@
               const body = { unit: n.unit, target: true, distance: d, cover: c === "Yes" };
               // The shot's dice at that distance and cover, from the server (the engine's plan).
               const plan = await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/shot-plan`, body);
-              if (!plan.in_reach) return send("shoot", body);  // (the server says it is out of reach)
+              if (!plan.in_reach) return post("shoot", body);  // (the server says it is out of reach)
               dice(`${n.unit} shoots ${n.weapon}: ${rollText(plan.dice, plan.need, "hits")}`, n.rolled_before, (how) => {
                 if (how === null) return send("shoot", body);
                 hitsChoice(flow, n.unit, plan.dice, (h) => send("shoot", { ...body, hits: h }));
@@ -349,20 +351,25 @@
         const next = () => choices(flow, `${shown.length ? "" : n.text + " "}Your square's die ${shown.length + 1} of ${n.square_dice}: which face?`, faces, (face) => {
           shown.push(Number(face));
           if (shown.length < n.square_dice) return next();
-          const bounce = shown.some((f) => n.bounce_faces.includes(f));
-          const others = shown.filter((f) => !n.bounce_faces.includes(f)).length;
           const body = { unit: n.unit, square_dice: shown };
-          const strike = (theirs) => {
-            if (bounce) return send("melee", { ...body, their_hits: theirs });
-            dice(`${whose(n.unit)} melee: ${rollText(n.dice, n.need, "hits")}`, n.rolled_before, (how) => {
+          // Whether the cavalry strikes, and with what, is the melee procedure's
+          // next step: the server says (melee-plan), the page only asks.
+          const plan = (theirs) => api("POST", `/api/sessions/${encodeURIComponent(current.name)}/melee-plan`, { ...body, their_hits: theirs });
+          const strike = async (theirs) => {
+            const p = await plan(theirs);
+            if (!p.strikes) return post("melee", { ...body, their_hits: theirs });
+            dice(`${whose(n.unit)} melee: ${rollText(p.dice, p.need, "hits")}`, n.rolled_before, (how) => {
               if (how === null) return send("melee", { ...body, their_hits: theirs });
-              hitsChoice(flow, n.unit, n.dice, (h) => send("melee", { ...body, their_hits: theirs, hits: h }));
+              hitsChoice(flow, n.unit, p.dice, (h) => send("melee", { ...body, their_hits: theirs, hits: h }));
             });
           };
-          if (others === 0) return strike(0);
-          const counts = [];
-          for (let h = 0; h <= others; h++) counts.push(String(h));
-          choices(flow, `How many hits did your square score on ${n.unit}?`, counts, (h) => strike(Number(h)));
+          guarded(async () => {
+            const first = await plan(0);
+            if (first.square_hits_max === 0) return strike(0);  // every die bounced: no hit to count
+            const counts = [];
+            for (let h = 0; h <= first.square_hits_max; h++) counts.push(String(h));
+            choices(flow, `How many hits did your square score on ${n.unit}?`, counts, (h) => guarded(() => strike(Number(h))));
+          });
         });
         next();
       } else if (n.step === "melee") {
