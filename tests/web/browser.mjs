@@ -307,6 +307,20 @@ try {
   const stepsLog = execFileSync(exe, ["solo", "log", steps]).toString();
   check(/initiative: the cavalry rolls/.test(stepsLog) && /Hussars: shooting: Hussars shoots Carbine .*15 cm/.test(stepsLog),
     "the initiative and the shooting are in the session:\n" + stepsLog);
+  // A distance beyond the carbine's reach: the page records no target (it
+  // used to send nothing at all).
+  const far = path.join(dir, "far.vedette.yaml");
+  execFileSync(exe, ["solo", "new", far, "--seed", "4", "--unit", "Hussars:shooting,weapon=carbine"]);
+  execFileSync(exe, ["solo", "activate", far, "Hussars", "--enemy-in-range", "--roll", "6"]);
+  execFileSync(exe, ["solo", "initiative", far, "--total", "3"]);
+  await page.goto(base + "?session=far", { waitUntil: "networkidle0" });
+  await page.waitForFunction(() => /shooting/.test((document.querySelector("#step h2:not(.done)") || {}).textContent || ""), { timeout: 10000 });
+  await clickText("Yes", "#step");
+  for (const d of ["2", "5"]) await clickText(d, "#step .pad");
+  await clickText("OK", "#step .pad");
+  await clickText("No", "#step");  // cover
+  await page.waitForFunction(() => /no enemy to shoot at/.test(document.querySelector("#step").textContent), { timeout: 10000 });
+  check(/Hussars: shooting: Hussars has no enemy to shoot at/.test(execFileSync(exe, ["solo", "log", far]).toString()), "the shot beyond reach is in the session");
 
   // Your move (issue 28): after the initiative the page asks where a unit of
   // yours ends near the cavalry that may react (an opportunity charge, seed

@@ -336,7 +336,8 @@
               const body = { unit: n.unit, target: true, distance: d, cover: c === "Yes" };
               // The shot's dice at that distance and cover, from the server (the engine's plan).
               const plan = await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/shot-plan`, body);
-              if (!plan.in_reach) return post("shoot", body);  // (the server says it is out of reach)
+              // Beyond its reach (the server says so): it has no enemy to shoot at.
+              if (!plan.in_reach) return post("shoot", { unit: n.unit, target: false });
               dice(`${n.unit} shoots ${n.weapon}: ${rollText(plan.dice, plan.need, "hits")}`, n.rolled_before, (how) => {
                 if (how === null) return send("shoot", body);
                 hitsChoice(flow, n.unit, plan.dice, (h) => send("shoot", { ...body, hits: h }));
