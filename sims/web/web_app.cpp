@@ -23,6 +23,14 @@ namespace vedette::web {
 
 namespace {
 
+// The index of the unit named `unit` in the session, if there is one.
+std::optional<std::size_t> unit_index(const solo::Session& s, const std::string& unit) {
+  const auto& units = s.header().units;
+  auto it = std::find_if(units.begin(), units.end(), [&](const solo::UnitSpec& u) { return u.name == unit; });
+  if (it == units.end()) return std::nullopt;
+  return static_cast<std::size_t>(it - units.begin());
+}
+
 constexpr std::string_view k_ext = ".vedette.yaml";
 
 // Constant time, so the token cannot be guessed a character at a time.
@@ -478,10 +486,10 @@ Reply App::next_question(const std::string& name, const Request& r) {
   if (auto e = want_string(*body, "unit", unit, true)) return error_reply(400, *e);
   std::lock_guard lock(mutex_);
   const solo::Session s = solo::Session::load(file_of(name));
-  const auto& units = s.header().units;
-  auto it = std::find_if(units.begin(), units.end(), [&](const solo::UnitSpec& u) { return u.name == unit; });
-  if (it == units.end()) return error_reply(400, "no unit named '" + unit + "' in this session");
-  const std::size_t k = static_cast<std::size_t>(it - units.begin());
+  const std::optional<std::size_t> found = unit_index(s, unit);
+  if (!found) return error_reply(400, "no unit named '" + unit + "' in this session");
+  const std::size_t k = *found;
+  const solo::UnitSpec* const it = &s.header().units[k];
   solo::UnitMemory m = s.memory(k);
   const Json answers = body->value("answers", Json::object());
   if (!answers.is_object()) return error_reply(400, "\"answers\" must be an object");
@@ -560,10 +568,9 @@ Reply App::shot_plan(const std::string& name, const Request& r) {
   if (auto e = want_bool(*body, "cover", cover)) return error_reply(400, *e);
   std::lock_guard lock(mutex_);
   const solo::Session s = solo::Session::load(file_of(name));
-  const auto& units = s.header().units;
-  auto it = std::find_if(units.begin(), units.end(), [&](const solo::UnitSpec& u) { return u.name == unit; });
-  if (it == units.end()) return error_reply(400, "no unit named '" + unit + "' in this session");
-  const std::size_t k = static_cast<std::size_t>(it - units.begin());
+  const std::optional<std::size_t> found = unit_index(s, unit);
+  if (!found) return error_reply(400, "no unit named '" + unit + "' in this session");
+  const std::size_t k = *found;
   const solo::SessionRules rules = solo::load_session_rules(s);
   const Ruleset& rs = *rules.rules;
   std::string why;
@@ -598,10 +605,9 @@ Reply App::melee_plan(const std::string& name, const Request& r) {
   const solo::Melee& m = std::get<solo::Melee>(*cmd);
   std::lock_guard lock(mutex_);
   const solo::Session s = solo::Session::load(file_of(name));
-  const auto& units = s.header().units;
-  auto it = std::find_if(units.begin(), units.end(), [&](const solo::UnitSpec& u) { return u.name == unit; });
-  if (it == units.end()) return error_reply(400, "no unit named '" + unit + "' in this session");
-  const std::size_t k = static_cast<std::size_t>(it - units.begin());
+  const std::optional<std::size_t> found = unit_index(s, unit);
+  if (!found) return error_reply(400, "no unit named '" + unit + "' in this session");
+  const std::size_t k = *found;
   if (!s.memory(k).contact) return error_reply(400, unit + " is in no melee this turn");
   const solo::SessionRules rules = solo::load_session_rules(s);
   const Ruleset& rs = *rules.rules;
@@ -637,10 +643,9 @@ Reply App::charge_odds(const std::string& name, const Request& r) {
   if (auto e = want_few_dice(*body, "gut_roll", gut)) return error_reply(400, *e);
   std::lock_guard lock(mutex_);
   const solo::Session s = solo::Session::load(file_of(name));
-  const auto& units = s.header().units;
-  auto it = std::find_if(units.begin(), units.end(), [&](const solo::UnitSpec& u) { return u.name == unit; });
-  if (it == units.end()) return error_reply(400, "no unit named '" + unit + "' in this session");
-  const std::size_t k = static_cast<std::size_t>(it - units.begin());
+  const std::optional<std::size_t> found = unit_index(s, unit);
+  if (!found) return error_reply(400, "no unit named '" + unit + "' in this session");
+  const std::size_t k = *found;
   const solo::SessionRules rules = solo::load_session_rules(s);
   const Ruleset& rs = *rules.rules;
   solo::ChargeInputs in;
