@@ -116,6 +116,7 @@ TEST_CASE("check: bad rulesets, scenarios and sessions are still located, exit 2
 // a registered module, and a module is found by its name or its aliases.
 #include "engine/engagement/engagement.hpp"
 #include "sims/cli/check_files.hpp"
+#include "sims/solo/solo_module.hpp"
 
 TEST_CASE("check: every table format is one registry entry and a module's names a registered module", "[check][modules]") {
   using vedette::cli::table_formats;
@@ -152,4 +153,17 @@ TEST_CASE("modules: a module is found by its name or an alias and by nothing els
     CHECK(vedette::find_module(m.name) == &m);
     for (auto a : m.aliases) CHECK(vedette::find_module(a) == &m);
   }
+}
+
+TEST_CASE("modules: each solo module is a registered engine module with its phrasing", "[modules][solo]") {
+  REQUIRE_FALSE(vedette::solo::solo_modules().empty());
+  for (const auto& m : vedette::solo::solo_modules()) {
+    INFO(m.name);
+    CHECK(vedette::find_module(m.name) != nullptr);
+    CHECK(m.instruction != nullptr);
+    CHECK_FALSE(m.summary.empty());
+    CHECK(vedette::solo::find_solo_module(m.name) == &m);
+  }
+  CHECK(vedette::solo::find_solo_module("") == nullptr);  // the ruleset's own phrasing
+  CHECK(vedette::solo::find_solo_module("blocks") == nullptr);
 }

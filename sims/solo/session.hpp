@@ -428,12 +428,11 @@ struct Header {
   std::string ruleset_hash;  // of the ruleset last accepted
   std::uint64_t seed = 0;
   bool physical_dice = false;
-  // "" = the ruleset's own phrasing; "asl" = seed 000's terms (MF, hexes,
-  // Gallop, Charge: engine/modules/asl/asl_phrasing.hpp). Written only when set.
+  // "" = the ruleset's own phrasing; else a solo module's name
+  // (sims/solo/solo_module.hpp: "asl", seed 000's terms). Written only when set.
   std::string module;
   std::vector<UnitSpec> units;
 };
-inline constexpr std::array<std::string_view, 1> k_module_names{"asl"};
 
 class Session {
  public:

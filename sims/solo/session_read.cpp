@@ -1,6 +1,7 @@
 // Solo sessions: reading a file back, with located errors, and replaying
 // its history (session.cpp) as it is read.
 #include "sims/solo/session.hpp"
+#include "sims/solo/solo_module.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -657,7 +658,11 @@ Session Session::load(const fs::path& path) {
   if (const Doc* s = top.required("seed"))
     if (auto v = r.u64(*s, "seed")) h.seed = *v;
   if (auto pd = r.flag(top.required("physical_dice"), "physical_dice")) h.physical_dice = *pd;
-  if (auto md = r.choice(top.optional("module"), "module", k_module_names)) h.module = std::string(k_module_names[*md]);
+  if (const Doc* md = top.optional("module")) {  // a solo module's name (sims/solo/solo_module.hpp)
+    std::vector<std::string> names;
+    for (const SoloModule& m : solo_modules()) names.emplace_back(m.name);
+    if (auto c = read_choice(*md, r.d, "module", names)) h.module = names[*c];
+  }
   if (const Doc* us = top.required("units")) {
     if (!us->is_sequence() || us->items.empty()) {
       d.error(us->where, "expected a list of one or more units, found " + std::string(us->kind_name()));

@@ -9,7 +9,6 @@
 #include <sstream>
 #include <system_error>
 
-#include "engine/modules/asl/asl_phrasing.hpp"
 #include "engine/core/builtin_tables.hpp"
 #include "engine/core/content_hash.hpp"
 #include "engine/core/diagnostics.hpp"
@@ -17,6 +16,7 @@
 #include "engine/procedures/combat.hpp"
 #include "engine/procedures/turn_procedures.hpp"
 #include "sims/io/atomic_file.hpp"
+#include "sims/solo/solo_module.hpp"
 #include "sims/solo/solo_text.hpp"
 
 namespace vedette::solo {
@@ -556,7 +556,8 @@ Step next_step(const Session& s, const Ruleset& r) {
   // A module with its own turn (asl: seed 000's phases, fire, close combat
   // and rally by the ASL rulebook) takes the Actions Table's decisions only:
   // seed 003's initiative and the later steps are not walked.
-  if (!s.header().module.empty()) return {Step::Kind::next_turn, 0, Question::in_cover};
+  if (const SoloModule* sm = find_solo_module(s.header().module); sm && !sm->table_steps)
+    return {Step::Kind::next_turn, 0, Question::in_cover};
   if (any_acted && st.initiative_turn != st.turn) return {Step::Kind::initiative, 0, Question::in_cover};
   for (std::size_t k = 0; k < n; ++k)
     if (charge_to_make(s, k)) return {Step::Kind::charge, k, Question::in_cover};

@@ -8,13 +8,13 @@
 #include <sstream>
 #include <system_error>
 
-#include "engine/modules/asl/asl_phrasing.hpp"
 #include "engine/core/builtin_tables.hpp"
 #include "engine/core/content_hash.hpp"
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/doc.hpp"
 #include "engine/procedures/combat.hpp"
 #include "sims/io/atomic_file.hpp"
+#include "sims/solo/solo_module.hpp"
 #include "sims/solo/solo_text.hpp"
 
 namespace vedette::solo {
@@ -296,12 +296,12 @@ Activation decide_activation(const Ruleset& r, const Session& s, std::size_t uni
   a.running = d.behaviour->running;
   a.charge_possible = d.behaviour->charge_possible;
   a.instruction = instruction(r, d);
-  if (s.header().module == "asl") {
-    // Seed 000's terms. An ASL Charge is declared and fought on the board
-    // (13.6), not by seed 003's morale check: the instruction says when it
-    // is legal, and play does not ask seed 003's charge form.
-    a.instruction = asl::instruction(*asl::default_rules(), r, d, us);
-    a.charge_possible = false;
+  if (const SoloModule* sm = find_solo_module(s.header().module)) {
+    // The module's terms (sims/solo/solo_module.cpp). A module that fights
+    // its charge by its own rulebook (an ASL Charge is declared and fought
+    // on the board, 13.6) is not asked seed 003's charge form.
+    a.instruction = sm->instruction(r, d, us);
+    if (!sm->table_steps) a.charge_possible = false;
   }
   a.note = adjustment_note(r, d, us);
   if (m.on_foot) {

@@ -16,11 +16,19 @@
 #include "sims/cli/cli.hpp"
 #include "sims/cli/solo_cli.hpp"
 #include "sims/cli/solo_play.hpp"
+#include "sims/solo/solo_module.hpp"
 #include "sims/solo/solo_new.hpp"
 
 namespace vedette::cli {
 
 namespace {
+
+// The names `solo new --module` takes: the solo module registry's.
+std::vector<std::string> solo_module_names() {
+  std::vector<std::string> n;
+  for (const solo::SoloModule& m : solo::solo_modules()) n.emplace_back(m.name);
+  return n;
+}
 
 using namespace solo_cli;
 namespace fs = std::filesystem;
@@ -63,7 +71,7 @@ int run_new(const NewOptions& o, Io& io) {
   io.out << "Ruleset: " << h.ruleset_path << " (" << h.ruleset_hash << ")\n";
   io.out << "Seed: " << h.seed << (o.seed ? "" : " (chosen at random; the rolls follow from it)") << "\n";
   io.out << "Dice: " << (h.physical_dice ? "you roll them and enter the result" : "rolled by vedette") << "\n";
-  if (h.module == "asl") io.out << "Module: asl (instructions in ASL Cavalry terms: MF, hexes, Gallop, Charge; seed 000)\n";
+  if (const solo::SoloModule* sm = solo::find_solo_module(h.module)) io.out << "Module: " << sm->name << " (" << sm->summary << ")\n";
   io.out << "Units:\n";
   for (std::size_t k = 0; k < h.units.size(); ++k) {
     io.out << "  " << h.units[k].name << ": " << unit_summary(s, rules.get(), k);
@@ -274,7 +282,7 @@ void add_session_commands(CLI::App* solo, Runner& run) {
         ->check(unsigned_number());
     c->add_flag("--physical-dice", o->physical, "You roll real dice and enter the results");
     c->add_option("--module", o->module, "asl: say each behaviour in ASL Cavalry terms (MF, hexes, Gallop, Charge legality; seed 000)")
-        ->check(CLI::IsMember({"asl"}));
+        ->check(CLI::IsMember(solo_module_names()));
     c->add_flag("--force", o->force, "Replace an existing session file");
     c->add_flag("--json", o->json, "Print the new session as JSON");
     c->callback([o, &run] { run = guarded([o](Io& io) { return run_new(*o, io); }); });
