@@ -5,12 +5,14 @@
 // `solo new`. The session, `solo new` and the file reader know a module only
 // through its entry (docs/architecture.md, the module seam); its name is the
 // engine's module name (modules(), engine/engagement/engagement.hpp).
+// Header-only: a module's entry is its one line here.
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/decision/actions_table.hpp"
 #include "engine/decision/ruleset.hpp"
+#include "engine/modules/asl/asl_phrasing.hpp"
 
 namespace vedette::solo {
 
@@ -24,8 +26,20 @@ struct SoloModule {
   // The instruction for a decision, in the module's terms.
   std::string (*instruction)(const Ruleset& r, const Decision& d, const UnitState& before) = nullptr;
 };
-const std::vector<SoloModule>& solo_modules();
+inline const std::vector<SoloModule>& solo_modules() {
+  static const std::vector<SoloModule> m{
+      {"asl", "instructions in ASL Cavalry terms: MF, hexes, Gallop, Charge; seed 000", false,
+       [](const Ruleset& r, const Decision& d, const UnitState& before) {
+         return asl::instruction(*asl::default_rules(), r, d, before);
+       }},
+  };
+  return m;
+}
 // By name; null for "" (the ruleset's own phrasing) or an unknown name.
-const SoloModule* find_solo_module(std::string_view name);
+inline const SoloModule* find_solo_module(std::string_view name) {
+  for (const SoloModule& m : solo_modules())
+    if (m.name == name) return &m;
+  return nullptr;
+}
 
 }  // namespace vedette::solo

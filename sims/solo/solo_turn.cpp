@@ -297,7 +297,7 @@ Activation decide_activation(const Ruleset& r, const Session& s, std::size_t uni
   a.charge_possible = d.behaviour->charge_possible;
   a.instruction = instruction(r, d);
   if (const SoloModule* sm = find_solo_module(s.header().module)) {
-    // The module's terms (sims/solo/solo_module.cpp). A module that fights
+    // The module's terms (sims/solo/solo_module.hpp). A module that fights
     // its charge by its own rulebook (an ASL Charge is declared and fought
     // on the board, 13.6) is not asked seed 003's charge form.
     a.instruction = sm->instruction(r, d, us);
