@@ -43,6 +43,7 @@ std::vector<std::string> shipped() {
   all.push_back(vtest::data("sessions/turn.vedette.yaml"));     // version 3: the whole turn
   all.push_back(vtest::data("sessions/on_foot.vedette.yaml"));  // version 4: mounted infantry on foot
   all.push_back(vtest::data("sessions/optional.vedette.yaml"));  // version 4: fear of charge, a square
+  all.push_back(vtest::data("sessions/declared.vedette.yaml"));  // version 6: a named target, not visible, a switch
   return all;
 }
 

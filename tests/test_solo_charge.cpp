@@ -54,6 +54,7 @@ TEST_CASE("solo charge: play offers the charge and shows range and the chance to
   // Turn 2: RF1 (enemy in range), the player's 6: gallop toward the enemy (Charge?).
   std::string script = "n\ny\nn\n0\n6\n"  // the questions (steady: no melee question) and the D6
                        "y\n"                       // the offer: the charge is declared
+                       "Foot\n\n"                  // its target (seed 003 L24), visible to its front rank (L34)
                        "3\n4\n"                    // initiative: the player's total, the cavalry's die
                        "\n"                        // your move: no unit of yours near the cavalry
                        "heavy\n60\nheavy-foot\n\nn\nn\n\n"  // the charge form (the move is the rules'; open ground)
@@ -197,7 +198,7 @@ TEST_CASE("solo charge: a choice takes an unambiguous beginning of its name", "[
   REQUIRE(n.status == 0);
   REQUIRE(run({"solo", "next-turn", "game"}, dir.path).status == 0);
   std::string script = "n\ny\nn\n0\n6\n"                    // the questions and the D6
-                       "y\n3\n4\n\n"                       // the offer, the initiative, your move (none)
+                       "y\nFoot\n\n3\n4\n\n"             // the offer, its target, in sight, the initiative, your move (none)
                        "m\n60\nh\nheavy-f\nfl\nn\nop\n"  // the charge form, abbreviated ("op": open ground)
                        "4 5\n3 4\nq\n";
   Result r = run({"solo", "play", "game", "--physical-dice"}, dir.path, script);
@@ -307,11 +308,11 @@ TEST_CASE("solo charge: the charge form in play is saved answer by answer and re
   // Play finds the pending "(Charge?)" first; answer part of the form.
   // The offer (the declaration), the initiative, then the form.
   // (You move first; your move names no unit.)
-  Result r1 = run({"solo", "play", "game"}, dir.path, "y\n3\n\nmedium\n45\n");
+  Result r1 = run({"solo", "play", "game"}, dir.path, "y\nFoot\n\n3\n\nmedium\n45\n");
   INFO(r1.out << r1.err);
   REQUIRE(r1.status == 0);
   CHECK(contains(r1.out, "Is Lancers light, medium or heavy cavalry? medium"));
-  CHECK(contains(r1.out, "the near edge of the target's nearest figure (in cm, or give a unit)? 45"));
+  CHECK(contains(r1.out, "the near edge of Foot's nearest figure (in cm, or give a unit)? 45"));
   CHECK_FALSE(contains(r1.out, "normal move"));  // the move is the rules' (combat.charge.allowance)
   CHECK(contains(r1.out, "next: Lancers' charge"));
   // Resume: the next question is the defender; u takes back the distance.
@@ -433,7 +434,7 @@ TEST_CASE("solo charge: ? on the charge form's questions says what each asks, in
   REQUIRE(made.status == 0);
   // README's game to turn 2's charge offer, with "?" before the offer's answer, the distance and the defender.
   const std::string script =
-      "n\ny\nn\n0\ny\ny\nn\n1\n3\n\ny\n30\nn\ny\nn\ny\ny\n0\n?\ny\ny\ny\nn\n0\n4\n\n?\n30\n?\nheavy-foot\n?\n\nn\nn\n\n";
+      "n\ny\nn\n0\ny\ny\nn\n1\n3\n\ny\n30\nn\ny\nn\ny\ny\n0\n?\ny\nFoot\n\ny\ny\nn\n0\n4\n\n?\n30\n?\nheavy-foot\n?\n\nn\nn\n\n";
   Result r = run({"solo", "play", "game"}, dir.path, script);
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);

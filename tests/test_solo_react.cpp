@@ -207,7 +207,7 @@ TEST_CASE("solo play: a cavalry unit your charge struck in your move does not ma
   // README's game to turn 2 (Lancers declares its charge; a tie at 4: you move first), then your move:
   // your Carabiniers charge the Lancers 30 cm away, and the input ends there.
   const std::string script =
-      "n\ny\nn\n0\ny\ny\nn\n1\n3\n\ny\n30\nn\ny\nn\ny\ny\n0\ny\ny\ny\nn\n0\n4\nCarabiniers medium-horse\ncharge Lancers 30cm\n\n";
+      "n\ny\nn\n0\ny\ny\nn\n1\n3\n\ny\n30\nn\ny\nn\ny\ny\n0\ny\nFoot\n\ny\ny\nn\n0\n4\nCarabiniers medium-horse\ncharge Lancers 30cm\n\n";
   Result r = run({"solo", "play", "game"}, dir.path, script);
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);

@@ -91,15 +91,17 @@ std::string play_charge(const TempDir& dir, std::uint64_t seed) {
   ok(dir, {"solo", "next-turn", "game"});
   ok(dir, {"solo", "activate", "game", "Lancers", "--enemy-in-range", "--roll", "6"});  // gallop, (Charge?)
   const std::string script = "y\n"            // 1 the offer: declared
+                             "Foot\n"         // 2 its target (seed 003 L24)
+                             "\n"             // 3 visible to its front rank (L34)
                              "6\n"            //   the initiative (the turn's, not the charge's): you move first
                              "\n"             //   your move (the turn's): no unit of yours near the cavalry
-                             "20\n"           // 2 distance
-                             "elite-foot\n"   // 3 defender
-                             "\n"             // 4 front
-                             "n\n"            // 5 both charging
-                             "n\n"            // 6 pikes
-                             "\n"             // 7 open ground on the way
-                             "2\n";           // 8 the hits the player's unit scored
+                             "20\n"           // 4 distance
+                             "elite-foot\n"   // 5 defender
+                             "\n"             // 6 front
+                             "n\n"            // 7 both charging
+                             "n\n"            // 8 pikes
+                             "\n"             // 9 open ground on the way
+                             "2\n";           // 10 the hits the player's unit scored
   Result p = run({"solo", "play", "game"}, dir.path, script);
   INFO(p.out << p.err);
   REQUIRE(p.status == 0);
@@ -107,7 +109,7 @@ std::string play_charge(const TempDir& dir, std::uint64_t seed) {
   CHECK(contains(p.out, "STAND"));
   CHECK(contains(p.out, "Lancers fights with 10 dice needing 4+ on each die (the usual 5+, +1 to each die)"));
   CHECK_FALSE(contains(p.out, "next: Lancers' charge"));
-  CHECK_FALSE(contains(p.out, "next: Lancers' melee"));  // all 8 answers used, none missing
+  CHECK_FALSE(contains(p.out, "next: Lancers' melee"));  // all 10 answers used, none missing
   Session s = load(dir);
   CHECK(s.memory(0).casualties == 2);
   // The melee's dice are the session's roll #2, checked when the file is read.
@@ -618,9 +620,9 @@ void optional_rules_game(const TempDir& dir) {
   ok(dir, {"solo", "next-turn", "game"});
 }
 
-// Up to the charge's form: the activation, the offer, the initiative, the
+// Up to the charge's form: the activation, the offer (its target named and in sight), the initiative, the
 // distance (30 cm: a charge move over 6 in), heavy foot in front, open ground.
-const std::string k_to_charge = "n\ny\nn\n0\n6\ny\n3\n4\n\n30\nheavy-foot\n\nn\nn\n\n";
+const std::string k_to_charge = "n\ny\nn\n0\n6\ny\nFoot\n\n3\n4\n\n30\nheavy-foot\n\nn\nn\n\n";
 
 }  // namespace
 
@@ -650,7 +652,7 @@ TEST_CASE("solo turn: fear of charge and an infantry square, when the ruleset tu
     CHECK(s.memory(0).casualties == 1);
     CHECK(s.memory(0).charged_this_turn);
     CHECK(contains(slurp(dir.path / k_file), "fear: {exempt: false, dice: [3, 5], need: 7, passed: true, refuge: false}"));
-    CHECK(contains(slurp(dir.path / k_file), "\nversion: 4\n"));
+    CHECK(contains(slurp(dir.path / k_file), "\nversion: 6\n"));  // version 4's fields, and version 6's named target
   }
   SECTION("the gut check failed with cover to flee to: the charge finds no one and halts, no morale check, no melee") {
     Result p = run({"solo", "play", "game"}, dir.path, k_to_charge + "n\ny\nn\n4 5\n1 2\n");

@@ -71,7 +71,7 @@ TEST_CASE("vocabulary: solo play asks and answers in the ruleset's words", "[voc
   // Your move in turn 2 names a unit of yours in the same words ("1st Foot
   // line infantry": its name, then its class), which ends near none.
   const std::string script =
-      "n\ny\nn\n0\ny\ny\nn\n1\n3\n\ny\n30\nn\ny\nn\ny\ny\n0\ny\ny\ny\nn\n0\n4\n1st Foot line infantry\n\n\n30\nline infantry\n\nn\nn\n\n";
+      "n\ny\nn\n0\ny\ny\nn\n1\n3\n\ny\n30\nn\ny\nn\ny\ny\n0\ny\n1st Foot\n\ny\ny\nn\n0\n4\n1st Foot line infantry\n\n\n30\nline infantry\n\nn\nn\n\n";
   Result r = run({"solo", "play", "game"}, dir.path, script);
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);

@@ -97,6 +97,9 @@ std::string next_charge_field(const Ruleset& r, const Session& s, std::size_t k,
       auto def = parse_defender(r, d.at("defender"), why);
       if (!def || r.charge.kind(*def) != DefenderKind::foot || d.at("side") != "front") continue;
     }
+    // Seed 003 L56: a switch of target only when the target measured does
+    // not reach (the fields before it are all answered by now).
+    if (key == "switch" && preview_charge(r, inputs_from(r, s, k, d)).geometry.reaches) continue;
     // The optional rules (seeds 001 and 004), only when the ruleset turns
     // them on and they can apply: the target foot answering a charge that
     // reaches (the fields before these are all answered by now).
@@ -158,6 +161,16 @@ ChargeInputs inputs_from(const Ruleset& r, const Session& s, std::size_t k, cons
   in.fear_exempt = get("fear_exempt") == "yes";
   in.refuge = get("refuge") == "yes";
   in.square = get("square") == "yes";
+  // Version 6: the declaration's named target (seed 003 L24) and a switch
+  // of target (L56: Session::apply kept the declared one's name and distance).
+  in.target_unit = get("target");
+  if (d.count(std::string(k_switched_from_distance))) {
+    in.switched = true;
+    in.switched_from = get(k_switched_from.data());
+    auto from = parse_table_length(r, get(k_switched_from_distance.data()), false, why);
+    if (!from) bad("switch");
+    in.switched_from_distance = *from;
+  }
   return in;
 }
 
@@ -197,6 +210,71 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
     }
     answer("yes");
     out << "Declared: " << name << " charges in its side's move, after the initiative.\n";
+  } else if (field == "target") {
+    // Seed 003 L24: "When declaring a charge, a player also indicates the
+    // enemy unit that will be the target of the charge." After a switch
+    // (L56) the charge's new target.
+    const bool switched = m.charge_draft.count(std::string(k_switched_from_distance)) > 0;
+    auto named = p.checked<std::string>(
+        switched ? "Which of your units within its reach does " + name + " charge instead (the nearest)?"
+                 : "Which of your units does " + name + " charge (its name)?",
+        std::nullopt,
+        [&p](const std::string&, std::string& why) -> std::optional<std::string> {
+          // The name as typed (the prompter lower-cases its answers), trimmed.
+          std::string t = p.raw();
+          while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.pop_back();
+          t.erase(0, std::min(t.size(), t.find_first_not_of(" \t")));
+          if (t.empty() || !solo::printable_utf8(t)) {
+            why = "type the name of one of your units";
+            return std::nullopt;
+          }
+          return t;
+        },
+        switched ? "Seed 003: when the declared target has moved out of range, another enemy unit within range must be "
+                   "charged instead: the nearest of your units within its reach."
+                 : "Seed 003: a declaration names the enemy unit it charges; the charge goes at it in the cavalry's move "
+                   "(or at another within reach, should it move out of range).");
+    answer(named);
+  } else if (field == "visible") {
+    const std::string target = m.charge_draft.count("target") ? m.charge_draft.at("target") : std::string("the target");
+    const bool seen = p.yes_no("Can " + possessive(name) + " front rank see " + target + "?", true,
+                               "A straight line from " + possessive(name) + " front rank to " + target +
+                                   " crosses no woods, buildings, hill crest or other unit. Seed 003: the declared target must "
+                                   "be visible to the front rank of the charging unit.");
+    if (seen) {
+      answer("yes");
+    } else {
+      solo::Charge decline;
+      decline.unit = name;
+      decline.not_visible = true;
+      decline.target = target;
+      (void)apply(s, r, decline);
+      const auto no = target_refusal(r, s, k, false);
+      out << "No declaration: " << (no ? std::string(no->why) : std::string("the target must be visible (seed 003)")) << " ["
+          << (no ? std::string(no->rule) : std::string("003-L34-target-visible")) << "]. " << name
+          << " moves as the table says, without the charge.\n";
+      return;
+    }
+  } else if (field == "switch") {
+    // Seed 003 L56, as the engine's Engagement::charge_reach asks it: a
+    // target that was in range when declared and has moved out of it gives
+    // way to the nearest other enemy in reach (one misjudged is not: L52).
+    const ChargeInputs in = inputs_from(r, s, k, m.charge_draft);
+    const ChargePreview pv = preview_charge(r, in);
+    const std::string target = in.target_unit.empty() ? std::string("The target") : in.target_unit;
+    std::ostringstream arc;
+    arc << r.charge.arc_degrees;
+    const bool other = p.yes_no(
+        target + " is out of reach. Was it within " + possessive(name) + " charge range when the charge was declared, and is "
+            "another of your units within it now (its nearest figure's base entirely within " +
+            format_length_table(pv.geometry.max_range, u) + ", at least partly within " + arc.str() +
+            " degrees of its facing, the way not uphill nor into rough terrain)?",
+        false,
+        "Seed 003: if the target has moved out of charge range, another enemy unit within range must be charged instead "
+        "(the nearest). If it was never in range, the charge was misjudged: no other target, and the unit moves its full "
+        "charge forward and is shaken.");
+    answer(yes_no_text(other));
+    if (other) out << "The charge goes at the nearest of your units within reach instead (seed 003 L56): its name and measures.\n";
   } else if (field == "attacker") {
     auto w = p.checked<AttackerWeight>("Is " + name + " light, medium or heavy cavalry (seed 003's charge table)?",
                                        std::nullopt, [](const std::string& t, std::string& why) { return parse_attacker(t, why); },
@@ -211,7 +289,8 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
                                    " times it.");
     answer(format_length(l, u));
   } else if (field == "distance") {
-    auto l = p.checked<Length>("Distance from " + possessive(name) + " front to the near edge of the target's nearest figure (in " + ex + ", or give a unit)?",
+    const std::string target = m.charge_draft.count("target") ? possessive(m.charge_draft.at("target")) : std::string("the target's");
+    auto l = p.checked<Length>("Distance from " + possessive(name) + " front to the near edge of " + target + " nearest figure (in " + ex + ", or give a unit)?",
                                std::nullopt,
                                [&](const std::string& t, std::string& why) { return parse_table_length(r, t, false, why); },
                                "Measure from " + possessive(name) +

@@ -73,6 +73,15 @@ const StepRecord* step_record(const EventBody& body) {
   return nullptr;
 }
 
+// Version 6's marks (issue 28): the declaration's named target and sight, a
+// switch of target (seed 003 L24, L34, L56).
+bool needs_version_6(const Event& e) {
+  if (const auto* a = std::get_if<ChargeAnswerEvent>(&e.body);
+      a && (a->field == "target" || a->field == "visible" || a->field == "switch"))
+    return true;
+  if (const auto* c = std::get_if<ChargeEvent>(&e.body); c && c->c.needs_version_6()) return true;
+  return false;
+}
 // Version 4's marks: mounted infantry that dismounted, or acts on foot.
 bool needs_version_4(const Event& e) {
   if (const auto* a = std::get_if<ActivateEvent>(&e.body); a && a->a.on_foot) return true;
@@ -99,6 +108,8 @@ int needed_version(const Header& header, const std::vector<Event>& history) {
   int v = 1;
   for (const UnitSpec& u : header.units)
     if (!u.weapon.empty()) v = 3;
+  for (const Event& e : history)
+    if (needs_version_6(e)) return 6;
   for (const Event& e : history)
     if (std::holds_alternative<OpportunityEvent>(e.body) || std::holds_alternative<ChargedEvent>(e.body)) return 5;
   for (const Event& e : history) {
@@ -544,6 +555,22 @@ void Session::apply_to_state(const Event& e) {
           if (std::find(k_charge_fields.begin(), k_charge_fields.end(), ev.field) == k_charge_fields.end())
             throw SessionError("unknown charge field '" + ev.field + "'", "field");
           if (!printable_utf8(ev.value)) throw SessionError("a charge answer must be printable text", "value");
+          if ((ev.field == "visible" || ev.field == "switch") && ev.value != "yes" && ev.value != "no")
+            throw SessionError("the charge answer '" + ev.field + "' is yes or no, not '" + ev.value + "'", "value");
+          if (ev.field == "switch" && ev.value == "yes") {
+            // Seed 003 L56: the charge goes at another enemy within reach:
+            // the declared target's answers give way to the new one's.
+            if (!m->charge_draft.count("distance"))
+              throw SessionError(ev.unit + "'s charge has no target measured yet to switch from", "field");
+            auto get = [&](const char* key) {
+              auto it = m->charge_draft.find(key);
+              return it == m->charge_draft.end() ? std::string() : it->second;
+            };
+            const std::string from = get("target"), distance = get("distance");
+            for (std::string_view f : k_charge_target_fields) m->charge_draft.erase(std::string(f));
+            m->charge_draft[std::string(k_switched_from)] = from;
+            m->charge_draft[std::string(k_switched_from_distance)] = distance;
+          }
           m->charge_draft[ev.field] = ev.value;
         } else if constexpr (std::is_same_v<T, InitiativeEvent>) {
           if (state_.initiative_turn == state_.turn)

@@ -47,7 +47,11 @@ inline constexpr std::string_view k_format = "vedette-session";
 // understand. Version 5 (issue 28): the cavalry's reactions in the player's
 // movement step, the `opportunity` and `charged` events
 // (sims/solo/solo_react.hpp); a file without them keeps its version.
-inline constexpr int k_version = 5;
+// Version 6 (issue 28): the cavalry's own charge as seed 003 writes it: the
+// declaration's named target and its sight (L24, L34), a switch of target
+// (L56): charge answers "target", "visible", "switch" and the charge
+// record's target_unit, switched_from, refused_rule.
+inline constexpr int k_version = 6;
 
 // A problem with an event against the session's state: a unit that has
 // already acted, casualties beyond the figures, an undo with nothing to undo.
@@ -234,6 +238,19 @@ struct ChargeRecord {
   };
   std::optional<Fear> fear;
   bool square = false;
+  // Version 6 (issue 28). Seed 003 L24: the player's unit the declaration
+  // named as its target ("" when not named: `solo charge` without
+  // --target, or a charge recorded before). L56: the declared target moved
+  // out of reach and the charge went at another enemy within it instead:
+  // the declared one (its name, "" if not named) and its distance then.
+  // L34: a declaration refused because the target is not visible to the
+  // unit's front rank (declined, with the rule's id).
+  std::string target_unit;
+  bool switched = false;
+  std::string switched_from;
+  std::string switched_from_distance;
+  std::string refused_rule;
+  bool needs_version_6() const { return !target_unit.empty() || switched || !refused_rule.empty(); }
   bool has_dice() const { return rolled || initiation_dice.has_value(); }
 };
 
@@ -316,9 +333,21 @@ struct ChargeEvent {
 };
 // One answer of play's charge form, saved as it is given (like AnswerEvent);
 // the charge event that resolves the charge consumes them.
-inline constexpr std::array<std::string_view, 13> k_charge_fields{
-    "charge", "attacker", "move", "distance", "bearing", "defender", "side", "both_charging", "pikes_facing", "path",
-    "fear_exempt", "refuge", "square"};
+// Version 6 (issue 28): "target", the player's unit the declaration names
+// (seed 003 L24), and "visible", whether its front rank sees it (L34), are
+// asked with the declaration; "switch" (L56): the declared target moved out
+// of reach and another enemy is within it: the charge goes at that one
+// (the answer "yes" clears the target's answers, which are asked again for
+// the new target; Session::apply).
+inline constexpr std::array<std::string_view, 16> k_charge_fields{
+    "charge", "target", "visible", "attacker", "move", "distance", "bearing", "defender", "side", "both_charging",
+    "pikes_facing", "path", "switch", "fear_exempt", "refuge", "square"};
+// The answers about the target itself, asked again after a switch.
+inline constexpr std::array<std::string_view, 11> k_charge_target_fields{
+    "target", "distance", "bearing", "defender", "side", "both_charging", "pikes_facing", "path", "fear_exempt", "refuge", "square"};
+// A switch's answers kept in the draft (not fields: set by Session::apply).
+inline constexpr std::string_view k_switched_from = "switched_from";
+inline constexpr std::string_view k_switched_from_distance = "switched_from_distance";
 struct ChargeAnswerEvent {
   std::string unit;
   std::string field;  // one of k_charge_fields

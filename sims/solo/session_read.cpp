@@ -217,6 +217,26 @@ std::optional<ChargeRecord> read_charge(MapReader& m, Reader& r) {
   };
   need(r.num(m.required("activation"), "activation", 1, 100000000), c.activation);
   need(r.flag(m.required("declined"), "declined"), c.declined);
+  // Version 6 (seed 003 L24, L34, L56).
+  if (const Doc* tu = m.optional("target_unit")) need(r.str(tu, "target_unit"), c.target_unit);
+  if (const Doc* rr = m.optional("refused_rule")) need(r.str(rr, "refused_rule"), c.refused_rule);
+  if (const Doc* sf = m.optional("switched_from")) {
+    MapReader sm(*sf, r.d, "switched_from");
+    if (!sm.ok()) {
+      ok = false;
+    } else {
+      c.switched = true;
+      need(r.str(sm.required("unit"), "switched_from unit"), c.switched_from);
+      if (const Doc* dn = sm.required("distance")) {
+        if (read_length(*dn, r.d, "switched_from distance")) c.switched_from_distance = dn->scalar;
+        else ok = false;
+      } else {
+        ok = false;
+      }
+      sm.finish();
+      ok = ok && sm.ok();
+    }
+  }
   if (!ok || c.declined) return ok ? std::optional<ChargeRecord>(c) : std::nullopt;
   auto w = r.choice(m.required("attacker"), "attacker", k_attacker_weight_names);
   if (w) c.attacker = std::string(k_attacker_weight_names[*w]);
@@ -718,6 +738,20 @@ Session Session::load(const fs::path& path) {
       }
     }
   }
+  // A version 5 file holds no field of version 6.
+  if (version < 6)
+    for (const Event& e : events)
+      if (needs_version_6(e)) {
+        const char* field = std::holds_alternative<ChargeAnswerEvent>(e.body) ? "field"
+                            : !std::get<ChargeEvent>(e.body).c.target_unit.empty() ? "target_unit"
+                            : std::get<ChargeEvent>(e.body).c.switched           ? "switched_from"
+                                                                                   : "refused_rule";
+        auto at = e.field_where.find(field);
+        d.error(at != e.field_where.end() ? at->second : e.where,
+                std::string(field == std::string("field") ? "the charge answer '" + std::get<ChargeAnswerEvent>(e.body).field + "'"
+                                                          : std::string(field)) +
+                    " is of session version 6, but this file says version " + std::to_string(version));
+      }
   // A version 4 file holds no event of version 5.
   if (version < 5)
     for (const Event& e : events)

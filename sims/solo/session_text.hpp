@@ -10,6 +10,7 @@ namespace vedette::solo {
 
 // Whether an event needs file version 4, or 3 (needed_version() asks; the
 // reader checks a file's version against them).
+bool needs_version_6(const Event& e);
 bool needs_version_4(const Event& e);
 bool needs_version_3(const Header& h, const Event& e);
 

@@ -104,6 +104,11 @@ void write_charge(std::ostringstream& o, const ChargeRecord& c) {
   const char* ind = "    ";
   o << ind << "activation: " << c.activation << "\n";
   o << ind << "declined: " << b(c.declined) << "\n";
+  // Version 6 (seed 003 L24, L34, L56).
+  if (!c.target_unit.empty()) o << ind << "target_unit: " << q(c.target_unit) << "\n";
+  if (!c.refused_rule.empty()) o << ind << "refused_rule: " << q(c.refused_rule) << "\n";
+  if (c.switched)
+    o << ind << "switched_from: {unit: " << q(c.switched_from) << ", distance: " << q(c.switched_from_distance) << "}\n";
   if (c.declined) return;
   o << ind << "attacker: " << c.attacker << "\n";
   o << ind << "move: " << q(c.move) << "\n";

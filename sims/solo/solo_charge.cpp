@@ -16,6 +16,7 @@
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/doc.hpp"
 #include "engine/procedures/combat.hpp"
+#include "engine/procedures/reaction_rules.hpp"
 #include "sims/io/atomic_file.hpp"
 #include "sims/solo/solo_text.hpp"
 
@@ -64,14 +65,20 @@ ChargePreview preview_charge(const Ruleset& r, const ChargeInputs& in) {
 }
 
 Length default_charge_move(const Ruleset& r, const Session& s, std::size_t unit) {
+  // The engine's own allowance (Battle::charge_allowance, asked with the
+  // pace Engagement::activate gives a declared charge): its pace this turn,
+  // limited as any pace, and a unit the table halted (or that has not acted
+  // this turn) at a walk, so its range is 1.5 times its walk (seed 003 L42).
   const UnitMemory& m = s.memory(unit);
-  Pace pace = m.pace;
-  if (pace == Pace::halt) {
-    const UnitType* t = r.find_unit_type(s.header().units[unit].type);
-    bool may_gallop = (!t || t->can_gallop) && m.gallop_streak < r.supplement.gallop_max_turns;
-    pace = may_gallop ? Pace::gallop : (t && !t->can_gallop ? r.switches.no_gallop_pace : r.supplement.after_gallop_limit);
-  }
-  return r.pace_range(pace).max;
+  PaceFacts pf;
+  pf.on_horse = !m.on_foot;
+  pf.type = r.find_unit_type(s.header().units[unit].type);
+  pf.gallop_streak = m.gallop_streak;
+  pf.charged_last_turn = m.charged_last_turn;
+  const Pace pace = reaction_pace(r, pf, m.acted_in_turn == s.state().turn ? m.pace : Pace::halt);
+  // On foot a unit declares no charge (charge_refusal); its allowance would
+  // be its own move, which the session does not know: the walk's then.
+  return pf.on_horse ? reaction_allowance(r, true, Length(), pace) : r.pace_range(Pace::walk).max;
 }
 
 TableCharge table_charge(const ChargeInputs& in, const ChargePreview& pv) {
@@ -227,8 +234,33 @@ std::optional<std::pair<Length, std::string>> class_move(const Ruleset& r, Defen
 
 }  // namespace
 
+namespace {
+
+ChargeRecord resolve_charge_at(const Ruleset& r, const Session& s, std::size_t unit, const ChargeInputs& in, const ChargeDice& dice);
+
+// Seed 003 L56, said before the rest of the outcome: the declared target
+// moved out of reach, and the charge went at another enemy within it.
+std::string switch_text(const Ruleset& r, const std::string& name, const ChargeInputs& in) {
+  if (!in.switched) return {};
+  const std::string from = in.switched_from.empty() ? "declared target" : "declared target " + in.switched_from;
+  const std::string to = in.target_unit.empty() ? "another enemy within its reach" : in.target_unit + ", another enemy within its reach,";
+  return possessive(name) + " " + from + " has moved out of its charge range (" + format_length_table(in.switched_from_distance, r.units) +
+         " away): it charges " + to + " instead (seed 003 L56). ";
+}
+
+}  // namespace
+
 ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit, const ChargeInputs& in,
                             const ChargeDice& dice) {
+  ChargeRecord c = resolve_charge_at(r, s, unit, in, dice);
+  c.outcome = switch_text(r, s.header().units[unit].name, in) + c.outcome;
+  return c;
+}
+
+namespace {
+
+ChargeRecord resolve_charge_at(const Ruleset& r, const Session& s, std::size_t unit, const ChargeInputs& in,
+                               const ChargeDice& dice) {
   const ChargeRules& cr = r.charge;
   const LengthUnit u = r.units;
   ChargePreview p = preview_charge(r, in);
@@ -256,6 +288,12 @@ ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit
   c.stand_ways = p.stand_ways;
   const std::string& name = s.header().units[unit].name;
   const std::string defender = cr.row(in.defender).text;
+  c.target_unit = in.target_unit;
+  c.switched = in.switched;
+  if (in.switched) {
+    c.switched_from = in.switched_from;
+    c.switched_from_distance = format_length(in.switched_from_distance, u);
+  }
   // The charge's procedure (engine/procedures/charge_procedure.hpp) walked
   // with the player's answers and these dice; the record says what it did.
   ChargeSlots slots;
@@ -419,6 +457,8 @@ ChargeRecord resolve_charge(const Ruleset& r, const Session& s, std::size_t unit
   }
   return c;
 }
+
+}  // namespace
 
 void replay_charges(const Session& s, const Ruleset& r) {
   for (const Event& e : s.history()) {

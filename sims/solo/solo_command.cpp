@@ -165,6 +165,22 @@ ChargeInputs charge_inputs(const Session& s, const Ruleset& r, std::size_t k, co
   in.fear_exempt = o.fear_exempt;
   in.refuge = o.refuge;
   in.square = o.square;
+  if (!o.target.empty() && !printable_utf8(o.target)) refuse("--target: a unit's name is printable text");
+  in.target_unit = o.target;
+  if (in.target_unit.empty())  // the target `solo play` asked with the declaration (seed 003 L24)
+    if (auto t = s.memory(k).charge_draft.find("target"); t != s.memory(k).charge_draft.end()) in.target_unit = t->second;
+  if (!o.switched_from.empty()) {
+    // Seed 003 L56: NAME=DISTANCE or DISTANCE, the declared target's.
+    const auto eq = o.switched_from.rfind('=');
+    const std::string from = eq == std::string::npos ? std::string() : o.switched_from.substr(0, eq);
+    const std::string dist = eq == std::string::npos ? o.switched_from : o.switched_from.substr(eq + 1);
+    auto l = parse_table_length(r, dist, false, why);
+    if (!l) refuse("--switched-from: " + why + " (give NAME=DISTANCE or DISTANCE: where the declared target is now)");
+    if (!printable_utf8(from)) refuse("--switched-from: a unit's name is printable text");
+    in.switched = true;
+    in.switched_from = from;
+    in.switched_from_distance = *l;
+  }
   // The optional rules' answers only where the ruleset has the rule and
   // the target is foot answering the charge (not charging too).
   const bool foot_answers = r.charge.kind(in.defender) == DefenderKind::foot && !in.both_charging;
@@ -235,11 +251,17 @@ void run(Session& s, const Ruleset& r, const Charge& o, Applied& out) {
   const std::size_t k = find_unit_or_throw(s, o.unit);
   const std::string name = s.header().units[k].name;
   ChargeRecord c;
-  if (o.decline) {
-    if (!o.distance.empty() || !o.defender.empty() || !o.defender_roll.empty())
-      refuse("--decline: the unit does not charge; leave out the charge's other flags");
+  if (o.decline || o.not_visible) {
+    if (!o.distance.empty() || !o.defender.empty() || !o.defender_roll.empty() || !o.switched_from.empty())
+      refuse(std::string(o.decline ? "--decline" : "--not-visible") + ": the unit does not charge; leave out the charge's other flags");
+    if (!o.target.empty() && !printable_utf8(o.target)) refuse("--target: a unit's name is printable text");
     c.activation = s.memory(k).last_activation;
     c.declined = true;
+    c.target_unit = o.target;
+    // Seed 003 L34: "the declared target unit must be visible to the front
+    // rank of the charging unit" (the engine's charge_gate asks the same).
+    if (o.not_visible)
+      if (const auto no = target_refusal(r, s, k, false)) c.refused_rule = std::string(no->rule);
   } else {
     const ChargeInputs in = o.inputs ? *o.inputs : charge_inputs(s, r, k, o);
     const ChargePreview pv = preview_charge(r, in);

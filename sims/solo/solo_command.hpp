@@ -68,6 +68,14 @@ struct Charge {
   bool flank = false, rear = false, both_charging = false, pikes_facing = false;
   std::string path = "open";
   bool fear_exempt = false, refuge = false, square = false;  // optional rules (seeds 001, 004)
+  // Version 6 (issue 28): the player's unit the declaration names (seed 003
+  // L24); its front rank does not see it: no declaration, declined with the
+  // rule (L34); the declared target moved out of range and the charge goes
+  // at another enemy within it (L56): "NAME=DISTANCE" or "DISTANCE", the
+  // declared one's.
+  std::string target;
+  bool not_visible = false;
+  std::string switched_from;
   // ...or already parsed (`solo play`'s form): then the words are unused.
   std::optional<ChargeInputs> inputs;
   // The player's own dice, by the charge procedure's slots (empty: not

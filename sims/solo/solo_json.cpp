@@ -21,6 +21,10 @@ Json charge_json(const Session& s, const ChargeRecord& c) {
   Json j;
   j["activation"] = c.activation;
   j["declined"] = c.declined;
+  // Version 6 (seed 003 L24, L34, L56), when recorded.
+  if (!c.target_unit.empty()) j["target_unit"] = c.target_unit;
+  if (!c.refused_rule.empty()) j["refused_rule"] = c.refused_rule;
+  if (c.switched) j["switched_from"] = Json{{"unit", c.switched_from}, {"distance", c.switched_from_distance}};
   if (c.declined) return j;
   j["attacker"] = c.attacker;
   j["move"] = c.move;

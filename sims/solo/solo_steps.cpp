@@ -537,12 +537,21 @@ std::string rally_question(const Ruleset& r, const Session& s, std::size_t unit)
          ". Is any enemy within " + format_length_table(r.combat.morale.rally_enemy_clear, r.units) + " of it?";
 }
 
+bool declaration_open(const std::map<std::string, std::string>& draft) {
+  const auto c = draft.find("charge");
+  if (c == draft.end()) return true;
+  // Version 6: the declaration names its target (seed 003 L24) and says it
+  // is visible to the front rank (L34), in step 1 with the yes; after a
+  // switch of target (L56) the new target's name is asked again.
+  return c->second == "yes" && (!draft.count("target") || !draft.count("visible"));
+}
+
 Step next_step(const Session& s, const Ruleset& r) {
   const State& st = s.state();
   const std::size_t n = s.header().units.size();
   bool any_left = false;
   for (std::size_t k = 0; k < n; ++k) {
-    if (s.charge_pending(k) && !st.units[k].charge_draft.count("charge")) return {Step::Kind::charge, k, Question::in_cover};
+    if (s.charge_pending(k) && declaration_open(st.units[k].charge_draft)) return {Step::Kind::charge, k, Question::in_cover};
     if (s.figures_left(k) <= 0 || st.units[k].morale == Morale::routed) continue;
     any_left = true;
     if (st.units[k].acted_in_turn == st.turn) continue;

@@ -348,6 +348,22 @@ std::optional<ChargeRefusal> charge_refusal(const Ruleset& r, const Session& s, 
   return declaration_refusal(r, s.state().turn, m.morale == Morale::steady, m.charged_last_turn);
 }
 
+std::optional<ChargeRefusal> target_refusal(const Ruleset& r, const Session& s, std::size_t unit, bool target_visible) {
+  // The engine's gate (charge_gate, engine/decision/charge.hpp) with the
+  // facts declaration_refusal gives it, and the target's sight (seed 003 L34).
+  const UnitMemory& m = s.memory(unit);
+  ChargeGateInput in;
+  in.when = ChargeWhen::declare;
+  in.turn = s.state().turn;
+  in.first_turn_allowed = r.combat.charge.first_turn;
+  in.good_order = m.morale == Morale::steady;
+  in.charged_last_turn = m.charged_last_turn;
+  in.target_visible = target_visible;
+  const ChargeGate g = charge_gate(in);
+  if (g.allowed) return std::nullopt;
+  return ChargeRefusal{g.rule, g.why};
+}
+
 namespace {
 
 template <std::size_t N>

@@ -107,6 +107,10 @@ Die session_die(const Session& s, std::size_t unit);
 // "(Charge?)": the engine's own gates (engine/procedures/table_rules.hpp),
 // asked with the session's turn and the unit's remembered morale.
 std::optional<ChargeRefusal> charge_refusal(const Ruleset& r, const Session& s, std::size_t unit);
+// The same gates with the declared target's sight (seed 003 L34: "the
+// declared target unit must be visible to the front rank of the charging
+// unit"): charge_gate's answer with ChargeGateInput::target_visible.
+std::optional<ChargeRefusal> target_refusal(const Ruleset& r, const Session& s, std::size_t unit, bool target_visible);
 
 // The activation for these answers and this die: RF, band, behaviour, pace
 // (after the gallop limit and the no-gallop rule), instruction.
@@ -136,6 +140,16 @@ struct ChargeInputs {
   bool fear_exempt = false;
   bool refuge = false;
   bool square = false;
+  // Version 6 (issue 28): the player's unit the declaration named (seed 003
+  // L24; "" = not named), and L56's switch: the declared target moved out
+  // of reach and the charge goes at this one, another enemy within reach,
+  // instead; `switched_from` names the declared one ("" = not named), at
+  // `switched_from_distance`. They change nothing of the charge's geometry
+  // or dice: the answers above are the new target's.
+  std::string target_unit;
+  bool switched = false;
+  std::string switched_from;
+  Length switched_from_distance;
 };
 
 // Everything known before the dice: range, minimum distance, whether it
@@ -165,9 +179,12 @@ struct ChargePreview {
 };
 ChargePreview preview_charge(const Ruleset& r, const ChargeInputs& in);
 
-// The charge's normal move, offered as the default: the top of the pace
-// the unit moves at this turn, or of the fastest pace it may use when the
-// table halted it.
+// The charge's normal move (seed 003's "movement allowance"), as the
+// engine's Battle::charge_allowance gives it: the top of the pace the unit
+// moves at this turn (limited as any pace), or of the walk when the table
+// halted it or it has not acted this turn (seed 003 L42: a halted unit
+// charges 1.5 times its walk), or always the walk when
+// combat.charge.allowance is walk.
 Length default_charge_move(const Ruleset& r, const Session& s, std::size_t unit);
 
 // The 2D6 a rolled charge uses now: the dice already rolled for this unit's
@@ -344,6 +361,10 @@ struct Step {
 inline constexpr std::array<std::string_view, 9> k_step_kind_names{
     "question", "roll", "charge", "initiative", "shooting", "melee", "rally", "next_turn", "game_over"};
 Step next_step(const Session& s, const Ruleset& r);
+// Whether a "(Charge?)" is still being declared (step 1): not answered, or
+// answered yes without its target named and its sight answered (version 6,
+// seed 003 L24, L34; asked again after a switch of target, L56).
+bool declaration_open(const std::map<std::string, std::string>& draft);
 
 // The prompts of the turn's steps, in the player's words (play and the
 // web page ask the same).

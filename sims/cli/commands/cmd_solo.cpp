@@ -162,7 +162,12 @@ void step_text(std::ostream& out, const Session& s, const Ruleset&, const Applie
 void charge_text(std::ostream& out, const Session& s, const Ruleset& rules, const Applied& r) {
   const std::string& name = s.header().units[*r.unit].name;
   const ChargeRecord& c = std::get<ChargeEvent>(s.event(r.events.back()).body).c;
-  if (c.declined) {
+  if (c.declined && !c.refused_rule.empty()) {
+    // Seed 003 L34: the engine's gate, as it refused the declaration.
+    const auto no = solo::target_refusal(rules, s, *r.unit, false);
+    out << "No declaration: " << (no ? std::string(no->why) : std::string("a rule forbids it")) << " [" << c.refused_rule << "]. "
+        << name << " does not charge.\n";
+  } else if (c.declined) {
     out << name << " does not charge.\n";
   } else {
     print_charge_preview(out, rules, *r.charge_inputs, r.preview);
@@ -387,6 +392,13 @@ void add_step_commands(CLI::App* solo, Runner& run) {
     flank->excludes(rear);
     c->add_flag("--both-charging", o->c.both_charging, "The defender is charging too");
     c->add_flag("--pikes-facing", o->c.pikes_facing, "Swiss or Landsknechte pikes or pole arms facing the charge");
+    c->add_option("--target", o->c.target,
+                  "The name of your unit the charge is declared against (seed 003 L24), recorded with the charge");
+    c->add_flag("--not-visible", o->c.not_visible,
+                "The target is not visible to the unit's front rank: no declaration (seed 003 L34); recorded as declined");
+    c->add_option("--switched-from", o->c.switched_from,
+                  "NAME=DISTANCE (or DISTANCE): the declared target has moved out of the charge's range, to this distance, and "
+                  "another enemy is within it: the charge goes at that one, which --distance, --defender... describe (seed 003 L56)");
     c->add_option("--attacker", o->c.attacker, "The charging unit's weight: light, medium or heavy (default: the unit's weight=)");
     c->add_option("--move", o->c.move, "The charging unit's normal move (default: the top of its pace this turn)");
     c->add_option("--roll", o->c.defender_roll, "Your physical 2D6 for the defender, two dice (e.g. --roll 3 5)")
