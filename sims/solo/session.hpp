@@ -584,7 +584,7 @@ constexpr int charge_roll_offset(ChargeRoll r) {
   }
   return -1;
 }
-// The version a session with this header and history is written at (1 to 3).
+// The version a session with this header and history is written at (1 to k_version).
 int needed_version(const Header& header, const std::vector<Event>& history);
 // The step and unit an event is, if it is a turn step.
 std::optional<TurnStep> turn_step_of(const EventBody& body);
