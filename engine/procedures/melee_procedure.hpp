@@ -106,7 +106,7 @@ class MeleeProcedure {
     MeleeRoll roll = MeleeRoll::attacker;  // kind roll: which dice
     int dice = 0;                          // ...how many
     int die = 6;                           // ...of how many faces
-    int need = 0;                          // ...scoring on this or more (retire: the cavalry face; square_first: and no bounce)
+    int need = 0;                          // ...scoring on this or more (square_first: a bounce face scores none; retire: 0, only the cavalry face hits)
     std::string_view rule;                 // the conformance id of the rule that throws them (docs/conformance.md)
     // kind fights (square, no bounce): how many figures has the cavalry
     // left after the square's hits? answer_fights().
