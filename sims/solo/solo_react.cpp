@@ -233,15 +233,10 @@ StepRecord resolve_opportunity(const Ruleset& r, const Session& s, std::size_t u
   ReactorFacts f = reactor_facts(r, s, unit);
   f.mover_on_horse = mv.unit.on_horse();
   f.mover_visible = mv.in_sight;
-  const UnitMemory& mem = s.memory(unit);
-  PaceFacts pf;
-  pf.on_horse = !mem.on_foot;
-  pf.type = r.find_unit_type(s.header().units[unit].type);
-  pf.gallop_streak = mem.gallop_streak;
-  pf.charged_last_turn = mem.charged_last_turn;
-  // The pace it was ordered this turn (its activation's), at halt a walk.
-  const Pace pace = reaction_pace(r, pf, mem.acted_in_turn == s.state().turn ? mem.pace : Pace::halt);
-  const Length allowance = reaction_allowance(r, pf.on_horse, Length(), pace);
+  // Its charge allowance this turn (the pace it was ordered, at halt a walk:
+  // default_charge_move, the engine's reaction_pace and reaction_allowance);
+  // on foot none.
+  const Length allowance = s.memory(unit).on_foot ? Length() : default_charge_move(r, s, unit);
   const ChargeGeometry g =
       with_path(r.charge, allowance, table_charge_geometry(r, allowance, mv.distance, mv.in_arc ? 0.0 : 90.0, mv.unit.defender), mv.path);
   const OpportunityCall call = opportunity_call(r, f, reactor_wants(s, unit), g.reaches);
@@ -257,7 +252,7 @@ StepRecord resolve_opportunity(const Ruleset& r, const Session& s, std::size_t u
   // The charge, through the procedure (L100: -2 when undeclared; L102: halfway).
   OpportunityChargeFacts of;
   of.declared = reactor_declared(s, unit);
-  of.charger_on_horse = pf.on_horse;
+  of.charger_on_horse = !s.memory(unit).on_foot;
   of.reach.reaches = true;
   of.reach.charge_bonus = g.charge_bonus;
   of.reach.morale_check = g.morale_check;
@@ -347,13 +342,7 @@ StepRecord resolve_charged(const Ruleset& r, const Session& s, std::size_t unit,
   ReactorFacts f = reactor_facts(r, s, unit);
   f.mover_on_horse = c.unit.on_horse();
   f.mover_visible = c.in_sight;
-  PaceFacts pf;
-  pf.on_horse = on_horse;
-  pf.type = r.find_unit_type(s.header().units[unit].type);
-  pf.gallop_streak = mem.gallop_streak;
-  pf.charged_last_turn = mem.charged_last_turn;
-  const Pace pace = reaction_pace(r, pf, mem.acted_in_turn == s.state().turn ? mem.pace : Pace::halt);
-  const Length allowance = reaction_allowance(r, on_horse, Length(), pace);
+  const Length allowance = on_horse ? default_charge_move(r, s, unit) : Length();  // as the opportunity charge's
   const DefenderClass own_class = horse_class(static_cast<Weight>(*w));
   const ChargeGeometry own = table_charge_geometry(r, allowance, c.distance, c.in_arc ? 0.0 : 90.0, c.unit.defender);
   const ChargeCounter counter =
