@@ -562,9 +562,12 @@ void Session::apply_to_state(const Event& e) {
             // the declared target's answers give way to the new one's.
             if (!m->charge_draft.count("distance"))
               throw SessionError(ev.unit + "'s charge has no target measured yet to switch from", "field");
-            auto get = [&](const char* key) {
-              auto it = m->charge_draft.find(key);
-              return it == m->charge_draft.end() ? std::string() : it->second;
+            // Named, not captured: clang before 16 refuses a lambda that
+            // captures a structured binding (the CI fuzz build).
+            const auto& draft = m->charge_draft;
+            auto get = [&draft](const char* key) {
+              auto it = draft.find(key);
+              return it == draft.end() ? std::string() : it->second;
             };
             const std::string from = get("target"), distance = get("distance");
             for (std::string_view f : k_charge_target_fields) m->charge_draft.erase(std::string(f));
