@@ -143,6 +143,42 @@ TEST_CASE("melee procedure: against a square the square rolls first and a bounce
   }
 }
 
+TEST_CASE("melee procedure: a player's square faces say the bounce and how many dice may still hit (seed 004)",
+          "[melee][procedure][square][004-L44-bounce-flag]") {
+  const RulesetPtr r = with_square(2);
+  int flag = 1;
+  while (!square_bounces(r->charge, flag)) ++flag;
+  int plain = 1;
+  while (square_bounces(r->charge, plain)) ++plain;
+  const SquareFaces both_plain = read_square_faces(*r, {plain, plain});
+  CHECK_FALSE(both_plain.bounce);
+  CHECK(both_plain.may_hit == 2);
+  const SquareFaces one_flag = read_square_faces(*r, {plain, flag});
+  CHECK(one_flag.bounce);
+  CHECK(one_flag.may_hit == 1);  // a bounce face scores no hit
+  CHECK_THROWS_AS(read_square_faces(*r, {}), std::out_of_range);
+  CHECK_THROWS_AS(read_square_faces(*r, {plain, plain, plain}), std::out_of_range);  // at most max_battle_dice
+  CHECK_THROWS_AS(read_square_faces(*r, {r->charge.infantry_square.die + 1}), std::out_of_range);
+  CHECK_THROWS_AS(read_square_faces(*r, {0}), std::out_of_range);
+
+  MeleeFacts f = cavalry_against_foot(*r, 12, 8);
+  f.form = MeleeForm::square;
+  {
+    MeleeProcedure p(*r, f);
+    CHECK_THROWS_AS(p.square_faces(one_flag, 2), std::out_of_range);  // two hits from the one die that did not bounce
+    p.square_faces(one_flag, 1);
+    REQUIRE(p.done());
+    CHECK(p.result().end == MeleeEnd::bounced);
+    CHECK(p.result().defender_hits == 1);
+  }
+  {
+    MeleeProcedure p(*r, f);
+    p.square_faces(both_plain, 2);
+    CHECK(p.next().kind == Kind::fights);  // no bounce: the cavalry may still strike
+    CHECK(p.result().defender_hits == 2);
+  }
+}
+
 TEST_CASE("melee procedure: the cavalry's dice against a square are counted from the figures the square's hits left it",
           "[melee][procedure][square][004-L46-cavalry-one-die]") {
   // Two dice at most, a die per figures_per_die figures: a unit brought

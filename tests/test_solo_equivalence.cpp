@@ -535,8 +535,12 @@ TEST_CASE("solo and simulation: fear of charge and the square's melee give the s
       const int square_hits = static_cast<int>(vtest::get<long long>(*square_first, "hits"));
       std::vector<int> faces;
       if (strike) faces = faces_of(*strike, "dice");
+      // The engine's square faces read as a player's (seed 004's bounce face).
+      const SquareFaces read = read_square_faces(*r, faces_of(*square_first, "dice"));
+      CHECK(read.bounce == bounce);
+      CHECK(square_hits <= read.may_hit);
       const solo::StepRecord sr =
-          solo::resolve_square_melee(*r, m.s, 0, bounce, square_hits, solo::player_dice(faces), std::nullopt);
+          solo::resolve_square_melee(*r, m.s, 0, read, square_hits, solo::player_dice(faces), std::nullopt);
       CHECK((sr.result == "bounced") == bounce);
       CHECK(sr.casualties == std::min(square_hits, m.s.figures_left(0)));
       if (strike) {

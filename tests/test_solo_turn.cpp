@@ -723,6 +723,10 @@ TEST_CASE("solo turn: the optional rules' flags of solo charge and solo melee, a
   CHECK(next["bounce_faces"] == nlohmann::json({6}));
   refused({"solo", "melee", "game", "Lancers", "--their-hits", "0", "--hits", "1"}, "--square-dice is needed");
   refused({"solo", "melee", "game", "Lancers", "--their-hits", "0", "--square-dice", "7"}, "a face of the square's D6");
+  // The bounce face scores no hit (seed 004): one die that bounced leaves
+  // no die to hit with; and the square rolls at most max_battle_dice dice.
+  refused({"solo", "melee", "game", "Lancers", "--their-hits", "1", "--square-dice", "6"}, "from 0 dice that did not show the bounce face");
+  refused({"solo", "melee", "game", "Lancers", "--their-hits", "0", "--square-dice", "3", "--square-dice", "4"}, "the square rolls at most 1 die");
   Result me = run({"solo", "melee", "game", "Lancers", "--their-hits", "0", "--square-dice", "3", "--hits", "1", "--json"}, dir.path);
   INFO(me.err);
   REQUIRE(me.status == 0);
@@ -735,4 +739,55 @@ TEST_CASE("solo turn: the optional rules' flags of solo charge and solo melee, a
   Result off = run({"solo", "charge", "plain", "Lancers", "--distance", "30cm", "--defender", "heavy-foot", "--square"}, dir.path);
   CHECK(off.status == 2);
   CHECK(contains(off.err, "this ruleset does not turn it on (charge.infantry_square.enabled)"));
+}
+
+// Issue 26: reading a session back replays its initiative, shooting, melee
+// and rally records on their steps (solo::replay_steps), as the charges are
+// replayed on the charge's procedure: a record the step does not give is
+// refused where it stands (file, line), exit 2, and the file is left as it
+// was.
+TEST_CASE("solo turn: reading a session back replays its initiative, shooting and melee records on their steps",
+          "[solo][turn][procedure]") {
+  TempDir dir;
+  ok(dir, {"solo", "new", "game", "--unit", "Hussars:shooting,weapon=carbine", "--unit", "Lancers:shock,heavy", "--seed", "5"});
+  ok(dir, {"solo", "next-turn", "game"});
+  ok(dir, {"solo", "activate", "game", "Hussars", "--enemy-in-range", "--roll", "6"});
+  ok(dir, {"solo", "charge", "game", "Hussars", "--decline"});
+  ok(dir, {"solo", "activate", "game", "Lancers", "--enemy-in-range", "--roll", "6"});
+  ok(dir, {"solo", "charge", "game", "Lancers", "--distance", "20cm", "--defender", "heavy-foot", "--initiation", "5", "5",
+           "--roll", "6", "6"});
+  ok(dir, {"solo", "initiative", "game", "--total", "1", "--roll", "4"});  // 4 - 2 = 2 against 1: the cavalry
+  ok(dir, {"solo", "shoot", "game", "Hussars", "--distance", "8cm"});      // the session's dice
+  ok(dir, {"solo", "melee", "game", "Lancers", "--their-hits", "1"});      // the session's dice
+  const auto file = dir.path / k_file;
+  const std::string good = slurp(file);
+  REQUIRE(run({"solo", "status", "game"}, dir.path).status == 0);
+  // The record of event `kind` with `from` (within it) replaced by `to`.
+  auto tampered = [&](const std::string& kind, const std::string& from, const std::string& to) {
+    std::string text = good;
+    const auto ev = text.find("event: " + kind + "\n");
+    REQUIRE(ev != std::string::npos);
+    const auto at = text.find(from, ev);
+    REQUIRE(at != std::string::npos);
+    REQUIRE(at < text.find("\n  - ", ev));  // within the same record
+    text.replace(at, from.size(), to);
+    return text;
+  };
+  auto refused = [&](const std::string& text, const std::string& says) {
+    spit(file, text);
+    const Result r = run({"solo", "status", "game"}, dir.path);
+    INFO(r.out << r.err);
+    CHECK(r.status == 2);
+    CHECK(contains(r.err, "game.vedette.yaml:"));
+    CHECK(contains(r.err, says));
+    CHECK(slurp(file) == text);  // nothing written
+  };
+  refused(tampered("initiative", "result: cavalry", "result: player"),
+          "result is recorded as 'player' but the step gives 'cavalry'");
+  // Your unit's hits: 12 against the cavalry's (5 on this seed's dice) lose it the melee.
+  refused(tampered("melee", "player_hits: \"1\"", "player_hits: \"12\""), "history #8 (melee): result is recorded as 'won' but the step gives 'lost'");
+  // In cover the shot needs one more (6+): fewer of the recorded dice hit.
+  refused(tampered("shooting", "cover: \"no\"", "cover: \"yes\""), "history #7 (shooting): score is recorded as");
+  spit(file, good);
+  CHECK(run({"solo", "status", "game"}, dir.path).status == 0);
 }

@@ -567,7 +567,10 @@ TEST_CASE("web: melee-plan says whether the cavalry strikes a square and with wh
   CHECK(open["strikes"] == true);
   CHECK(open["dice"] == 1);  // at most max_battle_dice against a square
   CHECK(open["need"] == 4);  // the usual 5+, +1 charging shock cavalry (seed 002 L33)
-  CHECK(plan({{"square_dice", {3}}, {"their_hits", 12}})["strikes"] == false);  // its last figure fell to the square
+  // A die scores one hit at most, and a bounce face none (read_square_faces).
+  const Reply too_many = t.call("POST", "/api/sessions/q/melee-plan", {{"unit", "Lancers"}, {"square_dice", {3}}, {"their_hits", 2}});
+  CHECK(too_many.status == 400);
+  CHECK(too_many.body.find("2 hits from 1 die that did not show the bounce face") != std::string::npos);
   // Read-only: nothing was written.
   CHECK(body_of(t.call("GET", "/api/sessions/q"))["result"]["next_step"]["step"] == "melee");
   CHECK(t.call("POST", "/api/sessions/q/melee-plan", {{"unit", "Lancers"}, {"square_dice", {7}}}).status == 400);

@@ -132,6 +132,31 @@ void MeleeProcedure::hits(MeleeRoll slot, int h, bool bounce) {
   if (f_.form != MeleeForm::exchange || (attacker_given_ && defender_given_)) finish();
 }
 
+SquareFaces read_square_faces(const Ruleset& r, const std::vector<int>& faces) {
+  const auto& sq = r.charge.infantry_square;
+  const std::string most = std::to_string(sq.max_battle_dice) + (sq.max_battle_dice == 1 ? " die" : " dice");
+  if (faces.empty()) throw std::out_of_range("the square rolls first (seed 004): give the face its die showed, at most " + most);
+  if (static_cast<int>(faces.size()) > sq.max_battle_dice)
+    throw std::out_of_range("the square rolls at most " + most + " (charge.infantry_square.max_battle_dice), not " +
+                            std::to_string(faces.size()));
+  SquareFaces read;
+  for (int f : faces) {
+    if (f < 1 || f > sq.die)
+      throw std::out_of_range("a face of the square's D" + std::to_string(sq.die) + " is 1 to " + std::to_string(sq.die) + ", not " +
+                              std::to_string(f));
+    if (square_bounces(r.charge, f)) read.bounce = true;  // seed 004: a bounce face scores no hit
+    else ++read.may_hit;
+  }
+  return read;
+}
+
+void MeleeProcedure::square_faces(const SquareFaces& read, int h) {
+  if (h > read.may_hit)
+    throw std::out_of_range(std::to_string(h) + " hits from " + std::to_string(read.may_hit) +
+                            (read.may_hit == 1 ? " die" : " dice") + " that did not show the bounce face");
+  hits(MeleeRoll::square_first, h, read.bounce);
+}
+
 void MeleeProcedure::answer_fights(int figures_left) {
   if (stage_ != Stage::fights)
     throw std::logic_error("MeleeProcedure: the cavalry's figures given when the melee does not ask for them");

@@ -98,6 +98,18 @@ struct MeleeResult {
   SquareAftermath square;  // end bounced or square_repulsed
 };
 
+// The square's first dice as a player reads them at the table (seed 004):
+// whether a die showed the bounce face (charge.infantry_square.bounce_on),
+// and how many did not: the most hits the player's rules can have scored.
+// Every front that takes a player's square dice reads them here.
+struct SquareFaces {
+  bool bounce = false;
+  int may_hit = 0;
+};
+// Throws std::out_of_range, saying what is allowed, for no faces, more than
+// max_battle_dice of them, or a face off the square's die.
+SquareFaces read_square_faces(const Ruleset& r, const std::vector<int>& faces);
+
 class MeleeProcedure {
  public:
   struct Need {
@@ -128,6 +140,11 @@ class MeleeProcedure {
   // A count the table gives instead of faces (the player's own unit's
   // hits; the square's hits and whether a die showed the bounce face).
   void hits(MeleeRoll slot, int hits, bool bounce = false);
+  // Square, the table's way (seed 004): the faces the player's square
+  // showed (read_square_faces: whether one bounced) and the hits the
+  // player's rules scored with the other dice. Throws std::out_of_range
+  // when the hits are more than those dice (a bounce face scores none).
+  void square_faces(const SquareFaces& read, int hits);
   // Square: the cavalry's figures after the square's hits (0: destroyed).
   void answer_fights(int figures_left);
 

@@ -483,28 +483,25 @@ void melee_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prom
   // Against a square (seed 004): the square's die first (its face: a
   // bounce, or a hit by your rules); a bounce leaves the cavalry no strike.
   const bool square = s.memory(k).square;
-  bool bounce = false;
+  SquareFaces faces;
   solo::Melee cmd;
   cmd.unit = name;
   if (square) {
     const auto& sq = r.charge.infantry_square;
-    int others = 0;  // dice that did not bounce: they may hit
-    for (int d = 0; d < sq.max_battle_dice; ++d) {
-      const int face = p.number("Roll your square's D" + std::to_string(sq.die) + ": which face did it show?", 1, sq.die, std::nullopt, "",
-                                "Seed 004: the square rolls first; a bounce face sends the cavalry back before it strikes.");
-      cmd.square_dice.push_back(face);
-      if (square_bounces(r.charge, face)) bounce = true;
-      else ++others;
-    }
-    if (others > 0)
-      cmd.their_hits = p.number("How many hits did your square score on " + name + "?", 0, others, std::nullopt, "",
+    for (int d = 0; d < sq.max_battle_dice; ++d)
+      cmd.square_dice.push_back(p.number("Roll your square's D" + std::to_string(sq.die) + ": which face did it show?", 1, sq.die,
+                                         std::nullopt, "",
+                                         "Seed 004: the square rolls first; a bounce face sends the cavalry back before it strikes."));
+    faces = read_square_faces(r, cmd.square_dice);  // the dice that did not bounce may hit
+    if (faces.may_hit > 0)
+      cmd.their_hits = p.number("How many hits did your square score on " + name + "?", 0, faces.may_hit, std::nullopt, "",
                         "Each hit removes one of its figures (" + std::to_string(left) + " left), as your rules score the die.");
   } else {
     cmd.their_hits = p.number("How many hits did your unit score on " + name + "?", 0, 1000, std::nullopt, "",
                       "Each hit removes one of its figures (" + std::to_string(left) + " left). More hits wins the melee.");
   }
   // The melee procedure says whether the cavalry strikes now, and with what.
-  const MeleeProcedure::Need need = solo_melee(r, s, k, cmd.their_hits, bounce).next();
+  const MeleeProcedure::Need need = solo_melee(r, s, k, cmd.their_hits, faces).next();
   if (need.kind == MeleeProcedure::Need::Kind::roll && physical && !s.step_dice_for(TurnStep::melee, k, s.state().turn))
     cmd.hits = p.number("Roll " + std::to_string(need.dice) + " D6 for " + name + ", each hitting on " + std::to_string(need.need) +
                          "+, and enter the number of hits:",

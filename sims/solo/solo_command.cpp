@@ -333,17 +333,24 @@ void run(Session& s, const Ruleset& r, const Melee& o, Applied& out) {
   if (!s.memory(k).contact) refuse(name + " is in no melee this turn (melee follows its charge that stood)");
   const bool square = s.memory(k).square;
   const auto& sq = r.charge.infantry_square;
-  if (square && (o.square_dice.empty() || static_cast<int>(o.square_dice.size()) > sq.max_battle_dice))
+  if (square && o.square_dice.empty())
     refuse("--square-dice is needed: your square rolls first (seed 004), at most " + std::to_string(sq.max_battle_dice) +
            (sq.max_battle_dice == 1 ? " die" : " dice") + "; give the face(s) it showed");
   if (!square && !o.square_dice.empty()) refuse("--square-dice: " + name + " is not fighting a square this turn");
-  bool bounce = false;
-  for (int f : o.square_dice) {
-    if (f < 1 || f > sq.die) refuse("--square-dice: a face of the square's D" + std::to_string(sq.die) + ", 1 to " + std::to_string(sq.die));
-    bounce = bounce || square_bounces(r.charge, f);
+  // The square's faces and your hits as the engine reads them, then the
+  // melee procedure says whether the cavalry rolls, and how many dice.
+  SquareFaces faces;
+  MeleeProcedure::Need need;
+  try {
+    if (square) faces = read_square_faces(r, o.square_dice);
+  } catch (const std::out_of_range& e) {
+    refuse(std::string("--square-dice: ") + e.what());
   }
-  // The melee procedure says whether the cavalry rolls, and how many dice.
-  const MeleeProcedure::Need need = solo_melee(r, s, k, o.their_hits, bounce).next();
+  try {
+    need = solo_melee(r, s, k, o.their_hits, faces).next();
+  } catch (const std::out_of_range& e) {
+    refuse(std::string("--their-hits: ") + e.what());
+  }
   const int dice = need.kind == MeleeProcedure::Need::Kind::roll ? need.dice : 0;
   if (o.hits && dice > 0 && (*o.hits < 0 || *o.hits > dice))
     refuse("--hits: " + std::to_string(*o.hits) + " of " + std::to_string(dice) + " dice");
@@ -352,7 +359,7 @@ void run(Session& s, const Ruleset& r, const Melee& o, Applied& out) {
   StepDice d;
   if (!o.hits && dice > 0) d = session_step_dice(s, TurnStep::melee, k, dice);
   out.unit = k;
-  out.events.push_back(s.append(MeleeEvent{name, square ? resolve_square_melee(r, s, k, bounce, o.their_hits, d, o.hits)
+  out.events.push_back(s.append(MeleeEvent{name, square ? resolve_square_melee(r, s, k, faces, o.their_hits, d, o.hits)
                                                         : resolve_melee(r, s, k, o.their_hits, d, o.hits)}).n);
 }
 

@@ -83,9 +83,13 @@ SessionRules load_session_rules(const Session& s) {
   }
   out.hash = ruleset_hash(*out.rules);
   out.changed = out.hash != s.header().ruleset_hash;
-  // Reading a session replays its charges on the procedure they were made
-  // by; under a changed ruleset they stand as recorded (the note says so).
-  if (!out.changed) replay_charges(s, *out.rules);
+  // Reading a session replays its charges and its other steps on the
+  // procedures they were made by; under a changed ruleset they stand as
+  // recorded (the note says so).
+  if (!out.changed) {
+    replay_charges(s, *out.rules);
+    replay_steps(s, *out.rules);
+  }
   return out;
 }
 

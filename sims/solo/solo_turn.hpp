@@ -244,6 +244,16 @@ struct ReplayError : LoadError {
 // that its dice fail, dice for a step the charge never reaches, a step it
 // reaches without its dice. load_session_rules() calls it.
 void replay_charges(const Session& s, const Ruleset& r);
+// The same for the rest of the turn (docs/architecture.md): walks the
+// history on a copy of the session, and at each initiative, shooting, melee
+// and rally record replays its step (resolve_initiative, resolve_shooting,
+// resolve_melee and resolve_square_melee, resolve_rally: their procedures)
+// on the state just before it, with the recorded answers and dice, and
+// refuses (ReplayError at the record's field) a result, a score, casualties,
+// a fall-back or a morale that the step does not give (not a dismount:
+// files before version 4 said it in words only). load_session_rules()
+// calls it.
+void replay_steps(const Session& s, const Ruleset& r);
 
 // The player's own dice for a charge, asked in the procedure's order and
 // only when it will read them: `ask(slot, n)` returns that slot's n dice
@@ -324,19 +334,21 @@ struct MeleeSide {
 MeleeSide solo_melee_side(const Ruleset& r, const Session& s, std::size_t unit);
 // The melee procedure (engine/procedures/melee_procedure.hpp) as this
 // unit's melee stands, given the player's side: its hits, and against a
-// square the square's first dice (`bounce`: a die showed the bounce face).
+// square what the square's first dice showed (read_square_faces, engine/
+// procedures/melee_procedure.hpp; std::out_of_range when the hits are more
+// than the dice that did not bounce).
 // It then waits for the cavalry's dice (next() says how many) or is done.
 // The automated unit is the attacker (its charge stood, or against your
 // square), or the defender when your unit charged it and it stood (seed
 // 003 L54), as in the engine.
-MeleeProcedure solo_melee(const Ruleset& r, const Session& s, std::size_t unit, int player_hits, bool bounce);
+MeleeProcedure solo_melee(const Ruleset& r, const Session& s, std::size_t unit, int player_hits, const SquareFaces& square = {});
 StepRecord resolve_melee(const Ruleset& r, const Session& s, std::size_t unit, int player_hits, const StepDice& dice,
                          std::optional<int> own_hits);
 // Against a square (seed 004, the player's infantry formed square at the
-// charge): the square's die first (`bounce`: it showed a bounce face), its
+// charge): the square's die first (what it showed: read_square_faces), its
 // hits, then the cavalry's at most max_battle_dice dice; the engine's
 // square_melee() says what follows.
-StepRecord resolve_square_melee(const Ruleset& r, const Session& s, std::size_t unit, bool bounce, int square_hits,
+StepRecord resolve_square_melee(const Ruleset& r, const Session& s, std::size_t unit, const SquareFaces& square, int square_hits,
                                 const StepDice& dice, std::optional<int> own_hits);
 // Seed 001's gut check's need in words: "7+" or "at most 7".
 std::string gut_need_text(const ChargeRules& r);

@@ -611,20 +611,23 @@ Reply App::melee_plan(const std::string& name, const Request& r) {
   if (!s.memory(k).contact) return error_reply(400, unit + " is in no melee this turn");
   const solo::SessionRules rules = solo::load_session_rules(s);
   const Ruleset& rs = *rules.rules;
-  bool bounce = false;
-  int others = 0;  // the square's dice that did not bounce: they may hit
-  for (int f : m.square_dice) {
-    if (f < 1 || f > rs.charge.infantry_square.die)
-      return error_reply(400, "\"square_dice\": a face of the square's D" + std::to_string(rs.charge.infantry_square.die));
-    if (square_bounces(rs.charge, f)) bounce = true;
-    else ++others;
+  SquareFaces faces;
+  MeleeProcedure::Need need;
+  try {
+    if (!m.square_dice.empty()) faces = read_square_faces(rs, m.square_dice);
+  } catch (const std::out_of_range& e) {
+    return error_reply(400, std::string("\"square_dice\": ") + e.what());
   }
-  const MeleeProcedure::Need need = solo::solo_melee(rs, s, k, m.their_hits, bounce).next();
+  try {
+    need = solo::solo_melee(rs, s, k, m.their_hits, faces).next();
+  } catch (const std::out_of_range& e) {
+    return error_reply(400, std::string("\"their_hits\": ") + e.what());
+  }
   const bool strikes = need.kind == MeleeProcedure::Need::Kind::roll;
   return json_reply(200, Json{{"unit", unit},
                               {"rev", revision(name)},
-                              {"bounce", bounce},
-                              {"square_hits_max", others},
+                              {"bounce", faces.bounce},
+                              {"square_hits_max", faces.may_hit},
                               {"strikes", strikes},
                               {"dice", strikes ? need.dice : 0},
                               {"need", strikes ? need.need : 0}});
