@@ -373,3 +373,36 @@ TEST_CASE("solo melee: the cavalry your charge struck defends: no charge bonus, 
   CHECK(contains(l.out, "Hussars loses: it falls back"));
   CHECK(contains(l.out, "Your unit follows through the balance of its charge move."));
 }
+
+// Issue 26: a reaction's record is read back by replaying it on the charge's
+// procedure (solo::replay_steps), with the recorded answers and dice: a
+// record they do not give is refused where it stands, exit 2.
+TEST_CASE("solo: reading a session back replays the reactions on the charge's procedure (seed 003 L7)", "[solo][reaction][procedure]") {
+  TempDir dir;
+  turn_two(dir);
+  // Your medium horse charges the Hussars (light horse) in front: 6 (L14), [4 4] = 8: it stands.
+  ok(dir, {"solo", "charged", "game", "Hussars", "--mover", "Carabiniers", "--as", "medium_horse", "--distance", "30cm", "--roll", "4",
+           "4"});
+  const auto file = dir.path / "game.vedette.yaml";
+  const std::string good = slurp(file);
+  REQUIRE(run({"solo", "status", "game"}, dir.path).status == 0);
+  // The record's dice made 1 + 4 = 5 (its score too): against a need of 6
+  // (L14) the Hussars fail, yet the record says the melee follows.
+  std::string text = good;
+  const auto ev = text.find("event: charged\n");
+  REQUIRE(ev != std::string::npos);
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{{"dice: [4, 4]", "dice: [1, 4]"}, {"score: 8", "score: 5"}}) {
+    const auto at = text.find(from, ev);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), to);
+  }
+  spit(file, text);
+  const Result r = run({"solo", "status", "game"}, dir.path);
+  INFO(r.out << r.err);
+  CHECK(r.status == 2);
+  CHECK(contains(r.err, "game.vedette.yaml:"));
+  CHECK(contains(r.err, "(charged): result is recorded as 'melee' but the step gives 'morale_failed'"));
+  CHECK(slurp(file) == text);
+  spit(file, good);
+  CHECK(run({"solo", "status", "game"}, dir.path).status == 0);
+}

@@ -17,6 +17,7 @@
 #include "engine/procedures/turn_procedures.hpp"
 #include "sims/io/atomic_file.hpp"
 #include "sims/solo/solo_module.hpp"
+#include "sims/solo/solo_react.hpp"
 #include "sims/solo/solo_text.hpp"
 
 namespace vedette::solo {
@@ -697,6 +698,53 @@ void replay_steps(const Session& s, const Ruleset& r) {
         const std::optional<int> own =
             rec->dice.empty() && rec->dice_source == DiceSource::player ? std::optional<int>(rec->score) : std::nullopt;
         again = resolve_shooting(r, walk, k, target, distance, cover, recorded_dice(*rec), own);
+      } else if (std::holds_alternative<OpportunityEvent>(e.body) || std::holds_alternative<ChargedEvent>(e.body)) {
+        // The reactions (sims/solo/solo_react.hpp): the player's unit as
+        // the record names it, on the charge's procedure again.
+        const bool opportunity = std::holds_alternative<OpportunityEvent>(e.body);
+        const std::string& unit = opportunity ? std::get<OpportunityEvent>(e.body).unit : std::get<ChargedEvent>(e.body).unit;
+        rec = opportunity ? &std::get<OpportunityEvent>(e.body).s : &std::get<ChargedEvent>(e.body).s;
+        const std::size_t k = walk.unit_index(unit);
+        auto pick = [&](const auto& names, const char* key) {
+          const std::string v = given(*rec, key);
+          for (std::size_t i = 0; i < names.size(); ++i)
+            if (names[i] == v) return i;
+          fail(key, "'" + v + "' is not a known " + key);
+          return std::size_t{0};
+        };
+        auto yes = [&](const char* key) { return given(*rec, key) == "yes"; };
+        const std::optional<Length> distance = parse_length(given(*rec, "distance"));
+        if (!distance) fail("distance", "'" + given(*rec, "distance") + "' is not a length");
+        PlayerUnit player;
+        player.name = given(*rec, "mover");
+        player.defender = static_cast<DefenderClass>(pick(k_defender_class_names, "defender"));
+        // The cavalry's weight is its own (a unit without one was given it
+        // when asked, and the record does not keep it: no replay then).
+        if (reactor_weight(walk, k)) {
+          if (opportunity) {
+            MoverFacts mv;
+            mv.kind = static_cast<MoveKind>(pick(k_move_kind_names, "move"));
+            mv.distance = *distance;
+            mv.in_arc = yes("in_arc");
+            mv.in_sight = yes("in_sight");
+            mv.side = static_cast<ChargedOn>(pick(k_side_names, "side"));
+            mv.charging_it = yes("charging");
+            if (mv.charging_it) player.weight = static_cast<AttackerWeight>(pick(k_attacker_weight_names, "attacker"));
+            if (rec->given.count("path")) mv.path = static_cast<ChargePath>(pick(k_charge_path_names, "path"));
+            mv.unit = player;
+            again = resolve_opportunity(r, walk, k, mv, recorded_dice(*rec));
+          } else {
+            PlayerCharge c;
+            player.weight = static_cast<AttackerWeight>(pick(k_attacker_weight_names, "attacker"));
+            c.unit = player;
+            c.distance = *distance;
+            c.in_arc = yes("in_arc");
+            c.in_sight = yes("in_sight");
+            c.side = static_cast<ChargedOn>(pick(k_side_names, "side"));
+            c.bonus = yes("bonus");
+            again = resolve_charged(r, walk, k, c, recorded_dice(*rec));
+          }
+        }
       } else if (const auto* re = std::get_if<RallyEvent>(&e.body)) {
         rec = &re->s;
         const std::size_t k = walk.unit_index(re->unit);
@@ -707,6 +755,8 @@ void replay_steps(const Session& s, const Ruleset& r) {
       throw;
     } catch (const std::logic_error& x) {  // the procedure refused the record's dice or counts
       fail("dice", std::string("its dice or counts are not what the step asks: ") + x.what());
+    } catch (const SessionError& x) {  // the step refused the record's answers (too few dice, ...)
+      fail(x.field.empty() ? "dice" : x.field, x.what());
     }
     if (again) {
       auto differs = [&](const char* key, const std::string& recorded, const std::string& replayed) {
@@ -722,6 +772,7 @@ void replay_steps(const Session& s, const Ruleset& r) {
       differs("fell_back", rec->fell_back ? "yes" : "no", again->fell_back ? "yes" : "no");
       auto morale = [](const std::optional<Morale>& m) { return m ? std::string(morale_name(*m)) : std::string("(none)"); };
       differs("morale", morale(rec->morale), morale(again->morale));
+      differs("counter", rec->counter, again->counter);
     }
     walk.append(e.body);
   }

@@ -245,12 +245,13 @@ struct ReplayError : LoadError {
 // reaches without its dice. load_session_rules() calls it.
 void replay_charges(const Session& s, const Ruleset& r);
 // The same for the rest of the turn (docs/architecture.md): walks the
-// history on a copy of the session, and at each initiative, shooting, melee
-// and rally record replays its step (resolve_initiative, resolve_shooting,
-// resolve_melee and resolve_square_melee, resolve_rally: their procedures)
-// on the state just before it, with the recorded answers and dice, and
-// refuses (ReplayError at the record's field) a result, a score, casualties,
-// a fall-back or a morale that the step does not give (not a dismount:
+// history on a copy of the session, and at each initiative, shooting, melee,
+// rally and reaction record replays its step (resolve_initiative,
+// resolve_shooting, resolve_melee and resolve_square_melee, resolve_rally,
+// resolve_opportunity and resolve_charged: their procedures) on the state
+// just before it, with the recorded answers and dice, and refuses
+// (ReplayError at the record's field) a result, a score, casualties, a
+// fall-back, a morale or a counter-charge the step does not give (not a dismount:
 // files before version 4 said it in words only). load_session_rules()
 // calls it.
 void replay_steps(const Session& s, const Ruleset& r);
