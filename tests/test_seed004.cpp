@@ -210,6 +210,8 @@ TEST_CASE("seed004: forming square: cards, terrain, battling back, first strike"
   CHECK(may_form_square(r, 3, open, false, false) == SquareRefusal::none);
   // "When the infantry unit is on certain terrain hexes" (data: town, woods).
   CHECK(may_form_square(r, 5, *r.find_terrain("town"), false, false) == SquareRefusal::terrain);
+  // Issue 29's sweep: woods was not checked (forbidden_terrain [town] passed).
+  CHECK(may_form_square(r, 5, *r.find_terrain("woods"), false, false) == SquareRefusal::terrain);
   CHECK(may_form_square(r, 5, *r.find_terrain("hill"), false, false) == SquareRefusal::none);
   // "When a cavalry unit is Battling Back."
   CHECK(may_form_square(r, 5, open, true, false) == SquareRefusal::cavalry_battling_back);
