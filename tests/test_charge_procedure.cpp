@@ -285,6 +285,7 @@ TEST_CASE("seed 003: a failed opportunity check bars charging for the rest of th
     return first_mover(l, 1) == "infantry" && !i.empty() && !get<bool>(i[0], "passed");
   });
   CHECK(kinds(log, "opportunity", "A").size() == 1);  // no second try on F2
+  CHECK_FALSE(has(log, "charge", "A"));              // and the failed check is no charge
   const auto mv = kinds(log, "move", "A");
   REQUIRE(mv.size() == 1);  // ...but its own move comes, and it moves
   CHECK(get<double>(mv[0], "distance_cm") > 0);
