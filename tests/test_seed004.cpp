@@ -392,6 +392,22 @@ TEST_CASE("seed004: combined arms: dice lost when the attacker is eliminated or 
   CHECK(combined_arms_dice_after(2, false, false) == 2);
   CHECK(combined_arms_dice_after(2, true, false) == 0);
   CHECK(combined_arms_dice_after(2, false, true) == 0);
+  // ...and the melee against a square loses them: a bounced cavalry's
+  // artillery rolls nothing (issue 29's sweep: resolve_cavalry_vs_square
+  // keeping them passed the checks above).
+  {
+    const Seed004Rules r = with_die({Symbol::flag});
+    const HexBoard b(5, 5, Length::cm(10));
+    Rng rng = make_stream(2, 0, Subsystem::melee);
+    Dice dice(rng);
+    BlockUnit cav = unit(Arm::cavalry, 0, 3, at(2, 2));
+    BlockUnit sq = unit(Arm::infantry, 1, 4, at(2, 1));
+    sq.in_square = true;
+    const SquareMelee m = resolve_cavalry_vs_square(r, b, cav, Edge::top, sq, Edge::bottom, 2, {}, dice);
+    CHECK(m.bounced);
+    CHECK(m.artillery_dice == 0);
+    CHECK(sq.blocks == 4);
+  }
   // Seed 004: "if the enemy unit Battles Back it must fight against the
   // infantry or cavalry unit, not against the artillery".
   CHECK(battle_back_target(3, 5) == 3);
