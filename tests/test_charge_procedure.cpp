@@ -214,14 +214,58 @@ TEST_CASE("seed 003: a failed initiation check forbids charging, not moving", "[
   CHECK(get<std::string>(mv.back(), "move") == "toward");
 }
 
+TEST_CASE("seed 003 L48: a unit that failed its initiation check may not charge later that turn, not even an opportunity charge",
+          "[charge][003-L48-initiation-failed]") {
+  // Issue 29's sweep: with the bar removed (charge_gate's barred_this_turn)
+  // the test above still passed, its charger having moved (L92 then bars an
+  // opportunity charge anyway). Here C's declared charge fails its check and
+  // C holds (halting is not moving, L92); then F walks up into C's reach.
+  RulesetPtr r = changed([](Ruleset& x) { x.combat.charge.initiation_target = 12; });
+  auto s = make_scenario(r, {{"C", 0, "heavy_cavalry", 12, {100, 130}, 180}, {"F", 1, "heavy_foot", 20, {100, 55}, 0}}, 200, 200);
+  ScriptedBot cav([](const Battle& b, std::size_t) {
+    Command c;
+    c.move = Move::keep;
+    c.pace = Pace::halt;
+    if (b.turn() > 1) {
+      c.charge = 1;
+      c.target = 1;
+    }
+    return c;
+  });
+  cav.opportunity = true;
+  ScriptedBot foot([](const Battle&, std::size_t) {
+    Command c;
+    c.move = Move::toward;
+    c.target = 0;
+    c.pace = Pace::walk;
+    return c;
+  });
+  EventLog log = play_until(*s, cav, foot, 2, [](const EventLog& l) {
+    const auto i = kinds(l, "initiation", "C");
+    return first_mover(l, 2) == "cavalry" && !i.empty() && i[0].turn == 2 && !get<bool>(i[0], "passed");
+  });
+  // F walked up after C's failed check, to 37.5cm of it: within the 45cm
+  // of its charge from a halt (a walk's 30cm, 1.5 times), beyond its 15cm
+  // minimum distance.
+  int f_moves_2 = 0;
+  for (const auto& m : kinds(log, "move", "F")) f_moves_2 += m.turn == 2 ? 1 : 0;
+  CHECK(f_moves_2 == 1);
+  CHECK(kinds(log, "opportunity", "C").empty());
+  CHECK_FALSE(has(log, "charge", "C"));
+  CHECK(kinds(log, "initiation", "C").size() == 1);
+}
+
 TEST_CASE("seed 003: a failed opportunity check bars charging for the rest of the turn, not moving",
           "[charge][003-L100-opportunity-failed][003-L100-opportunity-check]") {
   RulesetPtr r = changed([](Ruleset& x) { x.combat.charge.initiation_target = 12; });
   // Two foot units walk across the front of cavalry A, which wants to charge
   // each: after failing its check on the first it may not try the second.
+  // They come from either side, each ending as near A as the other (issue
+  // 29's sweep: F2 used to end 65cm off, beyond A's 45cm charge, so the test
+  // passed with the bar removed).
   auto s = make_scenario(r, {{"A", 0, "light_cavalry", 12, {100, 150}, 180},
                              {"F1", 1, "heavy_foot", 12, {60, 110}, 90},
-                             {"F2", 1, "heavy_foot", 12, {60, 90}, 90}},
+                             {"F2", 1, "heavy_foot", 12, {140, 110}, 270}},
                          200, 200);
   ScriptedBot a([](const Battle&, std::size_t) {
     Command c;
@@ -241,6 +285,7 @@ TEST_CASE("seed 003: a failed opportunity check bars charging for the rest of th
     return first_mover(l, 1) == "infantry" && !i.empty() && !get<bool>(i[0], "passed");
   });
   CHECK(kinds(log, "opportunity", "A").size() == 1);  // no second try on F2
+  CHECK_FALSE(has(log, "charge", "A"));              // and the failed check is no charge
   const auto mv = kinds(log, "move", "A");
   REQUIRE(mv.size() == 1);  // ...but its own move comes, and it moves
   CHECK(get<double>(mv[0], "distance_cm") > 0);

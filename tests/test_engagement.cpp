@@ -266,6 +266,41 @@ TEST_CASE("engagement: a failed morale check retreats 1.5 moves and the charger 
   CHECK_FALSE(has_kind(log, "melee"));
 }
 
+TEST_CASE("seed 003 L7: a unit that fails its charge morale check falls back with its back to the enemy and must rally", "[engagement][seed003][003-L7-failure-retreat]") {
+  // Seed 003 L7: "Units that fail ... retreat 1 1/2 moves, backs to the
+  // enemy, and must rally." Issue 29's sweep: the test above passed with
+  // charge.morale.failure.backs_to_enemy or must_rally false.
+  RulesetPtr d = default_ruleset();
+  // The horse charges down the table (facing 180) onto peasants facing it (0).
+  auto s = make_scenario(d, {{"C", 0, "heavy_cavalry", 12, {100, 140}, 180}, {"F", 1, "peasants", 20, {100, 100}, 0}}, 200, 200);
+  ScriptedBot a(vtest::charge_from_turn_2(0, 1, Pace::gallop));
+  ScriptedBot hold;
+  int seen = 0;
+  for (std::uint64_t k = 0; k < 60 && seen == 0; ++k) {
+    Engagement g(*s, {&a, &hold}, 2024, k);
+    EventLog log;
+    g.attach(&log);
+    g.play_turn();
+    g.play_turn();
+    bool failed = false;
+    for (const auto& e : of_kind(log, "charge_morale")) failed = failed || (e.unit == "F" && !get<bool>(e, "stands"));
+    if (!failed) continue;
+    ++seen;
+    // Its back to the enemy: it fell back straight down the table, away
+    // from the horse, and faces the way it went (180), not the horse (0).
+    const Unit& f = g.battle().unit(1);
+    CHECK(f.facing == Approx(180).margin(1e-6));
+    // It must rally: its order is retreating (rallied only by a rally check
+    // at the end of a turn), not merely shaken.
+    std::vector<std::string> orders;
+    for (const auto& e : of_kind(log, "order"))
+      if (e.unit == "F") orders.push_back(get<std::string>(e, "order"));
+    REQUIRE_FALSE(orders.empty());
+    CHECK(orders.front() == "retreating");
+  }
+  CHECK(seen == 1);
+}
+
 TEST_CASE("engagement: a target out of reach means the full 1.5x move and shaken (seed 003)", "[engagement][seed003][003-L3-max-curve][003-L34-complete-in-range][003-L36-committed][003-L50-straight-line][003-L56-must-charge][003-L56-all-out-of-range][003-L66-penalties]") {
   RulesetPtr d = default_ruleset();
   // 80cm away: beyond the 75cm gallop charge range.

@@ -94,6 +94,19 @@ TEST_CASE("odds: one turn is the band's odds exactly (seed 002 Actions Table)", 
       }
     }
   }
+  // The seed's own odds, one D6 over the RF6-8 row (flee, canter away, walk
+  // to cover twice, halt, continue): 1/6 a face, 2/6 to walk to cover. Issue
+  // 29's sweep: the check above compares the engine with the table, so a
+  // changed cell passed it.
+  {
+    const auto b = [&](const char* id) { return static_cast<std::size_t>(r.find_behaviour(id) - r.behaviours.data()); };
+    const auto odds = exact_turn_odds(OddsChain(rules, given_rf(7, Pace::walk)), 1)[0].behaviours;
+    CHECK(odds[b("flee_gallop")] == Fraction(1, 6));
+    CHECK(odds[b("canter_away")] == Fraction(1, 6));
+    CHECK(odds[b("walk_to_cover")] == Fraction(1, 3));
+    CHECK(odds[b("halt_facing")] == Fraction(1, 6));
+    CHECK(odds[b("continue_facing_charge")] == Fraction(1, 6));
+  }
   // From facts: hero, raw, in range, 30% casualties, flank: -1 +1 +1 +3 +2 = 6.
   Situation s;
   s.hero = s.raw = s.enemy_in_range = s.enemy_flank_rear = true;

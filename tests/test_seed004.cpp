@@ -210,6 +210,8 @@ TEST_CASE("seed004: forming square: cards, terrain, battling back, first strike"
   CHECK(may_form_square(r, 3, open, false, false) == SquareRefusal::none);
   // "When the infantry unit is on certain terrain hexes" (data: town, woods).
   CHECK(may_form_square(r, 5, *r.find_terrain("town"), false, false) == SquareRefusal::terrain);
+  // Issue 29's sweep: woods was not checked (forbidden_terrain [town] passed).
+  CHECK(may_form_square(r, 5, *r.find_terrain("woods"), false, false) == SquareRefusal::terrain);
   CHECK(may_form_square(r, 5, *r.find_terrain("hill"), false, false) == SquareRefusal::none);
   // "When a cavalry unit is Battling Back."
   CHECK(may_form_square(r, 5, open, true, false) == SquareRefusal::cavalry_battling_back);
@@ -390,6 +392,22 @@ TEST_CASE("seed004: combined arms: dice lost when the attacker is eliminated or 
   CHECK(combined_arms_dice_after(2, false, false) == 2);
   CHECK(combined_arms_dice_after(2, true, false) == 0);
   CHECK(combined_arms_dice_after(2, false, true) == 0);
+  // ...and the melee against a square loses them: a bounced cavalry's
+  // artillery rolls nothing (issue 29's sweep: resolve_cavalry_vs_square
+  // keeping them passed the checks above).
+  {
+    const Seed004Rules r = with_die({Symbol::flag});
+    const HexBoard b(5, 5, Length::cm(10));
+    Rng rng = make_stream(2, 0, Subsystem::melee);
+    Dice dice(rng);
+    BlockUnit cav = unit(Arm::cavalry, 0, 3, at(2, 2));
+    BlockUnit sq = unit(Arm::infantry, 1, 4, at(2, 1));
+    sq.in_square = true;
+    const SquareMelee m = resolve_cavalry_vs_square(r, b, cav, Edge::top, sq, Edge::bottom, 2, {}, dice);
+    CHECK(m.bounced);
+    CHECK(m.artillery_dice == 0);
+    CHECK(sq.blocks == 4);
+  }
   // Seed 004: "if the enemy unit Battles Back it must fight against the
   // infantry or cavalry unit, not against the artillery".
   CHECK(battle_back_target(3, 5) == 3);

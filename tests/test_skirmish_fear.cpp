@@ -306,6 +306,18 @@ TEST_CASE("skirmish: seed 001, final charge - a dying moving horse reaching an i
     CHECK(t.side(0).final_charges == 1);
     CHECK(t.g.figures()[F1].health == Health::out);
   }
+  SECTION("the E column: a 5 there is a light wound (on D it would be heavy)") {
+    // Issue 29's sweep: final_charge.column D passed (a 3 is heavy on both).
+    Table t;
+    t.put(R1, P(30, 10));
+    t.moving(R1, 8, 0);
+    t.put(F1, P(30, 13));
+    Script dice({4, 15, 5, 20});
+    t.g.hit_horse(0, Wound::heavy, dice);
+    CHECK(dice.used_up());
+    CHECK(t.side(0).final_charges == 1);
+    CHECK(t.g.figures()[F1].health == Health::light);
+  }
   SECTION("short of him: no final charge") {
     Table t;
     t.put(R1, P(30, 10));

@@ -133,6 +133,40 @@ TEST_CASE("table: seed 002 Actions Table - the 24 cells of RF1 to RF9+ one by on
   CHECK(cell(9, 4) == k_walk_cover);
   CHECK(cell(9, 5) == k_walk_cover);
   CHECK(cell(9, 6) == k_halt);
+  // And every cell does what its words say: the pace, the way it goes,
+  // "facing the nearest enemy", "(Charge?)", and running (canter further
+  // from / flee from the enemy, seed 002 L53's +3). Issue 29's sweep:
+  // halt_facing with faces_enemy false passed the text checks above.
+  struct Does {
+    const std::string* text;
+    PaceSpec pace;
+    Direction direction;
+    bool running;
+  };
+  const Does k_does[] = {{&k_walk_cover, PaceSpec::walk, Direction::to_cover, false},
+                         {&k_halt, PaceSpec::halt, Direction::hold, false},
+                         {&k_continue_charge, PaceSpec::current, Direction::keep, false},
+                         {&k_gallop_charge, PaceSpec::gallop, Direction::toward, false},
+                         {&k_canter_away, PaceSpec::canter, Direction::away, true},
+                         {&k_flee, PaceSpec::gallop, Direction::away, true}};
+  int cells_seen = 0;
+  for (int rf : {1, 3, 7, 9})
+    for (int face = 1; face <= 6; ++face) {
+      const Behaviour& b = *decide(r, rf, face, s).behaviour;
+      INFO("RF " << rf << ", D6 " << face << ": " << b.text);
+      const Does* w = nullptr;
+      for (const Does& x : k_does)
+        if (*x.text == b.text) w = &x;
+      REQUIRE(w != nullptr);
+      ++cells_seen;
+      CHECK(b.pace == w->pace);
+      CHECK(b.direction == w->direction);
+      CHECK(b.running == w->running);
+      CHECK(b.charge_possible == (b.text.find("(Charge?)") != std::string::npos));
+      const bool says_facing = b.text.find("facing the nearest enemy") != std::string::npos;
+      CHECK((b.faces_enemy || !says_facing));
+    }
+  CHECK(cells_seen == 24);
 }
 
 TEST_CASE("table: seed 002 Actions Table - RF0 row: continue unless at halt and a 6", "[table][seed002][002-L9-rf0-continue][002-L9-rf0-halt-six]") {
