@@ -12,6 +12,7 @@
 #include "engine/core/content_hash.hpp"
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/doc.hpp"
+#include "engine/decision/ruleset_doc.hpp"
 #include "engine/procedures/combat.hpp"
 #include "sims/io/atomic_file.hpp"
 #include "sims/solo/solo_module.hpp"
@@ -452,6 +453,85 @@ std::optional<DefenderClass> parse_defender(const Ruleset& r, const std::string&
   why = "'" + text + "' is not a class of the unit charged" + mean + ": say " + defender_choices(r) +
         (others.empty() ? std::string() : " (or: " + others + ")");
   return std::nullopt;
+}
+
+namespace {
+// The ruleset's document, for the words no rule reads (unit_types.*.words,
+// charge.morale.pikes_words: engine/decision/ruleset.cpp and charge.cpp
+// check them, and keep no copy). Its top file is the last of its sources;
+// a ruleset built without files, or one that cannot be read again, has
+// none (then only the names and ids count).
+std::optional<Doc> ruleset_words_doc(const Ruleset& r) {
+  if (r.sources.empty()) return std::nullopt;
+  try {
+    return load_ruleset_doc(r.sources.back());
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+std::vector<std::string> type_words(const std::optional<Doc>& doc, const UnitType& t) {
+  std::vector<std::string> out = defender_text_parts(t.name);
+  if (doc)
+    if (const Doc* types = doc->find("unit_types"))
+      if (const Doc* type = types->is_map() ? types->find(t.id) : nullptr)
+        if (const Doc* words = type->is_map() ? type->find("words") : nullptr)
+          for (const Doc& w : words->items)
+            if (w.is_scalar() && !w.scalar.empty()) out.push_back(w.scalar);
+  out.push_back(dashed(t.id));
+  return out;
+}
+}  // namespace
+
+std::vector<std::string> unit_type_words(const Ruleset& r, const UnitType& t) { return type_words(ruleset_words_doc(r), t); }
+
+std::optional<std::string> parse_unit_type(const Ruleset& r, const std::string& text, std::string& why) {
+  const std::string t = defender_word_key(text);
+  std::vector<std::string> keys, shown_as, starts;  // every word, as compared and as written
+  std::string listed;
+  const std::optional<Doc> doc = ruleset_words_doc(r);
+  for (const UnitType& type : r.unit_types) {
+    bool begins = false;
+    const std::vector<std::string> words = type_words(doc, type);
+    for (const std::string& w : words) {
+      const std::string key = defender_word_key(w);
+      if (key == t) return type.id;
+      begins = begins || (!t.empty() && key.compare(0, t.size(), t) == 0);
+      keys.push_back(key);
+      shown_as.push_back(w);
+    }
+    if (begins) starts.push_back(type.id);
+    std::string mine;
+    for (const std::string& w : words) mine += (mine.empty() ? "" : ", ") + w;
+    listed += (listed.empty() ? "" : "; ") + mine;
+  }
+  // An unambiguous beginning is enough, as for the defender classes.
+  if (starts.size() == 1) return starts[0];
+  if (starts.size() > 1) {
+    std::string could;
+    for (std::size_t i = 0; i < starts.size(); ++i)
+      could += std::string(i == 0 ? "" : i + 1 == starts.size() ? " or " : ", ") + "'" + r.find_unit_type(starts[i])->name + "'";
+    why = "'" + text + "' could be " + could + ": type more of it";
+    return std::nullopt;
+  }
+  const std::string near = nearest(t, keys);
+  std::string mean;
+  for (std::size_t i = 0; i < keys.size() && !near.empty(); ++i)
+    if (keys[i] == near) {
+      mean = " (did you mean '" + shown_as[i] + "'?)";
+      break;
+    }
+  why = "unknown unit type '" + text + "'" + mean + ": say " + listed;
+  return std::nullopt;
+}
+
+std::string pikes_words(const Ruleset& r) {
+  if (auto doc = ruleset_words_doc(r))
+    if (const Doc* charge = doc->find("charge"))
+      if (const Doc* morale = charge->is_map() ? charge->find("morale") : nullptr)
+        if (const Doc* w = morale->is_map() ? morale->find("pikes_words") : nullptr)
+          if (w->is_scalar() && !w->scalar.empty()) return w->scalar;
+  return "Swiss or Landsknechte with pikes or pole arms";  // seed 003 L18's own words
 }
 
 std::string defender_choices(const Ruleset& r) {
