@@ -391,7 +391,9 @@ void add_step_commands(CLI::App* solo, Runner& run) {
     auto* rear = c->add_flag("--rear", o->c.rear, "The charge strikes the defender's rear");
     flank->excludes(rear);
     c->add_flag("--both-charging", o->c.both_charging, "The defender is charging too");
-    c->add_flag("--pikes-facing", o->c.pikes_facing, "Swiss or Landsknechte pikes or pole arms facing the charge");
+    c->add_flag("--pikes-facing", o->c.pikes_facing,
+                "The defender carries pikes or pole arms facing the charge (seed 003: Swiss or Landsknechte; a ruleset names "
+                "them in charge.morale.pikes_words)");
     c->add_option("--target", o->c.target,
                   "The name of your unit the charge is declared against (seed 003 L24), recorded with the charge");
     c->add_flag("--not-visible", o->c.not_visible,
