@@ -174,6 +174,12 @@ TEST_CASE("solo turn: a unit that fell back from the session's own melee counts 
   CHECK(contains(q.out, "=== Turn 3 ==="));
   CHECK_FALSE(contains(q.out, "retreating as a result of melee"));
   CHECK(load(dir).memory(0).pending[vedette::solo::Question::retreated_from_melee] == 1);
+  // Issue 30: the memory line says what the session knows, and "already
+  // answered" only what the player answered: that question was never asked.
+  CHECK(contains(q.out, "fell back from a melee last turn, so retreating from melee; rallying"));
+  CHECK_FALSE(contains(q.out, "already answered: retreating from melee"));
+  CHECK_FALSE(contains(q.out, "already answered"));
+  CHECK_FALSE(load(dir).memory(0).answered[vedette::solo::Question::retreated_from_melee]);
 }
 
 namespace {
@@ -258,7 +264,7 @@ TEST_CASE("solo turn: a shaken unit rallies on 2D6 against the ruleset's target,
 // table halts it (combat.dismount.on_halt, seed 001: it takes its move) and
 // shoots on foot. Moving cavalry shoots front and left (L27).
 TEST_CASE("solo turn: shooting - mounted one band further, mounted infantry dismounts to shoot (seed 002)",
-          "[solo][play][turn][shooting][002-L29-solo-band-further][002-L31-solo-dismount]") {
+          "[solo][play][turn][shooting][002-L29-solo-band-further][002-L31-solo-dismount][002-L27-solo-arc-words][002-L35-solo-advice]") {
   TempDir dir;
   ok(dir, {"solo", "new", "game", "--unit", "Hussars:shooting,weapon=carbine", "--unit",
            "Dragoons:mounted-infantry,weapon=musket,figures=8", "--seed", "3", "--physical-dice"});
@@ -267,8 +273,8 @@ TEST_CASE("solo turn: shooting - mounted one band further, mounted infantry dism
                              "n\ny\nn\n0\n3\n"  // Dragoons
                              "3\n4\n"           // initiative: yours, the cavalry's die
                              "\n"               // your move: no unit of yours near the cavalry
-                             "y\n15\nn\n2\n"   // Hussars: a target, 15 cm, no cover, 2 hits
-                             "y\n15\nn\n1\n";  // Dragoons: the same
+                             "y\n15\nn\n2\ny\n"   // Hussars: a target, 15 cm, no cover, 2 hits, mounted
+                             "y\n15\nn\n1\nn\n";  // Dragoons: the same, 1 hit, on foot
   Result p = run({"solo", "play", "game"}, dir.path, script);
   INFO(p.out << p.err);
   REQUIRE(p.status == 0);
@@ -279,12 +285,22 @@ TEST_CASE("solo turn: shooting - mounted one band further, mounted infantry dism
   CHECK_FALSE(contains(p.out, "seed 00"));
   CHECK(contains(run({"solo", "log", "game"}, dir.path).out, "dismounts (its whole move, seed 001)"));
   // Hussars, mounted and moving: carbine 10/20/30 cm, one band further: 15 cm is band 3 (6+); reach 20 cm.
-  CHECK(contains(p.out, "Is the nearest enemy Hussars can see within 20 cm (7.75 in) of its front, ahead of it or to its left front"));
+  // Seed 002 L27's arc in table words (issue 30): no degrees to measure.
+  CHECK(contains(p.out, "Is the nearest enemy Hussars can see within 20 cm (7.75 in) of its front, to its left front (not to the right "
+                        "of straight ahead, and no further out to the left than it is in front)?"));
   CHECK(contains(p.out, "Hussars shoots Carbine at your nearest unit it can see (15 cm (6 in), range band 3, counted 1 further as it is mounted): 4 dice needing 6+ = 2 hits."));
+  // Issue 30: the casualty advice by the target's type. A mounted target:
+  // seed 002 L35's horse or rider; on foot, figures only.
+  CHECK(contains(p.out, "Is that enemy mounted (horse figures)? [y/N] y"));
+  CHECK(contains(p.out, "= 2 hits. Remove 2 figures from that unit (mounted: for each, roll a D6: the horse on 1-4, the rider on 5-6)."));
   // Dragoons dismount: musket 20/40 cm on foot, 15 cm is band 1 (5+); 8 figures: 3 dice.
   CHECK(contains(p.out, "Shooting: Dragoons (Musket, on foot: it dismounts to shoot)"));
-  CHECK(contains(p.out, "Is the nearest enemy Dragoons can see within 40 cm (15.75 in) of its front, within 45 degrees either side of its facing?"));
-  CHECK(contains(p.out, "Dragoons dismounts (its whole move) and shoots Musket at your nearest unit it can see (15 cm (6 in), range band 1): 3 dice needing 5+ = 1 hit."));
+  CHECK(contains(p.out, "Is the nearest enemy Dragoons can see within 40 cm (15.75 in) of its front, in front of it (no further out to "
+                        "the side of its front edge than it is in front of it)?"));
+  CHECK(contains(p.out, "Dragoons dismounts (its whole move) and shoots Musket at your nearest unit it can see (15 cm (6 in), range band 1): 3 dice needing 5+ = 1 hit. Remove 1 figure from that unit.\n"));
+  CHECK_FALSE(contains(p.out, "degrees"));
+  const std::string log = run({"solo", "log", "game"}, dir.path).out;
+  CHECK(contains(log, "the horse on 1-4, the rider on 5-6; seed 002)."));
   CHECK(contains(p.out, "All units have acted in turn 1."));
   Session s = load(dir);
   int shots = 0;
@@ -305,14 +321,14 @@ TEST_CASE("solo turn: mounted infantry stays on foot, and mounting takes its who
   const std::string turn1 = "n\ny\nn\n0\n6\n"  // Hussars gallop
                             "n\ny\nn\n0\n3\n"  // Dragoons halt
                             "3\n4\n\n"  // the initiative; your move: none
-                            "y\n15\nn\n2\n"  // Hussars shoot
-                            "y\n15\nn\n1\n"  // Dragoons dismount and shoot
+                            "y\n15\nn\n2\nn\n"  // Hussars shoot (at foot)
+                            "y\n15\nn\n1\nn\n"  // Dragoons dismount and shoot
                             "y\n";
   const std::string turn2 = "n\ny\nn\n0\n3\n"  // Hussars halt
                             "n\ny\nn\n0\n3\n"  // Dragoons halt: stay on foot
                             "3\n4\n\n"  // the initiative; your move: none
                             "n\n"              // Hussars: no target
-                            "y\n15\nn\n2\n"  // Dragoons shoot on foot
+                            "y\n15\nn\n2\nn\n"  // Dragoons shoot on foot
                             "y\n";
   const std::string turn3 = "n\ny\nn\n0\n3\n"  // Hussars halt
                             "n\ny\nn\n0\n6\n"  // Dragoons: the table's gallop (Charge?): it mounts
@@ -790,4 +806,83 @@ TEST_CASE("solo turn: reading a session back replays its initiative, shooting an
   refused(tampered("shooting", "cover: \"no\"", "cover: \"yes\""), "history #7 (shooting): score is recorded as");
   spit(file, good);
   CHECK(run({"solo", "status", "game"}, dir.path).status == 0);
+}
+
+// Issue 30: the casualty advice matches the target's type. Seed 002 L35
+// ("Hits on Mounted figures are on the horse (1-4), or rider (5,6)") is for
+// mounted figures only: a melee against horse says it, against foot not.
+// The class is the one the charge named (seed 003's table, its kind).
+TEST_CASE("solo turn: melee casualties on your unit say horse or rider only when it is mounted (seed 002 L35)",
+          "[solo][turn][melee][002-L35-solo-advice]") {
+  for (const std::string defender : {"heavy-horse", "heavy-foot"}) {
+    TempDir dir;
+    ok(dir, {"solo", "new", "game", "--unit", "Lancers:shock,heavy,figures=10", "--seed", "4"});
+    ok(dir, {"solo", "next-turn", "game"});
+    ok(dir, {"solo", "activate", "game", "Lancers", "--enemy-in-range", "--roll", "6"});
+    ok(dir, {"solo", "charge", "game", "Lancers", "--distance", "20cm", "--defender", defender, "--initiation", "6", "6", "--roll", "6",
+             "6"});
+    Result m = run({"solo", "melee", "game", "Lancers", "--their-hits", "1", "--hits", "3"}, dir.path);
+    INFO(defender << ": " << m.out << m.err);
+    REQUIRE(m.status == 0);
+    CHECK(contains(m.out, "3 hits on your unit; yours scored 1."));
+    if (defender == "heavy-horse") {
+      CHECK(contains(m.out, "Remove 3 figures from your unit (mounted: for each, roll a D6: the horse on 1-4, the rider on 5-6; seed 002)."));
+    } else {
+      CHECK(contains(m.out, "Remove 3 figures from your unit. "));
+      CHECK_FALSE(contains(m.out, "horse on"));
+    }
+  }
+}
+
+// `solo shoot` says what the target is with --target-is; without it the
+// advice says where a hit falls "if it is mounted" (the web page's shot).
+TEST_CASE("solo turn: solo shoot's casualty advice by --target-is (seed 002 L35)", "[solo][turn][shooting][002-L35-solo-advice]") {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"mounted", "Remove 2 figures from that unit (mounted: for each, roll a D6: the horse on 1-4, the rider on 5-6"},
+      {"foot", "Remove 2 figures from that unit.\n"},
+      {"", "Remove 2 figures from that unit (if it is mounted: for each, roll a D6: the horse on 1-4, the rider on 5-6"}};
+  for (const auto& [kind, advice] : cases) {
+    TempDir dir;
+    ok(dir, {"solo", "new", "game", "--unit", "Hussars:shooting,weapon=carbine", "--seed", "3"});
+    ok(dir, {"solo", "activate", "game", "Hussars", "--roll", "3"});  // RF 0, D6 3: stays at halt
+    ok(dir, {"solo", "initiative", "game", "--total", "3"});
+    std::vector<std::string> args{"solo", "shoot", "game", "Hussars", "--distance", "5cm", "--hits", "2"};
+    if (!kind.empty()) args.insert(args.end(), {"--target-is", kind});
+    Result r = run(args, dir.path);
+    INFO(kind << ": " << r.out << r.err);
+    REQUIRE(r.status == 0);
+    CHECK(contains(r.out, advice));
+    const std::string given = kind.empty() ? "yes" : kind;
+    CHECK(std::get<vedette::solo::ShootingEvent>(load(dir).history().back().body).s.given.at("target") == given);
+  }
+  TempDir dir;
+  ok(dir, {"solo", "new", "game", "--unit", "Hussars:shooting,weapon=carbine", "--seed", "3"});
+  Result bad = run({"solo", "shoot", "game", "Hussars", "--distance", "5cm", "--target-is", "cavalry"}, dir.path);
+  CHECK(bad.status == 2);
+  CHECK(contains(bad.err, "--target-is"));
+}
+
+// Issue 30: `?` on the shooting question states the arc in words a player
+// can check with the figures: seed 002 L27's front and left arc of moving
+// cavalry, and 45 degrees either side for a unit halted or on foot.
+TEST_CASE("solo turn: ? on the shooting question gives the arc in table words (seed 002 L27)",
+          "[solo][play][turn][shooting][002-L27-solo-arc-words]") {
+  TempDir dir;
+  ok(dir, {"solo", "new", "game", "--unit", "Hussars:shooting,weapon=carbine", "--unit",
+           "Dragoons:mounted-infantry,weapon=musket,figures=8", "--seed", "3", "--physical-dice"});
+  const std::string script = "n\ny\nn\n0\n6\n"  // Hussars gallop
+                             "n\ny\nn\n0\n3\n"  // Dragoons halt
+                             "3\n4\n\n"         // the initiative; your move: none
+                             "?\nn\n"           // Hussars: the rule, then no target
+                             "?\nn\n";          // Dragoons: the same
+  Result p = run({"solo", "play", "game"}, dir.path, script);
+  INFO(p.out << p.err);
+  REQUIRE(p.status == 0);
+  CHECK(contains(p.out, "Moving cavalry shoots only to its front and left. Take the line straight ahead from the middle of its front "
+                        "edge: the enemy must not be to the right of that line, must be in front of the front edge, and no further "
+                        "out to the left of the line than it is in front of the front edge (45 degrees)."));
+  CHECK(contains(p.out, "In its arc: in front of its front edge, and no further out to the side of that edge than it is in front of "
+                        "it (45 degrees either side of its facing)."));
+  CHECK(contains(p.out, "Hussars has no enemy to shoot at."));
+  CHECK(contains(p.out, "Dragoons has no enemy to shoot at."));
 }

@@ -615,3 +615,23 @@ TEST_CASE("table: instructions a player can act on", "[table]") {
   std::string cover = instruction(r, decide(r, 1, 1, moving()));
   CHECK(cover.find("nearest accessible cover within one move (up to 30 cm)") != std::string::npos);
 }
+
+// Issue 30: table geometry in words a player can act on. "Continue current
+// actions" is last turn's heading, which nobody at the table remembers: the
+// instruction says the way the unit faces now (the engine's Move::keep
+// moves along its facing). "Away from all enemies" is away from the enemy,
+// and with enemies on more than one side away from the nearest.
+TEST_CASE("table: continue and away-from instructions in table words (seed 002 L9, L10)",
+          "[table][002-L10-words-away][002-L9-words-continue]") {
+  const Ruleset& r = *default_ruleset();
+  // RF1, D6 4: continue current actions facing the nearest enemy, here at walk.
+  const std::string keep = instruction(r, decide(r, 1, 4, moving()));
+  CHECK(keep.rfind("Carry on as before: walk 1-30 cm straight on, the way it faces now, then turn to face the nearest enemy.", 0) == 0);
+  CHECK(keep.find("same course") == std::string::npos);
+  // Up to RF0, D6 1 at walk: continue, no facing.
+  CHECK(instruction(r, decide(r, 0, 1, moving())) == "Carry on as before: walk 1-30 cm straight on, the way it faces now.");
+  // RF1, D6 1: walk to cover, or away.
+  CHECK(instruction(r, decide(r, 1, 1, moving())) ==
+        "Walk into the nearest accessible cover within one move (up to 30 cm); if there is none, walk 1-30 cm directly away "
+        "from the enemy (with enemies on more than one side of it, away from the nearest).");
+}

@@ -274,8 +274,9 @@ TEST_CASE("web: the page's prose cites no seed rule, the log and --json keep the
     REQUIRE(x.status == 200);
     rev = body_of(x)["rev"];
   }
-  // A hit: "Remove 1 figure ... (a mounted figure: the horse on 1-4, the
-  // rider on 5-6; seed 002)" in the session's record.
+  // A hit: "Remove 1 figure from that unit (if it is mounted: for each,
+  // roll a D6: the horse on 1-4, the rider on 5-6; seed 002)" in the
+  // session's record (the page does not say what the target is).
   Reply shot = t.call("POST", "/api/sessions/game/shoot",
                       {{"unit", "Hussars"}, {"target", true}, {"distance", "15cm"}, {"cover", false}, {"hits", 1}, {"rev", rev}});
   INFO(shot.body);

@@ -63,8 +63,10 @@ std::string instruction(const Ruleset& r, const Decision& d) {
   switch (b.direction) {
     case Direction::keep:
       if (d.pace == Pace::halt) s = "Stay at halt";
-      else s = "Carry on as before: " + std::string(pace_name(d.pace)) + dist + " on the same course";
-      if (b.faces_enemy) s += ", turning to face " + enemy;
+      // "Current actions": last turn's heading, which nobody at the table
+      // remembers; the way it faces now is what the player sees (issue 30).
+      else s = "Carry on as before: " + std::string(pace_name(d.pace)) + dist + " straight on, the way it faces now";
+      if (b.faces_enemy) s += d.pace == Pace::halt ? ", turning to face " + enemy : ", then turn to face " + enemy;
       break;
     case Direction::toward:
       s = d.pace == Pace::halt ? "Stay at halt facing " + enemy : pace + dist + " directly toward " + enemy;
@@ -78,7 +80,8 @@ std::string instruction(const Ruleset& r, const Decision& d) {
         s = "Stay at halt";
       } else {
         s = pace + " into the nearest accessible cover within one move (up to " + format_length_prose(r.pace_range(d.pace).max, r.units) +
-            "); if there is none, " + std::string(pace_name(d.pace)) + dist + " directly away from all enemies";
+            "); if there is none, " + std::string(pace_name(d.pace)) + dist +
+            " directly away from the enemy (with enemies on more than one side of it, away from the nearest)";
       }
       break;
     case Direction::hold:

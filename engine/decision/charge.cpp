@@ -227,6 +227,13 @@ struct Loader {
       b.finish();
     }
     boolean(m, "pikes_facing_stand", p, r.pikes_facing_stand);
+    // `pikes_words` (issue 30): who carries them, in the period's words, for
+    // the question ("Swiss or Landsknechte with pikes or pole arms"). Checked
+    // here; no rule reads it: the solo front reads it from the ruleset's
+    // document (sims/solo/solo_turn.cpp, pikes_words).
+    if (const Doc* x = m.optional("pikes_words"))
+      if (auto v = read_string(*x, d, p + ".pikes_words"); v && v->empty())
+        d.error(x->where, "expected words for " + p + ".pikes_words (e.g. \"Swiss or Landsknechte with pikes or pole arms\"), found an empty string");
     // Switches: optional, the seed's reading when absent.
     if (auto x = m.optional("natural_stand")) r.natural_stand = faces(*x, p + ".natural_stand", 2, 12);
     const Doc* nat_fail = m.optional("natural_fail");

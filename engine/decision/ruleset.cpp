@@ -135,6 +135,17 @@ std::vector<std::string> fact_names() {
 struct Builder {
   Diagnostics& d;
   Ruleset& r;
+  // Every word a unit type answers to (its id, its name's comma-separated
+  // parts, its `words`), as compared: no word may name two types (issue 30).
+  std::map<std::string, std::string> type_words = {};
+
+  void claim_type_word(const std::string& word, const std::string& id, const Location& where, const std::string& what) {
+    const std::string w = defender_word_key(word);
+    if (w.empty()) return;
+    auto [it, fresh] = type_words.emplace(w, id);
+    if (!fresh && it->second != id)
+      d.error(where, "'" + word + "' in " + what + " already names the unit type '" + it->second + "': a word may name one type only");
+  }
 
   // A problem found by comparing values (a gap between bands, a face given
   // twice) is reported where the most recent of them was written: in an
@@ -438,7 +449,27 @@ struct Builder {
       t.id = e.key;
       std::string what = "unit type '" + e.key + "'";
       MapReader m(e.value, d, what);
-      if (auto x = m.required("name")) t.name = read_string(*x, d, what + " name").value_or(e.key);
+      claim_type_word(e.key, e.key, e.key_where, what);
+      if (auto x = m.required("name")) {
+        t.name = read_string(*x, d, what + " name").value_or(e.key);
+        for (const std::string& part : defender_text_parts(t.name)) claim_type_word(part, e.key, x->where, what + " name");
+      }
+      // `words` (issue 30): more words a player may use for the type ("heavy
+      // cavalry"). Checked here; no rule reads them: the solo front reads
+      // them from the ruleset's document (sims/solo/solo_turn.cpp,
+      // unit_type_words).
+      if (const Doc* x = m.optional("words")) {
+        if (!x->is_sequence()) {
+          d.error(x->where, "expected a list of words for " + what + " words (what a player may call the type, e.g. [heavy cavalry]), found " +
+                                x->kind_name());
+        } else {
+          for (const Doc& w : x->items)
+            if (auto v = read_string(w, d, what + " words")) {
+              if (v->empty()) d.error(w.where, "expected a word in " + what + " words, found an empty string");
+              else claim_type_word(*v, e.key, w.where, what + " words");
+            }
+        }
+      }
       if (auto x = m.optional("can_gallop")) t.can_gallop = read_bool(*x, d, what + " can_gallop").value_or(true);
       if (auto x = m.optional("shoots_mounted")) t.shoots_mounted = read_bool(*x, d, what + " shoots_mounted").value_or(true);
       if (auto x = m.optional("melee")) t.melee = static_cast<int>(read_int(*x, d, what + " melee", -20, 20).value_or(0));

@@ -63,7 +63,8 @@ std::string explain(const Ruleset& r, Question q) {
              "hill crest or other unit. In range: within the reach of its weapons (" +
              std::string(k_weapons_range_names[static_cast<std::size_t>(r.switches.weapons_range)]) + "'s, as the ruleset says).";
     case Question::enemy_flank_rear:
-      return "An enemy it can see that is more than 45 degrees off the line of its facing: beside it or behind it.";
+      return "An enemy it can see beside it or behind it: behind the line of its front edge, or further out to the side of "
+             "that edge than it is in front of it (more than 45 degrees off its facing).";
     case Question::retreated_from_melee:
       return "It fell back as a result of a melee (or of a failed charge) and has not rallied since.";
     case Question::new_casualties:
@@ -319,7 +320,10 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
         "into rough terrain.");
     answer(std::string(k_charge_path_names[static_cast<std::size_t>(pa)]));
   } else if (field == "pikes_facing") {
-    answer(yes_no_text(p.yes_no("Are they Swiss or Landsknechte with pikes or pole arms facing the charge?", false)));
+    // In the ruleset's words (charge.morale.pikes_words, issue 30).
+    answer(yes_no_text(p.yes_no("Are they " + pikes_words(r) + " facing the charge?", false,
+                                "Seed 003: " + pikes_words(r) + " facing the charging enemy stand automatically, without a "
+                                "morale check. Facing: the charge strikes their front (asked only then).")));
   } else if (field == "fear_exempt") {
     answer(yes_no_text(p.yes_no("Fear of Charge: is your unit in cover of " + std::to_string(r.charge.fear_of_charge.exempt_cover) +
                                     " or better against the charge (not counting prone)? If not, it takes a gut check.",
@@ -439,10 +443,7 @@ void shooting_step(Session& s, const Ruleset& r, std::size_t k, bool physical, P
   const ShootingChance c = shooting_chance(r, s, k);
   const LengthUnit u = r.units;
   out << "Shooting: " << name << " (" << c.weapon->name << (c.dismounts ? ", on foot: it dismounts to shoot" : !c.on_horse ? ", on foot" : "") << ")\n";
-  const bool target = p.yes_no(shooting_question(r, s, k), false,
-                               "It shoots only at the nearest enemy it can see (as uncommanded units do), if that "
-                               "enemy is within its weapon's reach and in its arc. Clear sight: a straight line crossing "
-                               "no woods, buildings, hill crest or other unit.");
+  const bool target = p.yes_no(shooting_question(r, s, k), false, shooting_help(r, s, k));
   solo::Shoot cmd;
   cmd.unit = name;
   cmd.no_target = !target;
@@ -468,10 +469,23 @@ void shooting_step(Session& s, const Ruleset& r, std::size_t k, bool physical, P
                        "Cover: woods, buildings, a wall or hedge between the shooter and the target, or the target in them. "
                        "Each level of cover adds " + std::to_string(r.combat.shooting.cover_penalty) + " to the score needed.");
     const auto plan = solo_shot(r, s, k, distance, cmd.cover);
-    if (plan && plan->need <= 6 && physical && !s.step_dice_for(TurnStep::shooting, k, s.state().turn))
+    int hits = 0;
+    if (plan && plan->need <= 6 && physical && !s.step_dice_for(TurnStep::shooting, k, s.state().turn)) {
       cmd.hits = p.number("Roll " + std::to_string(plan->dice) + " D6 for " + name + ", each hitting on " + std::to_string(plan->need) +
                             "+, and enter the number of hits:",
                           0, plan->dice, std::nullopt, "");
+      hits = *cmd.hits;
+    } else if (plan && plan->need <= 6) {
+      // The session's dice, as the shot will take them (session_step_dice:
+      // the same dice after an undo).
+      for (int d : session_step_dice(s, TurnStep::shooting, k, plan->dice).dice) hits += d >= plan->need;
+    }
+    // Where its losses fall depends on what it is (seed 002 L35: a hit on a
+    // mounted figure is on the horse or the rider): asked when it hit.
+    if (hits > 0)
+      cmd.mounted = p.yes_no("Is that enemy mounted (horse figures)?", false,
+                             "Mounted: cavalry, or mounted infantry still on its horses. A hit on a mounted figure falls on "
+                             "the horse or the rider (seed 002); on foot (infantry, artillery, dismounted) a hit is a figure.");
   }
   out << step_applied(s, r, cmd).outcome << "\n";
 }
@@ -758,8 +772,10 @@ int run_solo_play(const PlayOptions& o, Io& io) {
         if (announced != k) {
           out << "\n--- " << spec.name << ": " << unit_summary(s, &r, k) << " ---\n";
           out << "    " << memory_summary(s, k) << "\n";
-          const Answers& pending = s.memory(k).pending;
-          if (pending.any()) out << "    already answered: " << answers_text(pending) << "\n";
+          // Only what the player answered (issue 30): what the session knows
+          // itself (a fall back it saw) is on the memory line.
+          const Answers& answered = s.memory(k).answered;
+          if (answered.any()) out << "    already answered: " << answers_text(answered) << "\n";
           announced = k;
         }
         if (step.kind == Step::Kind::charge) {

@@ -445,6 +445,7 @@ void Session::apply_to_state(const Event& e) {
             throw SessionError("a yes/no answer must be true or false");
           }
           m->pending[ev.question] = ev.value;
+          m->answered[ev.question] = ev.value;
         } else if constexpr (std::is_same_v<T, CasualtiesEvent>) {
           auto [k, m] = unit_mem(ev.unit);
           long long total = static_cast<long long>(m->casualties) + ev.added;
@@ -498,6 +499,7 @@ void Session::apply_to_state(const Event& e) {
           m->acted_in_turn = state_.turn;
           m->last_activation = e.n;
           m->pending = {};
+          m->answered = {};
           m->charge_draft.clear();
         } else if constexpr (std::is_same_v<T, NextTurnEvent>) {
           for (auto& m : state_.units) {
@@ -506,6 +508,7 @@ void Session::apply_to_state(const Event& e) {
             m.charged_last_turn = m.charged_this_turn;
             m.charged_this_turn = false;
             m.pending = {};
+            m.answered = {};
             m.charge_draft.clear();
             // Seed 002 L53: a unit that fell back from a melee this turn is
             // "retreating as a result of melee" next turn: the session knows,

@@ -264,7 +264,8 @@ struct ChargeRecord {
 // may be recorded).
 struct StepRecord {
   // What the player said, checked when given: initiative "player_roll";
-  // shooting "target" (yes/no), "distance", "cover"; melee "player_hits"
+  // shooting "target" (no; mounted or foot, what it is, issue 30; yes: a
+  // target whose kind was not said), "distance", "cover"; melee "player_hits"
   // (and against a square, version 4, "bounce": yes/no, its die's face);
   // rally "enemy_near".
   std::map<std::string, std::string> given;
@@ -426,7 +427,11 @@ struct UnitMemory {
   int last_activation = 0;  // that activation's event number
   int charge_for = 0;       // the activation whose "(Charge?)" has been answered
   std::map<std::string, std::string> charge_draft;  // play's charge form so far
-  Answers pending;          // answers given this turn before its roll
+  Answers pending;          // answers known this turn before its roll (given, or known to the session)
+  // The part of `pending` the player gave (answer events), for "already
+  // answered" lines: a fall back the session saw (NextTurnEvent) is known,
+  // not answered (issue 30). Not written in the memory section.
+  Answers answered;
   // This turn's later steps (not written in the memory section: derived
   // from the history like the rest, and needed only within the turn).
   bool contact = false;         // its charge stood (or struck inside the minimum distance): melee follows

@@ -400,7 +400,7 @@ ChargeRecord resolve_charge_at(const Ruleset& r, const Session& s, std::size_t u
   }
   if (res.defender.automatic) {
     c.stands = true;
-    c.outcome = before + defender + " stand automatically (pikes or pole arms facing the charge): the charge goes in to melee" +
+    c.outcome = before + defender + " stand automatically (" + pikes_words(r) + " facing the charge): the charge goes in to melee" +
                 std::string(g.charge_bonus ? " with the charge bonus." : ".");
     return c;
   }

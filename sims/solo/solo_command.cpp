@@ -324,7 +324,7 @@ void run(Session& s, const Ruleset& r, const Shoot& o, Applied& out) {
   }
   if (o.hits) d.source = DiceSource::player;
   out.unit = k;
-  out.events.push_back(s.append(ShootingEvent{name, resolve_shooting(r, s, k, !o.no_target, distance, o.cover, d, o.hits)}).n);
+  out.events.push_back(s.append(ShootingEvent{name, resolve_shooting(r, s, k, !o.no_target, distance, o.cover, d, o.hits, o.mounted)}).n);
 }
 
 void run(Session& s, const Ruleset& r, const Melee& o, Applied& out) {

@@ -96,6 +96,7 @@ struct Shoot {
   std::optional<Length> at;  // ...or already parsed (`solo play`): then `distance` is unused
   bool no_target = false, cover = false;
   std::optional<int> hits;  // from the player's dice
+  std::optional<bool> mounted;  // the target is mounted (issue 30: the casualty advice); nullopt: not said
 };
 struct Melee {
   std::string unit;

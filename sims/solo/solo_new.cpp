@@ -48,18 +48,14 @@ UnitParse parse_unit(const std::string& text, const Ruleset& r) {
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  std::string type = normalise_type(parts[0]);
-  if (type.empty()) throw SessionError("--unit '" + text + "': the unit needs a type; " + form);
-  std::vector<std::string> ids;
-  std::string list;
-  for (const auto& t : r.unit_types) {
-    ids.push_back(t.id);
-    list += (list.empty() ? "" : ", ") + t.id;
-  }
-  if (!r.find_unit_type(type))
-    throw SessionError("--unit '" + text + "': unknown unit type '" + parts[0] + "'" + did_you_mean(type, ids) +
-                     " (the ruleset has: " + list + ")");
-  out.spec.type = type;
+  if (parts[0].empty()) throw SessionError("--unit '" + text + "': the unit needs a type; " + form);
+  // The type in the ruleset's vocabulary (issue 30): its id, a part of its
+  // name, or one of its words ("heavy cavalry" in a Napoleonic preset).
+  std::string why;
+  auto type = r.find_unit_type(normalise_type(parts[0])) ? std::optional<std::string>(normalise_type(parts[0]))
+                                                         : parse_unit_type(r, parts[0], why);
+  if (!type) throw SessionError("--unit '" + text + "': " + why);
+  out.spec.type = *type;
   out.spec.figures = k_default_figures;
   for (std::size_t k = 1; k < parts.size(); ++k) {
     const std::string& p = parts[k];

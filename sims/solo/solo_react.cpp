@@ -94,7 +94,7 @@ std::string morale_words(const Ruleset& r, const std::string& who, const MoraleS
                          const ChargeThrow& d, bool fails) {
   std::string x = who + " checks morale (seed 003 L7): " + row_text(r, s.defender) + " charged by " + weight_text(s.attacker) +
                   " horse";
-  if (t.automatic) return x + ": pikes facing the enemy stand automatically (seed 003 L18).";
+  if (t.automatic) return x + ": " + pikes_words(r) + " facing the enemy stand automatically (seed 003 L18).";
   x += " in the " + side_text(s.side) + ": " + std::to_string(t.table);
   if (t.flank_rear) x += ", " + side_text(s.side) + " " + std::to_string(t.flank_rear) + " (seed 003 L20)";
   if (t.both_charging) x += ", both charging +" + std::to_string(t.both_charging);

@@ -38,6 +38,20 @@ std::string faces_text(FaceSet f) {
 
 std::string plural(int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
 
+// The D6 faces where a hit on a mounted figure falls on the horse (true) or
+// the rider: "1-4", "5-6" (supplement.hits_on_mounted, seed 002 L35).
+std::string hit_faces_text(const Ruleset& r, bool horse) {
+  std::string t;
+  for (int f = 1; f <= 6; ++f) {
+    if (r.supplement.hit_on_horse[static_cast<std::size_t>(f - 1)] != horse) continue;
+    int g = f;
+    while (g < 6 && r.supplement.hit_on_horse[static_cast<std::size_t>(g)] == horse) ++g;
+    t += (t.empty() ? "" : ", ") + std::to_string(f) + (g > f ? "-" + std::to_string(g) : "");
+    f = g;
+  }
+  return t;
+}
+
 std::string times_text(double v) {
   std::ostringstream o;
   o << v;
@@ -169,7 +183,7 @@ ShootingChance shooting_chance(const Ruleset& r, const Session& s, std::size_t u
     mf.has_weapon = true;
     mf.shot_on_foot = true;
     if (mounted_infantry_order(r, mf, halted ? Pace::halt : Pace::walk) != MountedInfantryOrder::dismounts) {
-      c.why_not = spec.name + " is mounted and mounted infantry may not shoot mounted (seed 002)";
+      c.why_not = spec.name + " is mounted: " + (t ? t->name : std::string("mounted infantry")) + " may not shoot mounted (seed 002)";
       c.weapon = nullptr;
       return c;
     }
@@ -198,12 +212,26 @@ std::optional<ShotPlan> solo_shot(const Ruleset& r, const Session& s, std::size_
   return plan_shot(r, *c.weapon, f);
 }
 
+std::string mounted_hits_text(const Ruleset& r) {
+  return "for each, roll a D6: the horse on " + hit_faces_text(r, true) + ", the rider on " + hit_faces_text(r, false);
+}
+
+std::string casualty_advice(const Ruleset& r, int hits, const std::string& whom, std::optional<bool> mounted) {
+  std::string t = "Remove " + plural(hits, "figure", "figures") + " from " + whom;
+  // Seed 002 L35 is about mounted figures only; on foot a hit is a figure.
+  if (!mounted) return t + " (if it is mounted: " + mounted_hits_text(r) + "; seed 002).";
+  if (*mounted) return t + " (mounted: " + mounted_hits_text(r) + "; seed 002).";
+  return t + ".";
+}
+
 StepRecord resolve_shooting(const Ruleset& r, const Session& s, std::size_t unit, bool target, Length distance,
-                            bool cover, const StepDice& dice, std::optional<int> player_hits) {
+                            bool cover, const StepDice& dice, std::optional<int> player_hits, std::optional<bool> mounted) {
   StepRecord rec;
   const std::string& name = s.header().units[unit].name;
   const ShootingChance c = shooting_chance(r, s, unit);
-  rec.given["target"] = target ? "yes" : "no";
+  // "yes" when its kind was not said (before issue 30, the web page,
+  // `solo shoot` without --target-is): the advice then says both.
+  rec.given["target"] = !target ? "no" : !mounted ? "yes" : *mounted ? "mounted" : "foot";
   rec.dice_source = dice.source;
   const std::string dismount = c.dismounts ? name + " dismounts (its whole move, seed 001) and " : name + " ";
   if (!target || !c.weapon) {
@@ -240,8 +268,7 @@ StepRecord resolve_shooting(const Ruleset& r, const Session& s, std::size_t unit
     t += " " + dice_text(dice.dice);
   }
   t += " = " + plural(rec.score, "hit", "hits") + ".";
-  if (rec.score > 0)
-    t += " Remove " + plural(rec.score, "figure", "figures") + " from that unit (a mounted figure: the horse on 1-4, the rider on 5-6; seed 002).";
+  if (rec.score > 0) t += " " + casualty_advice(r, rec.score, "that unit", mounted);
   rec.outcome = t;
   return rec;
 }
@@ -273,6 +300,30 @@ void cavalry_hits(StepRecord& rec, MeleeProcedure& p, MeleeRoll slot, const Step
     p.roll(slot, dice.dice.data(), static_cast<int>(dice.dice.size()));
   }
   rec.score = slot == MeleeRoll::attacker ? p.result().attacker_hits : p.result().defender_hits;
+}
+}  // namespace
+
+namespace {
+// Whether the player's unit in this turn's melee is mounted: the class the
+// player gave for it (the cavalry's charge, an opportunity charge, or your
+// charge on it), by its row's kind on seed 003's table; nullopt if none.
+std::optional<bool> foe_mounted(const Ruleset& r, const Session& s, std::size_t unit) {
+  const std::string& name = s.header().units[unit].name;
+  auto kind = [&](const std::string& cls) -> std::optional<bool> {
+    for (std::size_t c = 0; c < k_defender_class_names.size(); ++c)
+      if (k_defender_class_names[c] == cls) return r.charge.kind(static_cast<DefenderClass>(c)) == DefenderKind::horse;
+    return std::nullopt;
+  };
+  for (auto e = s.history().rbegin(); e != s.history().rend() && e->turn == s.state().turn; ++e) {
+    if (!s.in_effect(e->n) || !e->unit() || *e->unit() != name) continue;
+    if (const auto* c = std::get_if<ChargeEvent>(&e->body))
+      if (!c->c.declined) return kind(c->c.defender);
+    const StepRecord* rec = nullptr;
+    if (const auto* o = std::get_if<OpportunityEvent>(&e->body)) rec = &o->s;
+    if (const auto* c = std::get_if<ChargedEvent>(&e->body)) rec = &c->s;
+    if (rec && rec->given.count("defender")) return kind(rec->given.at("defender"));
+  }
+  return std::nullopt;
 }
 }  // namespace
 
@@ -335,7 +386,7 @@ StepRecord resolve_melee(const Ruleset& r, const Session& s, std::size_t unit, i
          std::to_string(side.modifier) + " to each die)";
   if (!own_hits) t += " " + dice_text(dice.dice);
   t += ": " + plural(rec.score, "hit", "hits") + " on your unit; yours scored " + std::to_string(player_hits) + ". ";
-  if (rec.score > 0) t += "Remove " + plural(rec.score, "figure", "figures") + " from your unit. ";
+  if (rec.score > 0) t += casualty_advice(r, rec.score, "your unit", foe_mounted(r, s, unit)) + " ";
   const std::string moves = times_text(r.combat.melee.loser_retreat_moves);
   const bool destroyed = rec.casualties >= s.figures_left(unit);
   const MeleeWinner cavalry_won = defends ? MeleeWinner::defender : MeleeWinner::attacker;
@@ -498,22 +549,54 @@ std::string initiative_question(const Ruleset& r) {
          " and enter the total:";
 }
 
+namespace {
+// The shooting arc in words a player can check with the figures (issue 30):
+// `brief` for the question, else the rule as `?` gives it.
+std::string shooting_arc_text(const Ruleset& r, const ShootingChance& c, bool brief) {
+  std::ostringstream deg;
+  if (c.moving && c.on_horse) {
+    // Seed 002 L27: "Moving Cavalry may only shoot to the figures front and
+    // left 45° arc" (supplement.mounted_shooting.moving_arc).
+    deg << r.supplement.moving_shoot_arc_degrees;
+    const bool wide = r.supplement.moving_shoot_arc_wide;
+    const bool square = r.supplement.moving_shoot_arc_degrees == 45;
+    if (brief)
+      return wide ? "ahead of it or to its left (not to the right of straight ahead)"
+                  : square ? "to its left front (not to the right of straight ahead, and no further out to the left than it is in front)"
+                           : "to its left front, within " + deg.str() + " degrees left of straight ahead";
+    const std::string base = "Moving cavalry shoots only to its front and left (seed 002). Take the line straight ahead from the middle "
+                             "of its front edge: the enemy must not be to the right of that line";
+    if (wide)
+      return base + ", nor behind its front edge (" + deg.str() + " degrees either side of the left front diagonal).";
+    return base + ", must be in front of the front edge" +
+           (square ? ", and no further out to the left of the line than it is in front of the front edge (45 degrees)."
+                   : ", and within " + deg.str() + " degrees left of the line.");
+  }
+  deg << r.combat.shooting.arc_half_degrees;
+  const bool square = r.combat.shooting.arc_half_degrees == 45.0;
+  if (brief)
+    return square ? "in front of it (no further out to the side of its front edge than it is in front of it)"
+                  : "within " + deg.str() + " degrees either side of its facing";
+  return "In its arc: " + (square ? std::string("in front of its front edge, and no further out to the side of that edge than it is in front of it "
+                                               "(45 degrees either side of its facing).")
+                                  : "within " + deg.str() + " degrees either side of its facing.");
+}
+}  // namespace
+
 std::string shooting_question(const Ruleset& r, const Session& s, std::size_t unit) {
   const ShootingChance c = shooting_chance(r, s, unit);
   const std::string& name = s.header().units[unit].name;
-  std::ostringstream deg;
-  std::string arc;
-  if (c.moving && c.on_horse) {
-    deg << r.supplement.moving_shoot_arc_degrees;
-    arc = "ahead of it or to its left front (moving cavalry shoots front and left, " + deg.str() + " degrees, seed 002)";
-  } else {
-    deg << r.combat.shooting.arc_half_degrees;
-    arc = "within " + deg.str() + " degrees either side of its facing";
-  }
   // Seed 002: uncommanded units shoot only at the nearest enemy they can
   // see, the engine's shooting step's target.
-  return "Is the nearest enemy " + name + " can see within " + format_length_table(c.reach, r.units) + " of its front, " + arc +
-         "?";
+  return "Is the nearest enemy " + name + " can see within " + format_length_table(c.reach, r.units) + " of its front, " +
+         shooting_arc_text(r, c, true) + "?";
+}
+
+std::string shooting_help(const Ruleset& r, const Session& s, std::size_t unit) {
+  const ShootingChance c = shooting_chance(r, s, unit);
+  return "It shoots only at the nearest enemy it can see (as uncommanded units do), if that enemy is within its weapon's reach "
+         "and in its arc. " + shooting_arc_text(r, c, false) +
+         " Clear sight: a straight line crossing no woods, buildings, hill crest or other unit.";
 }
 
 std::string melee_intro(const Ruleset& r, const Session& s, std::size_t unit) {
@@ -687,7 +770,12 @@ void replay_steps(const Session& s, const Ruleset& r) {
       } else if (const auto* se = std::get_if<ShootingEvent>(&e.body)) {
         rec = &se->s;
         const std::size_t k = walk.unit_index(se->unit);
-        const bool target = given(*rec, "target") == "yes";
+        // "yes", or what it was: "mounted" or "foot" (the casualty advice).
+        const std::string said = given(*rec, "target");
+        const bool target = said != "no";
+        const std::optional<bool> mounted = said == "mounted" ? std::optional<bool>(true)
+                                            : said == "foot"  ? std::optional<bool>(false)
+                                                              : std::nullopt;
         Length distance;
         if (rec->given.count("distance")) {
           const std::optional<Length> d = parse_length(rec->given.at("distance"));
@@ -697,7 +785,7 @@ void replay_steps(const Session& s, const Ruleset& r) {
         const bool cover = rec->given.count("cover") && rec->given.at("cover") == "yes";
         const std::optional<int> own =
             rec->dice.empty() && rec->dice_source == DiceSource::player ? std::optional<int>(rec->score) : std::nullopt;
-        again = resolve_shooting(r, walk, k, target, distance, cover, recorded_dice(*rec), own);
+        again = resolve_shooting(r, walk, k, target, distance, cover, recorded_dice(*rec), own, mounted);
       } else if (std::holds_alternative<OpportunityEvent>(e.body) || std::holds_alternative<ChargedEvent>(e.body)) {
         // The reactions (sims/solo/solo_react.hpp): the player's unit as
         // the record names it, on the charge's procedure again.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <initializer_list>
 #include <stdexcept>
 #include <regex>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include "engine/core/content_hash.hpp"
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/doc.hpp"
+#include "engine/decision/ruleset_doc.hpp"
 #include "engine/procedures/combat.hpp"
 #include "sims/io/atomic_file.hpp"
 #include "sims/solo/solo_module.hpp"
@@ -456,6 +458,97 @@ std::optional<DefenderClass> parse_defender(const Ruleset& r, const std::string&
   why = "'" + text + "' is not a class of the unit charged" + mean + ": say " + defender_choices(r) +
         (others.empty() ? std::string() : " (or: " + others + ")");
   return std::nullopt;
+}
+
+namespace {
+// The ruleset's documents, for the words no rule reads (unit_types.*.words,
+// charge.morale.pikes_words: engine/decision/ruleset.cpp and charge.cpp
+// check them, and keep no copy): its sources, the top file first, so a
+// house rule that extends a vocabulary (tables/vocabulary/) keeps its words
+// unless it gives its own. A ruleset built without files, or a file that
+// cannot be read again, gives none (then only the names and ids count).
+using WordsDocs = std::vector<Doc>;
+WordsDocs ruleset_words_doc(const Ruleset& r) {
+  WordsDocs out;
+  for (auto it = r.sources.rbegin(); it != r.sources.rend(); ++it) {
+    try {
+      out.push_back(load_ruleset_doc(*it));
+    } catch (const std::exception&) {
+    }
+  }
+  return out;
+}
+
+// The first of `docs` (the top file first) that gives `path`'s last key.
+const Doc* words_at(const WordsDocs& docs, std::initializer_list<const char*> path) {
+  for (const Doc& d : docs) {
+    const Doc* at = &d;
+    for (const char* key : path) {
+      at = at->is_map() ? at->find(key) : nullptr;
+      if (!at) break;
+    }
+    if (at) return at;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> type_words(const WordsDocs& docs, const UnitType& t) {
+  std::vector<std::string> out = defender_text_parts(t.name);
+  if (const Doc* words = words_at(docs, {"unit_types", t.id.c_str(), "words"}))
+    for (const Doc& w : words->items)
+      if (w.is_scalar() && !w.scalar.empty()) out.push_back(w.scalar);
+  out.push_back(dashed(t.id));
+  return out;
+}
+}  // namespace
+
+std::vector<std::string> unit_type_words(const Ruleset& r, const UnitType& t) { return type_words(ruleset_words_doc(r), t); }
+
+std::optional<std::string> parse_unit_type(const Ruleset& r, const std::string& text, std::string& why) {
+  const std::string t = defender_word_key(text);
+  std::vector<std::string> keys, shown_as, starts;  // every word, as compared and as written
+  std::string listed;
+  const WordsDocs doc = ruleset_words_doc(r);
+  for (const UnitType& type : r.unit_types) {
+    bool begins = false;
+    const std::vector<std::string> words = type_words(doc, type);
+    for (const std::string& w : words) {
+      const std::string key = defender_word_key(w);
+      if (key == t) return type.id;
+      begins = begins || (!t.empty() && key.compare(0, t.size(), t) == 0);
+      keys.push_back(key);
+      shown_as.push_back(w);
+    }
+    if (begins) starts.push_back(type.id);
+    std::string mine;
+    for (const std::string& w : words) mine += (mine.empty() ? "" : ", ") + w;
+    listed += (listed.empty() ? "" : "; ") + mine;
+  }
+  // An unambiguous beginning is enough, as for the defender classes.
+  if (starts.size() == 1) return starts[0];
+  if (starts.size() > 1) {
+    std::string could;
+    for (std::size_t i = 0; i < starts.size(); ++i)
+      could += std::string(i == 0 ? "" : i + 1 == starts.size() ? " or " : ", ") + "'" + r.find_unit_type(starts[i])->name + "'";
+    why = "'" + text + "' could be " + could + ": type more of it";
+    return std::nullopt;
+  }
+  const std::string near = nearest(t, keys);
+  std::string mean;
+  for (std::size_t i = 0; i < keys.size() && !near.empty(); ++i)
+    if (keys[i] == near) {
+      mean = " (did you mean '" + shown_as[i] + "'?)";
+      break;
+    }
+  why = "unknown unit type '" + text + "'" + mean + ": say " + listed;
+  return std::nullopt;
+}
+
+std::string pikes_words(const Ruleset& r) {
+  const WordsDocs docs = ruleset_words_doc(r);  // words_at() points into it
+  if (const Doc* w = words_at(docs, {"charge", "morale", "pikes_words"}))
+    if (w->is_scalar() && !w->scalar.empty()) return w->scalar;
+  return "Swiss or Landsknechte with pikes or pole arms";  // seed 003 L18's own words
 }
 
 std::string defender_choices(const Ruleset& r) {

@@ -320,9 +320,15 @@ ShootingChance shooting_chance(const Ruleset& r, const Session& s, std::size_t u
 // (plan_shot); nullopt when out of reach.
 std::optional<ShotPlan> solo_shot(const Ruleset& r, const Session& s, std::size_t unit, Length distance, bool cover);
 // The record: no target (target false), or the shot with the dice (rolled:
-// their faces; the player's: `player_hits` only).
+// their faces; the player's: `player_hits` only). `mounted`: whether the
+// target is mounted, for the casualty advice (nullopt: not said).
 StepRecord resolve_shooting(const Ruleset& r, const Session& s, std::size_t unit, bool target, Length distance,
-                            bool cover, const StepDice& dice, std::optional<int> player_hits);
+                            bool cover, const StepDice& dice, std::optional<int> player_hits,
+                            std::optional<bool> mounted = std::nullopt);
+// "Remove 2 figures from WHOM" and, for a mounted target, where each hit
+// falls (seed 002 L35, supplement.hits_on_mounted); nullopt: the target's
+// kind is not known, so the advice says "if it is mounted" (issue 30).
+std::string casualty_advice(const Ruleset& r, int hits, const std::string& whom, std::optional<bool> mounted);
 
 // The melee after the unit's charge (seed 003, combat.melee): its dice
 // and the score each needs (melee_modifier: the charge bonus), then the
@@ -383,6 +389,8 @@ bool declaration_open(const std::map<std::string, std::string>& draft);
 // web page ask the same).
 std::string initiative_question(const Ruleset& r);
 std::string shooting_question(const Ruleset& r, const Session& s, std::size_t unit);
+// What `?` says on that question: the target and the arc in words.
+std::string shooting_help(const Ruleset& r, const Session& s, std::size_t unit);
 std::string melee_intro(const Ruleset& r, const Session& s, std::size_t unit);
 std::string rally_question(const Ruleset& r, const Session& s, std::size_t unit);
 
@@ -409,6 +417,18 @@ std::optional<DefenderClass> parse_defender(const Ruleset& r, const std::string&
 // The classes in the ruleset's words, for a question: "Peasants; Light
 // Foot, Levies; ... or Heavy Horse".
 std::string defender_choices(const Ruleset& r);
+// A unit type in the ruleset's vocabulary (issue 30): each comma-separated
+// part of its name, each of its `words` (unit_types.ID.words), its id
+// ("mounted-infantry"), in that order.
+std::vector<std::string> unit_type_words(const Ruleset& r, const UnitType& t);
+// The type's id for any of those words (case, '-' and '_' aside) or an
+// unambiguous beginning of one; an unknown word lists the accepted ones,
+// with a did-you-mean.
+std::optional<std::string> parse_unit_type(const Ruleset& r, const std::string& text, std::string& why);
+// Who may stand a charge with pikes facing it (seed 003 L18), in the
+// ruleset's words: charge.morale.pikes_words, or the seed's own ("Swiss or
+// Landsknechte with pikes or pole arms").
+std::string pikes_words(const Ruleset& r);
 std::optional<ChargedOn> parse_side(const std::string& text, std::string& why);
 std::optional<ChargePath> parse_path(const std::string& text, std::string& why);
 // A length with its unit, or a bare number in the ruleset's units.

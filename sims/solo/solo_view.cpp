@@ -72,7 +72,11 @@ std::string memory_summary(const Session& s, std::size_t unit) {
   if (m.charged_this_turn) out += "; charged this turn (so no charge next turn, seed 003)";
   if (m.charged_last_turn) out += "; charged last turn (so no charge this turn, seed 003)";
   if (m.ran_this_turn) out += "; running from the enemy this turn";
-  if (m.retreated_from_melee) out += "; retreating from melee when last asked";
+  if (m.retreated_from_melee) out += "; retreating from melee at its last activation";
+  // Known, not answered (issue 30): a fall back from the session's own melee
+  // last turn (Session::apply, NextTurnEvent; seed 002 L53).
+  if (m.pending[Question::retreated_from_melee] == 1 && !m.answered[Question::retreated_from_melee])
+    out += "; fell back from a melee last turn, so retreating from melee (seed 002 L53)";
   if (m.morale != Morale::steady) out += "; " + std::string(morale_name(m.morale));
   return out;
 }

@@ -238,7 +238,7 @@ int run_status(const ReadOptions& o, Io& io) {
             << " ...` or `vedette solo play`\n";
     } else if (s.figures_left(k) > 0) {
       out << "      to act this turn";
-      if (m.pending.any()) out << " (answered: " << answers_text(m.pending) << ")";
+      if (m.answered.any()) out << " (answered: " << answers_text(m.answered) << ")";
       out << "\n";
     }
   }
@@ -278,7 +278,7 @@ void add_session_commands(CLI::App* solo, Runner& run) {
     c->add_option("GAME", o->game, "Session file (.vedette.yaml is added when it has no extension)")->required();
     c->add_option("--unit", o->units,
                   "An automated unit: \"NAME:TYPE[,raw][,hero][,figures=N][,light|medium|heavy][,weapon=W]\" (TYPE: a ruleset unit "
-                  "type, e.g. shock, shooting, mounted-infantry; the weight is seed 003's charge column, asked at a "
+                  "type, e.g. shock, shooting, mounted-infantry, or a word of its name or its `words` in the ruleset; the weight is seed 003's charge column, asked at a "
                   "charge if not given; weapon=W a ruleset weapon it shoots with, e.g. carbine, pistol, musket). Repeat for each unit.")
         ->required()
         ->allow_extra_args(false);
@@ -391,7 +391,9 @@ void add_step_commands(CLI::App* solo, Runner& run) {
     auto* rear = c->add_flag("--rear", o->c.rear, "The charge strikes the defender's rear");
     flank->excludes(rear);
     c->add_flag("--both-charging", o->c.both_charging, "The defender is charging too");
-    c->add_flag("--pikes-facing", o->c.pikes_facing, "Swiss or Landsknechte pikes or pole arms facing the charge");
+    c->add_flag("--pikes-facing", o->c.pikes_facing,
+                "The defender carries pikes or pole arms facing the charge (seed 003: Swiss or Landsknechte; a ruleset names "
+                "them in charge.morale.pikes_words)");
     c->add_option("--target", o->c.target,
                   "The name of your unit the charge is declared against (seed 003 L24), recorded with the charge");
     c->add_flag("--not-visible", o->c.not_visible,
@@ -450,9 +452,16 @@ void add_step_commands(CLI::App* solo, Runner& run) {
     c->add_flag("--no-target", o->c.no_target, "Its nearest enemy in clear sight is beyond its reach or outside its arc (or there is none)");
     c->add_flag("--cover", o->c.cover, "That enemy is in cover, as the unit sees it");
     c->add_option("--hits", o->c.hits, "Hits from the dice you rolled for it (default: vedette rolls)");
+    auto kind = std::make_shared<std::string>();
+    c->add_option("--target-is", *kind,
+                  "What that enemy is, for where its losses fall: mounted (seed 002: a hit on the horse or the rider) or foot")
+        ->check(CLI::IsMember({"mounted", "foot"}));
     add_accept(c, o->accept);
     c->add_flag("--json", o->json, "Print one JSON object");
-    c->callback([o, &run] { run = runner(o, step_text); });
+    c->callback([o, kind, &run] {
+      if (!kind->empty()) o->c.mounted = *kind == "mounted";
+      run = runner(o, step_text);
+    });
   }
   {
     auto o = std::make_shared<Options<solo::Melee>>();
