@@ -75,7 +75,7 @@ json last_charge(const std::string& file) {
 
 }  // namespace
 
-TEST_CASE("web: the charge's declaration names its target and asks its sight, in solo play's order and words; the charge goes at it after the initiative (seed 003 L24)",
+TEST_CASE("web: the charge's declaration names its target and asks its sight, in solo play's order and words, and the charge goes at it after the initiative (seed 003 L24)",
           "[web][charge][003-L24-solo-names-target]") {
   Table t;
   const std::string file = lancers_offer(t);

@@ -91,7 +91,13 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
   const UnitSpec& spec = s.header().units[k];
   const UnitMemory& m = s.memory(k);
   const std::string& name = spec.name;
-  const std::string field = next_charge_field(r, s, k, m.charge_draft);
+  const std::string field = [&] {
+    try {
+      return next_charge_field(r, s, k, m.charge_draft);
+    } catch (const solo::SessionError& e) {  // a saved answer that does not read
+      throw UsageError(std::string(e.what()) + "; undo it with u");
+    }
+  }();
   auto answer = [&](const std::string& value) { (void)apply(s, r, solo::ChargeAnswer{name, field, value}); };
   const LengthUnit u = r.units;
   std::string ex = std::string(unit_name(u));
