@@ -8,6 +8,7 @@
 #include "engine/procedures/combat.hpp"
 #include "engine/procedures/table_rules.hpp"
 #include "sims/solo/session.hpp"
+#include "sims/solo/solo_react.hpp"
 #include "solo_test_util.hpp"
 
 using namespace solo_test;
@@ -278,12 +279,13 @@ TEST_CASE("solo play: your move walks an opportunity charge and your charge at t
   CHECK(contains(r.out, "--- Your move ---"));
   CHECK(contains(r.out, "Hussars does not react: its table cell this turn does not say \"(Charge?)\"."));
   CHECK(contains(r.out, "Cuirassiers has not moved and may charge a unit of yours that moves or turns within reach"));
-  CHECK(contains(r.out, "Roll 2D6 for Cuirassiers' initiation check"));
-  CHECK(contains(r.out, "Roll 2D6 for your unit's morale check"));
+  // Whose check and what it needs, in the page's words (solo::dice_needed_words).
+  CHECK(contains(r.out, "Roll 2D6 for Cuirassiers' initiation check; it needs 6+ to charge. Enter both dice (e.g. 3 5): 4 4"));
+  CHECK(contains(r.out, "Roll 2D6 for Foot's morale check; it needs 10+ to stand. Enter both dice (e.g. 3 5): 3 3"));
   CHECK(contains(r.out, "Cuirassiers makes an opportunity charge on Foot. Initiation check: 2D6 [4 4] = 8, needs 6 (no charge declared in step 1: -2): passes."));
   CHECK(contains(r.out, "Heavy Foot charged by heavy horse in the flank: 9, flank -1: needs 10 on 2D6 [3 3] = 6: fails."));
   CHECK(contains(r.out, "Foot's move is interrupted: it cannot move farther this turn"));
-  CHECK(contains(r.out, "Roll 2D6 for Hussars' morale check"));
+  CHECK(contains(r.out, "Roll 2D6 for Hussars' morale check; it needs 8+ to stand. Enter both dice (e.g. 3 5): 3 4"));
   CHECK(contains(r.out, "Light Horse charged by medium horse in the rear: 6, rear -2: needs 8 on 2D6 [3 4] = 7: fails."));
   CHECK(contains(r.out, "Hussars retreats 45 cm"));
   CHECK(contains(r.out, "Your move is over."));
@@ -405,4 +407,34 @@ TEST_CASE("solo: reading a session back replays the reactions on the charge's pr
   CHECK(slurp(file) == text);
   spit(file, good);
   CHECK(run({"solo", "status", "game"}, dir.path).status == 0);
+}
+
+// One wording of "whose check is this 2D6 for" (issue 27): solo play and
+// the web page's dice_needed both say it with solo::dice_needed_words.
+TEST_CASE("solo: the 2D6 a reaction asks for names whose check it is and what it needs, in one wording",
+          "[solo][reaction][words]") {
+  using vedette::solo::DiceNeeded;
+  using vedette::solo::dice_needed_words;
+  // An opportunity charge (moved): the cavalry charges, your unit defends.
+  auto w = dice_needed_words(DiceNeeded("", vedette::ChargeRoll::initiation, 6), true, "Cuirassiers", "Foot");
+  CHECK(w.check == "Cuirassiers' initiation check");
+  CHECK(w.text == "Roll 2D6 for Cuirassiers' initiation check; it needs 6+ to charge");
+  w = dice_needed_words(DiceNeeded("", vedette::ChargeRoll::defender_morale, 10), true, "Cuirassiers", "Foot");
+  CHECK(w.text == "Roll 2D6 for Foot's morale check; it needs 10+ to stand");
+  w = dice_needed_words(DiceNeeded("", vedette::ChargeRoll::defender_morale, 10), true, "Cuirassiers", "");
+  CHECK(w.text == "Roll 2D6 for your unit's morale check; it needs 10+ to stand");
+  w = dice_needed_words(DiceNeeded("", vedette::ChargeRoll::charger_morale, 7), true, "Cuirassiers", "Dragoons");
+  CHECK(w.text == "Roll 2D6 for Cuirassiers' own morale check; it needs 7+ to hold");
+  w = dice_needed_words(DiceNeeded("", vedette::ChargeRoll::obstacle_check, 6), true, "Lancers", "Foot");
+  CHECK(w.text == "Roll 2D6 for Lancers' second initiation check at the obstacle; it needs 6+ to go on");
+  // Your charge at the cavalry (charged): the cavalry defends, or counter-charges.
+  w = dice_needed_words(DiceNeeded("", vedette::ChargeRoll::defender_morale, 8), false, "Hussars", "Carabiniers");
+  CHECK(w.text == "Roll 2D6 for Hussars' morale check; it needs 8+ to stand");
+  w = dice_needed_words(DiceNeeded("", vedette::ChargeRoll::counter_initiation, 6), false, "Hussars", "Carabiniers");
+  CHECK(w.text == "Roll 2D6 for Hussars' counter-charge initiation check; it needs 6+ to counter-charge");
+  w = dice_needed_words(DiceNeeded("", vedette::ChargeRoll::charger_morale, 7), false, "Hussars", "Carabiniers");
+  CHECK(w.text == "Roll 2D6 for Carabiniers' own morale check; it needs 7+ to hold");
+  // No total known: the check alone.
+  w = dice_needed_words(DiceNeeded("", vedette::ChargeRoll::initiation, 0), true, "Lancers", "");
+  CHECK(w.text == "Roll 2D6 for Lancers' initiation check");
 }

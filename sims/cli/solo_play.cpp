@@ -76,103 +76,14 @@ std::string explain(const Ruleset& r, Question q) {
 
 std::string yes_no_text(bool v) { return v ? "yes" : "no"; }
 
-ChargeInputs inputs_from(const Ruleset& r, const Session& s, std::size_t k, const std::map<std::string, std::string>& d);
-
-// The next field of the charge form still to ask, or "" when complete.
-std::string next_charge_field(const Ruleset& r, const Session& s, std::size_t k, const std::map<std::string, std::string>& d) {
-  const UnitSpec& spec = s.header().units[k];
-  for (std::string_view f : k_charge_fields) {
-    std::string key(f);
-    if (d.count(key)) continue;
-    if (key == "attacker" && !spec.weight.empty()) continue;
-    // The charge's normal move is the rules' (combat.charge.allowance: the
-    // top of its pace this turn), not a question; a draft saved by an
-    // earlier vedette may hold an answer, and it is used.
-    if (key == "move") continue;
-    // The arc is settled by the offer's yes ("at least partly within 45
-    // degrees of its facing"): no bearing in degrees is asked. A draft saved
-    // by an earlier vedette may hold one, and it is used.
-    if (key == "bearing") continue;
-    if (key == "pikes_facing") {
-      std::string why;
-      auto def = parse_defender(r, d.at("defender"), why);
-      if (!def || r.charge.kind(*def) != DefenderKind::foot || d.at("side") != "front") continue;
-    }
-    // Seed 003 L56: a switch of target only when the target measured does
-    // not reach (the fields before it are all answered by now).
-    if (key == "switch" && preview_charge(r, inputs_from(r, s, k, d)).geometry.reaches) continue;
-    // The optional rules (seeds 001 and 004), only when the ruleset turns
-    // them on and they can apply: the target foot answering a charge that
-    // reaches (the fields before these are all answered by now).
-    if (key == "fear_exempt" || key == "refuge" || key == "square") {
-      const ChargePreview pv = preview_charge(r, inputs_from(r, s, k, d));
-      if (key == "fear_exempt" && !pv.fear_may_apply) continue;
-      if (key == "refuge" && !pv.fear_check) continue;
-      if (key == "square" && !pv.square_allowed) continue;
-    }
-    return key;
-  }
-  return {};
-}
-
+// The form's answers as the charge's inputs (sims/solo's, which the web
+// page reads too); an answer that does not read is undone with u.
 ChargeInputs inputs_from(const Ruleset& r, const Session& s, std::size_t k, const std::map<std::string, std::string>& d) {
-  const UnitSpec& spec = s.header().units[k];
-  auto get = [&](const char* key) -> std::string {
-    auto it = d.find(key);
-    return it == d.end() ? std::string() : it->second;
-  };
-  std::string why;
-  ChargeInputs in;
-  auto bad = [&](const char* key) {
-    throw UsageError("the saved charge answer '" + std::string(key) + "' cannot be read (" + why + "); undo it with u");
-  };
-  auto w = parse_attacker(spec.weight.empty() ? get("attacker") : spec.weight, why);
-  if (!w) bad("attacker");
-  in.attacker = *w;
-  const std::string move = get("move");
-  if (move.empty()) {
-    in.move = default_charge_move(r, s, k);
-  } else {
-    auto mv = parse_table_length(r, move, true, why);
-    if (!mv) bad("move");
-    in.move = *mv;
+  try {
+    return draft_charge_inputs(r, s, k, d);
+  } catch (const solo::SessionError& e) {
+    throw UsageError(std::string(e.what()) + "; undo it with u");
   }
-  auto ds = parse_table_length(r, get("distance"), false, why);
-  if (!ds) bad("distance");
-  in.distance = *ds;
-  // No bearing answer: the player said the target is at least partly in
-  // the arc (seed 003 L40), which table_charge_geometry reads as 0.
-  const std::string bearing = get("bearing");
-  auto br = bearing.empty() ? std::optional<double>(0.0) : parse_bearing(bearing, why);
-  if (!br) bad("bearing");
-  in.bearing = *br;
-  auto df = parse_defender(r, get("defender"), why);
-  if (!df) bad("defender");
-  in.defender = *df;
-  auto sd = parse_side(get("side"), why);
-  if (!sd) bad("side");
-  in.side = *sd;
-  in.both_charging = get("both_charging") == "yes";
-  in.pikes_facing = get("pikes_facing") == "yes";
-  // A draft saved by an earlier vedette has no path answer: open ground.
-  const std::string path = get("path");
-  auto pa = path.empty() ? std::optional<ChargePath>(ChargePath::open) : parse_path(path, why);
-  if (!pa) bad("path");
-  in.path = *pa;
-  in.fear_exempt = get("fear_exempt") == "yes";
-  in.refuge = get("refuge") == "yes";
-  in.square = get("square") == "yes";
-  // Version 6: the declaration's named target (seed 003 L24) and a switch
-  // of target (L56: Session::apply kept the declared one's name and distance).
-  in.target_unit = get("target");
-  if (d.count(std::string(k_switched_from_distance))) {
-    in.switched = true;
-    in.switched_from = get(k_switched_from.data());
-    auto from = parse_table_length(r, get(k_switched_from_distance.data()), false, why);
-    if (!from) bad("switch");
-    in.switched_from_distance = *from;
-  }
-  return in;
 }
 
 // One step of the charge form, or the charge itself once the form is
@@ -181,7 +92,13 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
   const UnitSpec& spec = s.header().units[k];
   const UnitMemory& m = s.memory(k);
   const std::string& name = spec.name;
-  const std::string field = next_charge_field(r, s, k, m.charge_draft);
+  const std::string field = [&] {
+    try {
+      return next_charge_field(r, s, k, m.charge_draft);
+    } catch (const solo::SessionError& e) {  // a saved answer that does not read
+      throw UsageError(std::string(e.what()) + "; undo it with u");
+    }
+  }();
   auto answer = [&](const std::string& value) { (void)apply(s, r, solo::ChargeAnswer{name, field, value}); };
   const LengthUnit u = r.units;
   std::string ex = std::string(unit_name(u));
@@ -212,14 +129,10 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
     answer("yes");
     out << "Declared: " << name << " charges in its side's move, after the initiative.\n";
   } else if (field == "target") {
-    // Seed 003 L24: "When declaring a charge, a player also indicates the
-    // enemy unit that will be the target of the charge." After a switch
-    // (L56) the charge's new target.
-    const bool switched = m.charge_draft.count(std::string(k_switched_from_distance)) > 0;
+    // Seed 003 L24 (after a switch, L56): the words are sims/solo's, as the page's.
+    const solo::ChargeFieldWords w = charge_field_words(r, s, k, field, m.charge_draft);
     auto named = p.checked<std::string>(
-        switched ? "Which of your units within its reach does " + name + " charge instead (the nearest)?"
-                 : "Which of your units does " + name + " charge (its name)?",
-        std::nullopt,
+        w.question, std::nullopt,
         [&p](const std::string&, std::string& why) -> std::optional<std::string> {
           // The name as typed (the prompter lower-cases its answers), trimmed.
           std::string t = p.raw();
@@ -231,17 +144,13 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
           }
           return t;
         },
-        switched ? "Seed 003: when the declared target has moved out of range, another enemy unit within range must be "
-                   "charged instead: the nearest of your units within its reach."
-                 : "Seed 003: a declaration names the enemy unit it charges; the charge goes at it in the cavalry's move "
-                   "(or at another within reach, should it move out of range).");
+        w.help);
     answer(named);
   } else if (field == "visible") {
+    // Seed 003 L34.
     const std::string target = m.charge_draft.count("target") ? m.charge_draft.at("target") : std::string("the target");
-    const bool seen = p.yes_no("Can " + possessive(name) + " front rank see " + target + "?", true,
-                               "A straight line from " + possessive(name) + " front rank to " + target +
-                                   " crosses no woods, buildings, hill crest or other unit. Seed 003: the declared target must "
-                                   "be visible to the front rank of the charging unit.");
+    const solo::ChargeFieldWords w = charge_field_words(r, s, k, field, m.charge_draft);
+    const bool seen = p.yes_no(w.question, true, w.help);
     if (seen) {
       answer("yes");
     } else {
@@ -257,23 +166,9 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
       return;
     }
   } else if (field == "switch") {
-    // Seed 003 L56, as the engine's Engagement::charge_reach asks it: a
-    // target that was in range when declared and has moved out of it gives
-    // way to the nearest other enemy in reach (one misjudged is not: L52).
-    const ChargeInputs in = inputs_from(r, s, k, m.charge_draft);
-    const ChargePreview pv = preview_charge(r, in);
-    const std::string target = in.target_unit.empty() ? std::string("The target") : in.target_unit;
-    std::ostringstream arc;
-    arc << r.charge.arc_degrees;
-    const bool other = p.yes_no(
-        target + " is out of reach. Was it within " + possessive(name) + " charge range when the charge was declared, and is "
-            "another of your units within it now (its nearest figure's base entirely within " +
-            format_length_table(pv.geometry.max_range, u) + ", at least partly within " + arc.str() +
-            " degrees of its facing, the way not uphill nor into rough terrain)?",
-        false,
-        "Seed 003: if the target has moved out of charge range, another enemy unit within range must be charged instead "
-        "(the nearest). If it was never in range, the charge was misjudged: no other target, and the unit moves its full "
-        "charge forward and is shaken.");
+    // Seed 003 L56 (sims/solo's words, as the page's).
+    const solo::ChargeFieldWords w = charge_field_words(r, s, k, field, m.charge_draft);
+    const bool other = p.yes_no(w.question, false, w.help);
     answer(yes_no_text(other));
     if (other) out << "The charge goes at the nearest of your units within reach instead (seed 003 L56): its name and measures.\n";
   } else if (field == "attacker") {

@@ -104,18 +104,10 @@ Applied with_dice(Session& s, const Ruleset& r, C& c, std::vector<int>& roll, Pr
     try {
       return apply(s, r, c);
     } catch (const solo::DiceNeeded& need) {
-      const std::string& name = s.header().units[unit].name;
-      constexpr bool moved = std::is_same_v<C, solo::Moved>;
-      std::string check;
-      switch (need.roll) {
-        case ChargeRoll::initiation: check = possessive(name) + " initiation check"; break;
-        case ChargeRoll::counter_initiation: check = possessive(name) + " counter-charge initiation check"; break;
-        case ChargeRoll::obstacle_check: check = possessive(name) + " second initiation check at the obstacle"; break;
-        case ChargeRoll::defender_morale: check = (moved ? std::string("your unit's") : possessive(name)) + " morale check"; break;
-        case ChargeRoll::charger_morale: check = (moved ? possessive(name) : std::string("your unit's")) + " own morale check"; break;
-        default: check = std::string(k_charge_roll_words[static_cast<std::size_t>(need.roll)]);
-      }
-      const std::vector<int> d = ask_dice(p, "Roll 2D6 for " + check + " and enter both dice (e.g. 3 5):", 2);
+      // Whose check and what it needs, in the page's words too (sims/solo/solo_react.hpp).
+      const solo::DiceNeededWords w =
+          solo::dice_needed_words(need, std::is_same_v<C, solo::Moved>, s.header().units[unit].name, c.mover);
+      const std::vector<int> d = ask_dice(p, w.text + ". Enter both dice (e.g. 3 5):", 2);
       roll.insert(roll.end(), d.begin(), d.end());
     }
   }

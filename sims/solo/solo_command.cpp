@@ -180,6 +180,14 @@ ChargeInputs charge_inputs(const Session& s, const Ruleset& r, std::size_t k, co
     in.switched = true;
     in.switched_from = from;
     in.switched_from_distance = *l;
+  } else if (const auto& d = s.memory(k).charge_draft; d.count(std::string(k_switched_from_distance))) {
+    // The switch `solo play` or the page answered (Session::apply kept the
+    // declared target's name and distance).
+    auto l = parse_table_length(r, d.at(std::string(k_switched_from_distance)), false, why);
+    if (!l) refuse("the saved switch of target cannot be read (" + why + ")");
+    in.switched = true;
+    in.switched_from = d.count(std::string(k_switched_from)) ? d.at(std::string(k_switched_from)) : std::string();
+    in.switched_from_distance = *l;
   }
   // The optional rules' answers only where the ruleset has the rule and
   // the target is foot answering the charge (not charging too).

@@ -445,4 +445,21 @@ std::optional<MoveKind> parse_move_kind(const std::string& text, std::string& wh
   return std::nullopt;
 }
 
+DiceNeededWords dice_needed_words(const DiceNeeded& need, bool moved, const std::string& cavalry, const std::string& mover) {
+  const std::string yours = mover.empty() ? std::string("your unit's") : possessive(mover);
+  const std::string theirs = possessive(cavalry);
+  std::string check, passes;
+  switch (need.roll) {
+    case ChargeRoll::initiation: check = theirs + " initiation check", passes = "to charge"; break;
+    case ChargeRoll::counter_initiation: check = theirs + " counter-charge initiation check", passes = "to counter-charge"; break;
+    case ChargeRoll::obstacle_check: check = theirs + " second initiation check at the obstacle", passes = "to go on"; break;
+    case ChargeRoll::defender_morale: check = (moved ? yours : theirs) + " morale check", passes = "to stand"; break;
+    case ChargeRoll::charger_morale: check = (moved ? theirs : yours) + " own morale check", passes = "to hold"; break;
+    default: check = "the " + std::string(k_charge_roll_words[static_cast<std::size_t>(need.roll)]);
+  }
+  DiceNeededWords w{check, "Roll 2D6 for " + check};
+  if (need.need > 0) w.text += "; it needs " + std::to_string(need.need) + "+" + (passes.empty() ? "" : " " + passes);
+  return w;
+}
+
 }  // namespace vedette::solo

@@ -86,6 +86,19 @@ struct DiceNeeded : SessionError {
 };
 StepDice reaction_dice(const Session& s, TurnStep step, std::size_t unit);
 
+// The next 2D6 a reaction reads from the player's dice, in words: whose
+// check it is ("Cuirassiers' initiation check", "Foot's morale check") and
+// the line that asks it ("Roll 2D6 for Foot's morale check; it needs 10+ to
+// stand"). `cavalry`: the automated unit that reacts; `mover`: the player's
+// unit ("" = "your unit"); `moved`: an opportunity charge (the cavalry
+// charges: the defender is the player's unit), else the player's charge at
+// it (the defender is the cavalry). `solo play` and the web page ask with it.
+struct DiceNeededWords {
+  std::string check;  // whose check
+  std::string text;   // "Roll 2D6 for CHECK[; it needs N+ to PASS]"
+};
+DiceNeededWords dice_needed_words(const DiceNeeded& need, bool moved, const std::string& cavalry, const std::string& mover);
+
 // (a) The player's unit moved near automated unit `unit`: the engine's rule
 // decides whether it makes an opportunity charge, and the charge procedure
 // walks it. The record's result is the charge's end (k_charge_end_names),

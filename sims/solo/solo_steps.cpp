@@ -631,6 +631,144 @@ bool declaration_open(const std::map<std::string, std::string>& draft) {
   return c->second == "yes" && (!draft.count("target") || !draft.count("visible"));
 }
 
+ChargeInputs draft_charge_inputs(const Ruleset& r, const Session& s, std::size_t k, const std::map<std::string, std::string>& d) {
+  const UnitSpec& spec = s.header().units[k];
+  auto get = [&](const char* key) -> std::string {
+    auto it = d.find(key);
+    return it == d.end() ? std::string() : it->second;
+  };
+  std::string why;
+  ChargeInputs in;
+  auto bad = [&](const char* key) {
+    throw SessionError("the saved charge answer '" + std::string(key) + "' cannot be read (" + why + ")", key);
+  };
+  auto w = parse_attacker(spec.weight.empty() ? get("attacker") : spec.weight, why);
+  if (!w) bad("attacker");
+  in.attacker = *w;
+  const std::string move = get("move");
+  if (move.empty()) {
+    in.move = default_charge_move(r, s, k);
+  } else {
+    auto mv = parse_table_length(r, move, true, why);
+    if (!mv) bad("move");
+    in.move = *mv;
+  }
+  auto ds = parse_table_length(r, get("distance"), false, why);
+  if (!ds) bad("distance");
+  in.distance = *ds;
+  // No bearing answer: the player said the target is at least partly in
+  // the arc (seed 003 L40), which table_charge_geometry reads as 0.
+  const std::string bearing = get("bearing");
+  auto br = bearing.empty() ? std::optional<double>(0.0) : parse_bearing(bearing, why);
+  if (!br) bad("bearing");
+  in.bearing = *br;
+  auto df = parse_defender(r, get("defender"), why);
+  if (!df) bad("defender");
+  in.defender = *df;
+  auto sd = parse_side(get("side"), why);
+  if (!sd) bad("side");
+  in.side = *sd;
+  in.both_charging = get("both_charging") == "yes";
+  in.pikes_facing = get("pikes_facing") == "yes";
+  // A draft saved by an earlier vedette has no path answer: open ground.
+  const std::string path = get("path");
+  auto pa = path.empty() ? std::optional<ChargePath>(ChargePath::open) : parse_path(path, why);
+  if (!pa) bad("path");
+  in.path = *pa;
+  in.fear_exempt = get("fear_exempt") == "yes";
+  in.refuge = get("refuge") == "yes";
+  in.square = get("square") == "yes";
+  // Version 6: the declaration's named target (seed 003 L24) and a switch
+  // of target (L56: Session::apply kept the declared one's name and distance).
+  in.target_unit = get("target");
+  if (d.count(std::string(k_switched_from_distance))) {
+    in.switched = true;
+    in.switched_from = get(k_switched_from.data());
+    auto from = parse_table_length(r, get(k_switched_from_distance.data()), false, why);
+    if (!from) bad("switch");
+    in.switched_from_distance = *from;
+  }
+  return in;
+}
+
+std::string next_charge_field(const Ruleset& r, const Session& s, std::size_t k, const std::map<std::string, std::string>& d) {
+  const UnitSpec& spec = s.header().units[k];
+  for (std::string_view f : k_charge_fields) {
+    std::string key(f);
+    if (d.count(key)) continue;
+    if (key == "attacker" && !spec.weight.empty()) continue;
+    // The charge's normal move is the rules' (combat.charge.allowance: the
+    // top of its pace this turn), not a question; a draft saved by an
+    // earlier vedette may hold an answer, and it is used.
+    if (key == "move") continue;
+    // The arc is settled by the offer's yes ("at least partly within 45
+    // degrees of its facing"): no bearing in degrees is asked. A draft saved
+    // by an earlier vedette may hold one, and it is used.
+    if (key == "bearing") continue;
+    if (key == "pikes_facing") {
+      std::string why;
+      auto def = parse_defender(r, d.at("defender"), why);
+      if (!def || r.charge.kind(*def) != DefenderKind::foot || d.at("side") != "front") continue;
+    }
+    // Seed 003 L56: a switch of target only when the target measured does
+    // not reach (the fields before it are all answered by now).
+    if (key == "switch" && preview_charge(r, draft_charge_inputs(r, s, k, d)).geometry.reaches) continue;
+    // The optional rules (seeds 001 and 004), only when the ruleset turns
+    // them on and they can apply: the target foot answering a charge that
+    // reaches (the fields before these are all answered by now).
+    if (key == "fear_exempt" || key == "refuge" || key == "square") {
+      const ChargePreview pv = preview_charge(r, draft_charge_inputs(r, s, k, d));
+      if (key == "fear_exempt" && !pv.fear_may_apply) continue;
+      if (key == "refuge" && !pv.fear_check) continue;
+      if (key == "square" && !pv.square_allowed) continue;
+    }
+    return key;
+  }
+  return {};
+}
+
+ChargeFieldWords charge_field_words(const Ruleset& r, const Session& s, std::size_t k, const std::string& field,
+                                    const std::map<std::string, std::string>& d) {
+  const std::string& name = s.header().units[k].name;
+  if (field == "target") {
+    // Seed 003 L24: "When declaring a charge, a player also indicates the
+    // enemy unit that will be the target of the charge." After a switch
+    // (L56) the charge's new target.
+    if (d.count(std::string(k_switched_from_distance)))
+      return {"Which of your units within its reach does " + name + " charge instead (the nearest)?",
+              "Seed 003: when the declared target has moved out of range, another enemy unit within range must be "
+              "charged instead: the nearest of your units within its reach."};
+    return {"Which of your units does " + name + " charge (its name)?",
+            "Seed 003: a declaration names the enemy unit it charges; the charge goes at it in the cavalry's move "
+            "(or at another within reach, should it move out of range)."};
+  }
+  if (field == "visible") {
+    const std::string target = d.count("target") ? d.at("target") : std::string("the target");
+    return {"Can " + possessive(name) + " front rank see " + target + "?",
+            "A straight line from " + possessive(name) + " front rank to " + target +
+                " crosses no woods, buildings, hill crest or other unit. Seed 003: the declared target must "
+                "be visible to the front rank of the charging unit."};
+  }
+  if (field == "switch") {
+    // Seed 003 L56, as the engine's Engagement::charge_reach asks it: a
+    // target that was in range when declared and has moved out of it gives
+    // way to the nearest other enemy in reach (one misjudged is not: L52).
+    const ChargeInputs in = draft_charge_inputs(r, s, k, d);
+    const ChargePreview pv = preview_charge(r, in);
+    const std::string target = in.target_unit.empty() ? std::string("The target") : in.target_unit;
+    std::ostringstream arc;
+    arc << r.charge.arc_degrees;
+    return {target + " is out of reach. Was it within " + possessive(name) + " charge range when the charge was declared, and is "
+                "another of your units within it now (its nearest figure's base entirely within " +
+                format_length_table(pv.geometry.max_range, r.units) + ", at least partly within " + arc.str() +
+                " degrees of its facing, the way not uphill nor into rough terrain)?",
+            "Seed 003: if the target has moved out of charge range, another enemy unit within range must be charged instead "
+            "(the nearest). If it was never in range, the charge was misjudged: no other target, and the unit moves its full "
+            "charge forward and is shaken."};
+  }
+  return {};
+}
+
 Step next_step(const Session& s, const Ruleset& r) {
   const State& st = s.state();
   const std::size_t n = s.header().units.size();

@@ -408,6 +408,17 @@ std::optional<AttackerWeight> parse_attacker(const std::string& text, std::strin
   return static_cast<AttackerWeight>(*k);
 }
 
+namespace {
+// " (did you mean 'W'?)" for the word nearest to `key` among `keys`
+// (compared as keys, shown as written in `shown_as`), or "".
+std::string did_you_mean(const std::string& key, const std::vector<std::string>& keys, const std::vector<std::string>& shown_as) {
+  const std::string near = nearest(key, keys);
+  for (std::size_t i = 0; i < keys.size() && !near.empty(); ++i)
+    if (keys[i] == near) return " (did you mean '" + shown_as[i] + "'?)";
+  return "";
+}
+}  // namespace
+
 std::optional<DefenderClass> parse_defender(const std::string& text, std::string& why) {
   auto k = pick(text, k_defender_class_names, why);
   if (!k) return std::nullopt;
@@ -448,13 +459,7 @@ std::optional<DefenderClass> parse_defender(const Ruleset& r, const std::string&
       shown_as.push_back(w);
     }
   }
-  const std::string near = nearest(t, keys);
-  std::string mean;
-  for (std::size_t i = 0; i < keys.size() && !near.empty(); ++i)
-    if (keys[i] == near) {
-      mean = " (did you mean '" + shown_as[i] + "'?)";
-      break;
-    }
+  const std::string mean = did_you_mean(t, keys, shown_as);
   why = "'" + text + "' is not a class of the unit charged" + mean + ": say " + defender_choices(r) +
         (others.empty() ? std::string() : " (or: " + others + ")");
   return std::nullopt;
@@ -533,13 +538,7 @@ std::optional<std::string> parse_unit_type(const Ruleset& r, const std::string& 
     why = "'" + text + "' could be " + could + ": type more of it";
     return std::nullopt;
   }
-  const std::string near = nearest(t, keys);
-  std::string mean;
-  for (std::size_t i = 0; i < keys.size() && !near.empty(); ++i)
-    if (keys[i] == near) {
-      mean = " (did you mean '" + shown_as[i] + "'?)";
-      break;
-    }
+  const std::string mean = did_you_mean(t, keys, shown_as);
   why = "unknown unit type '" + text + "'" + mean + ": say " + listed;
   return std::nullopt;
 }

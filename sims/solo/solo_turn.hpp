@@ -385,6 +385,28 @@ Step next_step(const Session& s, const Ruleset& r);
 // seed 003 L24, L34; asked again after a switch of target, L56).
 bool declaration_open(const std::map<std::string, std::string>& draft);
 
+// The charge form, in `solo play`'s order (the web page asks the server the
+// same): the next field of k_charge_fields still to ask given the answers
+// so far (a unit's charge_draft, or the page's answers over it), or "" when
+// the form is complete. The declaration's target and sight come with the
+// "(Charge?)" yes (seed 003 L24, L34); "switch" only when the target
+// measured does not reach (L56); the optional rules (seeds 001, 004) only
+// where the ruleset turns them on and they can apply.
+std::string next_charge_field(const Ruleset& r, const Session& s, std::size_t unit,
+                              const std::map<std::string, std::string>& draft);
+// The form's answers as the charge's inputs (a SessionError naming the
+// answer that does not read).
+ChargeInputs draft_charge_inputs(const Ruleset& r, const Session& s, std::size_t unit,
+                                 const std::map<std::string, std::string>& draft);
+// The declaration's and the switch's questions in the table's words, with
+// what "?" says of each: "target" (L24; after a switch, the new target),
+// "visible" (L34), "switch" (L56). Empty for the other fields.
+struct ChargeFieldWords {
+  std::string question, help;
+};
+ChargeFieldWords charge_field_words(const Ruleset& r, const Session& s, std::size_t unit, const std::string& field,
+                                    const std::map<std::string, std::string>& draft);
+
 // The prompts of the turn's steps, in the player's words (play and the
 // web page ask the same).
 std::string initiative_question(const Ruleset& r);

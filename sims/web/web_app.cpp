@@ -120,6 +120,65 @@ std::optional<std::string> charge_inputs(const Ruleset& r, const solo::Session& 
   return std::nullopt;
 }
 
+// What the unit's "(Charge?)" needs next, in `solo play`'s order
+// (solo::next_charge_field over the answers `draft`): "field" ("charge",
+// "target", "visible", "switch", or "form": the charge's measures, which
+// the page asks on one screen, and then its dice), the question and its
+// help in the table's words (solo::charge_field_words), "now": the
+// session's next step is this charge (after the initiative: seed 003 L46),
+// and, a declaration made, what it declared.
+Json charge_step_json(const Ruleset& r, const solo::Session& s, std::size_t k, const std::map<std::string, std::string>& draft) {
+  const std::string field = solo::next_charge_field(r, s, k, draft);
+  const bool declaration = field == "charge" || field == "target" || field == "visible" || field == "switch";
+  Json j{{"field", declaration ? field : std::string("form")}};
+  if (field == "target" || field == "visible" || field == "switch") {
+    const solo::ChargeFieldWords w = solo::charge_field_words(r, s, k, field, draft);
+    j["question"] = solo::plain_words(w.question);
+    j["help"] = solo::plain_words(w.help);
+  }
+  // The declaration's sight, asked after its target (seed 003 L34): its
+  // words before the name is known, for a page that asks both on one screen.
+  if (field == "target" && !draft.count("visible")) {
+    std::map<std::string, std::string> it = draft;
+    it["target"] = "it";
+    j["sight"] = Json{{"question", solo::plain_words(solo::charge_field_words(r, s, k, "visible", it).question)}};
+  }
+  j["yes_no"] = field == "visible" || field == "switch";
+  const solo::Step st = solo::next_step(s, r);
+  j["now"] = st.kind == solo::Step::Kind::charge && st.unit == k;
+  const auto t = draft.find("target");
+  if (t != draft.end()) j["target"] = t->second;
+  if (!declaration) {
+    const std::string& name = s.header().units[k].name;
+    j["declared"] = "Declared: " + name + " charges" + (t != draft.end() ? " " + t->second : std::string()) +
+                    " in its side's move, after the initiative.";
+  }
+  return j;
+}
+
+// The names of the player's units the session has heard (a charge's
+// target, a unit that moved or charged in the player's move), for the
+// target's question: one tap instead of a name typed.
+Json your_units(const solo::Session& s) {
+  std::vector<std::string> names;
+  auto add = [&names](const std::string& n) {
+    if (!n.empty() && std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  };
+  for (const solo::Event& e : s.history()) {
+    if (const auto* c = std::get_if<solo::ChargeEvent>(&e.body)) {
+      add(c->c.target_unit);
+      add(c->c.switched_from);
+    } else if (const auto* a = std::get_if<solo::ChargeAnswerEvent>(&e.body); a && a->field == "target") {
+      add(a->value);
+    } else if (const solo::StepRecord* rec = solo::step_record(e.body)) {
+      if (auto m = rec->given.find("mover"); m != rec->given.end()) add(m->second);
+    }
+  }
+  Json out = Json::array();
+  for (const auto& n : names) out.push_back(n);
+  return out;
+}
+
 }  // namespace
 
 Reply error_reply(int status, const std::string& message) { return json_reply(status, Json{{"error", message}}); }
@@ -341,6 +400,7 @@ Reply App::route(const Request& r) {
   if (action == "charge-odds" && r.method == "POST") return charge_odds(name, r);
   if (action == "shot-plan" && r.method == "POST") return shot_plan(name, r);
   if (action == "melee-plan" && r.method == "POST") return melee_plan(name, r);
+  if (action == "charge-step" && r.method == "POST") return charge_step(name, r);
   if (r.method != "POST") return error_reply(405, "use POST for " + action);
   return session_action(name, action, r);
 }
@@ -461,6 +521,17 @@ void App::turn_words(const std::string& name, Reply& r) const {
     default: break;
   }
   j["result"]["turn_left"] = left;
+  // Each "(Charge?)" still open: what it needs next, in solo play's order.
+  if (j["result"].contains("units") && j["result"]["units"].is_array())
+    for (std::size_t k = 0; k < units.size() && k < j["result"]["units"].size(); ++k)
+      if (s.charge_pending(k)) {
+        try {
+          j["result"]["units"][k]["charge_step"] = charge_step_json(rs, s, k, s.memory(k).charge_draft);
+        } catch (const solo::SessionError&) {
+          // A saved answer that does not read: the form asks afresh (undo takes it back).
+        }
+      }
+  j["result"]["your_units"] = your_units(s);
   // A rally on the player's dice: what 2D6 must reach (the engine's rally_check).
   if (st.kind == solo::Step::Kind::rally && j["result"].contains("next_step"))
     j["result"]["next_step"]["rally_need"] = rally_check(rs, 1, 1).need;
@@ -633,6 +704,44 @@ Reply App::melee_plan(const std::string& name, const Request& r) {
                               {"need", strikes ? need.need : 0}});
 }
 
+// The "(Charge?)"'s next question (read-only): the session's answers with
+// the page's over them ({"unit", "answers": {FIELD: VALUE}}, the charge
+// form's words as `solo play` saves them), in solo play's order
+// (charge_step_json): the page asks this before the dice, so a target out
+// of reach is asked whether another is within it (seed 003 L56).
+Reply App::charge_step(const std::string& name, const Request& r) {
+  Reply bad;
+  auto body = body_object(r, bad);
+  if (!body) return bad;
+  std::string unit;
+  if (auto e = want_string(*body, "unit", unit, true)) return error_reply(400, *e);
+  const Json answers = body->value("answers", Json::object());
+  if (!answers.is_object()) return error_reply(400, "\"answers\" must be an object of the charge form's answers");
+  std::lock_guard lock(mutex_);
+  const solo::Session s = solo::Session::load(file_of(name));
+  const std::optional<std::size_t> found = unit_index(s, unit);
+  if (!found) return error_reply(400, "no unit named '" + unit + "' in this session");
+  const std::size_t k = *found;
+  if (!s.charge_pending(k)) return error_reply(400, unit + " has no \"(Charge?)\" to answer this turn");
+  std::map<std::string, std::string> draft = s.memory(k).charge_draft;
+  for (auto it = answers.begin(); it != answers.end(); ++it) {
+    if (std::find(solo::k_charge_fields.begin(), solo::k_charge_fields.end(), it.key()) == solo::k_charge_fields.end())
+      return error_reply(400, "no charge question \"" + it.key() + "\"");
+    if (!it->is_string() || !solo::printable_utf8(it->get<std::string>()))
+      return error_reply(400, "the answer \"" + it.key() + "\" must be printable text");
+    draft[it.key()] = it->get<std::string>();
+  }
+  const solo::SessionRules rules = solo::load_session_rules(s);
+  try {
+    Json j = charge_step_json(*rules.rules, s, k, draft);
+    j["unit"] = unit;
+    j["rev"] = revision(name);
+    return json_reply(200, j);
+  } catch (const solo::SessionError& e) {
+    return error_reply(400, e.what());  // an answer that does not read
+  }
+}
+
 Reply App::charge_odds(const std::string& name, const Request& r) {
   Reply bad;
   auto body = body_object(r, bad);
@@ -737,16 +846,25 @@ Reply App::session_action(const std::string& name, const std::string& action, co
   std::string rev;
   if (auto e = want_string(*body, "rev", rev, true)) return error_reply(400, *e + " (the revision the page last saw)");
   const std::string file = file_of(name);
-  // The typed command (sims/web/web_commands.cpp), applied as the terminal applies it.
-  const std::optional<solo::Command> cmd = command_from_json(action, *body, bad);
-  if (!cmd) return bad;
+  // The typed command (sims/web/web_commands.cpp), applied as the terminal
+  // applies it; the charge form's answers, several in one write.
+  std::vector<solo::Command> cmds;
+  if (action == "charge-answer") {
+    auto answers = charge_answers(*body, bad);
+    if (!answers) return bad;
+    cmds = std::move(*answers);
+  } else {
+    const std::optional<solo::Command> cmd = command_from_json(action, *body, bad);
+    if (!cmd) return bad;
+    cmds.push_back(*cmd);
+  }
   std::lock_guard lock(mutex_);
   const std::string now = revision(name);
   if (rev != now)
     return json_reply(409, Json{{"error", "the session changed since this page last loaded it (another window or the "
                                           "terminal); nothing was written: here is the current state"},
                                 {"rev", now}});
-  auto [status, body_json] = apply_command(file, *cmd);
+  auto [status, body_json] = apply_commands(file, cmds);
   if (status == 200 && (action == "undo" || action == "redo")) {
     // What was undone (redone), in the log's words: the page says it.
     std::vector<int> events;

@@ -93,6 +93,7 @@ class App {
   Reply next_question(const std::string& name, const Request& r);
   Reply charge_table(const std::string& name);
   Reply charge_odds(const std::string& name, const Request& r);
+  Reply charge_step(const std::string& name, const Request& r);
   Reply shot_plan(const std::string& name, const Request& r);
   Reply melee_plan(const std::string& name, const Request& r);
   Reply session_action(const std::string& name, const std::string& action, const Request& r);

@@ -5,6 +5,7 @@
 // and its new game, on the functions `solo status`, `solo log` and `solo
 // new` call (sims/solo/solo_view.hpp, sims/solo/solo_new.hpp): the page
 // runs no command line.
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -44,7 +45,14 @@ std::optional<solo::Command> charge(const Json& body, std::string unit, Reply& b
   c.unit = std::move(unit);
   auto no = [&](const std::string& why) { return bad = error_reply(400, why), std::nullopt; };
   if (auto e = want_bool(body, "decline", c.decline)) return no(*e);
+  // Version 6 (seed 003 L24, L34, L56): the declaration's target (else the
+  // one the session kept from its declaration), not visible to the front
+  // rank (no declaration), a switch of target ("NAME=DISTANCE").
+  if (auto e = want_string(body, "target", c.target, false)) return no(*e);
+  if (auto e = want_bool(body, "not_visible", c.not_visible)) return no(*e);
+  if (auto e = want_string(body, "switched_from", c.switched_from, false)) return no(*e);
   if (c.decline) return c;
+  // (not_visible reads on: given with the charge's measures it is refused, as `solo charge` refuses it.)
   for (auto [key, to] : {std::pair{"distance", &c.distance}, std::pair{"defender", &c.defender},
                          std::pair{"attacker", &c.attacker}, std::pair{"move", &c.move}}) {
     if (body.contains(key) && body[key].is_number()) *to = body[key].dump();
@@ -71,6 +79,32 @@ std::optional<solo::Command> charge(const Json& body, std::string unit, Reply& b
   }
   return c;
 }
+
+}  // namespace
+
+// The charge form's answers (`solo play`'s ChargeAnswer, a field of
+// solo::k_charge_fields each): {"unit", "answers": {"target": "Foot", ...}},
+// applied in the form's order (so a "switch" comes after the answers about
+// the target it switches from: Session::apply keeps the declared one's).
+std::optional<std::vector<solo::Command>> charge_answers(const Json& body, Reply& bad) {
+  std::string unit;
+  if (auto e = want_string(body, "unit", unit, true)) return bad = error_reply(400, *e), std::nullopt;
+  const Json answers = body.value("answers", Json::object());
+  if (!answers.is_object() || answers.empty())
+    return bad = error_reply(400, "\"answers\" must be an object of the charge form's answers, e.g. {\"target\": \"Foot\"}"), std::nullopt;
+  for (auto it = answers.begin(); it != answers.end(); ++it) {
+    if (std::find(solo::k_charge_fields.begin(), solo::k_charge_fields.end(), it.key()) == solo::k_charge_fields.end())
+      return bad = error_reply(400, "no charge question \"" + it.key() + "\""), std::nullopt;
+    if (!it->is_string()) return bad = error_reply(400, "the answer \"" + it.key() + "\" must be a string"), std::nullopt;
+  }
+  std::vector<solo::Command> out;
+  for (std::string_view f : solo::k_charge_fields)
+    if (answers.contains(std::string(f)))
+      out.push_back(solo::ChargeAnswer{unit, std::string(f), answers[std::string(f)].get<std::string>()});
+  return out;
+}
+
+namespace {
 
 // The turn's steps (`vedette solo initiative/shoot/melee/rally`).
 std::optional<solo::Command> initiative(const Json& body, Reply& bad) {
@@ -301,31 +335,19 @@ solo::Command with_dice_rolled_before(const solo::Session& s, solo::Command c) {
   return c;
 }
 
-// The next 2D6 a reaction reads from the player's dice, in words: whose
-// check it is and the total it needs (the charge procedure's, through
-// solo::DiceNeeded), as solo play asks it (sims/cli/solo_play_move.cpp).
+// The next 2D6 a reaction reads from the player's dice: whose check it is
+// and the total it needs (the charge procedure's, through solo::DiceNeeded),
+// in solo play's words (solo::dice_needed_words, sims/solo/solo_react.hpp).
 Json dice_needed_json(const solo::Command& c, const solo::DiceNeeded& need) {
   const auto* m = std::get_if<solo::Moved>(&c);
   const auto* ch = std::get_if<solo::Charged>(&c);
   const std::string cavalry = m ? (m->near.size() == 1 ? m->near[0].unit : std::string("the cavalry")) : ch ? ch->unit : "the cavalry";
   const std::string mover = m ? m->mover : ch ? ch->mover : "";
-  const std::string yours = mover.empty() ? std::string("your unit's") : solo::possessive(mover);
-  const std::string theirs = solo::possessive(cavalry);
-  std::string check, passes;
-  switch (need.roll) {
-    case ChargeRoll::initiation: check = theirs + " initiation check", passes = "to charge"; break;
-    case ChargeRoll::counter_initiation: check = theirs + " counter-charge initiation check", passes = "to counter-charge"; break;
-    case ChargeRoll::obstacle_check: check = theirs + " second initiation check at the obstacle", passes = "to go on"; break;
-    case ChargeRoll::defender_morale: check = (m ? yours : theirs) + " morale check", passes = "to stand"; break;
-    case ChargeRoll::charger_morale: check = (m ? theirs : yours) + " own morale check", passes = "to hold"; break;
-    default: check = "the " + std::string(k_charge_roll_words[static_cast<std::size_t>(need.roll)]);
-  }
-  std::string text = "Roll 2D6 for " + check;
-  if (need.need > 0) text += "; it needs " + std::to_string(need.need) + "+" + (passes.empty() ? "" : " " + passes);
+  const solo::DiceNeededWords w = solo::dice_needed_words(need, m != nullptr, cavalry, mover);
   Json j{{"roll", std::string(k_charge_roll_names[static_cast<std::size_t>(need.roll)])},
-         {"check", check},
+         {"check", w.check},
          {"dice", 2},
-         {"text", text}};
+         {"text", w.text}};
   if (need.need > 0) j["need"] = need.need;
   return j;
 }
@@ -333,20 +355,37 @@ Json dice_needed_json(const solo::Command& c, const solo::DiceNeeded& need) {
 }  // namespace
 
 std::pair<int, Json> apply_command(const std::string& file, const solo::Command& given) {
+  return apply_commands(file, {given});
+}
+
+std::pair<int, Json> apply_commands(const std::string& file, const std::vector<solo::Command>& given) {
   return answered([&] {
     solo::Session s = solo::Session::load(file);
-    const solo::Command c = with_dice_rolled_before(s, given);
-    solo::check(s, c);
-    const solo::SessionRules rules = solo::rules_for_change(s, false);
-    try {
-      const solo::Applied a = solo::apply(s, *rules.rules, c);
-      s.save();
-      return std::pair{200, Json{{"result", for_page(solo::applied_json(s, c, a))}}};
-    } catch (const solo::DiceNeeded& need) {
-      // The player's dice ran out before the reaction was done: nothing is
-      // written; the page asks the next pair and sends them all again.
-      return std::pair{200, Json{{"dice_needed", dice_needed_json(c, need)}}};
+    std::vector<solo::Command> cmds;
+    for (const solo::Command& g : given) {
+      cmds.push_back(with_dice_rolled_before(s, g));
+      solo::check(s, cmds.back());  // (before the ruleset's checks, as the command line makes them)
     }
+    const solo::SessionRules rules = solo::rules_for_change(s, false);
+    Json result;
+    for (const solo::Command& c : cmds) {
+      try {
+        const solo::Applied a = solo::apply(s, *rules.rules, c);
+        result = solo::applied_json(s, c, a);
+        // Seed 003 L34: a target its front rank cannot see: no declaration,
+        // said as solo play says it.
+        if (const auto* ch = std::get_if<solo::Charge>(&c); ch && ch->not_visible && a.unit)
+          if (const auto no = solo::target_refusal(*rules.rules, s, *a.unit, false))
+            result["outcome"] = "No declaration: " + std::string(no->why) + ". " + s.header().units[*a.unit].name +
+                                " moves as the table says, without the charge.";
+      } catch (const solo::DiceNeeded& need) {
+        // The player's dice ran out before the reaction was done: nothing is
+        // written; the page asks the next pair and sends them all again.
+        return std::pair{200, Json{{"dice_needed", dice_needed_json(c, need)}}};
+      }
+    }
+    s.save();
+    return std::pair{200, Json{{"result", for_page(result)}}};
   });
 }
 

@@ -123,6 +123,11 @@ inline std::optional<std::string> want_text(const Json& j, const char* key, std:
 // and {"result": what the command answers} or {"error": why not}.
 std::optional<solo::Command> command_from_json(const std::string& action, const Json& body, Reply& bad);
 std::pair<int, Json> apply_command(const std::string& file, const solo::Command& c);
+// Several in one write (all or none): the charge form's answers.
+std::pair<int, Json> apply_commands(const std::string& file, const std::vector<solo::Command>& c);
+// POST .../charge-answer: {"unit", "answers": {FIELD: VALUE, ...}}, the
+// charge form's answers (solo::ChargeAnswer, `solo play`'s), in its order.
+std::optional<std::vector<solo::Command>> charge_answers(const Json& body, Reply& bad);
 // A session read as `vedette solo status --json` reads it (its charges
 // replayed on the procedure; a ruleset that cannot be loaded leaves the
 // turn's next step out), for the page's view of it.

@@ -154,7 +154,50 @@ try {
   await noOverflow("the charge offer");
   check(/Lancers may charge: is an enemy at least partly within 45° either side of its facing\?/.test(await page.$eval("body", (b) => b.innerText)),
     "the offer asks the arc (seed 003 L40, the ruleset's degrees)");
-  await clickText("Charge");
+  // The declaration, in solo play's order and words (the server's
+  // charge_step, sims/solo): its target (seed 003 L24), typed the first
+  // time, then whether its front rank sees it (L34).
+  const file = path.join(dir, "table.vedette.yaml");
+  const status = () => JSON.parse(execFileSync(exe, ["solo", "status", file, "--json"]).toString());
+  const chargeQuestion = (want) => page.waitForFunction((w) => !document.body.dataset.busy &&
+    [...document.querySelectorAll(".charge .question")].some((q) => q.textContent === w), { timeout: 10000 }, want);
+  // (On one screen: the name, then its sight, "Yes" pressed.)
+  const declare = async (target, seen = "Yes") => {
+    await clickText("Charge");
+    await chargeQuestion("Which of your units does Lancers charge (its name)?");
+    await chargeQuestion("Can Lancers' front rank see it?");
+    await page.type(".charge input.name", target);
+    if (seen !== "Yes") await clickText(seen, ".charge");
+    await clickText("OK", ".charge");
+  };
+  await declare("Foot");
+  await page.waitForFunction(() => /Declared: Lancers charges Foot in its side's move, after the initiative\./.test(document.querySelector(".charge").textContent), { timeout: 10000 });
+  const declared = JSON.parse(execFileSync(exe, ["solo", "log", file, "--json"]).toString()).filter((e) => e.event === "charge_answer");
+  check(JSON.stringify(declared.map((e) => [e.field, e.value])) === JSON.stringify([["charge", "yes"], ["target", "Foot"], ["visible", "yes"]]),
+    "the declaration is in the session as solo play saves it: " + JSON.stringify(declared));
+  await noOverflow("the declared charge");
+
+  // The terminal plays on; the page follows (it polls) and says so.
+  execFileSync(exe, ["solo", "activate", file, "Hussars", "--roll", "2"]);
+  await page.waitForFunction(() => /changed elsewhere/.test(document.querySelector("#notice").textContent), { timeout: 10000 });
+  const hussars = await page.evaluate(() => {
+    const card = [...document.querySelectorAll(".card")].find((c) => c.querySelector(".name").textContent === "Hussars");
+    return card.querySelector(".instruction") ? card.querySelector(".instruction").textContent : "";
+  });
+  check(hussars === status().units[1].last_instruction, `the page shows the terminal's activation (${hussars})`);
+
+  // The keyboard: u undoes.
+  await page.keyboard.press("u");
+  await new Promise((r) => setTimeout(r, 500));
+  check(!status().units[1].acted_this_turn, "u undid the terminal's activation");
+
+  // The charge is made in the cavalry's move, after the initiative (seed
+  // 003 L46): its measures on one screen, then.
+  execFileSync(exe, ["solo", "activate", file, "Hussars", "--roll", "2"]);
+  execFileSync(exe, ["solo", "initiative", file, "--total", "1"]);
+  await page.goto(base + "?session=table", { waitUntil: "networkidle0" });
+  await page.waitForSelector(".charge .pad", { timeout: 10000 });
+  check((await page.$eval(".charge .question", (e) => e.textContent)) === "Lancers charges Foot", "the form names the declared target");
   for (const d of ["2", "0"]) await clickText(d, ".charge .pad");
   await clickText("Heavy Foot");  // the ruleset's wording (charge-table)
   // Pikes facing?, both charging?, on the way (seed 003's terrain): the usual
@@ -178,19 +221,19 @@ try {
   await noOverflow("the charge odds");
   await clickText("Roll for me");
   await page.waitForFunction(() => !document.querySelector("#notice").hidden || !document.querySelector(".charge"), { timeout: 10000 });
-  const file = path.join(dir, "table.vedette.yaml");
   const log1 = execFileSync(exe, ["solo", "log", file]).toString();
   check(/charge/i.test(log1), "the charge is in the session's log:\n" + log1);
   await page.screenshot({ path: path.join(outDir, "web-after-charge-360x740.png") });
   const notice = await page.$eval("#notice", (e) => (e.hidden ? "" : e.textContent));
   check(!/error|refused|expected/i.test(notice), "no error after the charge: " + notice);
+  const madeCharge = JSON.parse(execFileSync(exe, ["solo", "log", file, "--json"]).toString()).filter((e) => e.event === "charge").pop();
+  check(madeCharge && madeCharge.charge.target_unit === "Foot", "the charge went at its declared target: " + JSON.stringify(madeCharge));
 
-  // Undo takes the charge back.
-  const status = () => JSON.parse(execFileSync(exe, ["solo", "status", file, "--json"]).toString());
+  // Undo takes the charge back: its measures are asked again.
   check(status().units[0].charged_this_turn === true, "the charge is in the session (the page says: " + notice + ")");
   check(/Charge: /.test(await page.$eval("body", (b) => b.innerText)), "the charge's outcome is on the card");
   await clickText("Undo");
-  await page.waitForFunction(() => [...document.querySelectorAll("button")].some((b) => b.textContent === "Charge"), { timeout: 10000 });
+  await page.waitForSelector(".charge .pad", { timeout: 10000 });
   check(status().units[0].charged_this_turn === false, "undo took the charge back");
 
   // Reload: the page shows the session as saved.
@@ -198,19 +241,60 @@ try {
   await page.waitForSelector("#session:not([hidden]) .card");
   check((await page.$eval("#turn", (e) => e.textContent)).startsWith("Turn 2"), "the reloaded page is at turn 2");
 
-  // The terminal plays on; the page follows (it polls) and says so.
-  execFileSync(exe, ["solo", "activate", file, "Hussars", "--roll", "2"]);
-  await page.waitForFunction(() => /changed elsewhere/.test(document.querySelector("#notice").textContent), { timeout: 10000 });
-  const hussars = await page.evaluate(() => {
-    const card = [...document.querySelectorAll(".card")].find((c) => c.querySelector(".name").textContent === "Hussars");
-    return card.querySelector(".instruction") ? card.querySelector(".instruction").textContent : "";
-  });
-  check(hussars === status().units[1].last_instruction, `the page shows the terminal's activation (${hussars})`);
+  // Seed 003 L34: a target its front rank cannot see: no declaration, said
+  // as solo play says it, and no -2 to the initiative.
+  const lancersAt6 = (name) => {
+    const f = path.join(dir, name + ".vedette.yaml");
+    execFileSync(exe, ["solo", "new", f, "--seed", "5", "--unit", "Lancers:shock,figures=12,heavy"]);
+    execFileSync(exe, ["solo", "activate", f, "Lancers", "--roll", "3"]);
+    execFileSync(exe, ["solo", "next-turn", f]);
+    execFileSync(exe, ["solo", "activate", f, "Lancers", "--enemy-in-range", "--roll", "6"]);
+    return f;
+  };
+  const blind = lancersAt6("blind");
+  await page.goto(base + "?session=blind", { waitUntil: "networkidle0" });
+  await page.waitForSelector("#session:not([hidden]) .card");
+  await declare("Foot", "No");
+  await page.waitForFunction(() => /No declaration: the target must be visible to the front rank of the charging unit\. Lancers moves as the table says, without the charge\./.test(document.querySelector(".card").textContent), { timeout: 10000 });
+  const blindCharge = JSON.parse(execFileSync(exe, ["solo", "log", blind, "--json"]).toString()).filter((e) => e.event === "charge").pop();
+  check(blindCharge && blindCharge.charge.declined === true && blindCharge.charge.refused_rule === "003-L34-target-visible",
+    "not seen: no declaration, recorded with its rule: " + JSON.stringify(blindCharge));
+  check(JSON.parse(execFileSync(exe, ["solo", "status", blind, "--json"]).toString()).next_step.charges_declared === 0, "no charge declared");
 
-  // The keyboard: u undoes.
-  await page.keyboard.press("u");
-  await new Promise((r) => setTimeout(r, 500));
-  check(!status().units[1].acted_this_turn, "u undid the terminal's activation");
+  // Seed 003 L56: the declared target measured out of reach: the page asks
+  // the server, which asks whether another of your units is within reach;
+  // yes, and the charge goes at that one, named and measured.
+  const sw = lancersAt6("switch");
+  await page.goto(base + "?session=switch", { waitUntil: "networkidle0" });
+  await page.waitForSelector("#session:not([hidden]) .card");
+  await declare("Foot");
+  await page.waitForFunction(() => /Declared: /.test(document.querySelector(".charge").textContent), { timeout: 10000 });
+  execFileSync(exe, ["solo", "initiative", sw, "--total", "1"]);
+  await page.goto(base + "?session=switch", { waitUntil: "networkidle0" });
+  await page.waitForSelector(".charge .pad", { timeout: 10000 });
+  for (const d of ["8", "0"]) await clickText(d, ".charge .pad");  // 80 cm: beyond the gallop's 75 cm
+  await clickText("Heavy Foot");
+  await page.waitForFunction(() => !document.body.dataset.busy && document.querySelector(".charge .odds-head"), { timeout: 10000 });
+  await clickText("Roll for me");
+  await page.waitForFunction(() => /^Foot is out of reach\. Was it within Lancers' charge range when the charge was declared, and is another of your units within it now \(its nearest figure's base entirely within 75 cm/.test((document.querySelector(".charge .question") || {}).textContent || ""), { timeout: 10000 });
+  check(JSON.parse(execFileSync(exe, ["solo", "log", sw, "--json"]).toString()).every((e) => e.event !== "charge"), "nothing charged while the switch is asked");
+  await noOverflow("the switch question");
+  await clickText("Yes: another is within reach", ".charge");
+  await chargeQuestion("Which of your units within its reach does Lancers charge instead (the nearest)?");
+  check(await page.$$eval(".charge button", (bs) => bs.some((b) => b.textContent === "Foot")), "the names heard before are a tap");
+  await page.type(".charge input.name", "Carabiniers");
+  await clickText("OK", ".charge");
+  await page.waitForSelector(".charge .pad", { timeout: 10000 });
+  await page.waitForFunction(() => (document.querySelector(".charge .question") || {}).textContent === "Lancers charges Carabiniers", { timeout: 10000 });
+  for (const d of ["4", "0"]) await clickText(d, ".charge .pad");
+  await clickText("Medium Horse");
+  await page.waitForFunction(() => !document.body.dataset.busy && document.querySelector(".charge .odds-head"), { timeout: 10000 });
+  await clickText("Roll for me");
+  await page.waitForFunction(() => /has moved out of its charge range/.test(document.querySelector(".card").textContent), { timeout: 10000 });
+  const swCharge = JSON.parse(execFileSync(exe, ["solo", "log", sw, "--json"]).toString()).filter((e) => e.event === "charge").pop();
+  check(swCharge && swCharge.charge.target_unit === "Carabiniers" && swCharge.charge.switched_from && swCharge.charge.switched_from.unit === "Foot" &&
+    swCharge.charge.switched_from.distance === "80cm" && swCharge.charge.distance === "40cm" && /it charges Carabiniers, another enemy within its reach, instead/.test(swCharge.charge.outcome),
+    "the charge switched to another within reach: " + JSON.stringify(swCharge && swCharge.charge));
 
   // Real dice: a session with the player's dice, brought to a "(Charge?)"
   // by the terminal; the page asks the initiation check's dice first, then
@@ -230,7 +314,11 @@ try {
   execFileSync(exe, ["solo", "activate", real, "Lancers", "--enemy-in-range", "--roll", "6"]);
   await page.goto(base + "?session=real", { waitUntil: "networkidle0" });
   await page.waitForSelector("#session:not([hidden]) .card");
-  await clickText("Charge");
+  await declare("Pikes");
+  await page.waitForFunction(() => /Declared: /.test(document.querySelector(".charge").textContent), { timeout: 10000 });
+  execFileSync(exe, ["solo", "initiative", real, "--total", "1", "--roll", "4"]);
+  await page.goto(base + "?session=real", { waitUntil: "networkidle0" });
+  await page.waitForSelector(".charge .pad", { timeout: 10000 });
   for (const d of ["2", "0"]) await clickText(d, ".charge .pad");
   await clickText("heavy");
   check(!(await page.$$eval(".charge button", (bs) => bs.some((b) => b.textContent === "Heavy Foot"))), "the house rule's wording replaces the default's");

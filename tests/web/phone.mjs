@@ -13,7 +13,7 @@
 // times printed here are for a look only. Also: the assets gzipped once.
 //   node phone.mjs VEDETTE_EXE OUT_DIR
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { gunzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
@@ -147,6 +147,14 @@ try {
     "return card && [...card.querySelectorAll('button')].find((b) => b.textContent.trim() === a[1] && b.offsetParent !== null);",
     name, text);
   const settle = () => page.waitForFunction(() => !document.body.dataset.busy, { timeout: 10000 });
+  // A "(Charge?)" declared on the page: its target typed, seen (seed 003 L24, L34).
+  const declare = async (target) => {
+    await tap("Charge");
+    await page.waitForSelector(".charge input.name", { timeout: 10000 });
+    await page.type(".charge input.name", target);
+    await tap("OK", ".charge");
+    await page.waitForFunction(() => /Declared: /.test((document.querySelector(".charge") || {}).textContent || "") && !document.body.dataset.busy, { timeout: 10000 });
+  };
   // Answers a unit's questions "No" (the number pad: OK) until the die is offered.
   const answerAll = async (name) => {
     for (let i = 0; i < 10; i++) {
@@ -308,9 +316,22 @@ try {
   await page.goto(`${origin}/?session=charge`, { waitUntil: "load" });
   await page.waitForSelector("#session:not([hidden]) .card");
   taps = 0;
-  // One screen: the distance, the unit charged, "Roll for me" (a frontal
+  // The declaration (seed 003 L24, L34): "Charge", its target's name (typed
+  // the first time: one entry) with its sight on the same screen ("Yes"
+  // pressed), OK. Then the initiative; then, in the cavalry's move, one
+  // screen: the distance, the unit charged, "Roll for me" (a frontal
   // charge, no pikes, the defender not charging, open ground: pressed).
   await tap("Charge");
+  await page.waitForSelector(".charge input.name", { timeout: 10000 });
+  await layout("the declaration's target and sight", 390);
+  await page.type(".charge input.name", "Foot");
+  taps++;  // the name typed
+  await tap("OK", ".charge");
+  await page.waitForFunction(() => /Initiative/.test((document.querySelector("#step:not([hidden]) h2:not(.done)") || {}).textContent || ""), { timeout: 10000 });
+  check(/Declared: Lancers charges Foot in its side's move, after the initiative\./.test(await page.$eval(".charge", (e) => e.textContent)), "the declaration is said on the card");
+  await tap("4", "#step");  // your side's die; the charges your side declared: none (pressed)
+  await tap("Roll for me", "#step");
+  await page.waitForSelector(".charge .pad", { timeout: 10000 });
   await tap("2", ".charge .pad");  // 2 cm: contact inside the minimum distance, so a melee follows
   await tap("Heavy Foot");
   await page.waitForSelector(".charge .odds-head", { timeout: 10000 });
@@ -348,7 +369,7 @@ try {
   measured.charge_taps = chargeTaps;
   measured.charge_with_melee_taps = taps;
   measured.charge_events = JSON.parse(execFileSync(exe, ["solo", "log", file, "--json"]).toString()).map((e) => e.event).join(",");
-  check(/charge.*initiative.*melee/.test(measured.charge_events), "the charge, its initiative and its melee were played: " + measured.charge_events);
+  check(/charge_answer.*initiative,charge,melee/.test(measured.charge_events), "the declaration, the initiative, the charge and its melee were played: " + measured.charge_events);
   check(taps <= 10, `a charge with its melee takes at most 10 taps (vedette's dice): ${taps}`);
   // Each step's result stays under its own heading (the charge's on its
   // unit's card) until the next turn, a reload too; undo says what it undid
@@ -382,7 +403,10 @@ try {
   execFileSync(exe, ["solo", "activate", own, "Lancers", "--enemy-in-range", "--roll", "6"]);
   await page.goto(`${origin}/?session=own`, { waitUntil: "load" });
   await page.waitForSelector("#session:not([hidden]) .card");
-  await tap("Charge");
+  await declare("Foot");
+  execFileSync(exe, ["solo", "initiative", own, "--total", "1", "--roll", "4"]);
+  await page.goto(`${origin}/?session=own`, { waitUntil: "load" });
+  await page.waitForSelector(".charge .pad", { timeout: 10000 });
   // A distance in inches, with a decimal, on a centimetre table.
   for (const d of ["8", ".", "5"]) await tap(d, ".charge .pad");
   await tap("in", ".charge");
@@ -451,11 +475,20 @@ try {
   const q2 = await reactQuestion();
   check(q2 === "Roll 2D6 for your unit's morale check; it needs 10+ to stand.", "then your unit's morale check: " + q2);
   await layout("a reaction's dice", 390);
+  // A reload in the middle of the reaction (a phone's tab killed): the dice
+  // given so far are kept (sessionStorage, this session and step), and the
+  // next pair is asked, not the first; nothing was written.
+  await page.reload({ waitUntil: "load" });
+  await page.waitForFunction(() => document.querySelector("#step .move .die") && /morale check/.test((document.querySelector("#step .move .question") || {}).textContent || "") && !document.body.dataset.busy, { timeout: 10000 });
+  const q2again = await reactQuestion();
+  check(q2again === q2, "a reload mid-reaction asks the next pair again, the first pair kept: " + q2again);
+  check(reactLog().length === 7, "nothing written by the reload");
   await rollTwo("#step .move", 3, 3);
   await page.waitForFunction(() => [...document.querySelectorAll("#step h2.done")].some((h) => h.textContent === "Your move: near Cuirassiers"), { timeout: 10000 });
   const opp = reactLog().filter((e) => e.event === "opportunity");
   check(opp.length === 1 && JSON.stringify(opp[0].dice) === "[4,4,3,3]" && opp[0].dice_source === "player",
     "the opportunity charge with your four dice: " + JSON.stringify(opp));
+  check(await page.evaluate(() => !Object.keys(sessionStorage).some((k) => /:reaction$/.test(k))), "the kept dice go once the reaction is posted");
   check(/needs 10 on 2D6 \[3 3\] = 6: fails/.test(await page.$eval("#step", (e) => e.textContent)), "its result under its heading");
   // Your charge at the Hussars: their morale check only (no counter-charge from the rear).
   await page.waitForFunction(() => /No cavalry unit may react/.test(document.querySelector("#step").textContent), { timeout: 10000 });
@@ -474,29 +507,41 @@ try {
   await page.screenshot({ path: path.join(outDir, "web-phone-your-move-own-dice-390x844.png"), fullPage: true });
 
   // Nothing wider than its box at 360, 390 and 768 px: the home page, the
-  // session page, the charge form's longest choices, the odds.
-  const wide = path.join(dir, "wide.vedette.yaml");
-  execFileSync(exe, ["solo", "new", wide, "--seed", "2", "--unit", "Lancers:shock,figures=12,heavy", "--unit", "Hussars:shooting,figures=8,light"]);
-  execFileSync(exe, ["solo", "activate", wide, "Lancers", "--roll", "3"]);
-  execFileSync(exe, ["solo", "activate", wide, "Hussars", "--roll", "3"]);
-  execFileSync(exe, ["solo", "initiative", wide, "--total", "7", "--roll", "3"]);
-  execFileSync(exe, ["solo", "next-turn", wide]);
-  execFileSync(exe, ["solo", "activate", wide, "Lancers", "--enemy-in-range", "--roll", "6"]);
+  // session page, the declaration, the charge form's longest choices, the odds.
+  const wideAt = (name) => {
+    const f = path.join(dir, name + ".vedette.yaml");
+    execFileSync(exe, ["solo", "new", f, "--seed", "2", "--unit", "Lancers:shock,figures=12,heavy", "--unit", "Hussars:shooting,figures=8,light"]);
+    execFileSync(exe, ["solo", "activate", f, "Lancers", "--roll", "3"]);
+    execFileSync(exe, ["solo", "activate", f, "Hussars", "--roll", "3"]);
+    execFileSync(exe, ["solo", "initiative", f, "--total", "7", "--roll", "3"]);
+    execFileSync(exe, ["solo", "next-turn", f]);
+    execFileSync(exe, ["solo", "activate", f, "Lancers", "--enemy-in-range", "--roll", "6"]);
+    return f;
+  };
+  let wide = "";
   for (const width of [360, 390, 768]) {
+    wide = wideAt(`wide${width}`);
+    const at = `${origin}/?session=wide${width}`;
     await page.setViewport({ width, height: 844, isMobile: width < 700, hasTouch: true });
     await page.goto(`${origin}/`, { waitUntil: "load" });
     await page.waitForSelector("#sessions:not([hidden])");
     await layout("the home page", width);
-    await page.goto(`${origin}/?session=wide`, { waitUntil: "load" });
+    await page.goto(at, { waitUntil: "load" });
     await page.waitForSelector("#session:not([hidden]) .card");
     await layout("the session page", width);
-    await inCard("Hussars", "Activate");
-    await page.waitForFunction(() => document.querySelector(".card .flow .question"), { timeout: 10000 });
-    await layout("a unit's question", width);
-    await page.goto(`${origin}/?session=wide`, { waitUntil: "load" });
-    await page.waitForSelector("#session:not([hidden]) .card");
     await tap("Charge");
-    await page.waitForSelector(".charge .pad");
+    await page.waitForSelector(".charge input.name", { timeout: 10000 });
+    await layout("the declaration's target and sight", width);
+    await page.type(".charge input.name", "Elite Heavy Foot, Armored Foot");
+    await tap("OK", ".charge");
+    await page.waitForFunction(() => /Declared: /.test((document.querySelector(".charge") || {}).textContent || "") && !document.body.dataset.busy, { timeout: 10000 });
+    // (Hussars' first question is asked at once: the unit the server names next.)
+    await page.waitForFunction(() => [...document.querySelectorAll(".card")].some((c) => c.querySelector(".name").textContent === "Hussars" && c.querySelector(".flow .question")), { timeout: 10000 });
+    await layout("a unit's question", width);
+    execFileSync(exe, ["solo", "activate", wide, "Hussars", "--roll", "3"]);
+    execFileSync(exe, ["solo", "initiative", wide, "--total", "1"]);
+    await page.goto(at, { waitUntil: "load" });
+    await page.waitForSelector(".charge .pad", { timeout: 10000 });
     // The form's one screen: the pad, the defender classes, the terrain on the way.
     await layout("the charge form", width);
     await tap("2", ".charge .pad");
@@ -516,22 +561,23 @@ try {
       }));
       check(kept.distance === "20 cm" && kept.pressed.includes("Heavy Foot"), "a reload keeps the charge form's answers: " + JSON.stringify(kept));
     }
-    // Cancel writes nothing and forgets the form's answers.
-    await tap("Cancel", ".charge");
-    await page.waitForFunction(() => !document.querySelector(".charge .pad") && !document.body.dataset.busy, { timeout: 10000 });
+    // "Start over" writes nothing and forgets the form's answers (the
+    // charge was declared: its measures are asked afresh).
+    const before = readFileSync(wide, "utf8");
+    await tap("Start over", ".charge");
+    await page.waitForFunction(() => (document.querySelector(".charge .pad output") || {}).textContent === "0 cm" && !document.body.dataset.busy, { timeout: 10000 });
+    check(readFileSync(wide, "utf8") === before, "'Start over' writes nothing");
   }
-  // The charge form's kept answers go with an undo of the step that
-  // offered the charge: redone, the offer asks afresh (Charge or Decline).
+  // The charge form's kept answers go with an undo: redone, the form asks afresh.
   await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
-  await page.goto(`${origin}/?session=wide`, { waitUntil: "load" });
-  await page.waitForSelector("#session:not([hidden]) .card");
-  await tap("Charge");
+  await page.goto(`${origin}/?session=wide768`, { waitUntil: "load" });
+  await page.waitForSelector(".charge .pad", { timeout: 10000 });
   await tap("2", ".charge .pad");
   await tap("5", ".charge .pad");
   await tap("Heavy Foot");
   await page.waitForSelector(".charge .odds-head", { timeout: 10000 });
   await settle();
-  const chargeKeys = () => page.evaluate(() => Object.keys(sessionStorage).filter((k) => /:Lancers:charge:/.test(k)));
+  const chargeKeys = () => page.evaluate(() => Object.keys(sessionStorage).filter((k) => /^vedette:wide768:Lancers:charge:/.test(k)));
   check((await chargeKeys()).length === 1, "the charge form's answers are kept: " + JSON.stringify(await chargeKeys()));
   await tap("Undo");
   await page.waitForFunction(() => /^Undone: /.test(document.querySelector("#notice").textContent), { timeout: 10000 });
@@ -539,16 +585,17 @@ try {
   check((await chargeKeys()).length === 0, "an undo drops the charge form's kept answers: " + JSON.stringify(await chargeKeys()));
   await tap("Redo");
   await page.waitForFunction(() => /^Redone: /.test(document.querySelector("#notice").textContent), { timeout: 10000 });
+  await page.waitForSelector(".charge .pad", { timeout: 10000 });
   await settle();
-  check(await page.evaluate(() => !!document.querySelector(".charge") && !document.querySelector(".charge .pad") &&
-    [...document.querySelectorAll(".charge button")].some((b) => b.textContent === "Decline")),
-    "redone, the charge is offered afresh, not the old answers");
+  check(await page.evaluate(() => document.querySelector(".charge .pad output").textContent === "0 cm" &&
+    ![...document.querySelectorAll(".charge button[aria-pressed=true]")].some((b) => b.textContent === "Heavy Foot")),
+    "redone, the charge's measures are asked afresh, not the old answers");
   measured.overflowing = overflowCount;
   // The page's ready time on loopback, warm (the browser started): from the
   // navigation to the session page drawn, the median of 5.
   const ready = [];
   for (let i = 0; i < 5; i++) {
-    await page.goto(`${origin}/?session=wide`, { waitUntil: "load" });
+    await page.goto(`${origin}/?session=wide768`, { waitUntil: "load" });
     await page.waitForSelector("#session:not([hidden]) .card");
     ready.push(await page.evaluate(() => Math.round(performance.now())));
   }

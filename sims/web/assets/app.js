@@ -216,13 +216,18 @@
     // them pair by pair as the cavalry's charge comes to each check: while
     // it needs more it writes nothing and says which check is next and what
     // it needs (`dice_needed`); the page asks that pair and sends all again.
+    // The dice given so far are kept over a reload (reactionDice): the
+    // same reaction is sent again and asks the next pair.
     const send = (action, body, title, shown, dice = []) => guarded(async () => {
       const mine = current.status.physical_dice ? { player_dice: true, ...(dice.length ? { roll: dice } : {}) } : {};
       const data = await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/${action}`, { ...body, ...mine, rev: current.rev });
       if (data.dice_needed) {
         interacting = true;
-        return twoDice(flow, data.dice_needed.text, (pair) => send(action, body, title, shown, [...dice, ...pair]), render);
+        reactionDice.set({ action, body, title, shown, dice });
+        return twoDice(flow, data.dice_needed.text, (pair) => send(action, body, title, shown, [...dice, ...pair]),
+          () => { reactionDice.drop(); render(); });
       }
+      reactionDice.drop();
       const r = data.result;
       await openSession(current.name, false, () => {
         const text = action === "moved" ? r.reactions.filter((x) => shown.includes(x.unit)).map((x) => x.outcome).join(" ") : r.outcome;
@@ -256,7 +261,33 @@
     flow.append(el("p", { text: may.length ? `${may.join(", ")} may charge a unit of yours that moves or turns within its reach.`
       : "No cavalry unit may react to your moves now." }), row);
     box.append(el("h3", { text: "Your move" }), flow);
+    // A reaction half answered before a reload: asked on from its next pair.
+    const half = reactionDice.get();
+    if (half) setTimeout(() => { interacting = true; send(half.action, half.body, half.title, half.shown, half.dice); }, 0);
   }
+
+  // The player's dice given so far in a reaction that needs more
+  // (`dice_needed`): kept in the tab's sessionStorage for this session and
+  // this step (its turn and the last event in effect), so a reload asks the
+  // next pair, not the first; dropped once the reaction is posted, cancelled
+  // or undone (and ignored once the session has moved on).
+  const reactionDice = {
+    key: () => `vedette:${current.name}:reaction`,
+    at: () => ({ turn: current.status.turn, n: current.status.undo && current.status.undo.next != null ? current.status.undo.next : 0 }),
+    get() {
+      try {
+        const r = JSON.parse(sessionStorage.getItem(this.key()) || "null");
+        const at = this.at();
+        return r && r.turn === at.turn && r.n === at.n ? r : null;
+      } catch (e) { return null; }
+    },
+    set(r) {
+      try { sessionStorage.setItem(this.key(), JSON.stringify({ ...r, ...this.at() })); } catch (e) { /* storage off: nothing kept */ }
+    },
+    drop() {
+      try { sessionStorage.removeItem(this.key()); } catch (e) { /* storage off */ }
+    },
+  };
 
   function renderTurnStep(n) {
     const box = $("step");
@@ -687,9 +718,9 @@
         return b;
       };
       const pikesBox = el("div"), optionalBox = el("div"), oddsBox = el("div", { class: "odds-box" }), row = el("div", { class: "choices" });
-      const rollMine = el("button", { class: "primary", text: "Roll for me", onclick: () => { if (o) go({}); } });
-      const iRolled = el("button", { text: "I rolled", onclick: () => { if (o) { initiationNeed = o.initiation_need; mine(); } } });
-      row.append(rollMine, iRolled, el("button", { class: "cancel", text: "Cancel", onclick: () => { kept.drop(keep); render(); } }));
+      const rollMine = el("button", { class: "primary", text: "Roll for me", onclick: () => { if (o) beforeDice(() => go({})); } });
+      const iRolled = el("button", { text: "I rolled", onclick: () => { if (o) { initiationNeed = o.initiation_need; beforeDice(mine); } } });
+      row.append(rollMine, iRolled, el("button", { class: "cancel", text: "Start over", onclick: () => { kept.drop(keep); render(); } }));
       // The odds (and which optional rules apply) for the answers as they
       // stand, asked again after every change; the dice wait for them.
       let asking = false, again = false;
@@ -744,8 +775,8 @@
         optionalBox.replaceChildren(...kids);
       };
       form.replaceChildren(
-        el("p", { class: "question", text: `${u.name} charges` }),
-        livePad(`Distance from ${whose(u.name)} front to the near edge of the target's nearest figure`, units, { value: a.distance, unit: a.unit },
+        el("p", { class: "question", text: cs.target ? `${u.name} charges ${cs.target}` : `${u.name} charges` }),
+        livePad(`Distance from ${whose(u.name)} front to the near edge of ${cs.target ? whose(cs.target) : "the target's"} nearest figure`, units, { value: a.distance, unit: a.unit },
           (value, unit) => { a.distance = value; a.unit = unit; refresh(); }),
         ...(weight ? [] : [pick(`Is ${u.name} light, medium or heavy cavalry?`, table.attacker_weights, a.attacker, set("attacker"))]),
         pick("The unit charged is", table.defenders.map((d) => [d.text, d.id]), a.defender, set("defender")),
@@ -807,16 +838,85 @@
             (charger_roll) => go({ initiation, roll, charger_roll, ...extra }));
         });
     };
-    // Seed 003 L40: the target must lie at least partly within the arc (the ruleset's degrees).
-    const arc = current.status.charge_arc_degrees;
-    form.append(el("p", { class: "question", text: arc ? `${u.name} may charge: is an enemy at least partly within ${arc}° either side of its facing?` : `${u.name} may charge.` }),
-      el("div", { class: "choices" },
-        el("button", { class: "primary", text: "Charge", onclick: () => start(null) }),
-        el("button", { text: "Decline", onclick: () => guarded(async () => { await change("charge", { unit: u.name, decline: true }); kept.drop(keep); }) })));
+    // The charge form's answers in `solo play`'s words (the draft the
+    // server reads: sims/solo's next_charge_field).
+    const draftWords = (b) => {
+      const yn = (v) => (v ? "yes" : "no");
+      const d = { distance: b.distance, defender: b.defender, side: b.flank ? "flank" : b.rear ? "rear" : "front",
+        both_charging: yn(b.both_charging), path: b.path };
+      if (b.attacker) d.attacker = b.attacker;
+      for (const k of ["pikes_facing", "fear_exempt", "refuge", "square"]) if (k in b) d[k] = yn(b[k]);
+      return d;
+    };
+    // Before the dice, the server says whether anything is asked first: a
+    // declared target out of reach asks whether another of your units is
+    // within it (seed 003 L56). Yes saves the answers and the switch; the
+    // new target is asked next, then its measures.
+    const beforeDice = async (then) => {
+      let next = null;
+      await guarded(async () => {
+        const step = await api("POST", url("charge-step"), { unit: u.name, answers: draftWords(given) });
+        if (step.field !== "switch") { next = then; return; }
+        choices(form, step.question, [["Yes: another is within reach", "yes"], ["No", "no"]], (v) => {
+          if (v === "no") return then();
+          guarded(async () => {
+            await change("charge-answer", { unit: u.name, answers: { ...draftWords(given), switch: "yes" } });
+            kept.drop(keep);
+          });
+        });
+      });
+      if (next) next();
+    };
+    // What the "(Charge?)" needs next is the server's (charge_step, in solo
+    // play's order): the offer, then the declaration's target (seed 003
+    // L24) and whether its front rank sees it (L34), then, once the
+    // initiative is rolled, the charge's measures and dice.
+    const cs = u.charge_step || { field: "charge" };
+    const answer = (answers) => guarded(() => change("charge-answer", { unit: u.name, answers }));
+    // Not seen: no declaration (the server says so, as solo play does).
+    const notSeen = (target) => guarded(() => change("charge", { unit: u.name, not_visible: true, target },
+      (r) => { if (r && r.outcome) results.add(u.name, `${u.name}: charge`, r.outcome); }));
+    if (cs.field === "charge") {
+      // Seed 003 L40: the target must lie at least partly within the arc (the ruleset's degrees).
+      const arc = current.status.charge_arc_degrees;
+      form.append(el("p", { class: "question", text: arc ? `${u.name} may charge: is an enemy at least partly within ${arc}° either side of its facing?` : `${u.name} may charge.` }),
+        el("div", { class: "choices" },
+          el("button", { class: "primary", text: "Charge", onclick: () => answer({ charge: "yes" }) }),
+          el("button", { text: "Decline", onclick: () => guarded(async () => { await change("charge", { unit: u.name, decline: true }); kept.drop(keep); }) })));
+    } else if (cs.field === "target") {
+      // A name: one of those the session has heard (a tap), or typed. With
+      // the declaration (not after a switch), its sight on the same screen,
+      // asked after it as solo play asks it (the server's "sight"): usually
+      // yes, pressed.
+      const input = el("input", { type: "text", class: "name", "aria-label": "Its name", autocomplete: "off", enterkeyhint: "done", maxlength: "64" });
+      let seen = true;
+      const named = () => {
+        const t = input.value.trim();
+        if (!t) return notice("Type the name of one of your units.");
+        notice("");
+        if (!cs.sight) return answer({ target: t });
+        if (seen) return answer({ target: t, visible: "yes" });
+        notSeen(t);
+      };
+      input.addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); named(); } });
+      const known = (current.status.your_units || []).map((n) => el("button", { text: n, onclick: () => { input.value = n; } }));
+      form.append(el("p", { class: "question", text: cs.question }),
+        ...(known.length ? [el("div", { class: "choices long" }, ...known)] : []),
+        el("div", { class: "name-row" }, input),
+        ...(cs.sight ? [pick(cs.sight.question, [["Yes", true], ["No", false]], true, (v) => { seen = v; })] : []),
+        el("div", { class: "choices" }, el("button", { class: "primary", text: "OK", onclick: named })));
+    } else if (cs.field === "visible") {
+      form.append(el("p", { class: "question", text: cs.question }),
+        el("div", { class: "choices" },
+          el("button", { class: "primary", text: "Yes", onclick: () => answer({ visible: "yes" }) }),
+          el("button", { text: "No", onclick: () => notSeen(cs.target || "") })));
+    } else if (!cs.now) {
+      // Declared: its charge comes in its side's move, after the initiative.
+      form.append(el("p", { class: "instruction", text: cs.declared || "" }));
+    }
     if (append) flow.append(form); else flow.replaceChildren(form);
-    // Answers kept from before a reload: the form again, as it was.
-    const resumed = kept.get(keep);
-    if (resumed) setTimeout(() => start(resumed), 0);
+    // The charge's measures once it is made: its form (as it was, after a reload).
+    if (cs.field === "form" && cs.now) setTimeout(() => start(kept.get(keep) || null), 0);
   }
 
   // ------------------------------------------------------------- tools, keys
@@ -825,7 +925,9 @@
   // it) takes the charge form's kept answers with it: the form asks afresh.
   const step = (action) => guarded(async () => {
     const data = await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/${action}`, { rev: current.rev });
-    if (action === "undo") for (const e of (data.result && data.result.undone) || []) if (e.unit) kept.dropAll(e.unit + ":charge");
+    // (An undone initiative too: the charge's measures are asked afresh.)
+    if (action === "undo") for (const u of current.status.units) kept.dropAll(u.name + ":charge");
+    reactionDice.drop();  // (a half-answered reaction goes with any undo or redo)
     await openSession(current.name);
     notice((data.said || []).join(" "));
   });
