@@ -858,7 +858,16 @@ StepDice recorded_dice(const StepRecord& rec) {
 
 void replay_steps(const Session& s, const Ruleset& r) {
   Session walk(s.path(), s.header());
+  // Steps made before the last change of ruleset were made by the rules of
+  // their time: they stand as recorded (only those after it are replayed).
+  int from = 0;
+  for (const Event& e : s.history())
+    if (std::holds_alternative<RulesetEvent>(e.body)) from = e.n;
   for (const Event& e : s.history()) {
+    if (e.n <= from) {
+      walk.append(e.body);
+      continue;
+    }
     auto fail = [&](const std::string& key, const std::string& what) {
       auto at = e.field_where.find(key);
       throw ReplayError(at != e.field_where.end() ? at->second : e.where,
