@@ -462,8 +462,21 @@ ChargeRecord resolve_charge_at(const Ruleset& r, const Session& s, std::size_t u
 
 }  // namespace
 
+namespace {
+// The number of the session's last change of ruleset (0: none). Steps
+// before it were made by the rules of their time: they stand as recorded.
+int last_ruleset_change(const Session& s) {
+  int n = 0;
+  for (const Event& e : s.history())
+    if (std::holds_alternative<RulesetEvent>(e.body)) n = e.n;
+  return n;
+}
+}  // namespace
+
 void replay_charges(const Session& s, const Ruleset& r) {
+  const int from = last_ruleset_change(s);
   for (const Event& e : s.history()) {
+    if (e.n <= from) continue;
     const auto* ce = std::get_if<ChargeEvent>(&e.body);
     if (!ce || ce->c.declined || !ce->c.initiation_dice) continue;  // no dice: nothing to replay
     const ChargeRecord& c = ce->c;
@@ -552,11 +565,7 @@ StepDice recorded_dice(const StepRecord& rec) {
 
 void replay_steps(const Session& s, const Ruleset& r) {
   Session walk(s.path(), s.header());
-  // Steps made before the last change of ruleset were made by the rules of
-  // their time: they stand as recorded (only those after it are replayed).
-  int from = 0;
-  for (const Event& e : s.history())
-    if (std::holds_alternative<RulesetEvent>(e.body)) from = e.n;
+  const int from = last_ruleset_change(s);  // before it: as recorded
   for (const Event& e : s.history()) {
     if (e.n <= from) {
       walk.append(e.body);
