@@ -236,6 +236,8 @@ TEST_CASE("report: the layout check reports clipped, overlapping and overflowing
   std::ofstream(page) << "<!DOCTYPE html><html><head><meta name=\"viewport\" content=\"width=device-width\"></head><body><h1>bad</h1>"
                          "<table><tr><th>a</th><th>empty</th></tr><tr><td>1</td><td></td></tr></table>"
                          "<div style=\"width:2000px\">wide</div>"
+                         // A table wider than its box: it scrolls inside .scroll, hiding columns.
+                         "<div class=\"scroll\" style=\"width:200px\"><table><tr><td style=\"min-width:600px\">wide table</td></tr></table></div>"
                          "<svg class=\"chart\" id=\"c\" width=\"200\" height=\"60\" xmlns=\"http://www.w3.org/2000/svg\">"
                          "<text x=\"10\" y=\"20\">one label</text><text x=\"14\" y=\"22\">another</text><text x=\"180\" y=\"50\">clipped label</text>"
                          "</svg>"
@@ -251,6 +253,7 @@ TEST_CASE("report: the layout check reports clipped, overlapping and overflowing
   INFO(problems);
   CHECK_THAT(problems, Catch::Contains("the page scrolls sideways"));
   CHECK_THAT(problems, Catch::Contains("outside the viewport"));
+  CHECK_THAT(problems, Catch::Contains("a table scrolls sideways"));
   CHECK_THAT(problems, Catch::Contains("labels overlap in chart c"));
   CHECK_THAT(problems, Catch::Contains("a label outside chart c"));
   CHECK_THAT(problems, Catch::Contains("an all-empty column \\\"empty\\\""));

@@ -151,6 +151,15 @@ TEST_CASE("compare: sides are matched across scenarios by role, not name, and th
   d.rows = {win("cavalry", "automated", +0.05, true)};
   e.rows = {win("infantry", "other", -0.05, true)};
   for (const auto& r : side_by_side({d, e})) CHECK_FALSE(r.sign_flip);
+  // No side's wins rise really: the clause still reads as a sentence, and
+  // says whose wins fall (issue 31: "in flank-attack it no real change").
+  Comparison none, fall;
+  none.rows = {win("cavalry", "automated", +0.004, false), win("infantry", "other", -0.004, false)};
+  fall.rows = {win("cavalry", "automated", -0.03, true), win("infantry", "other", +0.005, false)};
+  const std::string quiet = compare_many_headline({ia, ib}, {none, fall});
+  INFO(quiet);
+  CHECK(quiet.find("In open no real change in who wins; in raid it helps neither side win: the Cavalry wins less often, -3.0 pp") == 0);
+  CHECK(quiet.find("in no scenario does the rule make a side win more often") != std::string::npos);
 }
 
 TEST_CASE("compare: a scenario side's role: written, defaulted from the bots, or refused when both sides claim one", "[compare][scenario]") {

@@ -5,8 +5,10 @@
 // and validates against it, and a file the schema accepts loads.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -216,11 +218,7 @@ TEST_CASE("schema: names a file defines do not change the schema (a house rule's
   CHECK(r.out.find("ruleset, from") != std::string::npos);
   for (const char* f : {"ruleset.schema.json", "scenario.schema.json"}) {
     INFO(f);
-    std::string a = slurp(dir.path() + "/plain/" + f), b = slurp(dir.path() + "/more/" + f);
-    // The description counts the files given: one more here.
-    a = std::regex_replace(a, std::regex("run over [0-9]+ files"), "");
-    b = std::regex_replace(b, std::regex("run over [0-9]+ files"), "");
-    CHECK(a == b);
+    CHECK(slurp(dir.path() + "/plain/" + f) == slurp(dir.path() + "/more/" + f));
   }
   // And the schema says a behaviour's name is any text, a pace one of the engine's.
   const json schema = json::parse(slurp(k_src + "/schemas/ruleset.schema.json"));
@@ -228,6 +226,144 @@ TEST_CASE("schema: names a file defines do not change the schema (a house rule's
   CHECK(whole["properties"]["bands"]["additionalProperties"]["properties"]["cells"]["items"] == json{{"type", "string"}});
   CHECK(whole["properties"]["bands"]["additionalProperties"]["properties"]["cells"]["minItems"] == 6);
   CHECK(whole["properties"]["behaviours"]["additionalProperties"]["properties"]["pace"]["enum"].size() == 5);
+}
+
+namespace {
+
+// Where `fewer` (a schema made of fewer files) differs from `all`, sorted
+// into the differences a branch of the loader not taken makes -- a place
+// left open ({}), a key asked for only on that branch (missing from a closed
+// map), a key required on every branch taken but not on the other, one
+// alternative of several (a value read as a list on one branch, a map on
+// another) -- and any other: a name, type, bound, pattern or length that
+// differs, which would mean the files taught the schema a value.
+struct Differences {
+  std::vector<std::string> branch, other;
+};
+
+void differences(const json& fewer, const json& all, const std::string& at, Differences& d) {
+  if (fewer == all) return;
+  if (fewer.is_object() && fewer.empty()) {
+    d.branch.push_back(at + " left open");
+    return;
+  }
+  if (fewer.is_object() && all.is_object()) {
+    if (all.contains("anyOf") && !fewer.contains("anyOf")) {
+      for (const auto& alt : all["anyOf"])
+        if (alt == fewer) {
+          d.branch.push_back(at + " one alternative of " + std::to_string(all["anyOf"].size()));
+          return;
+        }
+    }
+    for (const auto& [k, v] : all.items()) {
+      if (k == "description" && at.empty()) continue;
+      if (!fewer.contains(k)) {
+        if (at.size() > 11 && at.substr(at.size() - 11) == "/properties") d.branch.push_back(at + "/" + k + " not asked for");
+        else if (k == "required") d.other.push_back(at + "/required: none where the full schema has " + v.dump());
+        else d.other.push_back(at + "/" + k + " missing");
+      } else if (k == "required") {
+        bool superset = true;
+        for (const auto& r : v) superset = superset && std::find(fewer[k].begin(), fewer[k].end(), r) != fewer[k].end();
+        if (superset) d.branch.push_back(at + "/required more keys");
+        else d.other.push_back(at + "/required: " + fewer[k].dump() + " for " + v.dump());
+      } else {
+        differences(fewer[k], v, at + "/" + k, d);
+      }
+    }
+    for (const auto& [k, v] : fewer.items())
+      if (!all.contains(k)) {
+        if (k == "required") d.branch.push_back(at + "/required where the full schema requires nothing");
+        else d.other.push_back(at + "/" + k + " only with fewer files");
+      }
+    return;
+  }
+  if (fewer.is_array() && all.is_array() && fewer.size() == all.size()) {
+    for (std::size_t i = 0; i < all.size(); ++i) differences(fewer[i], all[i], at + "/" + std::to_string(i), d);
+    return;
+  }
+  d.other.push_back(at + ": " + fewer.dump().substr(0, 80) + " for " + all.dump().substr(0, 80));
+}
+
+// Every place a schema accepts anything ({}).
+void open_places(const json& j, const std::string& at, std::vector<std::string>& out) {
+  if (j.is_object() && j.empty()) out.push_back(at);
+  if (j.is_object())
+    for (const auto& [k, v] : j.items()) open_places(v, at + "/" + k, out);
+  if (j.is_array())
+    for (std::size_t i = 0; i < j.size(); ++i) open_places(j[i], at + "/" + std::to_string(i), out);
+}
+
+}  // namespace
+
+// The files `vedette schema` is given only lead the loaders down their
+// branches (issue 31): a schema made of one file per kind differs from the
+// shipped one only where that file does not reach (left open, a key of
+// another branch not known, a key this branch requires), never by a name,
+// type, bound or length. (So the schema does depend on which branches the
+// files take: scripts/schemas feeds files that take them all, and the next
+// test holds that nothing is left open.)
+TEST_CASE("schema: fewer files differ only on the branches they do not take, never by a name or bound (issue 31)", "[schema]") {
+  vtest::TempDir dir;
+  const std::vector<std::string> one{k_src + "/tables/default.yaml", k_src + "/sims/scenarios/open_field_charge.yaml",
+                                     k_src + "/sims/scenarios/skirmish/village_patrol.yaml", vtest::data("sessions/game.vedette.yaml")};
+  std::vector<std::string> args{"schema", "--out", dir.path()};
+  args.insert(args.end(), one.begin(), one.end());
+  auto r = run_vedette(args);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::size_t opened = 0;
+  for (const char* f : {"ruleset.schema.json", "scenario.schema.json", "skirmish-scenario.schema.json", "session.schema.json"}) {
+    INFO(f);
+    const json fewer = json::parse(slurp(dir.path() + "/" + f)), all = json::parse(slurp(k_src + "/schemas/" + f));
+    Differences d;
+    differences(fewer, all, "", d);
+    std::string said;
+    for (const auto& s : d.other) said += "  " + s + "\n";
+    INFO("differences no untaken branch explains (a value learnt from the files?):\n" << said);
+    CHECK(d.other.empty());
+    opened += d.branch.size();
+  }
+  // The test has teeth: one file per kind does leave branches unvisited.
+  CHECK(opened > 0);
+}
+
+// The files scripts/schemas feeds reach every key: the only places the
+// shipped schemas leave open are those the loader itself reads without a
+// type (a value that is a number or a word, checked by hand), each named
+// here with the loader's line. A new key no file reaches fails this test:
+// add a file to tests/data/schema/accepted/ that writes it.
+TEST_CASE("schema: every place the shipped schemas leave open is one the loader reads without a type", "[schema]") {
+  const std::map<std::string, std::set<std::string>> untyped{
+      // engine/engagement/scenario.cpp: move_cost is `impassable` or a number; at_turn_limit `draw` or a side.
+      {"scenario.schema.json", {"/properties/terrain/properties/areas/items/properties/move_cost", "/properties/at_turn_limit"}},
+      {"ruleset.schema.json", {}},
+      {"skirmish-scenario.schema.json", {}},
+      {"seed004.schema.json", {}},
+      // engine/modules/asl (tables/asl_cavalry.yaml capacity): a squad's smc_max is `any` or a number.
+      {"asl-cavalry.schema.json",
+       {"/definitions/whole/properties/capacity/properties/squad/properties/smc_max",
+        "/definitions/overlay/properties/capacity/anyOf/0/properties/squad/anyOf/0/properties/smc_max"}},
+      // sims/solo/session_read.cpp reads a session with readers of its own
+      // (r.u64, ...), not the typed readers that note a type: these values
+      // are left open. A session is written by `vedette solo`, not by hand.
+      {"session.schema.json",
+       {"/properties/format", "/properties/seed", "/properties/module", "/properties/memory/additionalProperties",
+        "/properties/history/items/properties/roll_index", "/properties/history/items/properties/same_die_as",
+        "/properties/history/items/properties/forced_move", "/properties/history/items/properties/path",
+        "/properties/history/items/properties/obstacle_check", "/properties/history/items/properties/charger_check",
+        "/properties/history/items/properties/same_dice_as", "/properties/history/items/properties/counter"}},
+  };
+  CHECK(untyped.size() == 6);  // every kind
+  for (const auto& [f, allowed] : untyped) {
+    INFO(f);
+    std::vector<std::string> open;
+    open_places(json::parse(slurp(k_src + "/schemas/" + f)), "", open);
+    for (const auto& at : open) {
+      INFO("left open (accepts anything): " << at);
+      CHECK(allowed.count(at) == 1);
+    }
+    CHECK(open.size() == allowed.size());
+  }
 }
 
 TEST_CASE("schema: every shipped file names its schema and validates against it", "[schema]") {

@@ -206,16 +206,18 @@ std::string side_names(const SideBySideRow& row) {
   return names;
 }
 
-// In what way the rule moves who wins in one scenario: the side whose wins
-// rise most really ("helps the Cavalry (automated side), P(Cavalry wins)
-// +3.6 pp [...]"), and the other side too when its wins also rise really.
+// In what way the rule moves who wins in one scenario, a clause after "In
+// SCENARIO": the side whose wins rise most really ("it helps the Cavalry
+// (automated side), P(Cavalry wins) +3.6 pp [...]"), and the other side too
+// when its wins also rise really; else the sides whose wins fall really
+// ("it helps neither side win: the Cavalry wins less often, -2.0 pp"); else
+// "no real change in who wins".
 std::string helps_text(const Comparison& c) {
-  std::vector<const CompareRow*> up;
-  bool any_real = false;
+  std::vector<const CompareRow*> up, down;
   for (const auto& r : c.rows) {
-    if (!r.probability || r.role.empty() || r.diff.n == 0 || !std::isfinite(r.diff.mean)) continue;
-    any_real |= r.real;
-    if (r.real && r.diff.mean > 0) up.push_back(&r);
+    if (!r.probability || r.role.empty() || r.diff.n == 0 || !std::isfinite(r.diff.mean) || !r.real) continue;
+    if (r.diff.mean > 0) up.push_back(&r);
+    else if (r.diff.mean < 0) down.push_back(&r);
   }
   std::stable_sort(up.begin(), up.end(), [](const CompareRow* a, const CompareRow* b) { return a->diff.mean > b->diff.mean; });
   auto side = [](const CompareRow* r) {
@@ -224,12 +226,16 @@ std::string helps_text(const Comparison& c) {
     return n;
   };
   if (!up.empty()) {
-    std::string o = "helps the " + side(up[0]) + " (" + role_words(up[0]->role) + "), " + up[0]->label + " " + pp(up[0]->diff.mean) + " [" +
+    std::string o = "it helps the " + side(up[0]) + " (" + role_words(up[0]->role) + "), " + up[0]->label + " " + pp(up[0]->diff.mean) + " [" +
                     number(up[0]->diff.lo * 100, 1) + ", " + number(up[0]->diff.hi * 100, 1) + "]";
     for (std::size_t i = 1; i < up.size(); ++i) o += ", and the " + side(up[i]) + " too, " + pp(up[i]->diff.mean);
     return o;
   }
-  if (any_real) return "helps neither side win: both win less often, the draws rise";
+  if (!down.empty()) {
+    std::string o = "it helps neither side win: ";
+    for (std::size_t i = 0; i < down.size(); ++i) o += (i ? " and the " : "the ") + side(down[i]);
+    return o + (down.size() == 1 ? " wins" : " win") + " less often, " + pp(down[0]->diff.mean) + (down.size() > 1 ? " and " + pp(down[1]->diff.mean) : "");
+  }
   return "no real change in who wins";
 }
 
@@ -298,7 +304,7 @@ std::string compare_many_headline(const std::vector<RunInfo>& infos, const std::
   std::string first_role;
   bool same_side = true, anyone = false;
   for (std::size_t k = 0; k < cs.size(); ++k) {
-    o += (k ? "; in " : "In ") + infos[k].scenario + " it " + helps_text(cs[k]);
+    o += (k ? "; in " : "In ") + infos[k].scenario + " " + helps_text(cs[k]);
     const CompareRow* h = helped(cs[k]);
     const std::string role = h ? h->role : "";
     if (k == 0) first_role = role;

@@ -185,16 +185,25 @@ std::string sweep_html(const RunInfo& info, const Sweep& w) {
          svg::forest("chart-sweep-diff", "Outcome probabilities: each value - the current value " + w.current + " (percentage points)", diffs, " pp",
                      parts::role_legend(parts::role_names({&sc}), "draw"));
   const auto ms = sweep_metrics(sc);
-  o += "<div class=\"scroll\"><table>\n<tr><th>value</th><th>engagements</th>";
+  // Two tables, not one of 2 + 3 x outcomes + metrics columns: eleven columns
+  // do not fit 1280 px without scrolling (tests/browser/layout_check.mjs).
+  o += "<h2>By value</h2>\n<div class=\"scroll\"><table>\n<tr><th>value</th><th>engagements</th>";
   for (const auto& l : sc.outcome_labels) o += "<th>" + html_escape(l) + " [95%]</th>";
-  for (const auto& l : sc.outcome_labels) o += "<th>P(" + html_escape(l) + ") vs current</th>";
   for (auto m : ms) o += "<th>" + html_escape(sc.metrics[m].label) + "</th>";
   o += "</tr>\n";
   for (const auto& p : w.points) {
     o += std::string(p.current ? "<tr class=\"current\">" : "<tr>") + "<td>" + html_escape(value_label(p)) + "</td><td>" + thousands(p.summary.n) + "</td>";
     for (const auto& y : p.summary.outcomes) o += "<td>" + html_escape(prop_text(y)) + "</td>";
-    for (std::size_t k = 0; k < sc.outcomes(); ++k) o += "<td>" + html_escape(diff_cell(p, sc.outcome_ids[k], true)) + "</td>";
     for (auto m : ms) o += "<td>" + html_escape(mean_text(p.summary.metrics[m].all)) + "</td>";
+    o += "</tr>\n";
+  }
+  o += "</table></div>\n";
+  o += "<h2>Each value against the current one (paired, pp [95%])</h2>\n<div class=\"scroll\"><table>\n<tr><th>value</th>";
+  for (const auto& l : sc.outcome_labels) o += "<th>P(" + html_escape(l) + ") vs current</th>";
+  o += "</tr>\n";
+  for (const auto& p : w.points) {
+    o += std::string(p.current ? "<tr class=\"current\">" : "<tr>") + "<td>" + html_escape(value_label(p)) + "</td>";
+    for (std::size_t k = 0; k < sc.outcomes(); ++k) o += "<td>" + html_escape(diff_cell(p, sc.outcome_ids[k], true)) + "</td>";
     o += "</tr>\n";
   }
   o += "</table></div>\n";

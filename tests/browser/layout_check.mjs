@@ -2,7 +2,8 @@
 // protocol on a pipe: no npm package, no network) at each width given, and
 // checks the element boxes the browser laid out:
 //   - the page does not scroll sideways, and no element lies outside the
-//     viewport (tables may scroll inside their .scroll box);
+//     viewport, and no table needs to scroll sideways in its .scroll box
+//     (tables wrap or stack);
 //   - every chart label lies inside its chart, and no two labels overlap;
 //   - no text is drawn smaller than 11 px (a chart's text as the browser
 //     scales it to the chart's shown width, the page's by its font size);
@@ -56,6 +57,10 @@ const check = () => {
   const say = (el) => `<${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}> "${(el.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 50)}"`;
   const meets = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
   if (document.documentElement.scrollWidth > vw + 1) problems.push(`the page scrolls sideways (${document.documentElement.scrollWidth} px wide in ${vw})`);
+  // Tables wrap or stack: a .scroll box that must scroll sideways hides
+  // part of its table (issue 31: the correlation table cut off at 1280 px).
+  for (const box of document.querySelectorAll('.scroll'))
+    if (box.scrollWidth > box.clientWidth + 1) problems.push(`a table scrolls sideways (${box.scrollWidth} px in ${box.clientWidth}): ${say(box).slice(0, 60)}`);
   const outside = new Set();  // reported once, not again for each element inside it
   for (const el of document.body.querySelectorAll('*')) {
     if (el.parentElement.closest('.scroll') || el.parentElement.closest('svg') || outside.has(el.parentElement)) {
