@@ -35,7 +35,7 @@ TEST_CASE("asl solo: walk and canter are MF from the tables, halts stay in the h
   CHECK(say(2, 1) == "Move up to 12 MF directly away from the nearest enemy, each hex opening the range.");
   // RF2-5, D6 2: walk to cover.
   CHECK(say(2, 2) == "Move up to 6 MF into the nearest hex with cover (a positive TEM) it can reach with them; if there is none, "
-                     "directly away from all enemies.");
+                     "directly away from the enemy (with enemies on more than one side of it, away from the nearest).");
   // RF2-5, D6 4: halt facing the nearest enemy.
   CHECK(say(2, 4) == "Stay in its hex (no MF).");
 }
@@ -53,7 +53,7 @@ TEST_CASE("asl solo: (Charge?) is 13.6's requirements in hexes, Galloping or dec
   vedette::UnitState canter;
   canter.pace = vedette::Pace::canter;
   std::string c = say(1, 4, canter);
-  CHECK(contains(c, "Carry on as before: Move up to 12 MF on the same course."));
+  CHECK(contains(c, "Carry on as before: Move up to 12 MF in a straight line of hexes, continuing the way it last moved."));
   CHECK(contains(c, "declaring a Gallop with it (+4 MF to 16 MF; NA if the Horse is CX or in marsh, deep stream, fordable Water "
                     "Obstacle)"));
   // Mounted infantry may never gallop (seed 002): no Charge.

@@ -107,6 +107,8 @@ const std::vector<BadCase> k_bad{
     // the engagement sections (engine/decision/battle_rules.cpp; more in test_engagement_rules.cpp)
     {"ruleset_profile_errors.yaml", 3, 21, "unknown weight 'enormous' (expected one of: light, medium, heavy)", 4},
     {"ruleset_weapon_errors.yaml", 7, 14, "weapon 'bow' band 2: range bands must get longer", 2},
+    // issue 28: a unit type's weapon when none is named (vedette solo new)
+    {"default_weapon_unknown.yaml", 5, 21, "unit type 'shooting' default_weapon: no weapon 'carbin' in the ruleset, did you mean 'carbine'?", 1},
     // absurd values and hostile YAML (issue 7)
     {"enormous_number.yaml", 4, 12, "expected a whole number from -100 to 100 for modifier 'hero' value, found '99999999999999999999999999'", 1},
     {"nan_fraction.yaml", 3, 22, "expected a number from 0.01 to 1 for turning per_move_fraction, found '.nan'", 1},

@@ -74,7 +74,7 @@ TEST_CASE("solo charge: play offers the charge and shows range and the chance to
   // Seed 003 L24: the declared charge's -2 to initiative is the player's to apply.
   std::size_t minus2 = at("If it charges, the charge is declared (step 1): -2 to its side's initiative roll this turn");
   // Seed 003 L40: the offer's yes is the arc (no degrees are asked).
-  std::size_t offer = at("Is an enemy at least partly within 45 degrees either side of Lancers' facing, for it to charge? [y/N] y");
+  std::size_t offer = at("Is one of your units at least partly in front of Lancers' front edge, no further out to the side of that edge than it is in front of it, for it to charge? [y/N] y");
   CHECK_FALSE(contains(o, "Degrees off"));
   CHECK(minus2 < offer);
   // Lengths in the table's units to the tape's mark (0.5 cm, 1/4 in), the
@@ -351,7 +351,9 @@ TEST_CASE("solo charge: the session refuses what the rules refuse, naming the ru
   REQUIRE(a.status == 0);
   CHECK(a.json()["activation"]["behaviour"]["charge_possible"] == false);
   CHECK(a.json()["activation"]["charge_refused"] == "no charge may be declared on the first turn of a scenario (seed 003)");
-  CHECK(a.json()["activation"]["instruction"] == "Gallop 41-50 cm directly toward the nearest enemy.");  // no "Charge?"
+  const std::string said = a.json()["activation"]["instruction"];
+  CHECK(said.rfind("Gallop 41-50 cm directly toward the nearest enemy. Turning (seed 002)", 0) == 0);
+  CHECK_FALSE(contains(said, "Charge?"));
   Result c1 = run({"solo", "charge", "game", "Lancers", "--distance", "40cm", "--defender", "peasants"}, dir.path);
   CHECK(c1.status == 2);
   CHECK(contains(c1.err, "Lancers may not charge this turn: no charge may be declared on the first turn of a scenario (seed 003)"));
@@ -373,7 +375,7 @@ TEST_CASE("solo charge: the session refuses what the rules refuse, naming the ru
   REQUIRE(p.status == 0);
   CHECK(contains(p.out, "Do:    Hussars: Gallop"));
   CHECK(contains(p.out, "No charge: a unit must be in good order to charge; it moves as the table says otherwise."));
-  CHECK_FALSE(contains(p.out, "degrees either side of Hussars' facing, for it to charge?"));
+  CHECK_FALSE(contains(p.out, "front edge, no further out to the side of that edge than it is in front of it, for it to charge?"));
   CHECK(contains(p.out, "Start turn 3?"));
   Result c2 = run({"solo", "charge", "game", "Hussars", "--distance", "40cm", "--defender", "peasants"}, dir.path);
   CHECK(c2.status == 2);
@@ -438,8 +440,9 @@ TEST_CASE("solo charge: ? on the charge form's questions says what each asks, in
   Result r = run({"solo", "play", "game"}, dir.path, script);
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);
-  CHECK(contains(r.out, "Within 45 degrees either side of its facing: some part of the enemy is no further out to the side of "
-                        "Lancers' front edge than it is in front of it."));
+  CHECK(contains(r.out, "Seed 003: a charge goes at an enemy at least partly within 45 degrees either side of the charger's facing: "
+                        "part of the enemy is in front of its front edge, and no further out to the side of that edge than it is in "
+                        "front of it."));
   CHECK(contains(r.out, "Measure from Lancers' front edge to the near edge of the target's nearest figure"));
   CHECK(contains(r.out, "Its class on the morale table, which sets the score it needs to stand."));
   CHECK(contains(r.out, "The face of the target the charge strikes: -1 to its morale dice in the flank, -2 in the rear."));

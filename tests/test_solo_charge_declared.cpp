@@ -219,9 +219,10 @@ TEST_CASE("solo play: the declaration names its target, and the charge goes at i
   CHECK(c["declined"] == false);
   CHECK(c["target_unit"] == "Foot");
   CHECK(c["stands"] == false);
-  // The file holds the answer (version 6) and reads back.
+  // The file holds the answer (version 6; the end of your move, version 7)
+  // and reads back.
   const std::string text = slurp(dir.path / "game.vedette.yaml");
-  CHECK(contains(text, "\nversion: 6\n"));
+  CHECK(contains(text, "\nversion: 7\n"));
   CHECK(contains(text, "target_unit: \"Foot\""));
   CHECK(run({"solo", "status", "game"}, dir.path).status == 0);
 }

@@ -38,7 +38,7 @@ void play_a_little(const TempDir& dir) {
     INFO(r.err);
     REQUIRE(r.status == 0);
   };
-  ok({"solo", "new", "game", "--unit", "Lancers:shock,hero", "--unit", "Dragoons:mounted-infantry,figures=10", "--seed", "42"});
+  ok({"solo", "new", "game", "--unit", "Lancers:shock,hero", "--unit", "Dragoons:mounted-infantry,figures=10,weapon=none", "--seed", "42"});
   ok({"solo", "activate", "game", "Lancers", "--enemy-in-range"});
   ok({"solo", "activate", "game", "Dragoons", "--cover", "--roll", "2"});
   ok({"solo", "next-turn", "game"});

@@ -165,7 +165,8 @@ TEST_CASE("solo play: a two-turn game in a terminal (seed 002 running +3, questi
   // react, so nothing is asked about it; Enter ends the move.
   REQUIRE(t.expect("--- Your move ---"));
   REQUIRE(t.expect("Lancers cannot react: only a unit that has not yet moved this turn may make an opportunity charge."));
-  REQUIRE(t.expect("Which of your units moves or turns now and charges one of the cavalry? Its name and class, e.g. \"Foot heavy-foot\" [none] "));
+  REQUIRE(t.expect("Which of your units moves or turns now and charges one of the cavalry? Its name and class, e.g. \"Foot heavy-foot\"; "
+                   "add about-to-move if it has not moved yet, faced if it only turned [none] "));
   t.send("");
   REQUIRE(t.expect("Your move is over."));
   REQUIRE(t.expect("--- End of turn 1 ---"));
@@ -189,8 +190,11 @@ TEST_CASE("solo play: a two-turn game in a terminal (seed 002 running +3, questi
   REQUIRE(t.expect("+3  Running from enemy last turn, or retreating as a result of melee (here: ran last turn)"));
   REQUIRE(t.expect("Roll a D6 for Lancers and enter it (1-6): "));
   t.send("6");
-  REQUIRE(t.expect("Do:    Lancers: Gallop 41-50 cm directly toward the nearest enemy. Charge?"));
-  REQUIRE(t.expect("Is an enemy at least partly within 45 degrees either side of Lancers' facing, for it to charge? [y/N] "));  // seed 002's "(Charge?)"
+  REQUIRE(t.expect("Do:    Lancers: Gallop 41-50 cm directly toward the nearest enemy."));
+  // Seed 002 L25, where it binds (issue 28).
+  REQUIRE(t.expect("each 45 degrees it turns from its facing uses half of the distance it moves (25 cm of a 50 cm gallop)"));
+  REQUIRE(t.expect("Charge?"));
+  REQUIRE(t.expect("Is one of your units at least partly in front of Lancers' front edge, no further out to the side of that edge than it is in front of it, for it to charge? [y/N] "));  // seed 002's "(Charge?)"
   t.send("n");
   REQUIRE(t.expect("No charge."));
   // A tie goes to the side that did not move first last turn (the engine's first_to_move).

@@ -159,7 +159,10 @@ TEST_CASE("solo charged: a counter-charge meets the charge halfway, and the char
   REQUIRE(st.status == 0);
   const auto j = st.json();
   CHECK(j["reactions"]["units"][0]["struck"] == true);
-  CHECK(j["next_step"]["step"] == "melee");
+  // Your move goes on (issue 28: a step of the turn); the melee comes after it.
+  CHECK(j["next_step"]["step"] == "your_move");
+  ok(dir, {"solo", "end-move", "game"});
+  CHECK(run({"solo", "status", "game", "--json"}, dir.path).json()["next_step"]["step"] == "melee");
   // A second charge at the same unit this turn is refused.
   Result twice = run({"solo", "charged", "game", "Cuirassiers", "--as", "heavy_horse", "--distance", "30cm", "--roll", "5", "5"}, dir.path);
   CHECK(twice.status == 2);
@@ -344,6 +347,7 @@ TEST_CASE("solo melee: the cavalry your charge struck defends: no charge bonus, 
   // Its dice: no charge bonus (it did not charge), its type's melee only.
   const vedette::RulesetPtr rules = vedette::default_ruleset();
   const int need = vedette::melee_need(*rules, vedette::melee_modifier(rules->find_unit_type("shock"), true, false));
+  ok(dir, {"solo", "end-move", "game"});  // your move over (issue 28): the melee is next
   Result st = run({"solo", "status", "game", "--json"}, dir.path);
   REQUIRE(st.status == 0);
   CHECK(contains(st.out, "Hussars is in contact with your unit that charged it. It fights with 12 dice needing " + std::to_string(need) + "+"));

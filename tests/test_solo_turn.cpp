@@ -225,8 +225,9 @@ TEST_CASE("solo turn: a unit at half its figures routs at the end of the turn an
   Result a = run({"solo", "activate", "game", "Lancers", "--roll", "3"}, dir.path);
   CHECK(a.status == 2);
   CHECK(contains(a.err, "Lancers has routed: it flees toward its own edge and no longer acts"));
-  // The file says version 3 (a routed unit), and reads back byte for byte.
-  CHECK(contains(slurp(dir.path / k_file), "\nversion: 3\n"));
+  // The file says version 7 (a routed unit is version 3; play ended your
+  // move, version 7), and reads back byte for byte.
+  CHECK(contains(slurp(dir.path / k_file), "\nversion: 7\n"));
   CHECK(load(dir).text() == slurp(dir.path / k_file));
 }
 
@@ -298,7 +299,9 @@ TEST_CASE("solo turn: shooting - mounted one band further, mounted infantry dism
   CHECK(contains(p.out, "Is the nearest enemy Dragoons can see within 40 cm (15.75 in) of its front, in front of it (no further out to "
                         "the side of its front edge than it is in front of it)?"));
   CHECK(contains(p.out, "Dragoons dismounts (its whole move) and shoots Musket at your nearest unit it can see (15 cm (6 in), range band 1): 3 dice needing 5+ = 1 hit. Remove 1 figure from that unit.\n"));
-  CHECK_FALSE(contains(p.out, "degrees"));
+  // The arcs in words a tape settles (issue 30): no degrees either side.
+  CHECK_FALSE(contains(p.out, "degrees either side"));
+  CHECK_FALSE(contains(p.out, "degrees left"));
   const std::string log = run({"solo", "log", "game"}, dir.path).out;
   CHECK(contains(log, "the horse on 1-4, the rider on 5-6; seed 002)."));
   CHECK(contains(p.out, "All units have acted in turn 1."));
@@ -358,13 +361,14 @@ TEST_CASE("solo turn: mounted infantry stays on foot, and mounting takes its who
   CHECK_FALSE(contains(t3, "You choose the exact distance"));
   CHECK_FALSE(contains(t3, "Shooting: Dragoons"));
   CHECK(contains(t3, "Dragoons: 8 of 8 figures, steady, halted, mounted again (its whole move)."));
-  // The session's memory, and the file: version 4, read back the same.
+  // The session's memory, and the file: version 4's dismount, version 7's
+  // end of your move, read back the same.
   Session s = load(dir);
   CHECK_FALSE(s.memory(1).on_foot);
   CHECK(s.memory(1).pace == vedette::Pace::halt);
   CHECK_FALSE(s.memory(1).charged_this_turn);
   const std::string text = slurp(dir.path / k_file);
-  CHECK(contains(text, "\nversion: 4\n"));
+  CHECK(contains(text, "\nversion: 7\n"));
   CHECK(contains(text, "dismounted: true"));
   CHECK(contains(text, "on_foot: true"));
   CHECK(s.text() == text);
@@ -373,11 +377,11 @@ TEST_CASE("solo turn: mounted infantry stays on foot, and mounting takes its who
   CHECK(st.json()["units"][1]["on_foot"] == false);
   // Undo the mount: on foot again, and the status says so.
   int undone = 0;
-  while (!load(dir).memory(1).on_foot && undone < 3) {  // Hussars' shot, the initiative, Dragoons' activation
+  while (!load(dir).memory(1).on_foot && undone < 4) {  // Hussars' shot, your move, the initiative, Dragoons' activation
     ok(dir, {"solo", "undo", "game"});
     ++undone;
   }
-  CHECK(undone == 3);
+  CHECK(undone == 4);
   CHECK(load(dir).memory(1).acted_in_turn == 2);
   CHECK(run({"solo", "status", "game", "--json"}, dir.path).json()["units"][1]["on_foot"] == true);
 }
@@ -431,6 +435,11 @@ TEST_CASE("solo turn: the step commands, status's next step, and what they refus
   CHECK(in.json()["result"] == "cavalry");  // 4 - 2 = 2 against 1
   CHECK(contains(in.json()["outcome"].get<std::string>(), "the cavalry rolls [4] -2 (1 charge declared) = 2, your side 1"));
   refused({"solo", "initiative", "game", "--total", "3"}, "already rolled");
+  // The cavalry moved first and its charge is made: your move (issue 28),
+  // before the shooting.
+  CHECK(next()["step"] == "your_move");
+  CHECK(contains(run({"solo", "status", "game"}, dir.path).out, "Next: your move"));
+  ok(dir, {"solo", "end-move", "game"});
   // Shooting: the prompt from the server, the distance checked against the reach.
   nlohmann::json n = next();
   CHECK(n["step"] == "shooting");
@@ -668,7 +677,7 @@ TEST_CASE("solo turn: fear of charge and an infantry square, when the ruleset tu
     CHECK(s.memory(0).casualties == 1);
     CHECK(s.memory(0).charged_this_turn);
     CHECK(contains(slurp(dir.path / k_file), "fear: {exempt: false, dice: [3, 5], need: 7, passed: true, refuge: false}"));
-    CHECK(contains(slurp(dir.path / k_file), "\nversion: 6\n"));  // version 4's fields, and version 6's named target
+    CHECK(contains(slurp(dir.path / k_file), "\nversion: 7\n"));  // version 4's fields, version 6's named target, version 7's move
   }
   SECTION("the gut check failed with cover to flee to: the charge finds no one and halts, no morale check, no melee") {
     Result p = run({"solo", "play", "game"}, dir.path, k_to_charge + "n\ny\nn\n4 5\n1 2\n");
@@ -732,6 +741,7 @@ TEST_CASE("solo turn: the optional rules' flags of solo charge and solo melee, a
   REQUIRE(st.status == 0);
   CHECK(st.json()["next_step"]["step"] == "initiative");
   ok(dir, {"solo", "initiative", "game", "--total", "1", "--roll", "6"});
+  ok(dir, {"solo", "end-move", "game"});  // your move (issue 28), then the melee
   const auto next = run({"solo", "status", "game", "--json"}, dir.path).json()["next_step"];
   CHECK(next["step"] == "melee");
   CHECK(next["square"] == true);

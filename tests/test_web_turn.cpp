@@ -242,6 +242,11 @@ TEST_CASE("web: fear of charge and an infantry square through the API, as solo c
     // After the initiative, the melee step names the square.
     Reply in = t.call("POST", "/api/sessions/opt/initiative", {{"your_roll", 3}, {"rev", body_of(t.call("GET", "/api/sessions/opt"))["rev"]}});
     REQUIRE(in.status == 200);
+    // Your move (issue 28): the page's "My move is over" posts end-move.
+    REQUIRE(body_of(t.call("GET", "/api/sessions/opt"))["result"]["next_step"]["step"] == "your_move");
+    Reply end = t.call("POST", "/api/sessions/opt/end-move", {{"rev", body_of(t.call("GET", "/api/sessions/opt"))["rev"]}});
+    INFO(end.body);
+    REQUIRE(end.status == 200);
     const json st = body_of(t.call("GET", "/api/sessions/opt"))["result"];
     REQUIRE(st["next_step"]["step"] == "melee");
     CHECK(st["next_step"]["square"] == true);
@@ -320,6 +325,8 @@ TEST_CASE("web: the turn in the page's words (what is left, the end-of-turn summ
   REQUIRE(run_in_process({"solo", "activate", file, "Hussars", "--roll", "3"}).status == 0);
   CHECK(status()["turn_left"] == json({"the initiative"}));
   REQUIRE(run_in_process({"solo", "initiative", file, "--total", "7", "--roll", "3"}).status == 0);
+  CHECK(status()["turn_left"] == json({"your move"}));  // issue 28: a step of the turn
+  REQUIRE(run_in_process({"solo", "end-move", file}).status == 0);
   // Every step done: solo play's end-of-turn summary, line for line (solo::turn_summary).
   json st = status();
   REQUIRE(st["next_step"]["step"] == "next_turn");
@@ -365,11 +372,12 @@ TEST_CASE("web: the player's own dice are told what to roll: the shot's dice and
 
 TEST_CASE("web: a rally on the player's dice says what 2D6 must reach (the ruleset's rally_target)", "[web]") {
   Table t;
-  REQUIRE(t.call("POST", "/api/sessions", {{"name", "r"}, {"units", {"Hussars:shooting"}}, {"seed", 1}}).status == 201);
+  REQUIRE(t.call("POST", "/api/sessions", {{"name", "r"}, {"units", {"Hussars:shooting,weapon=none"}}, {"seed", 1}}).status == 201);
   const std::string file = (fs::path(t.tmp.path()) / "r.vedette.yaml").string();
   for (const auto& args : std::vector<std::vector<std::string>>{{"solo", "morale", file, "Hussars", "shaken"},
                                                                 {"solo", "activate", file, "Hussars", "--roll", "3"},
-                                                                {"solo", "initiative", file, "--total", "7", "--roll", "3"}})
+                                                                {"solo", "initiative", file, "--total", "7", "--roll", "3"},
+                                                                {"solo", "end-move", file}})
     REQUIRE(run_in_process(args).status == 0);
   const json n = body_of(t.call("GET", "/api/sessions/r"))["result"]["next_step"];
   REQUIRE(n["step"] == "rally");
@@ -378,10 +386,11 @@ TEST_CASE("web: a rally on the player's dice says what 2D6 must reach (the rules
   std::ofstream(fs::path(t.tmp.path()) / "house.yaml") << "extends: builtin:default\ncombat:\n  morale:\n    rally_target: 9\n";
   const std::string house = (fs::path(t.tmp.path()) / "h.vedette.yaml").string();
   for (const auto& args : std::vector<std::vector<std::string>>{
-           {"solo", "new", house, "--seed", "1", "--ruleset", (fs::path(t.tmp.path()) / "house.yaml").string(), "--unit", "Hussars:shooting"},
+           {"solo", "new", house, "--seed", "1", "--ruleset", (fs::path(t.tmp.path()) / "house.yaml").string(), "--unit", "Hussars:shooting,weapon=none"},
            {"solo", "morale", house, "Hussars", "shaken"},
            {"solo", "activate", house, "Hussars", "--roll", "3"},
-           {"solo", "initiative", house, "--total", "7", "--roll", "3"}})
+           {"solo", "initiative", house, "--total", "7", "--roll", "3"},
+           {"solo", "end-move", house}})
     REQUIRE(run_in_process(args).status == 0);
   CHECK(body_of(t.call("GET", "/api/sessions/h"))["result"]["next_step"]["rally_need"] == 9);
 }
@@ -549,7 +558,8 @@ TEST_CASE("web: melee-plan says whether the cavalry strikes a square and with wh
            {"solo", "next-turn", file},
            {"solo", "activate", file, "Lancers", "--enemy-in-range", "--roll", "6"},
            {"solo", "charge", file, "Lancers", "--distance", "30", "--defender", "heavy-foot", "--square", "--initiation", "5", "5"},
-           {"solo", "initiative", file, "--total", "1", "--roll", "6"}})
+           {"solo", "initiative", file, "--total", "1", "--roll", "6"},
+           {"solo", "end-move", file}})
     REQUIRE(run_in_process(args).status == 0);
   auto plan = [&](json body) {
     body["unit"] = "Lancers";

@@ -81,7 +81,7 @@ struct Table {
   // A session with two units and a fixed seed; returns its revision.
   std::string create(const std::string& name = "game") {
     Reply r = call("POST", "/api/sessions",
-                   {{"name", name}, {"units", {"Lancers:shock,figures=12,heavy", "Hussars:shooting,figures=8,light"}}, {"seed", 7}});
+                   {{"name", name}, {"units", {"Lancers:shock,figures=12,heavy", "Hussars:shooting,figures=8,light,weapon=none"}}, {"seed", 7}});
     REQUIRE(r.status == 201);
     return body_of(r)["rev"].get<std::string>();
   }

@@ -548,6 +548,21 @@ std::optional<std::string> read_string(const Doc& n, Diagnostics& d, const std::
   return n.scalar;
 }
 
+std::vector<std::pair<std::string, Location>> read_words(const Doc& n, Diagnostics& d, const std::string& what,
+                                                         const std::string& example) {
+  std::vector<std::pair<std::string, Location>> out;
+  if (!n.is_sequence()) {
+    d.error(n.where, "expected a list of words for " + what + " (" + example + "), found " + n.kind_name());
+    return out;
+  }
+  for (const Doc& w : n.items)
+    if (auto v = read_string(w, d, what)) {
+      if (v->empty()) d.error(w.where, "expected a word in " + what + ", found an empty string");
+      else out.emplace_back(*v, w.where);
+    }
+  return out;
+}
+
 std::optional<Length> read_length(const Doc& n, Diagnostics& d, const std::string& what) {
   const std::string expected = "a length with its unit (e.g. 30cm, 12in)";
   note_type(n, "length");

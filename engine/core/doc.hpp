@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/core/diagnostics.hpp"
@@ -115,6 +116,12 @@ std::optional<long long> read_int(const Doc& n, Diagnostics& d, const std::strin
 std::optional<double> read_number(const Doc& n, Diagnostics& d, const std::string& what, double min, double max);
 std::optional<bool> read_bool(const Doc& n, Diagnostics& d, const std::string& what);
 std::optional<std::string> read_string(const Doc& n, Diagnostics& d, const std::string& what);
+// A list of words a player may use (a unit type's, a defender class's): each
+// a non-empty string, with where it was written. `example` ends the message
+// for a node that is not a list ("what a player may call the type, e.g.
+// [heavy cavalry]").
+std::vector<std::pair<std::string, Location>> read_words(const Doc& n, Diagnostics& d, const std::string& what,
+                                                         const std::string& example);
 std::optional<Length> read_length(const Doc& n, Diagnostics& d, const std::string& what);
 // One of `names`; the index of the match.
 std::optional<std::size_t> read_choice(const Doc& n, Diagnostics& d, const std::string& what,

@@ -110,4 +110,20 @@ std::string adjustment_note(const Ruleset& r, const Decision& d, const UnitState
   return {};
 }
 
+std::string turning_note(const Ruleset& r, const Decision& d) {
+  const Behaviour& b = *d.behaviour;
+  if (d.pace == Pace::halt || b.direction == Direction::keep || b.direction == Direction::hold) return {};
+  const auto& sp = r.supplement;
+  if (sp.turn_degrees <= 0) return {};
+  const double frac = d.pace == Pace::gallop ? sp.turn_per_move_fraction_gallop : sp.turn_per_move_fraction;
+  const Length max = r.pace_range(d.pace).max;
+  const std::string part = frac == 0.25 ? "a quarter" : frac == 0.5 ? "half" : format_number(frac) + "";
+  std::string s = "Turning (seed 002): each " + std::to_string(sp.turn_degrees) + " degrees it turns from its facing uses " + part +
+                  " of the distance it moves (" + format_length_prose(Length::cm(max.as_cm() * frac), r.units) + " of a " +
+                  format_length_prose(max, r.units) + " " + std::string(pace_name(d.pace)) + ")";
+  if (r.combat.movement.about_face_free) s += "; an about face costs nothing, so no turn costs more than 90 degrees";
+  if (b.faces_enemy && b.direction == Direction::away) s += "; the turn to face it at the end is free";
+  return s + ".";
+}
+
 }  // namespace vedette

@@ -53,6 +53,10 @@ std::vector<std::pair<const Behaviour*, Fraction>> band_odds(const Ruleset& r, c
 std::string instruction(const Ruleset& r, const Decision& d);
 // Why the pace differs from the table's, or "".
 std::string adjustment_note(const Ruleset& r, const Decision& d, const UnitState& s);
+// Seed 002 L25's turning rate where it binds (issue 28): a mounted move that
+// changes course (toward, away from the enemy, to cover), as the engine
+// charges it (Engagement::go): "" for a halt or a move straight on.
+std::string turning_note(const Ruleset& r, const Decision& d);
 
 // "30-40 cm", "up to 30 cm".
 std::string pace_distance(const Ruleset& r, Pace p);

@@ -156,22 +156,11 @@ struct Loader {
       if (auto i = read_choice(*x, d, "kind for " + p + " (Foot or Horse)", names_of(k_defender_kind_names)))
         out.kind = static_cast<DefenderKind>(*i);
     out.words.clear();
-    if (const Doc* x = m.optional("words")) {
-      if (!x->is_sequence()) {
-        d.error(x->where, "expected a list of words for " + p + ".words (what a player may call the class, e.g. [line infantry]), found " +
-                              x->kind_name());
-      } else {
-        for (const Doc& w : x->items)
-          if (auto v = read_string(w, d, p + ".words")) {
-            if (v->empty()) {
-              d.error(w.where, "expected a word in " + p + ".words, found an empty string");
-            } else {
-              claim(*v, c, w.where, p + ".words");
-              out.words.push_back(*v);
-            }
-          }
+    if (const Doc* x = m.optional("words"))
+      for (auto& [word, where] : read_words(*x, d, p + ".words", "what a player may call the class, e.g. [line infantry]")) {
+        claim(word, c, where, p + ".words");
+        out.words.push_back(std::move(word));
       }
-    }
     if (const Doc* x = m.required("need")) {
       const std::string what = p + ".need";
       if (!x->is_sequence()) {
@@ -228,12 +217,14 @@ struct Loader {
     }
     boolean(m, "pikes_facing_stand", p, r.pikes_facing_stand);
     // `pikes_words` (issue 30): who carries them, in the period's words, for
-    // the question ("Swiss or Landsknechte with pikes or pole arms"). Checked
-    // here; no rule reads it: the solo front reads it from the ruleset's
-    // document (sims/solo/solo_turn.cpp, pikes_words).
+    // the solo front's question; absent, seed 003 L18's own.
+    r.pikes_words = "Swiss or Landsknechte with pikes or pole arms";
     if (const Doc* x = m.optional("pikes_words"))
-      if (auto v = read_string(*x, d, p + ".pikes_words"); v && v->empty())
-        d.error(x->where, "expected words for " + p + ".pikes_words (e.g. \"Swiss or Landsknechte with pikes or pole arms\"), found an empty string");
+      if (auto v = read_string(*x, d, p + ".pikes_words")) {
+        if (v->empty())
+          d.error(x->where, "expected words for " + p + ".pikes_words (e.g. \"Swiss or Landsknechte with pikes or pole arms\"), found an empty string");
+        else r.pikes_words = *v;
+      }
     // Switches: optional, the seed's reading when absent.
     if (auto x = m.optional("natural_stand")) r.natural_stand = faces(*x, p + ".natural_stand", 2, 12);
     const Doc* nat_fail = m.optional("natural_fail");

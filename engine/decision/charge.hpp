@@ -119,6 +119,9 @@ struct ChargeRules {
   int rear_modifier = 0;
   std::array<int, 2> both_charging_modifier{};  // by DefenderKind
   bool pikes_facing_stand = false;
+  // Who carries the pikes, in the period's words, for the solo front's
+  // question (issue 30): morale.pikes_words, else seed 003 L18's own.
+  std::string pikes_words;
   FaceSet natural_stand = 0;  // 2D6 totals that always stand
   FaceSet natural_fail = 0;   // 2D6 totals that always fail
   bool check_inside_min_distance = false;

@@ -138,6 +138,26 @@ struct Builder {
   // Every word a unit type answers to (its id, its name's comma-separated
   // parts, its `words`), as compared: no word may name two types (issue 30).
   std::map<std::string, std::string> type_words = {};
+  // Where each unit type's default_weapon was written, by index in
+  // r.unit_types, for check_default_weapons.
+  std::vector<std::pair<std::size_t, Location>> default_weapon_where = {};
+
+  // A unit type's default weapon must be one of the ruleset's weapons.
+  void check_default_weapons() {
+    for (const auto& [i, where] : default_weapon_where) {
+      const UnitType& t = r.unit_types[i];
+      if (std::any_of(r.weapons.begin(), r.weapons.end(), [&](const Weapon& w) { return w.id == t.default_weapon; })) continue;
+      std::vector<std::string> ids;
+      std::string names;
+      for (const Weapon& w : r.weapons) {
+        ids.push_back(w.id);
+        names += (names.empty() ? "" : ", ") + w.id;
+      }
+      d.error(where, "unit type '" + t.id + "' default_weapon: no weapon '" + t.default_weapon + "' in the ruleset" +
+                         did_you_mean(t.default_weapon, ids) + " (expected one of: " + (names.empty() ? std::string("(no weapons)") : names) +
+                         ", or none)");
+    }
+  }
 
   void claim_type_word(const std::string& word, const std::string& id, const Location& where, const std::string& what) {
     const std::string w = defender_word_key(word);
@@ -455,21 +475,20 @@ struct Builder {
         for (const std::string& part : defender_text_parts(t.name)) claim_type_word(part, e.key, x->where, what + " name");
       }
       // `words` (issue 30): more words a player may use for the type ("heavy
-      // cavalry"). Checked here; no rule reads them: the solo front reads
-      // them from the ruleset's document (sims/solo/solo_turn.cpp,
+      // cavalry"); the solo front reads them (sims/solo/solo_turn.cpp,
       // unit_type_words).
-      if (const Doc* x = m.optional("words")) {
-        if (!x->is_sequence()) {
-          d.error(x->where, "expected a list of words for " + what + " words (what a player may call the type, e.g. [heavy cavalry]), found " +
-                                x->kind_name());
-        } else {
-          for (const Doc& w : x->items)
-            if (auto v = read_string(w, d, what + " words")) {
-              if (v->empty()) d.error(w.where, "expected a word in " + what + " words, found an empty string");
-              else claim_type_word(*v, e.key, w.where, what + " words");
-            }
+      if (const Doc* x = m.optional("words"))
+        for (auto& [word, where] : read_words(*x, d, what + " words", "what a player may call the type, e.g. [heavy cavalry]")) {
+          claim_type_word(word, e.key, where, what + " words");
+          t.words.push_back(std::move(word));
         }
-      }
+      // `default_weapon` (issue 28): checked against the weapons once they
+      // are read (check_default_weapons).
+      if (const Doc* x = m.optional("default_weapon"))
+        if (auto v = read_string(*x, d, what + " default_weapon")) {
+          t.default_weapon = *v == "none" ? std::string() : *v;
+          if (!t.default_weapon.empty()) default_weapon_where.emplace_back(r.unit_types.size(), x->where);
+        }
       if (auto x = m.optional("can_gallop")) t.can_gallop = read_bool(*x, d, what + " can_gallop").value_or(true);
       if (auto x = m.optional("shoots_mounted")) t.shoots_mounted = read_bool(*x, d, what + " shoots_mounted").value_or(true);
       if (auto x = m.optional("melee")) t.melee = static_cast<int>(read_int(*x, d, what + " melee", -20, 20).value_or(0));
@@ -522,6 +541,7 @@ struct Builder {
     if (auto x = top.optional("switches")) switches(*x);
     supplement(top);
     if (auto x = top.optional("weapons")) read_weapons(*x, d, r);
+    check_default_weapons();
     if (auto x = top.optional("profiles")) read_profiles(*x, d, r);
     if (auto x = top.optional("combat")) read_combat(*x, d, r);
     if (auto x = top.required("charge")) load_charge_rules(*x, d, r.charge);

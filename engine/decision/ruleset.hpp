@@ -82,6 +82,12 @@ struct UnitType {
   bool shoots_mounted = true;
   int melee = 0;           // to melee die rolls, always
   int melee_charging = 0;  // to melee die rolls when charging
+  // What a player may also call the type ("hussars"), beside its name's
+  // parts and its id (issue 30); the solo front reads them.
+  std::vector<std::string> words;
+  // The weapon a unit of this type carries when the player names none (a
+  // weapon's id; "" = none): `vedette solo new` gives it (issue 28).
+  std::string default_weapon;
 };
 
 struct Supplement {

@@ -107,18 +107,9 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
     if (const int im = r.charge.declare_initiative_modifier; im != 0)
       out << "  If it charges, the charge is declared (step 1): " << (im > 0 ? "+" : "") << im
           << " to its side's initiative roll this turn (seed 003, per declared charge).\n";
-    // Seed 003 L40: the target must lie at least partly within the arc; the
-    // yes is the player's measure of it, so no degrees are asked.
-    std::ostringstream arc;
-    arc << r.charge.arc_degrees;
-    if (!p.yes_no("Is an enemy at least partly within " + arc.str() + " degrees either side of " + possessive(name) +
-                      " facing, for it to charge?",
-                  false,
-                  "Within " + arc.str() + " degrees either side of its facing" +
-                      (r.charge.arc_degrees == 45 ? ": some part of the enemy is no further out to the side of " + possessive(name) +
-                                                        " front edge than it is in front of it"
-                                                  : std::string()) +
-                      ". Yes declares the charge now; no, and it moves as the table says.")) {
+    // Seed 003 L40: the arc, in words the figures settle (solo::charge_field_words).
+    const solo::ChargeFieldWords offer = solo::charge_field_words(r, s, k, "charge", {});
+    if (!p.yes_no(offer.question, false, offer.help)) {
       solo::Charge decline;
       decline.unit = name;
       decline.decline = true;
@@ -574,17 +565,6 @@ int run_solo_play(const PlayOptions& o, Io& io) {
   constexpr std::size_t k_none = static_cast<std::size_t>(-1);
   std::size_t announced = k_none;  // the unit whose banner was shown last
   int announced_turn = 0;
-  // The cavalry moved first this turn: your move comes once its charges are
-  // walked (kept while play runs; a resumed play does not ask it again).
-  int move_after_cavalry = 0;
-  // Your move, while it is being asked: a reload in the middle asks it again.
-  int in_move = 0;
-  auto your_move = [&](int turn) {
-    move_after_cavalry = 0;
-    in_move = turn;
-    player_move_step(s, r, physical, p, out);
-    in_move = 0;
-  };
   // Another command (undo, casualties, morale, the web page...) changed the
   // file while play waited: read it again, say in one line what changed, and
   // whether the answer just typed was not taken (it was given against a
@@ -604,8 +584,6 @@ int run_solo_play(const PlayOptions& o, Io& io) {
     if (answer) out << " Your answer '" << *answer << "' was not taken: the question is asked again.";
     out << ")\n";
     announced = k_none;
-    if (in_move == s.state().turn) move_after_cavalry = in_move;
-    in_move = 0;
   };
   p.watch([&s] { return s.changed_on_disk(); });
   // Resumed after the initiative: the orders of the turn, which the earlier
@@ -632,21 +610,22 @@ int run_solo_play(const PlayOptions& o, Io& io) {
           return 0;
         }
         if (step.kind == Step::Kind::initiative) {
-          const bool player_first = initiative_step(s, r, physical, p, out);
+          (void)initiative_step(s, r, physical, p, out);
           save_or_throw(s);
           announced = k_none;
-          // Your move (issue 28): now, or once the cavalry's charges are walked.
-          if (player_first) {
-            your_move(turn);
-            out << "Now the cavalry moves.\n";
-            print_orders(s, out);
-          } else {
-            move_after_cavalry = turn;
-          }
           continue;
         }
-        if (move_after_cavalry == turn && step.kind != Step::Kind::charge) {
-          your_move(turn);
+        // Your move (issue 28): a step of the turn (solo::next_step), before
+        // the cavalry's charges or after them, so a resumed play asks it
+        // again until you say it is over.
+        if (step.kind == Step::Kind::your_move) {
+          const bool first = s.state().first_this_turn == 1;
+          player_move_step(s, r, physical, p, out);
+          if (first) {
+            out << "Now the cavalry moves.\n";
+            print_orders(s, out);
+          }
+          announced = k_none;
           continue;
         }
         if (step.kind == Step::Kind::next_turn) {
@@ -737,7 +716,6 @@ int run_solo_play(const PlayOptions& o, Io& io) {
       } catch (const UndoRequest&) {
         undo_last_answer(s, r, out);
         announced = k_none;
-        in_move = 0;
       } catch (const SessionChanged& c) {
         reload(c.answer);
       } catch (const SessionChangedError&) {
@@ -752,6 +730,7 @@ int run_solo_play(const PlayOptions& o, Io& io) {
       next = "; next: " + s.header().units[step.unit].name;
     if (step.kind == Step::Kind::charge) next = "; next: " + possessive(s.header().units[step.unit].name) + " charge";
     if (step.kind == Step::Kind::initiative) next = "; next: the initiative";
+    if (step.kind == Step::Kind::your_move) next = "; next: your move";
     if (step.kind == Step::Kind::shooting || step.kind == Step::Kind::melee || step.kind == Step::Kind::rally)
       next = "; next: " + possessive(s.header().units[step.unit].name) +
              (step.kind == Step::Kind::shooting ? " shooting" : step.kind == Step::Kind::melee ? " melee" : " morale");

@@ -137,12 +137,15 @@ void player_move_step(Session& s, const Ruleset& r, bool physical, Prompter& p, 
         near_names += (k == 0 ? "" : k + 1 == may.size() ? " and " : ", ") + s.header().units[may[k]].name;
       const std::string about = may.empty() ? "charges one of the cavalry" : "ends near " + near_names + ", or charges one of the cavalry";
       const MoverAnswer m = p.checked<MoverAnswer>(
-          "Which of your units moves or turns now and " + about + "? Its name and class, e.g. \"Foot heavy-foot\"",
+          "Which of your units moves or turns now and " + about +
+              "? Its name and class, e.g. \"Foot heavy-foot\"; add about-to-move if it has not moved yet, faced if it only turned",
           std::string("none"), [&p, &r](const std::string& t, std::string& why) -> std::optional<MoverAnswer> {
             if (t == "none" || t == "n" || t == "no") return MoverAnswer{};
             return parse_mover(r, p.raw(), why);  // the name as you typed it
           });
       if (m.name.empty()) {
+        (void)apply(s, r, solo::EndMove{});
+        save_or_throw(s);
         out << "Your move is over.\n";
         return;
       }

@@ -109,6 +109,8 @@ int needed_version(const Header& header, const std::vector<Event>& history) {
   for (const UnitSpec& u : header.units)
     if (!u.weapon.empty()) v = 3;
   for (const Event& e : history)
+    if (std::holds_alternative<YourMoveEvent>(e.body)) return 7;
+  for (const Event& e : history)
     if (needs_version_6(e)) return 6;
   for (const Event& e : history)
     if (std::holds_alternative<OpportunityEvent>(e.body) || std::holds_alternative<ChargedEvent>(e.body)) return 5;
@@ -151,7 +153,8 @@ bool Event::undoable() const {
   return std::holds_alternative<AnswerEvent>(body) || std::holds_alternative<CasualtiesEvent>(body) ||
          std::holds_alternative<ActivateEvent>(body) || std::holds_alternative<NextTurnEvent>(body) ||
          std::holds_alternative<MoraleEvent>(body) || std::holds_alternative<ChargeEvent>(body) ||
-         std::holds_alternative<ChargeAnswerEvent>(body) || turn_step_of(body).has_value();
+         std::holds_alternative<ChargeAnswerEvent>(body) || std::holds_alternative<YourMoveEvent>(body) ||
+         turn_step_of(body).has_value();
 }
 
 const std::string* Event::unit() const {
@@ -585,6 +588,12 @@ void Session::apply_to_state(const Event& e) {
             throw SessionError("an initiative's result is cavalry or player, not '" + ev.s.result + "'", "result");
           state_.initiative_turn = state_.turn;
           state_.first_this_turn = ev.s.result == "cavalry" ? 0 : 1;
+        } else if constexpr (std::is_same_v<T, YourMoveEvent>) {
+          if (state_.initiative_turn != state_.turn)
+            throw SessionError("your move comes after the initiative, and turn " + std::to_string(state_.turn) + "'s is not rolled");
+          if (state_.your_move_turn == state_.turn)
+            throw SessionError("your move in turn " + std::to_string(state_.turn) + " is already over");
+          state_.your_move_turn = state_.turn;
         } else if constexpr (std::is_same_v<T, ShootingEvent> || std::is_same_v<T, MeleeEvent> ||
                              std::is_same_v<T, RallyEvent>) {
           auto [k, m] = unit_mem(ev.unit);

@@ -51,7 +51,7 @@ inline constexpr std::string_view k_format = "vedette-session";
 // declaration's named target and its sight (L24, L34), a switch of target
 // (L56): charge answers "target", "visible", "switch" and the charge
 // record's target_unit, switched_from, refused_rule.
-inline constexpr int k_version = 6;
+inline constexpr int k_version = 7;
 
 // A problem with an event against the session's state: a unit that has
 // already acted, casualties beyond the figures, an undo with nothing to undo.
@@ -380,12 +380,16 @@ struct ChargedEvent {
   std::string unit;
   StepRecord s;
 };
+// Version 7: the player said their side's move is over this turn (seed 003
+// step 3; the move is a step of the turn: solo::next_step).
+struct YourMoveEvent {};
 using EventBody = std::variant<AnswerEvent, CasualtiesEvent, ActivateEvent, NextTurnEvent, UndoEvent, RedoEvent,
                                RulesetEvent, SeedEvent, MoraleEvent, ChargeEvent, ChargeAnswerEvent, InitiativeEvent,
-                               ShootingEvent, MeleeEvent, RallyEvent, OpportunityEvent, ChargedEvent>;
-inline constexpr std::array<std::string_view, 17> k_event_names{
+                               ShootingEvent, MeleeEvent, RallyEvent, OpportunityEvent, ChargedEvent, YourMoveEvent>;
+inline constexpr std::array<std::string_view, 18> k_event_names{
     "answer",        "casualties", "activate", "next_turn", "undo",  "redo",    "ruleset", "seed",
-    "morale",        "charge",     "charge_answer", "initiative", "shooting", "melee", "rally", "opportunity", "charged"};
+    "morale",        "charge",     "charge_answer", "initiative", "shooting", "melee", "rally", "opportunity", "charged",
+    "your_move"};
 // The turn's later steps, in the order play walks them.
 // (opportunity and charged, version 5: the reactions in the player's
 // movement step, when the player says so.)
@@ -455,6 +459,7 @@ struct State {
   int initiative_turn = 0;   // the last turn whose initiative was rolled
   int first_this_turn = -1;  // who moves first this turn: 0 the cavalry, 1 the player
   int first_last_turn = -1;  // ...last turn (the tie-break), -1 unknown
+  int your_move_turn = 0;    // the last turn whose player's move was said over (YourMoveEvent)
 };
 
 struct Header {

@@ -585,6 +585,7 @@ std::optional<Event> read_event(const Doc& node, Reader& r, int expected_n) {
       else e.body = ChargedEvent{u, std::move(*st)};
       break;
     }
+    case 17: e.body = YourMoveEvent{}; break;  // version 7
     default: ok = false;
   }
   m.finish();
@@ -738,6 +739,11 @@ Session Session::load(const fs::path& path) {
       }
     }
   }
+  // A version 6 file holds no event of version 7.
+  if (version < 7)
+    for (const Event& e : events)
+      if (std::holds_alternative<YourMoveEvent>(e.body))
+        d.error(e.where, "the your_move event is of session version 7, but this file says version " + std::to_string(version));
   // A version 5 file holds no field of version 6.
   if (version < 6)
     for (const Event& e : events)

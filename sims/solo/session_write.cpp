@@ -196,7 +196,7 @@ void write_event(std::ostringstream& o, const Event& e) {
         } else if constexpr (std::is_same_v<T, ActivateEvent>) {
           o << "  - n: " << e.n << "\n    turn: " << e.turn << "\n    event: activate\n    unit: " << q(ev.unit) << "\n";
           write_activation(o, ev.a);
-        } else if constexpr (std::is_same_v<T, NextTurnEvent>) {
+        } else if constexpr (std::is_same_v<T, NextTurnEvent> || std::is_same_v<T, YourMoveEvent>) {
           o << "  - {" << head << "}\n";
         } else if constexpr (std::is_same_v<T, UndoEvent>) {
           o << "  - {" << head << ", undoes: " << ev.target << "}\n";

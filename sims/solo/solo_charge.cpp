@@ -335,7 +335,7 @@ ChargeRecord resolve_charge_at(const Ruleset& r, const Session& s, std::size_t u
       why = " (the base of the target's nearest figure, " + format_length_table(target_base_depth(r, in.defender), u) +
             " deep, is not entirely within its charge range of " + format_length_table(g.max_range, u) + ")";
     else
-      why = " (no part of the target is within " + moves_text(cr.arc_degrees) + " degrees either side of its facing)";
+      why = " (no part of the target is " + charge_arc_words(r, name) + ")";
     c.outcome = "The charge does not reach" + why + ": " + name + " must still move " + format_length_table(g.forced_move, u) +
                 " forward toward the target" + (c.shaken ? " and becomes shaken." : ".");
     return c;

@@ -428,6 +428,14 @@ void run(Session& s, const Ruleset&, const NextTurn&, Applied& out) {
   out.events.push_back(s.append(NextTurnEvent{}).n);
 }
 
+void run(Session& s, const Ruleset&, const EndMove&, Applied& out) {
+  const State& st = s.state();
+  if (st.initiative_turn != st.turn)
+    refuse("your move comes after the initiative: roll turn " + std::to_string(st.turn) + "'s first (`solo initiative`)");
+  if (st.your_move_turn == st.turn) refuse("your move in turn " + std::to_string(st.turn) + " is already over");
+  out.events.push_back(s.append(YourMoveEvent{}).n);
+}
+
 void undo_redo(Session& s, int count, bool undo, Applied& out) {
   check_undo_redo(s, count, undo);
   for (int k = 0; k < count; ++k) {

@@ -120,6 +120,9 @@ struct SetMorale {
   std::string reason;
 };
 struct NextTurn {};
+// Your side's move is over this turn (seed 003 step 3): the turn goes on
+// with the cavalry's charges (when you moved first) or its shooting.
+struct EndMove {};
 struct Undo {
   int count = 1;
 };
@@ -177,7 +180,7 @@ struct Reseed {
 };
 
 using Command = std::variant<Activate, Answer, ChargeAnswer, Charge, Initiative, Shoot, Melee, Rally, Casualties,
-                             SetMorale, NextTurn, Undo, Redo, Reseed, Moved, Charged>;
+                             SetMorale, NextTurn, Undo, Redo, Reseed, Moved, Charged, EndMove>;
 
 // What apply() did, for the front to show.
 struct Applied {

@@ -209,6 +209,10 @@ Json applied_json(const Session& s, const Command& c, const Applied& a) {
           j["casualties"] = lost;
           j["figures"] = u.figures;
           j["casualties_percent"] = casualty_hundredths(lost, u.figures) / 100.0;
+        } else if constexpr (std::is_same_v<T, EndMove>) {
+          j["file"] = s.path().string();
+          j["event"] = n;
+          j["turn"] = s.state().turn;
         } else if constexpr (std::is_same_v<T, NextTurn>) {
           j["file"] = s.path().string();
           j["event"] = n;

@@ -57,6 +57,7 @@ UnitParse parse_unit(const std::string& text, const Ruleset& r) {
   if (!type) throw SessionError("--unit '" + text + "': " + why);
   out.spec.type = *type;
   out.spec.figures = k_default_figures;
+  bool weapon_given = false;
   for (std::size_t k = 1; k < parts.size(); ++k) {
     const std::string& p = parts[k];
     auto dup = [&](const char* what) { throw SessionError("--unit '" + text + "': " + what + " given twice"); };
@@ -73,7 +74,8 @@ UnitParse parse_unit(const std::string& text, const Ruleset& r) {
         throw SessionError("--unit '" + text + "': weight must be light, medium or heavy, got '" + w + "'");
       out.spec.weight = w;
     } else if (p.rfind("weapon=", 0) == 0) {
-      if (!out.spec.weapon.empty()) dup("weapon");
+      if (weapon_given) dup("weapon");
+      weapon_given = true;
       std::string w = p.substr(7);
       std::vector<std::string> weapons;
       std::string names;
@@ -97,6 +99,16 @@ UnitParse parse_unit(const std::string& text, const Ruleset& r) {
       std::string key = p.substr(0, p.find('='));
       throw SessionError("--unit '" + text + "': unknown option '" + p + "'" +
                        did_you_mean(key, {"raw", "hero", "figures", "weight", "light", "medium", "heavy", "weapon"}) + "; " + form);
+    }
+  }
+  // No weapon= : the type's own (issue 28: shooting cavalry carry carbines,
+  // mounted infantry muskets; unit_types.ID.default_weapon). weapon=none
+  // says the unit has none.
+  if (!weapon_given) {
+    const UnitType* t = r.find_unit_type(out.spec.type);
+    if (t && !t->default_weapon.empty()) {
+      out.spec.weapon = t->default_weapon;
+      out.weapon_from_type = true;
     }
   }
   return out;
@@ -123,7 +135,7 @@ Created create_session(const NewSession& o) {
   h.seed = o.seed ? *o.seed : io::entropy_seed();
   h.physical_dice = o.physical;
   h.module = o.module;
-  std::vector<bool> assumed;
+  std::vector<bool> assumed, weapon_from_type;
   for (const auto& text : o.units) {
     UnitParse u = parse_unit(text, *rules);
     for (const auto& other : h.units)
@@ -131,10 +143,11 @@ Created create_session(const NewSession& o) {
         throw SessionError("--unit: two units are named '" + u.spec.name + "' (names must differ, ignoring case)");
     h.units.push_back(u.spec);
     assumed.push_back(!u.figures_given);
+    weapon_from_type.push_back(u.weapon_from_type);
   }
   Session s(path, h);
   s.save(o.force);
-  return Created{std::move(s), std::move(rules), std::move(assumed)};
+  return Created{std::move(s), std::move(rules), std::move(assumed), std::move(weapon_from_type)};
 }
 
 }  // namespace vedette::solo

@@ -20,6 +20,8 @@ inline constexpr int k_default_figures = 12;
 struct UnitParse {
   UnitSpec spec;
   bool figures_given = false;
+  // weapon= not given: the type's default_weapon (if any) was given it.
+  bool weapon_from_type = false;
 };
 // One unit, "NAME:TYPE[,raw][,hero][,figures=N][,light|medium|heavy][,weapon=W]";
 // SessionError naming the text and what was expected.
@@ -39,6 +41,7 @@ struct Created {
   Session session;
   RulesetPtr rules;
   std::vector<bool> assumed;  // per unit: figures not given, the default assumed
+  std::vector<bool> weapon_from_type;  // per unit: weapon= not given, the type's default_weapon carried
 };
 
 // Checks everything, then writes the file. SessionError (nothing written)

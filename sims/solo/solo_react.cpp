@@ -313,7 +313,10 @@ StepRecord resolve_opportunity(const Ruleset& r, const Session& s, std::size_t u
     rec.morale = r.charge.failure_must_rally ? Morale::rallying : Morale::shaken;
     rec.fell_back = true;
   }
-  if (interrupted_stops(res)) t += cap(possessive_of(mv.unit.name)) + " move is interrupted: it cannot move farther this turn (seed 003 L98).";
+  if (interrupted_stops(res))
+    t += mv.kind == MoveKind::about_to_move
+             ? cap(mv.unit.name) + " is caught before it moves: it stays where it is and cannot move this turn (seed 003 L98)."
+             : cap(possessive_of(mv.unit.name)) + " move is interrupted: it cannot move farther this turn (seed 003 L98).";
   if (res.end == ChargeEnd::melee) t += " Melee follows in the melee step.";
   while (!t.empty() && t.back() == ' ') t.pop_back();
   rec.outcome = t;

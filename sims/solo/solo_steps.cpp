@@ -726,9 +726,29 @@ std::string next_charge_field(const Ruleset& r, const Session& s, std::size_t k,
   return {};
 }
 
+std::string charge_arc_words(const Ruleset& r, const std::string& name) {
+  if (r.charge.arc_degrees == 45)
+    return "in front of " + possessive(name) + " front edge, no further out to the side of that edge than it is in front of it";
+  std::ostringstream arc;
+  arc << r.charge.arc_degrees;
+  return "within " + arc.str() + " degrees either side of " + possessive(name) + " facing";
+}
+
 ChargeFieldWords charge_field_words(const Ruleset& r, const Session& s, std::size_t k, const std::string& field,
                                     const std::map<std::string, std::string>& d) {
   const std::string& name = s.header().units[k].name;
+  if (field == "charge") {
+    // Seed 003 L40: the target must lie at least partly within the arc; the
+    // yes is the player's measure of it, so no degrees are asked.
+    std::ostringstream arc;
+    arc << r.charge.arc_degrees;
+    return {"Is one of your units at least partly " + charge_arc_words(r, name) + ", for it to charge?",
+            "Seed 003: a charge goes at an enemy at least partly within " + arc.str() + " degrees either side of the charger's facing" +
+                (r.charge.arc_degrees == 45 ? std::string(": part of the enemy is in front of its front edge, and no further out to the side "
+                                                          "of that edge than it is in front of it")
+                                            : std::string()) +
+                ". Yes declares the charge now; no, and it moves as the table says."};
+  }
   if (field == "target") {
     // Seed 003 L24: "When declaring a charge, a player also indicates the
     // enemy unit that will be the target of the charge." After a switch
@@ -755,12 +775,10 @@ ChargeFieldWords charge_field_words(const Ruleset& r, const Session& s, std::siz
     const ChargeInputs in = draft_charge_inputs(r, s, k, d);
     const ChargePreview pv = preview_charge(r, in);
     const std::string target = in.target_unit.empty() ? std::string("The target") : in.target_unit;
-    std::ostringstream arc;
-    arc << r.charge.arc_degrees;
     return {target + " is out of reach. Was it within " + possessive(name) + " charge range when the charge was declared, and is "
                 "another of your units within it now (its nearest figure's base entirely within " +
-                format_length_table(pv.geometry.max_range, r.units) + ", at least partly within " + arc.str() +
-                " degrees of its facing, the way not uphill nor into rough terrain)?",
+                format_length_table(pv.geometry.max_range, r.units) + ", at least partly " + charge_arc_words(r, name) +
+                ", the way not uphill nor into rough terrain)?",
             "Seed 003: if the target has moved out of charge range, another enemy unit within range must be charged instead "
             "(the nearest). If it was never in range, the charge was misjudged: no other target, and the unit moves its full "
             "charge forward and is shaken."};
@@ -790,8 +808,15 @@ Step next_step(const Session& s, const Ruleset& r) {
   if (const SoloModule* sm = find_solo_module(s.header().module); sm && !sm->table_steps)
     return {Step::Kind::next_turn, 0, Question::in_cover};
   if (any_acted && st.initiative_turn != st.turn) return {Step::Kind::initiative, 0, Question::in_cover};
+  // Seed 003 step 3: the side that won the initiative moves first. Your
+  // move (and the cavalry's answers to it, sims/solo/solo_react.hpp) comes
+  // before the cavalry's charges when you won, after them when it did,
+  // until you say it is over (EndMove).
+  const bool your_move_left = st.your_move_turn != st.turn;
+  if (your_move_left && st.first_this_turn == 1) return {Step::Kind::your_move, 0, Question::in_cover};
   for (std::size_t k = 0; k < n; ++k)
     if (charge_to_make(s, k)) return {Step::Kind::charge, k, Question::in_cover};
+  if (your_move_left) return {Step::Kind::your_move, 0, Question::in_cover};
   for (std::size_t k = 0; k < n; ++k)
     if (st.units[k].shot_in_turn != st.turn && shooting_chance(r, s, k).weapon) return {Step::Kind::shooting, k, Question::in_cover};
   for (std::size_t k = 0; k < n; ++k)

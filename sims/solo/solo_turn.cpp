@@ -346,6 +346,15 @@ Activation decide_activation(const Ruleset& r, const Session& s, std::size_t uni
       a.instruction = instruction(r, without);
     }
   }
+  // Seed 002 L25, said with the move it limits (issue 28): on horse (a unit
+  // on foot returned above), on the tabletop (a module moves by its own
+  // rulebook).
+  if (!find_solo_module(s.header().module))
+    if (const std::string t = turning_note(r, d); !t.empty()) {
+      // Beside the move, before the "Charge?" that follows it.
+      const std::size_t at = a.instruction.find(" Charge?");
+      a.instruction.insert(at == std::string::npos ? a.instruction.size() : at, " " + t);
+    }
   return a;
 }
 
@@ -465,58 +474,23 @@ std::optional<DefenderClass> parse_defender(const Ruleset& r, const std::string&
   return std::nullopt;
 }
 
-namespace {
-// The ruleset's documents, for the words no rule reads (unit_types.*.words,
-// charge.morale.pikes_words: engine/decision/ruleset.cpp and charge.cpp
-// check them, and keep no copy): its sources, the top file first, so a
-// house rule that extends a vocabulary (tables/vocabulary/) keeps its words
-// unless it gives its own. A ruleset built without files, or a file that
-// cannot be read again, gives none (then only the names and ids count).
-using WordsDocs = std::vector<Doc>;
-WordsDocs ruleset_words_doc(const Ruleset& r) {
-  WordsDocs out;
-  for (auto it = r.sources.rbegin(); it != r.sources.rend(); ++it) {
-    try {
-      out.push_back(load_ruleset_doc(*it));
-    } catch (const std::exception&) {
-    }
-  }
-  return out;
-}
-
-// The first of `docs` (the top file first) that gives `path`'s last key.
-const Doc* words_at(const WordsDocs& docs, std::initializer_list<const char*> path) {
-  for (const Doc& d : docs) {
-    const Doc* at = &d;
-    for (const char* key : path) {
-      at = at->is_map() ? at->find(key) : nullptr;
-      if (!at) break;
-    }
-    if (at) return at;
-  }
-  return nullptr;
-}
-
-std::vector<std::string> type_words(const WordsDocs& docs, const UnitType& t) {
+// The words a unit type answers to: its name's parts, the ruleset's
+// unit_types.*.words (a house rule that extends a vocabulary keeps them:
+// tables/vocabulary/), its id.
+std::vector<std::string> unit_type_words(const Ruleset&, const UnitType& t) {
   std::vector<std::string> out = defender_text_parts(t.name);
-  if (const Doc* words = words_at(docs, {"unit_types", t.id.c_str(), "words"}))
-    for (const Doc& w : words->items)
-      if (w.is_scalar() && !w.scalar.empty()) out.push_back(w.scalar);
+  out.insert(out.end(), t.words.begin(), t.words.end());
   out.push_back(dashed(t.id));
   return out;
 }
-}  // namespace
-
-std::vector<std::string> unit_type_words(const Ruleset& r, const UnitType& t) { return type_words(ruleset_words_doc(r), t); }
 
 std::optional<std::string> parse_unit_type(const Ruleset& r, const std::string& text, std::string& why) {
   const std::string t = defender_word_key(text);
   std::vector<std::string> keys, shown_as, starts;  // every word, as compared and as written
   std::string listed;
-  const WordsDocs doc = ruleset_words_doc(r);
   for (const UnitType& type : r.unit_types) {
     bool begins = false;
-    const std::vector<std::string> words = type_words(doc, type);
+    const std::vector<std::string> words = unit_type_words(r, type);
     for (const std::string& w : words) {
       const std::string key = defender_word_key(w);
       if (key == t) return type.id;
@@ -543,12 +517,7 @@ std::optional<std::string> parse_unit_type(const Ruleset& r, const std::string& 
   return std::nullopt;
 }
 
-std::string pikes_words(const Ruleset& r) {
-  const WordsDocs docs = ruleset_words_doc(r);  // words_at() points into it
-  if (const Doc* w = words_at(docs, {"charge", "morale", "pikes_words"}))
-    if (w->is_scalar() && !w->scalar.empty()) return w->scalar;
-  return "Swiss or Landsknechte with pikes or pole arms";  // seed 003 L18's own words
-}
+std::string pikes_words(const Ruleset& r) { return r.charge.pikes_words; }
 
 std::string defender_choices(const Ruleset& r) {
   std::string out;

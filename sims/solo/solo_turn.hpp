@@ -373,12 +373,12 @@ StepRecord resolve_rally(const Ruleset& r, const Session& s, std::size_t unit, b
 // 5. melee; 6. morale and rally; 7. the next turn. `solo play`, `solo
 // status --json` and the web page walk the same order.
 struct Step {
-  enum class Kind { question, roll, charge, initiative, shooting, melee, rally, next_turn, game_over } kind = Kind::game_over;
+  enum class Kind { question, roll, charge, initiative, your_move, shooting, melee, rally, next_turn, game_over } kind = Kind::game_over;
   std::size_t unit = 0;
   Question question = Question::in_cover;
 };
-inline constexpr std::array<std::string_view, 9> k_step_kind_names{
-    "question", "roll", "charge", "initiative", "shooting", "melee", "rally", "next_turn", "game_over"};
+inline constexpr std::array<std::string_view, 10> k_step_kind_names{
+    "question", "roll", "charge", "initiative", "your_move", "shooting", "melee", "rally", "next_turn", "game_over"};
 Step next_step(const Session& s, const Ruleset& r);
 // Whether a "(Charge?)" is still being declared (step 1): not answered, or
 // answered yes without its target named and its sight answered (version 6,
@@ -399,13 +399,19 @@ std::string next_charge_field(const Ruleset& r, const Session& s, std::size_t un
 ChargeInputs draft_charge_inputs(const Ruleset& r, const Session& s, std::size_t unit,
                                  const std::map<std::string, std::string>& draft);
 // The declaration's and the switch's questions in the table's words, with
-// what "?" says of each: "target" (L24; after a switch, the new target),
-// "visible" (L34), "switch" (L56). Empty for the other fields.
+// what "?" says of each: "charge" (the offer: an enemy in its arc, L40),
+// "target" (L24; after a switch, the new target), "visible" (L34),
+// "switch" (L56). Empty for the other fields.
 struct ChargeFieldWords {
   std::string question, help;
 };
 ChargeFieldWords charge_field_words(const Ruleset& r, const Session& s, std::size_t unit, const std::string& field,
                                     const std::map<std::string, std::string>& draft);
+// Seed 003 L40's arc (charge.arc_degrees either side of the facing) in words
+// a player checks with the figures (issue 30): at 45 degrees, "in front of
+// NAME's front edge, no further out to the side of that edge than it is in
+// front of it"; other angles in degrees.
+std::string charge_arc_words(const Ruleset& r, const std::string& name);
 
 // The prompts of the turn's steps, in the player's words (play and the
 // web page ask the same).

@@ -123,6 +123,8 @@ std::string what_happened(const Session& s, const Event& e, Detail detail) {
           return t;
         } else if constexpr (std::is_same_v<T, NextTurnEvent>) {
           return "turn " + std::to_string(e.turn) + " ends; turn " + std::to_string(e.turn + 1) + " begins";
+        } else if constexpr (std::is_same_v<T, YourMoveEvent>) {
+          return "your move in turn " + std::to_string(e.turn) + " is over";
         } else if constexpr (std::is_same_v<T, UndoEvent>) {
           return "undo #" + std::to_string(ev.target);
         } else if constexpr (std::is_same_v<T, RedoEvent>) {
@@ -209,6 +211,7 @@ Json status_json(const Session& s, const std::optional<SessionRules>& rules) {
     uj["type"] = u.type;
     uj["raw"] = u.raw;
     uj["hero"] = u.hero;
+    uj["weapon"] = u.weapon.empty() ? Json(nullptr) : Json(u.weapon);  // a weapon's id (issue 28: the type's default)
     uj["figures"] = u.figures;
     uj["casualties"] = m.casualties;
     uj["casualties_percent"] = casualty_hundredths(m.casualties, u.figures) / 100.0;
@@ -306,7 +309,8 @@ Json reactions_json(const Ruleset& r, const Session& s) {
   // Your move comes once the turn's initiative is rolled (the page's
   // "Your move" step); what it asks: your unit's class on seed 003's table,
   // the distance in the table's unit.
-  j["your_move"] = s.state().initiative_turn == s.state().turn;
+  // The player's move: after the initiative, until they say it is over.
+  j["your_move"] = s.state().initiative_turn == s.state().turn && s.state().your_move_turn != s.state().turn;
   Json classes = Json::array();
   for (auto c : k_defender_class_names) classes.push_back(std::string(c));
   j["classes"] = classes;

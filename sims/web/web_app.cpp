@@ -131,7 +131,7 @@ Json charge_step_json(const Ruleset& r, const solo::Session& s, std::size_t k, c
   const std::string field = solo::next_charge_field(r, s, k, draft);
   const bool declaration = field == "charge" || field == "target" || field == "visible" || field == "switch";
   Json j{{"field", declaration ? field : std::string("form")}};
-  if (field == "target" || field == "visible" || field == "switch") {
+  if (field == "charge" || field == "target" || field == "visible" || field == "switch") {
     const solo::ChargeFieldWords w = solo::charge_field_words(r, s, k, field, draft);
     j["question"] = solo::plain_words(w.question);
     j["help"] = solo::plain_words(w.help);
@@ -515,6 +515,7 @@ void App::turn_words(const std::string& name, Reply& r) const {
   switch (st.kind) {
     case solo::Step::Kind::charge: left.push_back(who + "'s charge is not answered"); break;
     case solo::Step::Kind::initiative: left.push_back("the initiative"); break;
+    case solo::Step::Kind::your_move: left.push_back("your move"); break;
     case solo::Step::Kind::shooting: left.push_back(who + "'s shooting"); break;
     case solo::Step::Kind::melee: left.push_back(who + "'s melee"); break;
     case solo::Step::Kind::rally: left.push_back(who + "'s morale check"); break;

@@ -250,6 +250,7 @@ std::optional<solo::Command> command_from_json(const std::string& action, const 
   if (action == "undo") return solo::Undo{};
   if (action == "redo") return solo::Redo{};
   if (action == "next-turn") return solo::NextTurn{};
+  if (action == "end-move") return solo::EndMove{};
   if (action == "initiative") return initiative(body, bad);
   if (action == "moved") return moved(body, bad);
   const bool known = action == "activate" || action == "casualties" || action == "morale" || action == "charge" ||

@@ -152,7 +152,7 @@ try {
   await page.waitForFunction(() => [...document.querySelectorAll("button")].some((b) => b.textContent === "Charge"), { timeout: 10000 });
   await page.screenshot({ path: path.join(outDir, "web-charge-360x740.png") });
   await noOverflow("the charge offer");
-  check(/Lancers may charge: is an enemy at least partly within 45° either side of its facing\?/.test(await page.$eval("body", (b) => b.innerText)),
+  check(/Lancers may charge\. Is one of your units at least partly in front of Lancers' front edge, no further out to the side of that edge than it is in front of it, for it to charge\?/.test(await page.$eval("body", (b) => b.innerText)),
     "the offer asks the arc (seed 003 L40, the ruleset's degrees)");
   // The declaration, in solo play's order and words (the server's
   // charge_step, sims/solo): its target (seed 003 L24), typed the first
@@ -194,7 +194,7 @@ try {
   // The charge is made in the cavalry's move, after the initiative (seed
   // 003 L46): its measures on one screen, then.
   execFileSync(exe, ["solo", "activate", file, "Hussars", "--roll", "2"]);
-  execFileSync(exe, ["solo", "initiative", file, "--total", "1"]);
+  execFileSync(exe, ["solo", "initiative", file, "--total", "1", "--roll", "6"]);  // the cavalry moves first: its charge now
   await page.goto(base + "?session=table", { waitUntil: "networkidle0" });
   await page.waitForSelector(".charge .pad", { timeout: 10000 });
   check((await page.$eval(".charge .question", (e) => e.textContent)) === "Lancers charges Foot", "the form names the declared target");
@@ -269,7 +269,7 @@ try {
   await page.waitForSelector("#session:not([hidden]) .card");
   await declare("Foot");
   await page.waitForFunction(() => /Declared: /.test(document.querySelector(".charge").textContent), { timeout: 10000 });
-  execFileSync(exe, ["solo", "initiative", sw, "--total", "1"]);
+  execFileSync(exe, ["solo", "initiative", sw, "--total", "1", "--roll", "6"]);  // the cavalry moves first
   await page.goto(base + "?session=switch", { waitUntil: "networkidle0" });
   await page.waitForSelector(".charge .pad", { timeout: 10000 });
   for (const d of ["8", "0"]) await clickText(d, ".charge .pad");  // 80 cm: beyond the gallop's 75 cm
@@ -372,7 +372,14 @@ try {
   check(/Initiative/.test(await page.$eval("#step", (e) => e.textContent)), "the initiative step is offered");
   await clickText("3", "#step");  // your side's die (charges declared: 0, pressed)
   await clickText("Roll for me", "#step");
+  // Your move comes next (a step of the turn, issue 28): the shooting waits
+  // until you say it is over.
+  await page.waitForFunction(() => /My move is over/.test(document.querySelector("#step").textContent), { timeout: 10000 });
+  check(!/shooting/.test(await page.evaluate(() => (document.querySelector("#step h2:not(.done)") || {}).textContent || "")),
+    "the shooting is not offered before your move is over");
+  await clickText("My move is over", "#step");
   await page.waitForFunction(() => /shooting/.test((document.querySelector("#step h2:not(.done)") || {}).textContent || ""), { timeout: 10000 });
+  check(/your move in turn 1 is over/.test(execFileSync(exe, ["solo", "log", steps]).toString()), "the end of your move is in the session");
   check(/nearest enemy Hussars can see within 20 cm \(7.75 in\) of its front/.test(await page.$eval("#step", (e) => e.textContent)), "the server's shooting question");
   await clickText("Yes", "#step");
   for (const d of ["1", "5"]) await clickText(d, "#step .pad");
@@ -401,6 +408,7 @@ try {
   execFileSync(exe, ["solo", "new", far, "--seed", "4", "--unit", "Hussars:shooting,weapon=carbine"]);
   execFileSync(exe, ["solo", "activate", far, "Hussars", "--enemy-in-range", "--roll", "6"]);
   execFileSync(exe, ["solo", "initiative", far, "--total", "3"]);
+  execFileSync(exe, ["solo", "end-move", far]);
   await page.goto(base + "?session=far", { waitUntil: "networkidle0" });
   await page.waitForFunction(() => /shooting/.test((document.querySelector("#step h2:not(.done)") || {}).textContent || ""), { timeout: 10000 });
   await clickText("Yes", "#step");
@@ -471,6 +479,7 @@ try {
   execFileSync(exe, ["solo", "charge", sq, "Lancers", "--distance", "30", "--defender", "heavy-foot", "--fear-exempt", "--square",
     "--initiation", "5", "5"]);
   execFileSync(exe, ["solo", "initiative", sq, "--total", "1", "--roll", "6"]);
+  execFileSync(exe, ["solo", "end-move", sq]);
   await page.goto(base + "?session=square", { waitUntil: "networkidle0" });
   await page.waitForFunction(() => /melee/.test((document.querySelector("#step h2:not(.done)") || {}).textContent || ""), { timeout: 10000 });
   check(/against your square/.test(await page.$eval("#step", (e) => e.textContent)), "the melee step names the square");
@@ -488,6 +497,7 @@ try {
   execFileSync(exe, ["solo", "charge", sq2, "Lancers", "--distance", "30", "--defender", "heavy-foot", "--fear-exempt", "--square",
     "--initiation", "5", "5"]);
   execFileSync(exe, ["solo", "initiative", sq2, "--total", "1", "--roll", "6"]);
+  execFileSync(exe, ["solo", "end-move", sq2]);
   await page.goto(base + "?session=square2", { waitUntil: "networkidle0" });
   await page.waitForFunction(() => /melee/.test((document.querySelector("#step h2:not(.done)") || {}).textContent || ""), { timeout: 10000 });
   await clickText("3", "#step");

@@ -270,10 +270,15 @@ try {
   await inCard("Hussars", "Roll for me");
   await settle();
   // The turn's steps the server names, then the end-of-turn summary.
+  let endedMove = false;
   for (let i = 0; i < 8; i++) {
     const head = await page.evaluate(() => (document.querySelector("#step:not([hidden]) h2:not(.done)") || {}).textContent || "");
     if (/^End of turn/.test(head)) break;
-    if (/Initiative/.test(head)) {
+    // Your move (issue 28), a step of the turn after the initiative.
+    if (await page.evaluate(() => [...document.querySelectorAll("#step button")].some((b) => b.textContent === "My move is over"))) {
+      await tap("My move is over", "#step");
+      endedMove = true;
+    } else if (/Initiative/.test(head)) {
       await tap("4", "#step");  // your side's die (the first row: the charges declared are 0, pressed)
       await tap("Roll for me", "#step");
     } else if (/shooting/.test(head)) {
@@ -284,6 +289,7 @@ try {
     await settle();
   }
   await page.waitForFunction(() => /^End of turn 1/.test((document.querySelector("#step h2:not(.done)") || {}).textContent || ""), { timeout: 10000 });
+  check(endedMove, "your move was offered and ended before the end of the turn");
   const summary = await page.$$eval("#step .summary-list li", (ls) => ls.map((l) => l.textContent));
   const cli = JSON.parse(execFileSync(exe, ["solo", "status", path.join(dir, "phone.vedette.yaml"), "--json"]).toString());
   check(summary.length === 2 && summary[0].startsWith("Lancers: 12 of 12 figures") && cli.next_step.step === "next_turn",
@@ -331,6 +337,18 @@ try {
   check(/Declared: Lancers charges Foot in its side's move, after the initiative\./.test(await page.$eval(".charge", (e) => e.textContent)), "the declaration is said on the card");
   await tap("4", "#step");  // your side's die; the charges your side declared: none (pressed)
   await tap("Roll for me", "#step");
+  // Your move is a step of the turn (issue 28): when you won the
+  // initiative it comes first, and the tap that ends it is not the
+  // charge's (counted apart).
+  let moveTaps = 0;
+  await page.waitForFunction(() => document.querySelector(".charge .pad") ||
+    [...document.querySelectorAll("#step button")].some((b) => b.textContent === "My move is over"), { timeout: 10000 });
+  await settle();
+  if (await page.evaluate(() => [...document.querySelectorAll("#step button")].some((b) => b.textContent === "My move is over"))) {
+    await tap("My move is over", "#step");
+    taps--;
+    moveTaps++;
+  }
   await page.waitForSelector(".charge .pad", { timeout: 10000 });
   await tap("2", ".charge .pad");  // 2 cm: contact inside the minimum distance, so a melee follows
   await tap("Heavy Foot");
@@ -344,9 +362,16 @@ try {
   const chargeTaps = taps;
   const charged = JSON.parse(execFileSync(exe, ["solo", "log", file, "--json"]).toString()).filter((e) => e.event === "charge");
   check(charged.length === 1, "the charge is in the session: " + JSON.stringify(charged));
-  // Its melee, if it stood (the initiative first, with vedette's die).
-  for (let i = 0; i < 6; i++) {
+  // Its melee, if it stood (the initiative first, with vedette's die); your
+  // move, if the cavalry moved first.
+  for (let i = 0; i < 8; i++) {
     await settle();
+    if (await page.evaluate(() => [...document.querySelectorAll("#step button")].some((b) => b.textContent === "My move is over"))) {
+      await tap("My move is over", "#step");
+      taps--;
+      moveTaps++;
+      continue;
+    }
     const head = await page.evaluate(() => (document.querySelector("#step:not([hidden]) h2:not(.done)") || {}).textContent || "");
     if (!head || /^End of turn|^This turn/.test(head)) break;
     if (/Initiative/.test(head)) {
@@ -368,8 +393,10 @@ try {
   }
   measured.charge_taps = chargeTaps;
   measured.charge_with_melee_taps = taps;
+  measured.end_of_move_taps = moveTaps;
+  check(moveTaps === 1, `your move is ended once, in one tap: ${moveTaps}`);
   measured.charge_events = JSON.parse(execFileSync(exe, ["solo", "log", file, "--json"]).toString()).map((e) => e.event).join(",");
-  check(/charge_answer.*initiative,charge,melee/.test(measured.charge_events), "the declaration, the initiative, the charge and its melee were played: " + measured.charge_events);
+  check(/charge_answer.*initiative,(your_move,)?charge,(your_move,)?melee/.test(measured.charge_events), "the declaration, the initiative, the charge and its melee were played: " + measured.charge_events);
   check(taps <= 10, `a charge with its melee takes at most 10 taps (vedette's dice): ${taps}`);
   // Each step's result stays under its own heading (the charge's on its
   // unit's card) until the next turn, a reload too; undo says what it undid
@@ -539,7 +566,7 @@ try {
     await page.waitForFunction(() => [...document.querySelectorAll(".card")].some((c) => c.querySelector(".name").textContent === "Hussars" && c.querySelector(".flow .question")), { timeout: 10000 });
     await layout("a unit's question", width);
     execFileSync(exe, ["solo", "activate", wide, "Hussars", "--roll", "3"]);
-    execFileSync(exe, ["solo", "initiative", wide, "--total", "1"]);
+    execFileSync(exe, ["solo", "initiative", wide, "--total", "1", "--roll", "6"]);  // the cavalry moves first: its charge now
     await page.goto(at, { waitUntil: "load" });
     await page.waitForSelector(".charge .pad", { timeout: 10000 });
     // The form's one screen: the pad, the defender classes, the terrain on the way.

@@ -82,7 +82,7 @@ std::string instruction(const Rules& a, const Ruleset& r, const Decision& d, con
   std::string s;
   switch (b.direction) {
     case Direction::keep:
-      s = halt ? "Stay in its hex (no MF)" : "Carry on as before: " + pace + " on the same course";
+      s = halt ? "Stay in its hex (no MF)" : "Carry on as before: " + pace + " in a straight line of hexes, continuing the way it last moved";
       break;
     case Direction::toward:
       s = halt ? "Stay in its hex (no MF)" : pace + " directly toward " + enemy + ", each hex closing the range";
@@ -96,7 +96,9 @@ std::string instruction(const Rules& a, const Ruleset& r, const Decision& d, con
       } else {
         s = pace + " into the nearest hex with cover (a positive TEM) it can reach with them";
         if (d.pace == Pace::gallop) s += " (Galloping, not into: " + gallop_barred(a) + "; 13.36)";
-        s += "; if there is none, directly away from all enemies";
+        // As the tabletop's words (engine/decision/actions_table.cpp): a
+        // direction a player can take from the board (issue 30).
+        s += "; if there is none, directly away from the enemy (with enemies on more than one side of it, away from the nearest)";
       }
       break;
     case Direction::hold: s = "Stay in its hex (no MF)"; break;

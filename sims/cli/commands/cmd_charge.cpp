@@ -492,7 +492,7 @@ void add_charge(CLI::App& app, Runner& run) {
   auto* rear = c->add_flag("--rear", o->rear, "The charge strikes the defender's rear");
   flank->excludes(rear);
   c->add_flag("--both-charging", o->both_charging, "The defender is charging too");
-  c->add_flag("--pikes-facing", o->pikes_facing, "Swiss or Landsknechte pikes or pole arms facing the enemy");
+  c->add_flag("--pikes-facing", o->pikes_facing, "The defender carries pikes or pole arms facing the charge and stands automatically (seed 003 L18; who carries them is the ruleset's charge.morale.pikes_words: the seed's Swiss or Landsknechte, infantry formed in square in the Napoleonic preset)");
   c->add_flag("--square", o->square,
               "The foot form square as the charge comes in (seed 004's optional Infantry Square): no morale check");
   c->add_option("--defender-move", o->defender_move, "The defender's normal move, to give the retreat distance if it fails");

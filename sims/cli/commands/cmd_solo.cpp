@@ -76,6 +76,12 @@ int run_new(const NewOptions& o, Io& io) {
   for (std::size_t k = 0; k < h.units.size(); ++k) {
     io.out << "  " << h.units[k].name << ": " << unit_summary(s, rules.get(), k);
     if (assumed[k]) io.out << " (assumed; give figures=N for the real number)";
+    if (made->weapon_from_type[k]) {
+      std::string w = h.units[k].weapon;
+      for (const Weapon& x : rules->weapons)
+        if (x.id == w) w = x.name;
+      io.out << " (" << w << ": its type's weapon; give weapon=none if it has none)";
+    }
     io.out << "\n";
   }
   io.out << "Play it: vedette solo play " << path.string() << "\n";
@@ -131,6 +137,31 @@ void activate_text(std::ostream& out, const Session& s, const Ruleset&, const Ap
 void undo_text(std::ostream& out, const Session& s, const Applied& r, bool undo) {
   for (int t : r.targets) out << (undo ? "Undone: " : "Redone: ") << describe(s, s.event(t)) << "\n";
   out << "Now turn " << s.state().turn << ". (" << s.undo_depth() << " step(s) to undo, " << s.redo_depth() << " to redo.)\n";
+}
+
+// The session's next step, in words, with the command that answers it.
+std::string next_text(const Session& s, const Ruleset& r) {
+  const Step st = next_step(s, r);
+  const std::string who = st.unit < s.header().units.size() ? s.header().units[st.unit].name : "";
+  switch (st.kind) {
+    case Step::Kind::question:
+    case Step::Kind::roll: return possessive(who) + " activation (`vedette solo play`, or `solo activate`)";
+    case Step::Kind::charge: return possessive(who) + " \"(Charge?)\" (`solo charge`)";
+    case Step::Kind::initiative: return "the initiative (`solo initiative`)";
+    case Step::Kind::your_move:
+      return "your move: the cavalry answers units of yours that move near it (`solo moved`) or charge it (`solo charged`); "
+             "say when it is over (`solo end-move`)";
+    case Step::Kind::shooting: return possessive(who) + " shooting (`solo shoot`)";
+    case Step::Kind::melee: return possessive(who) + " melee (`solo melee`)";
+    case Step::Kind::rally: return possessive(who) + " morale (`solo rally`)";
+    case Step::Kind::next_turn: return "the next turn (`solo next-turn`)";
+    case Step::Kind::game_over: return "nothing: every automated unit is routed or destroyed";
+  }
+  return {};
+}
+
+void end_move_text(std::ostream& out, const Session& s, const Ruleset& r, const Applied& a) {
+  out << "Your move in turn " << s.state().turn << " is over (#" << a.events.back() << "). Next: " << next_text(s, r) << "\n";
 }
 
 void next_turn_text(std::ostream& out, const Session& s, const Ruleset&, const Applied& r) {
@@ -196,23 +227,7 @@ int run_status(const ReadOptions& o, Io& io) {
   const Ruleset* r = rules ? rules->rules.get() : nullptr;
   out << "Session " << s.path().string() << ": turn " << s.state().turn << "\n";
   // What to do now first (issue 30): the next step, and the turn's orders.
-  if (r) {
-    const Step st = next_step(s, *r);
-    const std::string who = st.unit < h.units.size() ? h.units[st.unit].name : "";
-    out << "Next: ";
-    switch (st.kind) {
-      case Step::Kind::question:
-      case Step::Kind::roll: out << possessive(who) << " activation (`vedette solo play`, or `solo activate`)"; break;
-      case Step::Kind::charge: out << possessive(who) << " \"(Charge?)\" (`solo charge`)"; break;
-      case Step::Kind::initiative: out << "the initiative (`solo initiative`)"; break;
-      case Step::Kind::shooting: out << possessive(who) << " shooting (`solo shoot`)"; break;
-      case Step::Kind::melee: out << possessive(who) << " melee (`solo melee`)"; break;
-      case Step::Kind::rally: out << possessive(who) << " morale (`solo rally`)"; break;
-      case Step::Kind::next_turn: out << "the next turn (`solo next-turn`)"; break;
-      case Step::Kind::game_over: out << "nothing: every automated unit is routed or destroyed"; break;
-    }
-    out << "\n";
-  }
+  if (r) out << "Next: " << next_text(s, *r) << "\n";
   bool any_orders = false;
   for (std::size_t k = 0; k < h.units.size(); ++k) {
     const std::string orders = orders_text(s, k);
@@ -348,6 +363,14 @@ void add_session_commands(CLI::App* solo, Runner& run) {
   };
   undo_redo(std::make_shared<Options<solo::Undo>>(), true);
   undo_redo(std::make_shared<Options<solo::Redo>>(), false);
+  {
+    auto o = std::make_shared<Options<solo::EndMove>>();
+    auto* c = solo->add_subcommand("end-move", "Your side's move is over this turn (seed 003 step 3): the turn goes on");
+    c->add_option("GAME", o->game, "Session file")->required();
+    add_accept(c, o->accept);
+    c->add_flag("--json", o->json, "Print one JSON object");
+    c->callback([o, &run] { run = runner(o, end_move_text); });
+  }
   {
     auto o = std::make_shared<Options<solo::NextTurn>>();
     auto* c = solo->add_subcommand("next-turn", "End this turn and begin the next");

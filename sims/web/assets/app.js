@@ -258,6 +258,10 @@
     const row = el("div", { class: "choices long" });
     if (may.length) row.append(el("button", { text: "A unit of mine ends near the cavalry", onclick: near }));
     row.append(el("button", { text: "A unit of mine charges the cavalry", onclick: charge }));
+    // Your move is a step of the turn (the server's next_step "your_move"):
+    // the turn goes on once you say it is over.
+    if (s.next_step && s.next_step.step === "your_move")
+      row.append(el("button", { class: "primary", text: "My move is over", onclick: () => guarded(() => change("end-move", {})) }));
     flow.append(el("p", { text: may.length ? `${may.join(", ")} may charge a unit of yours that moves or turns within its reach.`
       : "No cavalry unit may react to your moves now." }), row);
     box.append(el("h3", { text: "Your move" }), flow);
@@ -877,9 +881,10 @@
     const notSeen = (target) => guarded(() => change("charge", { unit: u.name, not_visible: true, target },
       (r) => { if (r && r.outcome) results.add(u.name, `${u.name}: charge`, r.outcome); }));
     if (cs.field === "charge") {
-      // Seed 003 L40: the target must lie at least partly within the arc (the ruleset's degrees).
-      const arc = current.status.charge_arc_degrees;
-      form.append(el("p", { class: "question", text: arc ? `${u.name} may charge: is an enemy at least partly within ${arc}° either side of its facing?` : `${u.name} may charge.` }),
+      // Seed 003 L40: an enemy at least partly in its arc, in the words the
+      // figures settle (the server's, as solo play asks it).
+      form.append(el("p", { class: "question", text: cs.question ? `${u.name} may charge. ${cs.question}` : `${u.name} may charge.` }),
+        cs.help ? el("p", { class: "hint", text: cs.help }) : "",
         el("div", { class: "choices" },
           el("button", { class: "primary", text: "Charge", onclick: () => answer({ charge: "yes" }) }),
           el("button", { text: "Decline", onclick: () => guarded(async () => { await change("charge", { unit: u.name, decline: true }); kept.drop(keep); }) })));
