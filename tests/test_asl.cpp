@@ -692,6 +692,34 @@ TEST_CASE("asl: `vedette asl plan --json` charge steps, rules and Prep Fire remi
   CHECK(contains(n.at("steps")[0].at("reason").get<std::string>(), "not in the unit's LOS"));
 }
 
+// seed 000, 13.61: after its Charge attack the unit "may remain mounted
+// ..., dismount, or enter another Location (even declaring another Charge)".
+// Issue 29's sweep: the test above ends at the attack, so a planner that
+// refused every step after it passed.
+TEST_CASE("asl: 13.61 after its Charge attack it may stay mounted, dismount, or ride on, even into another Charge",
+          "[asl][commands][000-L41-post-resolution]") {
+  const std::vector<std::string> charged{"gallop-start", "charge:3", "move:1", "move:1", "attack:1"};
+  Planner stays = plan(true, charged);
+  CHECK(stays.state().mounted);  // remains mounted: nothing to do
+  CHECK(stays.state().charges == 1);
+  Planner off = plan(true, charged);
+  StepResult d = try_step(off, "dismount");
+  INFO(d.reason);
+  CHECK(d.legal);
+  Planner on = plan(true, charged);
+  StepResult m = try_step(on, "move:1");
+  INFO(m.reason);
+  CHECK(m.legal);
+  StepResult again = try_step(on, "charge:3");
+  INFO(again.reason);
+  CHECK(again.legal);
+  // Through `vedette asl plan`: every step after the attack is OK.
+  json j = run_json({"asl", "plan", "--start", "mounted", "gallop-start", "charge:3", "move:1", "move:1", "attack:1", "move:1", "charge:3",
+                     "--json"});
+  CHECK(j.at("legal") == true);
+  CHECK(j.at("charges_declared") == 2);
+}
+
 TEST_CASE("asl: `vedette asl check-charge` lists 13.6's requirements", "[asl][commands]") {
   json j = run_json({"asl", "check-charge", "--range", "2", "--json"});
   CHECK(j.at("legal") == false);

@@ -106,7 +106,7 @@ TEST_CASE("bots: the reaction table maps each behaviour to a command (seed 002)"
   }
 }
 
-TEST_CASE("bots: \"(Charge?)\" declares a charge only on an enemy in charge range and arc (seed 002, 003)", "[bots][reaction]") {
+TEST_CASE("bots: a (Charge?) cell declares a charge only on an enemy in charge range and arc (seed 002, 003)", "[bots][reaction][003-L3-contact-expected]") {
   RulesetPtr r = default_ruleset();
   // 40cm apart, gap 33cm: in a gallop's 75cm range, beyond a walk's 45cm? no: 33 < 45.
   auto near = make_scenario(r, {{"C", 0, "heavy_cavalry", 12, {60, 60}, 180}, {"F", 1, "heavy_foot", 20, {60, 20}, 0}});

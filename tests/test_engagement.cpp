@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -301,7 +303,7 @@ TEST_CASE("seed 003 L7: a unit that fails its charge morale check falls back wit
   CHECK(seen == 1);
 }
 
-TEST_CASE("engagement: a target out of reach means the full 1.5x move and shaken (seed 003)", "[engagement][seed003][003-L3-max-curve][003-L34-complete-in-range][003-L36-committed][003-L50-straight-line][003-L56-must-charge][003-L56-all-out-of-range][003-L66-penalties]") {
+TEST_CASE("engagement: a target out of reach means the full 1.5x move and shaken (seed 003)", "[engagement][seed003][003-L34-complete-in-range][003-L36-committed][003-L50-straight-line][003-L56-must-charge][003-L56-all-out-of-range][003-L66-penalties]") {
   RulesetPtr d = default_ruleset();
   // 80cm away: beyond the 75cm gallop charge range.
   auto s = make_scenario(d, {{"C", 0, "heavy_cavalry", 12, {100, 187}, 180}, {"F", 1, "heavy_foot", 20, {100, 100}, 0}}, 200, 200);
@@ -355,6 +357,237 @@ TEST_CASE("engagement: infantry never opportunity-charges cavalry - cavalry may 
     seen = has_kind(log, "opportunity");
   }
   CHECK(seen);
+}
+
+// Seed 003 L92-L94: "2. the target is about to move, has been moved, or has
+// changed facing or frontage"; "3. ... declared during or immediately after
+// the target's move, before any other enemy moves". Issue 29's sweep: the
+// test above passed with the moved check replaced by "always", and with the
+// opportunity charges deferred to the end of the step.
+TEST_CASE("engagement: an opportunity charge answers a move or a turn of the target, at once, before the next enemy moves (seed 003)",
+          "[engagement][seed003][003-L93-target-moved][003-L94-immediately]") {
+  RulesetPtr d = default_ruleset();
+  // F stands in front of the cavalry, within its walking charge's reach.
+  auto s = make_scenario(d, {{"C", 0, "light_cavalry", 12, {70, 140}, 180}, {"F", 1, "heavy_foot", 20, {70, 112}, 90}}, 200, 200);
+  {
+    Battle b(*s);
+    REQUIRE(charge_prospect(b, 0, 1, Pace::walk).reaches);
+  }
+  ScriptedBot eager;
+  eager.opportunity = true;
+  auto play = [&](const ScriptedBot& foot) {
+    int charges = 0;
+    for (std::uint64_t k = 0; k < 10; ++k) {
+      Engagement g(*s, {&eager, &foot}, 1, k);
+      EventLog log;
+      g.attach(&log);
+      g.play_turn();
+      charges += has_kind(log, "opportunity") ? 1 : 0;
+    }
+    return charges;
+  };
+  // It holds where it stands, facing as it did: it has not moved, no opportunity (L93).
+  ScriptedBot holds;
+  CHECK(play(holds) == 0);
+  // It turns in place to face the cavalry: changed facing, an opportunity every time (L93).
+  ScriptedBot turns([](const Battle&, std::size_t) {
+    Command c;
+    c.target = 0;
+    c.face_target = true;
+    return c;
+  });
+  CHECK(play(turns) == 10);
+  // Two foot units walk past, one after the other: the cavalry charges the
+  // first as soon as it has moved, before the second moves (L94).
+  auto t = make_scenario(d, {{"C", 0, "light_cavalry", 12, {70, 140}, 180},
+                             {"F1", 1, "heavy_foot", 20, {40, 110}, 90},
+                             {"F2", 1, "heavy_foot", 20, {150, 60}, 90}},
+                         200, 200);
+  ScriptedBot walkers([](const Battle&, std::size_t) {
+    Command c;
+    c.move = Move::keep;
+    c.pace = Pace::walk;
+    return c;
+  });
+  int seen = 0;
+  for (std::uint64_t k = 0; k < 10; ++k) {
+    Engagement g(*t, {&eager, &walkers}, 1, k);
+    EventLog log;
+    g.attach(&log);
+    g.play_turn();
+    std::size_t opp = log.events.size(), f2 = log.events.size();
+    for (std::size_t n = 0; n < log.events.size(); ++n) {
+      const Event& e = log.events[n];
+      if (e.kind == "opportunity" && opp == log.events.size()) opp = n;
+      if (e.kind == "move" && e.unit == "F2" && f2 == log.events.size()) f2 = n;
+    }
+    if (opp == log.events.size()) continue;
+    ++seen;
+    INFO("seed " << k);
+    CHECK(f2 != log.events.size());  // F2 did move
+    CHECK(opp < f2);
+  }
+  CHECK(seen > 0);
+}
+
+// Seed 003 L98: "a target contacted by an opportunity charge cannot move any
+// farther". Issue 29's sweep: the test above passed with the contacted
+// target moving on afterwards.
+TEST_CASE("engagement: the target contacted by an opportunity charge moves no farther (seed 003)",
+          "[engagement][seed003][003-L98-interrupted-stops]") {
+  RulesetPtr d = default_ruleset();
+  auto t = make_scenario(d, {{"C", 0, "light_cavalry", 12, {70, 140}, 180}, {"F", 1, "heavy_foot", 20, {40, 110}, 90}}, 200, 200);
+  ScriptedBot eager;
+  eager.opportunity = true;
+  ScriptedBot foot([](const Battle&, std::size_t) {
+    Command c;
+    c.move = Move::keep;
+    c.pace = Pace::walk;
+    return c;
+  });
+  int contacts = 0;
+  for (std::uint64_t k = 0; k < 10; ++k) {
+    Engagement g(*t, {&eager, &foot}, 1, k);
+    EventLog log;
+    g.attach(&log);
+    g.play_turn();
+    std::size_t contact = log.events.size();
+    for (std::size_t n = 0; n < log.events.size(); ++n)
+      if (log.events[n].kind == "contact" && log.events[n].unit == "C") contact = n;
+    if (contact == log.events.size()) continue;
+    ++contacts;
+    INFO("seed " << k);
+    for (std::size_t n = contact; n < log.events.size(); ++n) CHECK_FALSE((log.events[n].kind == "move" && log.events[n].unit == "F"));
+  }
+  CHECK(contacts > 0);
+}
+
+// Seed 003 L50: "the charging unit must move in as straight a line as
+// possible to the target". Issue 29's sweep: the test of the 1.5x move
+// checked its length only, so a charge 30 degrees off its line passed.
+TEST_CASE("engagement: a charge that falls short moves straight along the line to its target (seed 003)",
+          "[engagement][seed003][003-L50-straight-line]") {
+  RulesetPtr d = default_ruleset();
+  for (const Point target : {Point{100, 100}, Point{130, 100}}) {
+    INFO("target at " << target.x << ", " << target.y);
+    const Point start{100, 187};
+    auto s = make_scenario(d, {{"C", 0, "heavy_cavalry", 12, start, 180}, {"F", 1, "heavy_foot", 20, target, 0}}, 200, 200);
+    ScriptedBot a(vtest::charge_from_turn_2(0, 1, Pace::gallop));
+    ScriptedBot hold;
+    bool seen = false;
+    for (std::uint64_t k = 0; k < 20 && !seen; ++k) {
+      Engagement g(*s, {&a, &hold}, 2, k);
+      EventLog log;
+      g.attach(&log);
+      g.play_turn();
+      g.play_turn();
+      if (!has_kind(log, "charge_short")) continue;
+      seen = true;
+      const double moved = get<double>(of_kind(log, "charge_short").front(), "distance_cm");
+      CHECK(moved > 70);
+      const Point end = g.battle().unit(0).pos;
+      const double len = std::hypot(target.x - start.x, target.y - start.y);
+      CHECK(end.x == Approx(start.x + (target.x - start.x) / len * moved).margin(1e-6));
+      CHECK(end.y == Approx(start.y + (target.y - start.y) / len * moved).margin(1e-6));
+    }
+    CHECK(seen);
+  }
+}
+
+// Seed 003 L24: "a player also indicates the enemy unit that will be the
+// target". Issue 29's sweep: the test with one enemy passed when the charge
+// went at the nearest enemy instead of the one named.
+TEST_CASE("engagement: the charge goes at the enemy its declaration named, not the nearest (seed 003)",
+          "[engagement][seed003][003-L24-target]") {
+  RulesetPtr d = default_ruleset();
+  // F1 is nearer; the declaration names F2, also within reach.
+  auto s = make_scenario(d, {{"C", 0, "heavy_cavalry", 12, {100, 170}, 180},
+                             {"F1", 1, "heavy_foot", 20, {85, 125}, 0},
+                             {"F2", 1, "heavy_foot", 20, {125, 115}, 0}},
+                         200, 200);
+  {
+    Battle b(*s);
+    REQUIRE(b.nearest_enemy(0, true) == 1);
+    REQUIRE(charge_prospect(b, 0, 2, Pace::gallop).reaches);
+  }
+  ScriptedBot cav(vtest::charge_from_turn_2(0, 2, Pace::gallop));
+  ScriptedBot foot;
+  EventLog log = vtest::play_until(*s, cav, foot, 2, [](const EventLog& l) { return has_kind(l, "charge"); }, 1, 20);
+  REQUIRE(of_kind(log, "declare").size() == 1);
+  CHECK(get<std::string>(of_kind(log, "declare")[0], "target") == "F2");
+  const auto ch = of_kind(log, "charge");
+  REQUIRE(ch.size() == 1);
+  CHECK(get<std::string>(ch[0], "target") == "F2");
+}
+
+// Seed 002 L31: "Mounted infantry may never ... shoot mounted." On its
+// horses it does not shoot; dismounted (its whole move, seed 001) it does.
+// Issue 29: the row's test only read the table's value.
+TEST_CASE("engagement: mounted infantry does not shoot mounted, and shoots once dismounted (seed 002)",
+          "[engagement][seed002][002-L31-mi-no-shoot]") {
+  RulesetPtr d = default_ruleset();
+  const Profile* dragoons = d->find_profile("dragoons");
+  REQUIRE(dragoons);
+  REQUIRE(dragoons->weapon);
+  // The foot just in front of the dragoons: within a musket's reach, even
+  // counted a band further as a mounted shot would be.
+  auto s = make_scenario(d, {{"D", 0, "dragoons", 12, {100, 118}, 180}, {"F", 1, "heavy_foot", 12, {100, 100}, 0}}, 200, 200);
+  {
+    Battle b(*s);
+    REQUIRE(b.gap(0, 1) < d->weapons[*dragoons->weapon].reach(d->supplement.mounted_range_band_shift));
+  }
+  for (const bool dismount : {false, true}) {
+    INFO((dismount ? "dismounts on turn 1" : "stays mounted"));
+    ScriptedBot dr([dismount](const Battle& b, std::size_t) {
+      Command c;
+      if (dismount && b.turn() == 1) c.move = Move::dismount;
+      return c;
+    });
+    ScriptedBot foot;
+    Engagement g(*s, {&dr, &foot}, 3, 0);
+    EventLog log;
+    g.attach(&log);
+    g.play_turn();
+    g.play_turn();
+    int shots = 0;
+    for (const Event& e : log.events) shots += e.kind == "shoot" && e.unit == "D" ? 1 : 0;
+    CHECK(g.battle().unit(0).on_horse() == !dismount);
+    // Dismounted in turn 1's move, it shoots in turn 1's shooting step and in turn 2's.
+    CHECK(shots == (dismount ? 2 : 0));
+  }
+}
+
+// The same through `vedette play` (sims/scenarios/mounted_infantry_raid.yaml):
+// a dragoon unit's shots come only while it is dismounted.
+TEST_CASE("vedette play: mounted infantry shoots only dismounted (seed 002 L31)", "[engagement][cli][seed002][002-L31-mi-no-shoot]") {
+  const std::string scenario = std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios/mounted_infantry_raid.yaml";
+  int shots = 0, dismounts = 0;
+  for (int seed = 1; seed <= 12; ++seed) {
+    const auto r = vtest::run_vedette({"play", scenario, "--seed", std::to_string(seed)});
+    REQUIRE(r.status == 0);
+    std::map<std::string, bool> mounted{{"Green dragoons", true}, {"Red dragoons", true}};
+    std::istringstream in(r.out);
+    for (std::string line; std::getline(in, line);) {
+      for (auto& [unit, on] : mounted) {
+        const std::string u = unit;  // (a name, not the binding, in what follows)
+        const auto at = line.find(u + " ");
+        if (at == std::string::npos) continue;
+        const std::string rest = line.substr(at + u.size() + 1);
+        if (rest.rfind("dismounts", 0) == 0) {
+          on = false;
+          ++dismounts;
+        } else if (rest.rfind("mounts", 0) == 0) {
+          on = true;
+        } else if (rest.rfind("shoots ", 0) == 0) {
+          ++shots;
+          INFO("seed " << seed << ": " << line);
+          CHECK_FALSE(on);
+        }
+      }
+    }
+  }
+  CHECK(dismounts > 0);
+  CHECK(shots > 0);
 }
 
 // ------------------------------------------------------------ seed 002
@@ -585,4 +818,21 @@ TEST_CASE("engagement: no charge into special terrain, none uphill, terrain paid
   hedge->add_obstacle({"hedge", {{50, 150}, {150, 150}}, Length::cm(10), 1});
   CHECK(with_table(hedge, {100, 175}, {100, 107}).path_affordable);        // 61cm + 10cm <= 75cm
   CHECK_FALSE(with_table(hedge, {100, 177}, {100, 102}).path_affordable);  // 68cm + 10cm > 75cm
+  // L60: "charge through special terrain it is able to move through": a
+  // strip of wood (twice the cost) across the way is paid and crossed; a
+  // lake (impassable) is not (issue 29's sweep: nothing crossed terrain here).
+  auto strip = [](double cost) {
+    auto t = std::make_shared<Tabletop>(Length::cm(200), Length::cm(200));
+    t->add_area({"strip", Polygon{{{60, 140}, {140, 140}, {140, 150}, {60, 150}}}, 0, cost, false});
+    return t;
+  };
+  const ChargeProspect open = with_table(std::make_shared<Tabletop>(Length::cm(200), Length::cm(200)), {100, 170}, {100, 110});
+  const ChargeProspect wooded = with_table(strip(2.0), {100, 170}, {100, 110});
+  REQUIRE(open.reaches);
+  CHECK(wooded.path_affordable);
+  CHECK(wooded.reaches);
+  CHECK_FALSE(wooded.target_in_terrain);
+  const ChargeProspect lake = with_table(strip(TerrainArea::impassable), {100, 170}, {100, 110});
+  CHECK_FALSE(lake.path_affordable);
+  CHECK_FALSE(lake.reaches);
 }

@@ -40,6 +40,16 @@ TEST_CASE("rules: default profiles carry seed 002 types and seed 003 classes", "
   REQUIRE(dragoons);
   CHECK_FALSE(r.unit_types[dragoons->unit_type].can_gallop);  // seed 002: mounted infantry never gallop
   CHECK(dragoons->foot == FootClass::light_foot);
+  // Seed 002 L17: "three sorts of cavalry: Shock Cavalry, Shooting Cavalry
+  // and Mounted Infantry", each a profile's type (issue 29's sweep: the
+  // light cavalry's sort was not checked).
+  std::vector<std::string> sorts;
+  for (const auto& t : r.unit_types) sorts.push_back(t.id);
+  CHECK(sorts == std::vector<std::string>{"shock", "shooting", "mounted_infantry"});
+  CHECK(r.unit_types[dragoons->unit_type].id == "mounted_infantry");
+  const Profile* light = r.find_profile("light_cavalry");
+  REQUIRE(light);
+  CHECK(r.unit_types[light->unit_type].id == "shooting");
   const Profile* pikes = r.find_profile("pikes");
   REQUIRE(pikes);
   CHECK(pikes->pikes);

@@ -342,7 +342,7 @@ class Snapshots final : public Recorder {
 };
 
 TEST_CASE("engine, seed 004 coming out of square: only with no enemy cavalry adjacent, a change of formation, then it battles normally",
-          "[hex][engagement][seed004][004-L90-out-of-square-order][004-L92-battle-normally][004-L93-formation-not-movement]") {
+          "[hex][engagement][seed004][004-L90-out-of-square-order][004-L92-battle-normally][004-L93-formation-not-movement][004-L54-square-ranged]") {
   // Seed 004 L89-L93: "may not be ordered out of square when there is an
   // enemy cavalry unit on any adjacent hex"; "If there are no enemy cavalry
   // units on an adjacent hex, an infantry unit in square may be given an
@@ -360,7 +360,7 @@ TEST_CASE("engine, seed 004 coming out of square: only with no enemy cavalry adj
                                 (adjacent ? "3" : "4") + "]}\n");
     const ScenarioPtr s = load_scenario_file(f);
     const Players p = make_players(*s);
-    int left = 0, stayed = 0, full_shots_after = 0;
+    int left = 0, stayed = 0, full_shots_after = 0, square_shots = 0;
     for (std::uint64_t seed = 1; seed <= 20; ++seed) {
       Engagement g(*s, p.bots(), seed);
       Snapshots w(g);
@@ -389,6 +389,7 @@ TEST_CASE("engine, seed 004 coming out of square: only with no enemy cavalry adj
         if (x.kind == "shoot" && x.unit == "Foot") {
           // In square at most 1 die; out of it, normally: a die per block (L92).
           if (x.square.at("Foot")) {
+            ++square_shots;
             CHECK(x.dice.at("dice") <= 1);
           } else {
             ++full_shots_after;
@@ -399,11 +400,17 @@ TEST_CASE("engine, seed 004 coming out of square: only with no enemy cavalry adj
       }
       CHECK((adjacent || out));  // far off, nothing kept it in square
     }
+    // L54: "An infantry unit in square may engage in ranged combat when
+    // there are no enemy units in an adjacent hex": it shoots in square with
+    // the cavalry two hexes off, not with it adjacent (issue 29's sweep: a
+    // square that never shot passed).
     if (adjacent) {
       CHECK(stayed > 10);
+      CHECK(square_shots == 0);
     } else {
       CHECK(left == 20);
       CHECK(full_shots_after > 10);
+      CHECK(square_shots >= 20);
     }
   }
 }
@@ -515,6 +522,14 @@ TEST_CASE("engine, seed 004 combined arms: ordered artillery in range with a cle
           melee = true;
           CHECK(num(*x.e, "artillery_dice") == added);
           CHECK(num(*x.e, "dice") == 4);
+          // "All the dice are rolled together": one throw shows the
+          // battalion's and the battery's dice (issue 29's sweep: the
+          // battery's rolled apart passed).
+          std::string symbols;
+          for (const auto& kv : x.e->data)
+            if (kv.first == "symbols") symbols = std::get<std::string>(kv.second);
+          const long long shown = symbols.size() <= 2 ? 0 : 1 + std::count(symbols.begin(), symbols.end(), ' ');
+          CHECK(shown == 4 + added);
         }
       }
       CHECK(melee);

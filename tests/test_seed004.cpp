@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -229,6 +230,14 @@ TEST_CASE("seed004: a random command card goes to the square track and comes bac
   return_square_card(h, card);
   CHECK(h.hand.size() == 4);
   CHECK(h.square_track.empty());
+  // L39: "selects one card at random": over many draws every card of the
+  // hand goes to the track (issue 29's sweep: always the first card passed).
+  std::set<int> drawn;
+  for (int k = 0; k < 60; ++k) {
+    CommandHand g{{10, 11, 12, 13}, {}};
+    drawn.insert(place_square_card(g, dice));
+  }
+  CHECK(drawn == std::set<int>{10, 11, 12, 13});
 }
 
 TEST_CASE("seed004: a square rolls at most 1 die, which terrain may still take away", "[004-L21-square-one-die][004-L22-terrain-reduces][004-L42-cap-not-increased]") {
@@ -333,6 +342,21 @@ TEST_CASE("seed004: square: flags against a square cost a block per retreat hex"
   CHECK(m.square_hits_taken == 0);  // a cavalry symbol does not hit infantry
   const Retreat lost = retreat(b, sq.hex, Edge::bottom, retreat_hexes(r, Arm::infantry, 2, 0), may_move(sq), {});
   CHECK(lost.blocks_lost == 2);
+  // In the melee itself: the square's flag does not bounce here (no bounce
+  // symbol), the cavalry's flag drives the square a hex it cannot move: a
+  // block lost, the square stays (issue 29's sweep: the melee's own retreat
+  // moving the square passed).
+  Seed004Rules nb = with_die({Symbol::flag});
+  nb.square_bounce_on = 0;
+  BlockUnit cav2 = unit(Arm::cavalry, 0, 2, at(2, 2));
+  BlockUnit sq2 = unit(Arm::infantry, 1, 4, at(2, 1));
+  sq2.in_square = true;
+  const SquareMelee f = resolve_cavalry_vs_square(nb, b, cav2, Edge::top, sq2, Edge::bottom, 0, {}, dice);
+  REQUIRE(f.cavalry_attacks);
+  CHECK(f.square_retreat.path.empty());
+  CHECK(f.square_retreat.blocks_lost == 1);
+  CHECK(sq2.blocks == 3);
+  CHECK(sq2.hex == at(2, 1));
 }
 
 TEST_CASE("seed004: a square cannot move, take ground or receive support, it gives support", "[004-L21-square-no-move][004-L51-support][004-L89-out-of-square]") {
