@@ -122,6 +122,18 @@ TEST_CASE("solo: your move is a step of the turn: end-move ends it, undo takes i
   CHECK(contains(twice.err, "your move in turn 2 is already over"));
   ok(dir, {"solo", "undo", "game"});
   CHECK(next_step(dir) == "your_move");
+  // Redone, then the file said to be version 6: its your_move event is
+  // refused where it stands, and nothing is written.
+  ok(dir, {"solo", "redo", "game"});
+  std::string text = slurp(dir.path / "game.vedette.yaml");
+  const auto at = text.find("\nversion: 7\n");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 12, "\nversion: 6\n");
+  spit(dir.path / "game.vedette.yaml", text);
+  Result old = run({"solo", "status", "game"}, dir.path);
+  CHECK(old.status == 2);
+  CHECK(contains(old.err, "the your_move event is of session version 7, but this file says version 6"));
+  CHECK(slurp(dir.path / "game.vedette.yaml") == text);
 }
 
 TEST_CASE("solo: when the cavalry moves first, your move comes once its charges are made (seed 003 step 3, issue 28)",
