@@ -41,6 +41,7 @@ Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_
     occupancy_marks_.reserve(units_.size());
     occupancy_off_.reserve(units_.size());
   }
+  hex_direct_ = hex_ && board_ == static_cast<const Board*>(hex_);
   if (s.blocks && s.hex) blocks_ = s.blocks.get();
   fired_.assign(units_.size(), 0);
   occupied_.reserve(units_.size());
@@ -130,11 +131,26 @@ Length Battle::gap_miss(std::size_t a, std::size_t b) const {
 const ChargeWay& Battle::charge_way_miss(std::size_t a, std::size_t b, Length distance) const {
   const Point from = units_[a].pos, to = units_[b].pos;
   PairMemo& m = memo_[a * units_.size() + b];
+  const double dist = distance.as_cm();
+  // Hex boards: the answer for these two places and this distance, from an
+  // earlier pair or engagement (a function of them and the board alone).
+  HexPair* kept = hex_pair(a, b);
+  if (kept && same_bits(kept->pos, from, to)) {
+    if (kept->way_valid && kept->distance == std::bit_cast<std::uint64_t>(dist)) {
+      m.way = kept->way;
+      set_bits(m.way_pos, from, to);
+      m.way_distance = kept->distance;
+      m.way_valid = true;
+      return m.way;
+    }
+  } else if (kept) {
+    set_bits(kept->pos, from, to);  // another pair of places in these hexes: start the entry again
+    kept->bearing_valid = false;
+  }
   ChargeWay& w = m.way;
   const Board& board = *board_;
   w.bearing_deg = bearing_deg(from, to);
   w.dir = engagement_detail::unit_vector(from, to);
-  const double dist = distance.as_cm();
   w.contact = from + w.dir * dist;
   if (hex_ && board_ == static_cast<const Board*>(hex_)) {
     // The hex board's own answers, on the kept hexes of the two units and
@@ -167,7 +183,50 @@ const ChargeWay& Battle::charge_way_miss(std::size_t a, std::size_t b, Length di
   set_bits(m.way_pos, from, to);
   m.way_distance = std::bit_cast<std::uint64_t>(dist);
   m.way_valid = true;
+  if (kept) {
+    kept->way = w;
+    kept->distance = m.way_distance;
+    kept->way_valid = true;
+  }
   return w;
+}
+
+Battle::HexPair* Battle::hex_pair(std::size_t a, std::size_t b) const {
+  if (!hex_direct_) return nullptr;
+  const std::size_t hexes = static_cast<std::size_t>(hex_->cols()) * static_cast<std::size_t>(hex_->rows());
+  if (hexes > k_sight_table_hexes) return nullptr;
+  const std::size_t ia = hex_->hex_index(unit_hex(a)), ib = hex_->hex_index(unit_hex(b));
+  if (ia == HexBoard::k_off_board || ib == HexBoard::k_off_board) return nullptr;
+  if (hex_pairs_.empty()) hex_pairs_.resize(hexes * hexes);
+  return &hex_pairs_[ia * hexes + ib];
+}
+
+double Battle::pair_bearing(std::size_t a, std::size_t b) const {
+  const Point from = units_[a].pos, to = units_[b].pos;
+  HexPair* kept = hex_pair(a, b);
+  if (!kept) return bearing_deg(from, to);
+  if (!same_bits(kept->pos, from, to)) {
+    set_bits(kept->pos, from, to);  // another pair of places in these hexes: start the entry again
+    kept->way_valid = false;
+    kept->bearing_valid = false;
+  }
+  if (!kept->bearing_valid) {
+    kept->bearing = bearing_deg(from, to);
+    kept->bearing_valid = true;
+  }
+  return kept->bearing;
+}
+
+// aspect_continuous (engine/board/geometry.hpp), its bearing kept.
+Aspect Battle::aspect_at(std::size_t target, std::size_t attacker) const {
+  const Unit& t = units_[target];
+  const Point a = units_[attacker].pos;
+  if (!hex_direct_) return board_->aspect(t.pos, t.facing, a, k_front_half_deg, k_rear_half_deg);
+  if (t.pos == a) return Aspect::front;
+  const double rel = std::abs(wrap_deg(pair_bearing(target, attacker) - t.facing));
+  if (rel <= k_front_half_deg + kAngleTolDeg) return Aspect::front;
+  if (rel >= 180.0 - k_rear_half_deg - kAngleTolDeg) return Aspect::rear;
+  return Aspect::flank;
 }
 
 bool Battle::sees_miss(std::size_t a, std::size_t b) const {
@@ -202,6 +261,7 @@ void Battle::sync_world() const {
   for (std::size_t i : occupancy_marks_) occupancy_[i] = 0;
   occupancy_marks_.clear();
   occupancy_off_.clear();
+  occ_bits_[0] = occ_bits_[1] = 0;
   for (std::size_t k = 0; k < units_.size(); ++k) {
     if (world_key_[3 * k + 2] == 0) continue;
     const std::size_t i = hex_->hex_index(world_hex_[k]);
@@ -210,6 +270,7 @@ void Battle::sync_world() const {
       continue;
     }
     if (occupancy_[i]++ == 0) occupancy_marks_.push_back(i);
+    if (i < 128) occ_bits_[i >> 6] |= std::uint64_t{1} << (i & 63);
   }
 }
 
@@ -242,8 +303,33 @@ bool Battle::sees_in_epoch(std::size_t a, std::size_t b) const {
           cell.t1 = !end1 && hex_->terrain(st.h1).blocks_sight;
           cell.t2 = !end2 && hex_->terrain(st.h2).blocks_sight;
           sight_cells_.push_back(cell);
+          // The step blocks if (same) its first side does, else if both do;
+          // a side blocks by terrain or by a unit in its place (not at an end).
+          const bool u1 = cell.i1 >= 0, u2 = cell.i2 >= 0;
+          const auto mark = [&line](std::int32_t place) {
+            if (place >= 128) line.pairs = true;  // beyond the bits: walk the steps
+            else line.mask[place >> 6] |= std::uint64_t{1} << (place & 63);
+          };
+          if (cell.same) {
+            if (cell.t1) line.terrain_blocked = true;
+            else if (u1) mark(cell.i1);
+          } else if (cell.t1 && cell.t2) {
+            line.terrain_blocked = true;
+          } else if (cell.t1) {
+            if (u2) mark(cell.i2);
+          } else if (cell.t2) {
+            if (u1) mark(cell.i1);
+          } else if (u1 && u2) {
+            line.pairs = true;
+          }
         }
         if (line.state == 2) sight_cells_.resize(line.offset);
+      }
+      if (line.state == 1 && hexes <= 128 && !line.pairs) {
+        m.sees = !line.terrain_blocked && (occ_bits_[0] & line.mask[0]) == 0 && (occ_bits_[1] & line.mask[1]) == 0;
+        m.sees_world = world_epoch_;
+        m.sees_valid = true;
+        return m.sees;
       }
       if (line.state == 1) {
         bool clear = true;
@@ -280,6 +366,27 @@ bool Battle::sees_in_epoch(std::size_t a, std::size_t b) const {
 UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
   UnitIndex best = k_no_unit;
   Length best_gap;
+  if (hex_direct_) {
+    // gap_miss's hex expression on the epoch's hexes (the same bits as gap()).
+    if (world_synced_ != changes_) sync_world();
+    const double s = hex_->hex_size().as_cm();
+    const Hex hi = world_hex_[i];
+    for (std::size_t j = 0; j < units_.size(); ++j) {
+      if (!units_[j].active() || !enemies(i, j)) continue;
+      const Hex hj = world_hex_[j];
+      const int dq = hj.q - hi.q, dr = hj.r - hi.r;
+      const int n = (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2;  // hex_distance
+      const Length g = Length::cm(std::max(0.0, s * n - s / 2.0 - s / 2.0));
+      if (best != k_no_unit && !(g < best_gap)) continue;
+      if (visible_only && !sees_in_epoch(i, j)) continue;
+      best = static_cast<UnitIndex>(j);
+      best_gap = g;
+    }
+    NearestMemo& m = nearest_[i];
+    m.at[visible_only] = changes_;
+    m.unit[visible_only] = best;
+    return best;
+  }
   // Where units block sight, the world is checked once for the whole search.
   const bool epoch = visible_only && units_block_sight_;
   if (epoch && world_synced_ != changes_) sync_world();
@@ -302,7 +409,7 @@ UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
 Aspect Battle::aspect_of(std::size_t target, std::size_t attacker) const {
   const Unit& t = units_[target];
   if (t.in_square()) return Aspect::front;
-  return board_->aspect(t.pos, t.facing, units_[attacker].pos, k_front_half_deg, k_rear_half_deg);
+  return aspect_at(target, attacker);
 }
 
 DefenderClass Battle::defender_class(std::size_t i) const {
@@ -389,7 +496,7 @@ Situation Battle::situation(std::size_t i) const {
     if ((wr == WeaponsRange::enemy && theirs_reach) || (wr == WeaponsRange::unit && mine_reach) ||
         (wr == WeaponsRange::either && (theirs_reach || mine_reach)))
       s.enemy_in_range = true;
-    if (board_->aspect(u.pos, u.facing, units_[j].pos, k_front_half_deg, k_rear_half_deg) != Aspect::front)
+    if (aspect_at(i, j) != Aspect::front)
       s.enemy_flank_rear = true;
   }
   return s;

@@ -211,8 +211,43 @@ class Battle {
     std::uint32_t offset = 0;
     std::uint32_t len = 0;
     std::uint8_t state = 0;  // 0 not built, 1 built, 2 leaves the board (asked of HexBoard)
+    // The same steps summed up (boards of at most 128 hexes): blocked by
+    // terrain whatever the units; blocked by a unit in any of `mask`'s places;
+    // `pairs`: some step needs units in both its places (then the steps are
+    // walked).
+    bool terrain_blocked = false;
+    bool pairs = false;
+    std::uint64_t mask[2]{};
   };
   static constexpr std::size_t k_sight_table_hexes = 512;
+  // Hex boards of at most k_sight_table_hexes hexes: answers that are
+  // functions of two places alone (and the board), kept per ordered pair of
+  // the units' hexes across engagements (units stand on hex centres, so the
+  // same two places recur), keyed like the pair memo by both positions' bits
+  // (charge_way: and the distance's). Allocated on first use.
+  struct HexPair {
+    std::uint64_t pos[4]{};
+    bool bearing_valid = false;
+    double bearing = 0;  // bearing_deg(from, to)
+    bool way_valid = false;
+    std::uint64_t distance = 0;
+    ChargeWay way;
+  };
+  mutable std::vector<HexPair> hex_pairs_;  // [from place * hexes + to place]
+  // The entry for units a and b where they stand, or null (off the board, a
+  // board too large, or not a hex board); its keys are the caller's to check.
+  HexPair* hex_pair(std::size_t a, std::size_t b) const;
+  // bearing_deg(units a -> b), from hex_pairs_ where it can.
+  double pair_bearing(std::size_t a, std::size_t b) const;
+  // board().aspect(target's place and facing, attacker's place, the aspect
+  // half-angles); on a hex board (continuous aspect, HexBoard does not
+  // override it) with the kept bearing.
+  Aspect aspect_at(std::size_t target, std::size_t attacker) const;
+  // The board is the scenario's hex board (gap, nearest enemy on hexes).
+  bool hex_direct_ = false;
+  // Hex boards of at most 128 hexes: the active units' hexes of the epoch as
+  // bits of their board places (sees_in_epoch against SightLine::mask).
+  mutable std::uint64_t occ_bits_[2]{};
   mutable std::vector<SightLine> sight_lines_;  // [from place * hexes + to place]
   mutable std::vector<SightCell> sight_cells_;
   mutable std::vector<SightStep> sight_scratch_;
