@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "helpers.hpp"
@@ -67,5 +68,32 @@ inline Result run(const std::vector<std::string>& args, const fs::path& cwd, con
 }
 
 inline bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+// Runs `vedette` in `dir` and requires exit 0 (the output is shown if not).
+inline void run_ok(const TempDir& dir, const std::vector<std::string>& args);
+
+// The reactions' game (issue 28), on the player's dice, at turn 2:
+// Cuirassiers (heavy) whose table cell says "(Charge?)" (RF 1, D6 4: at
+// halt), declined, and Hussars (light) halted (D6 3, no "(Charge?)"); then
+// (unless `initiative` is false) the player moves first.
+inline void reactions_turn_two(const TempDir& dir, bool initiative = true);
+
+inline void run_ok(const TempDir& dir, const std::vector<std::string>& args) {
+  Result r = run(args, dir.path);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+}
+
+inline void reactions_turn_two(const TempDir& dir, bool initiative) {
+  run_ok(dir, {"solo", "new", "game", "--unit", "Cuirassiers:shock,heavy", "--unit", "Hussars:shock,light", "--seed", "5",
+               "--physical-dice"});
+  run_ok(dir, {"solo", "activate", "game", "Cuirassiers", "--roll", "3"});
+  run_ok(dir, {"solo", "activate", "game", "Hussars", "--roll", "3"});
+  run_ok(dir, {"solo", "next-turn", "game"});
+  run_ok(dir, {"solo", "activate", "game", "Cuirassiers", "--enemy-in-range", "--roll", "4"});  // RF 1, D6 4: (Charge?)
+  run_ok(dir, {"solo", "charge", "game", "Cuirassiers", "--decline"});
+  run_ok(dir, {"solo", "activate", "game", "Hussars", "--enemy-in-range", "--roll", "3"});  // RF 1, D6 3: halt, no charge
+  if (initiative) run_ok(dir, {"solo", "initiative", "game", "--total", "12", "--roll", "1"});  // the player moves first
+}
 
 }  // namespace solo_test

@@ -21,21 +21,7 @@ void ok(const TempDir& dir, const std::vector<std::string>& args) {
   REQUIRE(r.status == 0);
 }
 
-// A physical-dice game on turn 2: Cuirassiers (heavy) whose table cell says
-// "(Charge?)" (RF 1, D6 4: at halt), declined, and Hussars (light) halted
-// (D6 3, no "(Charge?)"); then (unless `initiative` is false) the player
-// moves first.
-void turn_two(const TempDir& dir, bool initiative = true) {
-  ok(dir, {"solo", "new", "game", "--unit", "Cuirassiers:shock,heavy", "--unit", "Hussars:shock,light", "--seed", "5",
-           "--physical-dice"});
-  ok(dir, {"solo", "activate", "game", "Cuirassiers", "--roll", "3"});
-  ok(dir, {"solo", "activate", "game", "Hussars", "--roll", "3"});
-  ok(dir, {"solo", "next-turn", "game"});
-  ok(dir, {"solo", "activate", "game", "Cuirassiers", "--enemy-in-range", "--roll", "4"});  // RF 1, D6 4: (Charge?)
-  ok(dir, {"solo", "charge", "game", "Cuirassiers", "--decline"});
-  ok(dir, {"solo", "activate", "game", "Hussars", "--enemy-in-range", "--roll", "3"});  // RF 1, D6 3: halt, no charge
-  if (initiative) ok(dir, {"solo", "initiative", "game", "--total", "12", "--roll", "1"});  // the player moves first
-}
+void turn_two(const TempDir& dir, bool initiative = true) { reactions_turn_two(dir, initiative); }
 
 }  // namespace
 

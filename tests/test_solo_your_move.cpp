@@ -10,23 +10,10 @@ using namespace solo_test;
 
 namespace {
 
-void ok(const TempDir& dir, const std::vector<std::string>& args) {
-  Result r = run(args, dir.path);
-  INFO(r.out << r.err);
-  REQUIRE(r.status == 0);
-}
+void ok(const TempDir& dir, const std::vector<std::string>& args) { run_ok(dir, args); }
 
-// Turn 2 of a game on vedette's dice: Cuirassiers (heavy) whose cell says
-// "(Charge?)" (RF 1, D6 4), declined, and Hussars halted (D6 3).
-void turn_two(const TempDir& dir, const std::string& hussars = "Hussars:shock,light") {
-  ok(dir, {"solo", "new", "game", "--unit", "Cuirassiers:shock,heavy", "--unit", hussars, "--seed", "5", "--physical-dice"});
-  ok(dir, {"solo", "activate", "game", "Cuirassiers", "--roll", "3"});
-  ok(dir, {"solo", "activate", "game", "Hussars", "--roll", "3"});
-  ok(dir, {"solo", "next-turn", "game"});
-  ok(dir, {"solo", "activate", "game", "Cuirassiers", "--enemy-in-range", "--roll", "4"});
-  ok(dir, {"solo", "charge", "game", "Cuirassiers", "--decline"});
-  ok(dir, {"solo", "activate", "game", "Hussars", "--enemy-in-range", "--roll", "3"});
-}
+// The reactions' game at turn 2 (solo_test_util.hpp), before its initiative.
+void turn_two(const TempDir& dir) { reactions_turn_two(dir, false); }
 
 std::string next_step(const TempDir& dir) {
   Result r = run({"solo", "status", "game", "--json"}, dir.path);

@@ -365,11 +365,12 @@ try {
   // The turn's steps (issue 16): after the activations the page asks the
   // initiative and the shooting the server names, with its prompts.
   const steps = path.join(dir, "steps.vedette.yaml");
-  execFileSync(exe, ["solo", "new", steps, "--seed", "4", "--unit", "Hussars:shooting,weapon=carbine"]);
+  execFileSync(exe, ["solo", "new", steps, "--seed", "4", "--unit", "Hussars:shooting"]);  // its type's carbine (issue 28)
   execFileSync(exe, ["solo", "activate", steps, "Hussars", "--enemy-in-range", "--roll", "6"]);  // turn 1: gallops, no charge
   await page.goto(base + "?session=steps", { waitUntil: "networkidle0" });
   await page.waitForSelector("#step:not([hidden])");
   check(/Initiative/.test(await page.$eval("#step", (e) => e.textContent)), "the initiative step is offered");
+  check(/carbine/.test(await page.$eval(".card", (e) => e.textContent)), "the card names the unit's weapon, its type's carbine");
   await clickText("3", "#step");  // your side's die (charges declared: 0, pressed)
   await clickText("Roll for me", "#step");
   // Your move comes next (a step of the turn, issue 28): the shooting waits
@@ -437,6 +438,7 @@ try {
   await clickText("A unit of mine ends near the cavalry", "#step");
   // Only the Cuirassiers may react: the page does not ask which.
   await clickText("heavy foot", "#step");
+  await clickText("It is about to move", "#step");  // seed 003 L93
   for (const d of ["2", "0"]) await clickText(d, "#step .pad");
   await clickText("OK", "#step .pad");
   await clickText("flank", "#step");
@@ -447,7 +449,8 @@ try {
     return l.events || l;
   };
   const opp = mvLog().filter((e) => e.event === "opportunity");
-  check(opp.length === 1 && opp[0].given.distance === "20cm" && opp[0].given.side === "flank" && opp[0].given.defender === "heavy_foot",
+  check(opp.length === 1 && opp[0].given.distance === "20cm" && opp[0].given.side === "flank" && opp[0].given.defender === "heavy_foot" &&
+    opp[0].given.move === "about_to_move",
     "the opportunity charge is in the session with the answers: " + JSON.stringify(opp));
   const shownMove = await page.$eval("#step", (e) => e.textContent);
   check(opp.length === 1 && /Cuirassiers makes an opportunity charge on your unit/.test(shownMove) && /Initiation check: 2D6/.test(shownMove),

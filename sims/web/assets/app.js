@@ -143,6 +143,7 @@
     const parts = [u.type.replace(/_/g, " ")];
     if (u.hero) parts.push("hero");
     if (u.raw) parts.push("raw");
+    if (u.weapon) parts.push(u.weapon);  // its own, or its type's (issue 28)
     parts.push(`${u.figures - u.casualties} of ${u.figures} figures`);
     if (u.pace && u.pace !== "halt") parts.push(`moved at ${u.pace}`);
     if (u.on_foot) parts.push("on foot");
@@ -238,14 +239,17 @@
     const which = (question, list, done) => (list.length === 1 ? done(list[0]) : choices(flow, question, list, done, render));
     const near = () => {
       interacting = true;
+      // What your unit did (seed 003 L93): moved, about to move (a charge
+      // that reaches it stops it where it stands), or only turned.
       which("Which cavalry unit does your unit end near?", may, (unit) =>
         choices(flow, "Your unit's class", classes, (as) =>
-          distancePad(flow, `Distance from ${whose(unit)} front to your unit's nearest figure`, units, (d) =>
-            choices(flow, `Which side of your unit would ${unit} strike?`, ["front", "flank", "rear"], (side) =>
-              choices(flow, `Is your unit at least partly within ${whose(unit)} ${s.charge_arc_degrees}° arc, in sight of its front rank?`,
-                [["Yes", "yes"], ["Outside its arc", "arc"], ["Out of its sight", "sight"]], (seen) =>
-                  send("moved", { as, near: [{ unit, distance: d, side, in_arc: seen !== "arc", in_sight: seen !== "sight" }] },
-                    `Your move: near ${unit}`, [unit, ...may]), render), render), render), render));
+          choices(flow, "Your unit", [["It has moved", "moved"], ["It is about to move", "about-to-move"], ["It only turned", "faced"]], (kind) =>
+            distancePad(flow, `Distance from ${whose(unit)} front to your unit's nearest figure`, units, (d) =>
+              choices(flow, `Which side of your unit would ${unit} strike?`, ["front", "flank", "rear"], (side) =>
+                choices(flow, `Is your unit at least partly within ${whose(unit)} ${s.charge_arc_degrees}° arc, in sight of its front rank?`,
+                  [["Yes", "yes"], ["Outside its arc", "arc"], ["Out of its sight", "sight"]], (seen) =>
+                    send("moved", { as, kind, near: [{ unit, distance: d, side, in_arc: seen !== "arc", in_sight: seen !== "sight" }] },
+                      `Your move: near ${unit}`, [unit, ...may]), render), render), render), render), render));
     };
     const charge = () => {
       interacting = true;
