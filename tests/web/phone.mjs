@@ -489,6 +489,7 @@ try {
   await page.waitForFunction(() => /Your move/.test(document.querySelector("#step").textContent), { timeout: 10000 });
   await tap("A unit of mine ends near the cavalry", "#step");
   await tap("heavy foot", "#step");
+  await tap("It has moved", "#step");  // seed 003 L93: moved, about to move or only turned
   for (const d of ["2", "0", "OK"]) await tap(d, "#step .pad");
   await tap("flank", "#step");
   await tap("Yes", "#step");
