@@ -54,7 +54,8 @@ TEST_CASE("solo new: without weapon= a unit carries its type's default_weapon, a
   CHECK(units[4]["weapon"] == "pistol");
 }
 
-TEST_CASE("solo new: the default weapon is the ruleset's data, and a house rule changes it (issue 28)", "[solo][weapon]") {
+TEST_CASE("solo new: the default weapon is the ruleset's data, and a house rule changes it (issue 28)",
+          "[solo][weapon][seed002][002-L17-solo-default-weapon]") {
   TempDir dir;
   std::ofstream(dir.path / "house.yaml") << "extends: builtin:default\nunit_types:\n  shock:\n    default_weapon: pistol\n"
                                          << "  shooting:\n    default_weapon: none\n";
