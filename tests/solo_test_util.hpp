@@ -68,6 +68,12 @@ inline Result run(const std::vector<std::string>& args, const fs::path& cwd, con
 }
 
 inline bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+// Replaces the one `from` in `text` (a test fails when it is not there).
+inline void replace_once(std::string& text, const std::string& from, const std::string& to) {
+  auto pos = text.find(from);
+  REQUIRE(pos != std::string::npos);
+  text.replace(pos, from.size(), to);
+}
 
 // Runs `vedette` in `dir` and requires exit 0 (the output is shown if not).
 inline void run_ok(const TempDir& dir, const std::vector<std::string>& args);

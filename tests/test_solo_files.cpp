@@ -82,12 +82,6 @@ int line_of(const std::string& text, const std::string& needle) {
   return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
 }
 
-void replace_once(std::string& text, const std::string& from, const std::string& to) {
-  auto pos = text.find(from);
-  REQUIRE(pos != std::string::npos);
-  text.replace(pos, from.size(), to);
-}
-
 }  // namespace
 
 TEST_CASE("solo files: a session written and read back is the same, byte for byte", "[solo][files]") {

@@ -295,6 +295,85 @@ TEST_CASE("solo play: another command changes the session while play waits: relo
   CHECK(in_range_answers == 1);  // the stale "y" was never written
 }
 
+namespace {
+
+// A session on rules/mine.yaml, which extends rules/base.yaml (a copy of
+// the default ruleset); the hero's modifier is changed in the base below.
+void game_on_own_rules(const TempDir& dir) {
+  fs::create_directories(dir.path / "rules");
+  spit(dir.path / "rules" / "base.yaml", slurp(fs::path(VEDETTE_SOURCE_DIR) / "tables" / "default.yaml"));
+  spit(dir.path / "rules" / "mine.yaml", "extends: base.yaml\nname: mine\n");
+  new_game(dir, {"--ruleset", "rules/mine.yaml", "--unit", "Lancers:shock,hero", "--seed", "5"});
+}
+void hero_value(const TempDir& dir, const std::string& from, const std::string& to) {
+  std::string base = slurp(dir.path / "rules" / "base.yaml");
+  replace_once(base, "  hero:\n    text: Hero with unit\n    value: " + from, "  hero:\n    text: Hero with unit\n    value: " + to);
+  spit(dir.path / "rules" / "base.yaml", base);
+}
+int ruleset_events(const fs::path& file) {
+  int n = 0;
+  const Session s = Session::load(file);
+  for (const auto& e : s.history()) n += std::holds_alternative<vedette::solo::RulesetEvent>(e.body);
+  return n;
+}
+
+}  // namespace
+
+// Issue 30: the reload covers the ruleset question that comes before the
+// turn: another terminal accepts the new rules (and records casualties)
+// while play asks whether to go on with them.
+TEST_CASE("solo play: the ruleset-change question is reloaded when another command changes the session", "[solo][play][pty][ruleset]") {
+  TempDir dir;
+  game_on_own_rules(dir);
+  hero_value(dir, "-1", "-2");
+  Pty t({"solo", "play", "game"}, dir.path);
+  REQUIRE(t.expect("Continue with the new rules? [y/N] "));
+  Result c = run({"solo", "casualties", "game", "Lancers", "2", "--accept-ruleset-change"}, dir.path);
+  INFO(c.err);
+  REQUIRE(c.status == 0);
+  t.send("y");
+  REQUIRE(t.expect("(another command changed the session: "));
+  REQUIRE(t.expect("Lancers: casualties +2. Reloaded, turn 1. Your answer 'y' was not taken"));
+  REQUIRE(t.expect("(The new rules were accepted there: play goes on by them.)"));
+  // Not asked a second time: play goes on to the turn's questions.
+  REQUIRE(t.expect("Is Lancers entirely in cover? [y/N] "));
+  CHECK(t.last_segment().find("Continue with the new rules?") == std::string::npos);
+  t.send("q");
+  REQUIRE(t.expect("Everything so far is saved"));
+  CHECK(t.finish() == 0);
+  CHECK(ruleset_events(dir.path / "game.vedette.yaml") == 1);  // the other command's, not a second one
+  CHECK(Session::load(dir.path / "game.vedette.yaml").memory(0).casualties == 2);
+}
+
+// ...and a change of ruleset another command accepts while play waits on a
+// question: play plays on by the new rules, not the ones it started with.
+TEST_CASE("solo play: a ruleset change accepted by another command while play waits is played by", "[solo][play][pty][ruleset]") {
+  TempDir dir;
+  game_on_own_rules(dir);
+  Pty t({"solo", "play", "game", "--physical-dice"}, dir.path);
+  REQUIRE(t.expect("Is Lancers entirely in cover? [y/N] "));
+  hero_value(dir, "-1", "-3");
+  Result c = run({"solo", "casualties", "game", "Lancers", "1", "--accept-ruleset-change"}, dir.path);
+  INFO(c.err);
+  REQUIRE(c.status == 0);
+  t.send("n");
+  REQUIRE(t.expect("Reloaded, turn 1. Your answer 'n' was not taken"));
+  REQUIRE(t.expect("Is Lancers entirely in cover? [y/N] "));
+  t.send("n");
+  REQUIRE(t.expect("weapons range? [y/N] "));
+  t.send("n");
+  REQUIRE(t.expect("flank or rear, and in sight? [y/N] "));
+  t.send("n");
+  REQUIRE(t.expect("New casualties on Lancers"));
+  t.send("0");
+  REQUIRE(t.expect("Roll a D6 for Lancers"));
+  CHECK(t.last_segment().find("-3  Hero with unit") != std::string::npos);  // the new rules' hero
+  CHECK(t.last_segment().find("-1  Hero with unit") == std::string::npos);
+  t.send("q");
+  REQUIRE(t.expect("Everything so far is saved"));
+  CHECK(t.finish() == 0);
+}
+
 // Piped input scripts a game: the answers are echoed so the transcript reads
 // as a conversation, and the rolls follow from the session's seed.
 TEST_CASE("solo play: a game scripted through piped input, with --seed rolls", "[solo][play][pipe]") {

@@ -140,6 +140,7 @@ TEST_CASE("web: bad input gets a 4xx with a JSON error and writes nothing", "[we
       {"POST", "/api/sessions/game/initiative", R"({"your_roll": 3, "roll": 9, "rev": "REV"})", 400, "from 1 to 6"},
       {"POST", "/api/sessions/game/shoot", R"({"unit": "Lancers", "target": true, "rev": "REV"})", 400, "missing \"distance\""},
       {"POST", "/api/sessions/game/shoot", R"({"unit": "Lancers", "target": true, "distance": 10, "rev": "REV"})", 400, "does not shoot"},
+      {"POST", "/api/sessions/game/shoot", R"({"unit": "Lancers", "target": true, "distance": 10, "mounted": "yes", "rev": "REV"})", 400, "\"mounted\" must be true or false"},
       {"POST", "/api/sessions/game/melee", R"({"unit": "Lancers", "rev": "REV"})", 400, "missing \"their_hits\""},
       {"POST", "/api/sessions/game/melee", R"({"unit": "Lancers", "their_hits": 1, "rev": "REV"})", 400, "in no melee"},
       {"POST", "/api/sessions/game/rally", R"({"unit": "Lancers", "roll": [7, 1], "rev": "REV"})", 400, "two dice"},

@@ -523,45 +523,10 @@ int run_solo_play(const PlayOptions& o, Io& io) {
   std::ostream& out = o.verbose ? io.out : plain_out;
   Session s = open_session(o.game);
   const std::string file = s.path().string();
-  SessionRules sr = load_session_rules(s);
   bool tty_in = ::isatty(STDIN_FILENO) != 0;
   Prompter p(std::cin, out, !tty_in);
 
   out << "Vedette solo: " << file << ", turn " << s.state().turn << " (ruleset " << s.header().ruleset_path << ")\n";
-  check_unit_types(s, *sr.rules, sr.path);
-  if (sr.changed) {
-    out << "The ruleset " << sr.path << " has changed since this session last used it\n"
-        << "  (recorded " << s.header().ruleset_hash << ", now " << sr.hash << ").\n";
-    bool go = false;
-    try {
-      go = p.yes_no("Continue with the new rules?", false);
-    } catch (const Quit&) {
-      out << "Nothing was changed.\n";
-      return 0;
-    } catch (const UndoRequest&) {
-      go = false;
-    }
-    if (!go) {
-      io.err << "vedette: not played: the ruleset changed and the new rules were not accepted; the session is unchanged "
-                "(restore the old ruleset file, or answer y to go on with the new one)\n";
-      return 2;
-    }
-    int recorded = 0;
-    sr = solo::rules_for_change(s, true, &recorded);
-    out << "Going on with the new rules (recorded as #" << recorded << ").\n";
-    save_or_throw(s);
-  }
-  const Ruleset& r = *sr.rules;
-
-  if (o.seed && *o.seed != s.header().seed) {
-    (void)apply(s, r, solo::Reseed{*o.seed});
-    save_or_throw(s);
-  }
-  const bool physical = o.physical || s.header().physical_dice;
-  out << "Seed " << s.header().seed << "; dice " << (physical ? "rolled by you" : "rolled by vedette") << ".\n"
-      << "Answer y or n (Enter takes the capital letter) or a number; u undoes your last answer, q saves and quits,\n"
-      << "? explains. Every answer is saved as you give it.\n";
-
   constexpr std::size_t k_none = static_cast<std::size_t>(-1);
   std::size_t announced = k_none;  // the unit whose banner was shown last
   int announced_turn = 0;
@@ -585,7 +550,70 @@ int run_solo_play(const PlayOptions& o, Io& io) {
     out << ")\n";
     announced = k_none;
   };
+  // Watched from the first question on, the ruleset's included.
   p.watch([&s] { return s.changed_on_disk(); });
+  // The session's rules: loaded, and when the file changed since the session
+  // last used it, the player is asked whether to go on with the new ones
+  // (recorded in the history). Taken again when another command recorded a
+  // change of ruleset while play ran. Returns an exit status to stop with,
+  // or -1 to play on.
+  SessionRules sr;
+  auto take_rules = [&]() -> int {
+    std::optional<std::string> asked;  // the session's ruleset hash when the question was asked
+    for (;;) {
+      try {
+        sr = load_session_rules(s);
+        check_unit_types(s, *sr.rules, sr.path);
+        if (!sr.changed) {
+          // Reloaded while asked: another command took the new rules, or the
+          // file is back as the session last used it.
+          if (asked)
+            out << (*asked != s.header().ruleset_hash ? "(The new rules were accepted there: play goes on by them.)\n"
+                                                       : "(The ruleset file is as the session last used it again: play goes on.)\n");
+          return -1;
+        }
+        asked = s.header().ruleset_hash;
+        out << "The ruleset " << sr.path << " has changed since this session last used it\n"
+            << "  (recorded " << s.header().ruleset_hash << ", now " << sr.hash << ").\n";
+        bool go = false;
+        try {
+          go = p.yes_no("Continue with the new rules?", false,
+                        "Yes records the change in the session's history and plays on by the rules as the file now says; no "
+                        "stops here with nothing changed (restore the old file to play by the old rules).");
+        } catch (const Quit&) {
+          out << "Nothing was changed.\n";
+          return 0;
+        } catch (const UndoRequest&) {
+          go = false;
+        }
+        if (!go) {
+          io.err << "vedette: not played: the ruleset changed and the new rules were not accepted; the session is unchanged "
+                    "(restore the old ruleset file, or answer y to go on with the new one)\n";
+          return 2;
+        }
+        int recorded = 0;
+        sr = solo::rules_for_change(s, true, &recorded);
+        save_or_throw(s);
+        out << "Going on with the new rules (recorded as #" << recorded << ").\n";
+        return -1;
+      } catch (const SessionChanged& c) {
+        reload(c.answer);
+      } catch (const SessionChangedError&) {
+        reload(p.raw());
+      }
+    }
+  };
+  if (const int stop = take_rules(); stop >= 0) return stop;
+
+  if (o.seed && *o.seed != s.header().seed) {
+    (void)apply(s, *sr.rules, solo::Reseed{*o.seed});
+    save_or_throw(s);
+  }
+  const bool physical = o.physical || s.header().physical_dice;
+  out << "Seed " << s.header().seed << "; dice " << (physical ? "rolled by you" : "rolled by vedette") << ".\n"
+      << "Answer y or n (Enter takes the capital letter) or a number; u undoes your last answer, q saves and quits,\n"
+      << "? explains. Every answer is saved as you give it.\n";
+
   // Resumed after the initiative: the orders of the turn, which the earlier
   // run printed, are said again.
   for (const auto& e : s.history())
@@ -597,6 +625,10 @@ int run_solo_play(const PlayOptions& o, Io& io) {
   try {
     while (true) {
       if (s.changed_on_disk()) reload(std::nullopt);
+      // Another command recorded a change of ruleset: play on by the new one.
+      if (s.header().ruleset_hash != sr.hash)
+        if (const int stop = take_rules(); stop >= 0) return stop;
+      const Ruleset& r = *sr.rules;
       Step step = next_step(s, r);
       const int turn = s.state().turn;
       if (turn != announced_turn) {
@@ -725,7 +757,7 @@ int run_solo_play(const PlayOptions& o, Io& io) {
     }
   } catch (const Quit& q) {
     std::string next;
-    Step step = next_step(s, r);
+    Step step = next_step(s, *sr.rules);
     if (step.kind == Step::Kind::question || step.kind == Step::Kind::roll)
       next = "; next: " + s.header().units[step.unit].name;
     if (step.kind == Step::Kind::charge) next = "; next: " + possessive(s.header().units[step.unit].name) + " charge";

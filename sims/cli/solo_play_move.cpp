@@ -142,7 +142,11 @@ void player_move_step(Session& s, const Ruleset& r, bool physical, Prompter& p, 
           std::string("none"), [&p, &r](const std::string& t, std::string& why) -> std::optional<MoverAnswer> {
             if (t == "none" || t == "n" || t == "no") return MoverAnswer{};
             return parse_mover(r, p.raw(), why);  // the name as you typed it
-          });
+          },
+          "Seed 003 L90-L102: a cavalry unit that has not moved may charge a unit of yours that moves or turns within its "
+          "reach. Name your unit that moves or turns, then its class on the charge table. about-to-move: it has not moved "
+          "yet, and a charge that reaches it catches it where it stands (it cannot move this turn); faced: it only turned. "
+          "none (Enter) ends your move.");
       if (m.name.empty()) {
         (void)apply(s, r, solo::EndMove{});
         save_or_throw(s);
@@ -154,10 +158,18 @@ void player_move_step(Session& s, const Ruleset& r, bool physical, Prompter& p, 
                       : "Where does " + m.name +
                             " end? Each cavalry unit it ends near: UNIT DISTANCE [flank|rear] [no-arc] [unseen] [charging], "
                             "separated by ';'; or: charge UNIT DISTANCE [flank|rear] [no-bonus]";
-      const WhereAnswer w = p.checked<WhereAnswer>(where, std::string("none"), [&](const std::string& t, std::string& why) -> std::optional<WhereAnswer> {
-        if (t == "none" || t == "no" || t == "n") return WhereAnswer{};
-        return parse_where(s, r, t, why);
-      });
+      const WhereAnswer w = p.checked<WhereAnswer>(
+          where, std::string("none"),
+          [&](const std::string& t, std::string& why) -> std::optional<WhereAnswer> {
+            if (t == "none" || t == "no" || t == "n") return WhereAnswer{};
+            return parse_where(s, r, t, why);
+          },
+          "For each cavalry unit your unit ends near: its name and the distance from its front edge to your unit's nearest "
+          "figure (e.g. 20cm or 8in); flank or rear when that is the face of yours it would strike (front otherwise); no-arc "
+          "when your unit is not even partly " + solo::charge_arc_words(r, "that unit") +
+              "; unseen when its front rank cannot see your unit; charging when yours was charging it. Separate units "
+              "with ';'. Or: charge UNIT DISTANCE when your unit charges that cavalry unit (flank or rear: the face it "
+              "strikes; no-bonus: from inside its minimum distance, seed 003 L42). none (Enter): it ends near none.");
       if (w.charge) {
         solo::Charged c;
         c.unit = w.charge->unit;

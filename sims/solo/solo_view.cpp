@@ -239,6 +239,11 @@ Json status_json(const Session& s, const std::optional<SessionRules>& rules) {
   if (rules) {
     const Ruleset& r = *rules->rules;
     j["charge_arc_degrees"] = r.charge.arc_degrees;  // seed 003 L40: the charge offer's question
+    // ...and the arc in words a player settles with the figures (issue 30),
+    // per automated unit: what the page's "your move" asks.
+    Json arcs = Json::object();
+    for (const auto& u : s.header().units) arcs[u.name] = charge_arc_words(r, u.name);
+    j["charge_arc"] = arcs;
     const Step st = next_step(s, r);
     Json n;
     n["step"] = k_step_kind_names[static_cast<std::size_t>(st.kind)];

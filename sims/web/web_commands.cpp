@@ -139,6 +139,13 @@ std::optional<solo::Command> shoot(const Json& body, std::string unit, Reply& ba
     return bad = error_reply(400, "missing \"distance\": to the nearest enemy it can see (e.g. 25)"), std::nullopt;
   c.distance = distance;
   if (hits) c.hits = static_cast<int>(*hits);
+  // Whether the target is mounted (seed 002 L35: where a hit on a mounted
+  // figure falls), as `solo play` asks it; absent: not said.
+  if (body.contains("mounted") && !body["mounted"].is_null()) {
+    bool mounted = false;
+    if (auto e = want_bool(body, "mounted", mounted)) return bad = error_reply(400, *e), std::nullopt;
+    c.mounted = mounted;
+  }
   return c;
 }
 

@@ -386,6 +386,9 @@ try {
   for (const d of ["1", "5"]) await clickText(d, "#step .pad");
   await clickText("OK", "#step .pad");
   await clickText("No", "#step");  // cover
+  // Whether the target is mounted (seed 002 L35: where its hits fall), as solo play asks.
+  await page.waitForFunction(() => /Is that enemy mounted/.test(document.querySelector("#step").textContent), { timeout: 10000 });
+  await clickText("Yes", "#step");
   // What to roll, with the engine's numbers (shot-plan: the shot at 15 cm, no cover).
   const plan = await page.evaluate(async () => (await fetch("/api/sessions/steps/shot-plan", {
     method: "POST", headers: { "Content-Type": "application/json" },
@@ -403,6 +406,7 @@ try {
   const stepsLog = execFileSync(exe, ["solo", "log", steps]).toString();
   check(/initiative: the cavalry rolls/.test(stepsLog) && /Hussars: shooting: Hussars shoots Carbine .*15 cm/.test(stepsLog),
     "the initiative and the shooting are in the session:\n" + stepsLog);
+  check(/target: "mounted"/.test(readFileSync(steps, "utf8")), "the page's answer that the target is mounted is in the shot's record");
   // A distance beyond the carbine's reach: the page records no target (it
   // used to send nothing at all).
   const far = path.join(dir, "far.vedette.yaml");
@@ -442,6 +446,10 @@ try {
   for (const d of ["2", "0"]) await clickText(d, "#step .pad");
   await clickText("OK", "#step .pad");
   await clickText("flank", "#step");
+  // The arc in words the figures settle (issue 30), from the server, not degrees.
+  const arcAsked = await page.$eval("#step", (e) => e.textContent);
+  check(/Is your unit at least partly in front of Cuirassiers' front edge, no further out to the side of that edge than it is in front of it, and in sight of its front rank\?/.test(arcAsked) &&
+    !/°/.test(arcAsked), "the arc question in table words: " + arcAsked);
   await clickText("Yes", "#step");  // in its arc and sight
   await page.waitForFunction(() => [...document.querySelectorAll("#step h2.done")].some((h) => h.textContent === "Your move: near Cuirassiers"), { timeout: 10000 });
   const mvLog = () => {

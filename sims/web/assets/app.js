@@ -246,8 +246,8 @@
           choices(flow, "Your unit", [["It has moved", "moved"], ["It is about to move", "about-to-move"], ["It only turned", "faced"]], (kind) =>
             distancePad(flow, `Distance from ${whose(unit)} front to your unit's nearest figure`, units, (d) =>
               choices(flow, `Which side of your unit would ${unit} strike?`, ["front", "flank", "rear"], (side) =>
-                choices(flow, `Is your unit at least partly within ${whose(unit)} ${s.charge_arc_degrees}° arc, in sight of its front rank?`,
-                  [["Yes", "yes"], ["Outside its arc", "arc"], ["Out of its sight", "sight"]], (seen) =>
+                choices(flow, `Is your unit at least partly ${s.charge_arc[unit]}, and in sight of its front rank?`,
+                  [["Yes", "yes"], ["Not even partly there", "arc"], ["Out of its sight", "sight"]], (seen) =>
                     send("moved", { as, kind, near: [{ unit, distance: d, side, in_arc: seen !== "arc", in_sight: seen !== "sight" }] },
                       `Your move: near ${unit}`, [unit, ...may]), render), render), render), render), render));
     };
@@ -377,9 +377,15 @@
               const plan = await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/shot-plan`, body);
               // Beyond its reach (the server says so): it has no enemy to shoot at.
               if (!plan.in_reach) return post("shoot", { unit: n.unit, target: false });
-              dice(`${n.unit} shoots ${n.weapon}: ${rollText(plan.dice, plan.need, "hits")}`, n.rolled_before, (how) => {
-                if (how === null) return send("shoot", body);
-                hitsChoice(flow, n.unit, plan.dice, (h) => send("shoot", { ...body, hits: h }));
+              // Where its hits fall depends on what the target is (seed 002
+              // L35: a hit on a mounted figure is on the horse or the rider),
+              // as solo play asks it.
+              choices(flow, "Is that enemy mounted (horse figures: cavalry, or mounted infantry on its horses)?", ["Yes", "No"], (m) => {
+                const shot = { ...body, mounted: m === "Yes" };
+                dice(`${n.unit} shoots ${n.weapon}: ${rollText(plan.dice, plan.need, "hits")}`, n.rolled_before, (how) => {
+                  if (how === null) return send("shoot", shot);
+                  hitsChoice(flow, n.unit, plan.dice, (h) => send("shoot", { ...shot, hits: h }));
+                });
               });
             })));
         });
