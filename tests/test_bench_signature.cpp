@@ -21,7 +21,7 @@ using namespace vedette;
 namespace {
 
 // Recorded by `vedette bench --signature`.
-constexpr const char* k_signature = "fnv1a64:efc67c319d94f230";
+constexpr const char* k_signature = "fnv1a64:c6b8e75e73895208";
 
 const std::string k_dir = std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios";
 

@@ -2,7 +2,9 @@
 // (engine/decision/battle_rules.hpp), and their located loader errors.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <string>
+#include <utility>
 
 #include "engagement_helpers.hpp"
 #include "engine/core/diagnostics.hpp"
@@ -112,4 +114,47 @@ TEST_CASE("rules: weapon and combat errors are located", "[rules]") {
   const std::string p = problems("ruleset_weapon_errors.yaml");
   CHECK(p.find("ruleset_weapon_errors.yaml:7:14: weapon 'bow' band 2: range bands must get longer") != std::string::npos);
   CHECK(p.find("ruleset_weapon_errors.yaml:9:16: expected a whole number from 1 to 7 for melee hit, found '9'") != std::string::npos);
+}
+
+// Seed 002 L10: "walk to take cover ... or away from all enemies". With no
+// cover within the move the engine moves as the table's words say
+// (combat.movement.away_from, issue 30): directly away from the nearest
+// enemy; `centre` moves away from the middle of every enemy. The enemies
+// here are below (20 cm) and to the right (40 cm) of the cavalry, so the
+// two readings go different ways.
+TEST_CASE("engagement: no cover within the move - away from the nearest enemy, or the middle of them all (seed 002 L10)",
+          "[engagement][seed002][002-L10-words-away]") {
+  auto heading_after_cover_move = [](const RulesetPtr& rules) {
+    auto s = vtest::make_scenario(rules,
+                                  {{"C", 0, "light_cavalry", 12, {100, 100}, 0},
+                                   {"Near", 1, "heavy_foot", 12, {100, 120}, 0},
+                                   {"Far", 1, "heavy_foot", 12, {140, 100}, 0}},
+                                  300, 300, 3);
+    vtest::ScriptedBot cover([](const Battle&, std::size_t) {
+      Command c;
+      c.move = Move::to_cover;
+      c.pace = Pace::walk;
+      return c;
+    });
+    vtest::ScriptedBot hold;
+    Engagement g(*s, {&cover, &hold}, 11, 0);
+    EventLog log;
+    g.attach(&log);
+    const Point start = g.battle().unit(0).pos;
+    REQUIRE(g.play_turn());
+    const Point end = g.battle().unit(0).pos;
+    std::string what;
+    for (const auto& e : log.events)
+      if (e.kind == "move" && e.unit == "C") what = e.text;
+    REQUIRE(std::hypot(end.x - start.x, end.y - start.y) > 1.0);  // it moved
+    return std::pair{std::atan2(end.y - start.y, end.x - start.x) * 180.0 / 3.14159265358979323846, what};
+  };
+  // Away from Near (below: +y): straight up, -90 degrees.
+  const auto [nearest, nearest_text] = heading_after_cover_move(default_ruleset());
+  CHECK(nearest == Approx(-90.0).margin(0.5));
+  CHECK(nearest_text.find("moves away from the nearest enemy, Near") != std::string::npos);
+  // Away from the middle of Near and Far, (120, 110): up and to the left.
+  const auto [centre, centre_text] = heading_after_cover_move(load_ruleset("builtin:default", {{"combat.movement.away_from", "centre"}}));
+  CHECK(centre == Approx(std::atan2(-10.0, -20.0) * 180.0 / 3.14159265358979323846).margin(0.5));
+  CHECK(centre_text.find("moves away from all enemies") != std::string::npos);
 }

@@ -235,7 +235,7 @@ TEST_CASE("solo play: end of input in a terminal (Ctrl-D) saves and exits cleanl
     t.send("y");
     REQUIRE(t.expect("weapons range? [y/N] "));
     t.send_raw("\x04");  // Ctrl-D at the start of a line: end of input
-    REQUIRE(t.expect("Input ended. Everything so far is saved in game.vedette.yaml (turn 1; next: Lancers)."));
+    REQUIRE(t.expect("Input ended. Everything so far is saved in game.vedette.yaml (turn 1; next: Lancers' activation)."));
     CHECK(t.finish() == 0);
   }
   // The answer given is kept, and play picks up at the next question.

@@ -55,7 +55,7 @@ TEST_CASE("solo turn: a plain activation takes at most 4 questions", "[solo][pla
   CHECK(contains(r.out, "flank or rear, and in sight? [y/N] n\n"));
   CHECK(contains(r.out, "(figures wounded or killed since last asked)? [0] 0\nRisk factor"));
   CHECK_FALSE(contains(r.out, "retreating as a result of melee"));
-  CHECK_FALSE(contains(r.out, "next: Lancers)."));  // the activation was complete
+  CHECK_FALSE(contains(r.out, "next: Lancers' activation)."));  // the activation was complete
   CHECK(load(dir).memory(0).acted_in_turn == 2);
 }
 

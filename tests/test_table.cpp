@@ -634,4 +634,7 @@ TEST_CASE("table: continue and away-from instructions in table words (seed 002 L
   CHECK(instruction(r, decide(r, 1, 1, moving())) ==
         "Walk into the nearest accessible cover within one move (up to 30 cm); if there is none, walk 1-30 cm directly away "
         "from the enemy (with enemies on more than one side of it, away from the nearest).");
+  // The words follow the engine's switch (combat.movement.away_from).
+  const RulesetPtr centre = load_ruleset("builtin:default", {{"combat.movement.away_from", "centre"}});
+  CHECK(instruction(*centre, decide(*centre, 1, 1, moving())).find("away from the middle of them all).") != std::string::npos);
 }

@@ -81,7 +81,7 @@ std::string instruction(const Ruleset& r, const Decision& d) {
       } else {
         s = pace + " into the nearest accessible cover within one move (up to " + format_length_prose(r.pace_range(d.pace).max, r.units) +
             "); if there is none, " + std::string(pace_name(d.pace)) + dist +
-            " directly away from the enemy (with enemies on more than one side of it, away from the nearest)";
+            " " + away_from_enemies_words(r);
       }
       break;
     case Direction::hold:
@@ -92,6 +92,12 @@ std::string instruction(const Ruleset& r, const Decision& d) {
   s += ".";
   if (b.charge_possible) s += " Charge? If an enemy is within charge range, the unit may charge it.";
   return s;
+}
+
+std::string away_from_enemies_words(const Ruleset& r) {
+  return r.combat.movement.away_from == CombatRules::AwayFrom::nearest
+             ? "directly away from the enemy (with enemies on more than one side of it, away from the nearest)"
+             : "directly away from the enemy (with enemies on more than one side of it, away from the middle of them all)";
 }
 
 std::string adjustment_note(const Ruleset& r, const Decision& d, const UnitState& s) {

@@ -51,6 +51,10 @@ std::vector<std::pair<const Behaviour*, Fraction>> band_odds(const Ruleset& r, c
 // An instruction a player can act on: "Canter 30-40 cm directly away from
 // the nearest enemy, then face it."
 std::string instruction(const Ruleset& r, const Decision& d);
+// Seed 002 L10's "or away from all enemies" in table words, as the engine
+// moves (combat.movement.away_from): "directly away from the enemy (with
+// enemies on more than one side of it, away from the nearest)".
+std::string away_from_enemies_words(const Ruleset& r);
 // Why the pace differs from the table's, or "".
 std::string adjustment_note(const Ruleset& r, const Decision& d, const UnitState& s);
 // Seed 002 L25's turning rate where it binds (issue 28): a mounted move that

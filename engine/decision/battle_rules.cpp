@@ -194,6 +194,8 @@ void read_combat(const Doc& n, Diagnostics& d, Ruleset& r) {
     MapReader m(*x, d, "combat movement");
     c.movement.about_face_free = read_bool_or(m.required("about_face_free"), d, "movement about_face_free", c.movement.about_face_free);
     c.movement.stand_off = read_length_or(m.required("stand_off"), d, "movement stand_off", c.movement.stand_off);
+    if (auto y = m.required("away_from"))
+      if (auto i = read_choice(*y, d, "movement away_from", {"nearest", "centre"})) c.movement.away_from = static_cast<CombatRules::AwayFrom>(*i);
     m.finish();
   }
   if (auto x = top.required("initiative")) {

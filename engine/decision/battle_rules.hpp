@@ -83,9 +83,14 @@ struct CombatRules {
     int column_files = 4;
   } formations;
 
+  // Seed 002 L10's "away from all enemies" when no cover is in reach: away
+  // from the nearest enemy (what a player lays a tape along), or from the
+  // middle of every enemy (the reading before issue 30).
+  enum class AwayFrom : std::uint8_t { nearest, centre };
   struct Movement {
     bool about_face_free = true;          // an about-face costs nothing (turning rates apply to the rest)
     Length stand_off = Length::cm(1);     // moves that are not charges stop this short of an enemy
+    AwayFrom away_from = AwayFrom::nearest;
   } movement;
 
   struct Initiative {

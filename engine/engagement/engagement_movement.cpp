@@ -200,8 +200,9 @@ Pace Engagement::move_pace(std::size_t i, const Command& c) {
   return p;
 }
 
-// Move::to_cover: into the nearest cover within the move, else away from all
-// enemies. Returns the distance moved.
+// Move::to_cover: into the nearest cover within the move, else away from the
+// enemies (combat.movement.away_from: the nearest, or the middle of them
+// all). Returns the distance moved.
 double Engagement::move_to_cover(std::size_t i, Pace p, Length a, bool free_about, std::string& what) {
   const Unit& u = b_.units_[i];
   double moved = 0;
@@ -209,6 +210,13 @@ double Engagement::move_to_cover(std::size_t i, Pace p, Length a, bool free_abou
   if (cover) {
     moved = go(i, *cover, p, a, false);
     if (rec_) what = "moves into cover";
+  } else if (r_.combat.movement.away_from == CombatRules::AwayFrom::nearest) {
+    // As Move::away: directly away from the nearest enemy.
+    const UnitIndex from = b_.nearest_enemy(i, false);
+    if (from != k_no_unit) moved = go(i, u.pos + unit_vector(b_.units_[static_cast<std::size_t>(from)].pos, u.pos) * kFar, p, a, free_about);
+    if (rec_)
+      what = from == k_no_unit ? "finds no cover within its move and no enemy to move away from"
+                               : "finds no cover within its move and moves away from the nearest enemy, " + name(static_cast<std::size_t>(from));
   } else {
     Point c0{0, 0};
     int n = 0;

@@ -20,7 +20,7 @@ enum class Move : std::uint8_t {
   keep,          // carry on along its facing (seed 002 "continue current actions")
   toward,        // straight toward `target`, stopping short of contact
   away,          // straight away from `target`
-  to_cover,      // into the nearest cover within the move, or away from all enemies
+  to_cover,      // into the nearest cover within the move, or away from the enemies (combat.movement.away_from)
   home,          // toward its own table edge
   form_square,   // infantry: form square (its whole move)
   leave_square,  // infantry: form line again (its whole move)

@@ -756,16 +756,9 @@ int run_solo_play(const PlayOptions& o, Io& io) {
       }
     }
   } catch (const Quit& q) {
-    std::string next;
-    Step step = next_step(s, *sr.rules);
-    if (step.kind == Step::Kind::question || step.kind == Step::Kind::roll)
-      next = "; next: " + s.header().units[step.unit].name;
-    if (step.kind == Step::Kind::charge) next = "; next: " + possessive(s.header().units[step.unit].name) + " charge";
-    if (step.kind == Step::Kind::initiative) next = "; next: the initiative";
-    if (step.kind == Step::Kind::your_move) next = "; next: your move";
-    if (step.kind == Step::Kind::shooting || step.kind == Step::Kind::melee || step.kind == Step::Kind::rally)
-      next = "; next: " + possessive(s.header().units[step.unit].name) +
-             (step.kind == Step::Kind::shooting ? " shooting" : step.kind == Step::Kind::melee ? " melee" : " morale");
+    const Step step = next_step(s, *sr.rules);
+    const bool more = step.kind != Step::Kind::game_over && step.kind != Step::Kind::next_turn;
+    const std::string next = more ? "; next: " + step_words(s, step) : std::string();
     out << (q.eof ? "Input ended. " : "") << "Everything so far is saved in " << file << " (turn " << s.state().turn
         << next << ").\nResume with: vedette solo play " << file << "\n";
     return 0;

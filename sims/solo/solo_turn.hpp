@@ -380,6 +380,12 @@ struct Step {
 inline constexpr std::array<std::string_view, 10> k_step_kind_names{
     "question", "roll", "charge", "initiative", "your_move", "shooting", "melee", "rally", "next_turn", "game_over"};
 Step next_step(const Session& s, const Ruleset& r);
+// The step in a player's words, one wording for every front (`solo play`'s
+// quit, `solo status` and the commands' "Next:", the page's "left this
+// turn"): "Lancers' activation", "Lancers' charge", "the initiative", "your
+// move", "Hussars' shooting", "... melee", "... morale", "the next turn",
+// "nothing: every automated unit is routed or destroyed".
+std::string step_words(const Session& s, const Step& st);
 // Whether a "(Charge?)" is still being declared (step 1): not answered, or
 // answered yes without its target named and its sight answered (version 6,
 // seed 003 L24, L34; asked again after a switch of target, L56).

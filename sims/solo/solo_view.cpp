@@ -27,6 +27,24 @@ std::string yes_no(bool v) { return v ? "yes" : "no"; }
 
 }  // namespace
 
+std::string step_words(const Session& s, const Step& st) {
+  const auto& units = s.header().units;
+  const std::string whose = st.unit < units.size() ? possessive(units[st.unit].name) : std::string();
+  switch (st.kind) {
+    case Step::Kind::question:
+    case Step::Kind::roll: return whose + " activation";
+    case Step::Kind::charge: return whose + " charge";
+    case Step::Kind::initiative: return "the initiative";
+    case Step::Kind::your_move: return "your move";
+    case Step::Kind::shooting: return whose + " shooting";
+    case Step::Kind::melee: return whose + " melee";
+    case Step::Kind::rally: return whose + " morale";
+    case Step::Kind::next_turn: return "the next turn";
+    case Step::Kind::game_over: return "nothing: every automated unit is routed or destroyed";
+  }
+  return {};
+}
+
 std::string unit_summary(const Session& s, const Ruleset* r, std::size_t unit) {
   const UnitSpec& u = s.header().units[unit];
   const UnitType* t = r ? r->find_unit_type(u.type) : nullptr;

@@ -510,15 +510,16 @@ void App::turn_words(const std::string& name, Reply& r) const {
   for (std::size_t k = 0; k < units.size(); ++k)
     if (s.memory(k).acted_in_turn != turn && s.figures_left(k) > 0 && s.memory(k).morale != solo::Morale::routed)
       left.push_back(units[k].name + " has not acted");
+  // The step the turn waits on, in solo::step_words's words (an activation
+  // is said above, a unit at a time).
   const solo::Step st = solo::next_step(s, rs);
-  const std::string who = st.unit < units.size() ? units[st.unit].name : "";
   switch (st.kind) {
-    case solo::Step::Kind::charge: left.push_back(who + "'s charge is not answered"); break;
-    case solo::Step::Kind::initiative: left.push_back("the initiative"); break;
-    case solo::Step::Kind::your_move: left.push_back("your move"); break;
-    case solo::Step::Kind::shooting: left.push_back(who + "'s shooting"); break;
-    case solo::Step::Kind::melee: left.push_back(who + "'s melee"); break;
-    case solo::Step::Kind::rally: left.push_back(who + "'s morale check"); break;
+    case solo::Step::Kind::charge: left.push_back(solo::step_words(s, st) + " is not answered"); break;
+    case solo::Step::Kind::initiative:
+    case solo::Step::Kind::your_move:
+    case solo::Step::Kind::shooting:
+    case solo::Step::Kind::melee:
+    case solo::Step::Kind::rally: left.push_back(solo::step_words(s, st)); break;
     default: break;
   }
   j["result"]["turn_left"] = left;

@@ -98,7 +98,7 @@ std::string instruction(const Rules& a, const Ruleset& r, const Decision& d, con
         if (d.pace == Pace::gallop) s += " (Galloping, not into: " + gallop_barred(a) + "; 13.36)";
         // As the tabletop's words (engine/decision/actions_table.cpp): a
         // direction a player can take from the board (issue 30).
-        s += "; if there is none, directly away from the enemy (with enemies on more than one side of it, away from the nearest)";
+        s += "; if there is none, " + away_from_enemies_words(r);
       }
       break;
     case Direction::hold: s = "Stay in its hex (no MF)"; break;

@@ -140,22 +140,23 @@ void undo_text(std::ostream& out, const Session& s, const Applied& r, bool undo)
 }
 
 // The session's next step, in words, with the command that answers it.
+// The next step in solo::step_words's words, with the command that does it.
 std::string next_text(const Session& s, const Ruleset& r) {
   const Step st = next_step(s, r);
-  const std::string who = st.unit < s.header().units.size() ? s.header().units[st.unit].name : "";
+  const std::string what = step_words(s, st);
   switch (st.kind) {
     case Step::Kind::question:
-    case Step::Kind::roll: return possessive(who) + " activation (`vedette solo play`, or `solo activate`)";
-    case Step::Kind::charge: return possessive(who) + " \"(Charge?)\" (`solo charge`)";
-    case Step::Kind::initiative: return "the initiative (`solo initiative`)";
+    case Step::Kind::roll: return what + " (`vedette solo play`, or `solo activate`)";
+    case Step::Kind::charge: return what + " (`solo charge`)";
+    case Step::Kind::initiative: return what + " (`solo initiative`)";
     case Step::Kind::your_move:
-      return "your move: the cavalry answers units of yours that move near it (`solo moved`) or charge it (`solo charged`); "
-             "say when it is over (`solo end-move`)";
-    case Step::Kind::shooting: return possessive(who) + " shooting (`solo shoot`)";
-    case Step::Kind::melee: return possessive(who) + " melee (`solo melee`)";
-    case Step::Kind::rally: return possessive(who) + " morale (`solo rally`)";
-    case Step::Kind::next_turn: return "the next turn (`solo next-turn`)";
-    case Step::Kind::game_over: return "nothing: every automated unit is routed or destroyed";
+      return what + ": the cavalry answers units of yours that move near it (`solo moved`) or charge it (`solo charged`); "
+                    "say when it is over (`solo end-move`)";
+    case Step::Kind::shooting: return what + " (`solo shoot`)";
+    case Step::Kind::melee: return what + " (`solo melee`)";
+    case Step::Kind::rally: return what + " (`solo rally`)";
+    case Step::Kind::next_turn: return what + " (`solo next-turn`)";
+    case Step::Kind::game_over: return what;
   }
   return {};
 }
