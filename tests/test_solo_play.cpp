@@ -328,6 +328,9 @@ TEST_CASE("solo play: the ruleset-change question is reloaded when another comma
   hero_value(dir, "-1", "-2");
   Pty t({"solo", "play", "game"}, dir.path);
   REQUIRE(t.expect("Continue with the new rules? [y/N] "));
+  t.send("?");  // the question in words (issue 30: ? on every question)
+  REQUIRE(t.expect("Yes records the change in the session's history and plays on by the rules as the file now says"));
+  REQUIRE(t.expect("Continue with the new rules? [y/N] "));
   Result c = run({"solo", "casualties", "game", "Lancers", "2", "--accept-ruleset-change"}, dir.path);
   INFO(c.err);
   REQUIRE(c.status == 0);

@@ -313,6 +313,23 @@ TEST_CASE("solo play: a unit that ends near no cavalry is not named, and nothing
   CHECK(r.out.find("Your move is over.") > r.out.find("The cavalry moves now"));
 }
 
+// Issue 30: ? on your move's two questions says the rule in words, the
+// arc as the figures settle it (no degrees).
+TEST_CASE("solo play: ? on your move's questions gives seed 003's opportunity charge and the arc in table words",
+          "[solo][reaction][play]") {
+  TempDir dir;
+  turn_two(dir, false);
+  Result r = run({"solo", "play", "game"}, dir.path, "1\n6\n?\nFoot heavy-foot\n?\nnone\n\nq\n");
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(contains(r.out, "Seed 003 L90-L102: a cavalry unit that has not moved may charge a unit of yours that moves or turns within its reach."));
+  CHECK(contains(r.out, "Where does Foot end?"));
+  CHECK(contains(r.out, "no-arc when your unit is not even partly in front of that unit's front edge, no further out to the side of that "
+                        "edge than it is in front of it"));
+  CHECK_FALSE(contains(r.out, "degrees"));
+  CHECK(contains(r.out, "Your move is over."));
+}
+
 // The melee after your charge at the cavalry (seed 003 L54: it stood and is
 // held): it defends, as the engine's melee has it
 // (engine/engagement/engagement_fighting.cpp: the charger is the attacker).

@@ -197,7 +197,9 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
                                        " to its morale dice in the flank, " + signed_str(r.charge.rear_modifier) + " in the rear.");
     answer(std::string(k_side_names[static_cast<std::size_t>(sd)]));
   } else if (field == "both_charging") {
-    answer(yes_no_text(p.yes_no("Is the target charging too?", false)));
+    answer(yes_no_text(p.yes_no("Is the target charging too?", false,
+                                "Yes when your unit is charging " + name + " this turn as well: seed 003 has two units "
+                                "charging each other meet halfway, and each checks its morale as a unit charged.")));
   } else if (field == "path") {
     auto pa = p.checked<ChargePath>(
         "On the way: open ground, an obstacle (fence, hedge, wall), uphill, or the target in rough terrain (into-terrain)?",
@@ -213,13 +215,24 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
   } else if (field == "fear_exempt") {
     answer(yes_no_text(p.yes_no("Fear of Charge: is your unit in cover of " + std::to_string(r.charge.fear_of_charge.exempt_cover) +
                                     " or better against the charge (not counting prone)? If not, it takes a gut check.",
-                                false)));
+                                false,
+                                "Fear of Charge (an optional rule, seed 001): infantry charged by cavalry that moved " +
+                                    format_length_table(r.charge.fear_of_charge.charge_min_move, u) + " or more, from within " +
+                                    format_length_table(r.charge.fear_of_charge.range, u) + ", takes a gut check unless it is in cover of " +
+                                    std::to_string(r.charge.fear_of_charge.exempt_cover) + " or better against it.")));
   } else if (field == "refuge") {
     answer(yes_no_text(p.yes_no("If your unit fails its gut check, is there such cover within " +
                                     format_length_table(r.charge.fear_of_charge.flee_distance, u) + " of it to flee to?",
-                                false)));
+                                false,
+                                "A unit that fails its gut check moves up to " +
+                                    format_length_table(r.charge.fear_of_charge.flee_distance, u) + " toward cover of " +
+                                    std::to_string(r.charge.fear_of_charge.exempt_cover) +
+                                    " or better (seed 001); say whether such cover is that close.")));
   } else if (field == "square") {
-    answer(yes_no_text(p.yes_no("Infantry Square: does your unit form square to receive the charge?", false)));
+    answer(yes_no_text(p.yes_no("Infantry Square: does your unit form square to receive the charge?", false,
+                                "Infantry Square (an optional rule, seed 004): a square rolls its die first and a " +
+                                    std::string("bounce sends the cavalry back; then each side fights with at most ") +
+                                    std::to_string(r.charge.infantry_square.max_battle_dice) + " die.")));
   } else {
     // The form is complete: what is known before the dice, then the dice.
     ChargeInputs in = inputs_from(r, s, k, m.charge_draft);
@@ -241,7 +254,9 @@ void charge_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Pro
                 return std::nullopt;
               }
               return std::array<int, 2>{static_cast<int>(*x), static_cast<int>(*y)};
-            });
+            },
+            "Type the two dice as they fell, e.g. 3 5: the check adds them and compares the total with the score the "
+            "question names.");
     };
     if (physical && !s.charge_dice_for(k, s.state().turn)) {
       // Your dice in the charge's own order (the procedure asks each only
@@ -345,7 +360,10 @@ void shooting_step(Session& s, const Ruleset& r, std::size_t k, bool physical, P
                                      return std::nullopt;
                                    }
                                    return l;
-                                 });
+                                 },
+                                 "Measure from its front edge to the nearest figure of the nearest enemy it can see: the "
+                                 "distance picks the weapon's range band (beyond its reach of " + format_length_table(c.reach, u) +
+                                     " it has no target).");
     // Cover is asked only when it can still matter: a die that cannot hit
     // in the open cannot hit in cover either.
     cmd.at = distance;
@@ -359,7 +377,9 @@ void shooting_step(Session& s, const Ruleset& r, std::size_t k, bool physical, P
     if (plan && plan->need <= 6 && physical && !s.step_dice_for(TurnStep::shooting, k, s.state().turn)) {
       cmd.hits = p.number("Roll " + std::to_string(plan->dice) + " D6 for " + name + ", each hitting on " + std::to_string(plan->need) +
                             "+, and enter the number of hits:",
-                          0, plan->dice, std::nullopt, "");
+                          0, plan->dice, std::nullopt, "",
+                          "Roll the dice for the cavalry's shot and count those showing the score or more: each is a hit on "
+                          "your unit.");
       hits = *cmd.hits;
     } else if (plan && plan->need <= 6) {
       // The session's dice, as the shot will take them (session_step_dice:
@@ -405,7 +425,9 @@ void melee_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prom
   if (need.kind == MeleeProcedure::Need::Kind::roll && physical && !s.step_dice_for(TurnStep::melee, k, s.state().turn))
     cmd.hits = p.number("Roll " + std::to_string(need.dice) + " D6 for " + name + ", each hitting on " + std::to_string(need.need) +
                          "+, and enter the number of hits:",
-                        0, need.dice, std::nullopt, "");
+                        0, need.dice, std::nullopt, "",
+                        "Roll the dice for the cavalry's melee and count those showing the score or more: each is a hit on "
+                        "your unit.");
   out << step_applied(s, r, cmd).outcome << "\n";
 }
 
@@ -512,7 +534,8 @@ std::vector<int> ask_dice(Prompter& p, const std::string& prompt, std::size_t n)
       return std::nullopt;
     }
     return v;
-  });
+  }, "Type the " + std::string(n == 1 ? "die" : "dice") + " as " + (n == 1 ? "it" : "they") + " fell, e.g. " + (n == 1 ? "4" : "3 5") +
+         ": the question says whose roll it is and what it needs.");
 }
 
 }  // namespace play
@@ -665,7 +688,9 @@ int run_solo_play(const PlayOptions& o, Io& io) {
           for (std::size_t k = 0; k < s.header().units.size(); ++k) out << "  " << turn_summary(r, s, k) << "\n";
           if (!p.yes_no("All units have acted in turn " + std::to_string(turn) + ". Start turn " +
                             std::to_string(turn + 1) + "?",
-                        true)) {
+                        true,
+                        "Yes starts the next turn: each unit's pace and running carry over, and every unit is activated "
+                        "again. No saves and stops here; play resumes at this question.")) {
             out << "Saved. Resume with: vedette solo play " << file << "\n";
             return 0;
           }
@@ -733,7 +758,9 @@ int run_solo_play(const PlayOptions& o, Io& io) {
         activate.unit = spec.name;
         activate.from_answers = true;
         if (physical && !s.die_for(k, turn))
-          activate.roll = p.number("Roll a D6 for " + spec.name + " and enter it (1-6):", 1, 6, s.player_die_for(k, turn), "");
+          activate.roll = p.number("Roll a D6 for " + spec.name + " and enter it (1-6):", 1, 6, s.player_die_for(k, turn), "",
+                                   "The D6 picks the cell of the Actions Table's row for its risk factor, shown above: "
+                                   "what the unit does this turn (seed 002).");
         const int n = apply(s, r, activate).events.back();
         const Activation& a = std::get<ActivateEvent>(s.event(n).body).a;
         save_or_throw(s);

@@ -67,8 +67,9 @@ class Prompter {
   // while the prompt waited (Session::changed_on_disk).
   void watch(std::function<bool()> changed) { changed_ = std::move(changed); }
 
-  // `explain`: what "?" says about the question, before the keys.
-  bool yes_no(const std::string& question, bool def, const std::string& explain = {}) {
+  // `explain`: what "?" says about the question, before the keys. Required:
+  // every question says its rule in words (issue 30).
+  bool yes_no(const std::string& question, bool def, const std::string& explain) {
     while (true) {
       std::string t = ask(question + (def ? " [Y/n] " : " [y/N] "));
       if (t.empty()) return def;
@@ -87,7 +88,7 @@ class Prompter {
   // A free answer checked by `parse` (nullopt plus a reason re-asks);
   // `explain`: what "?" says about the question, before the keys.
   template <class T, class Parse>
-  T checked(const std::string& question, const std::optional<std::string>& def, Parse parse, const std::string& explain = {}) {
+  T checked(const std::string& question, const std::optional<std::string>& def, Parse parse, const std::string& explain) {
     while (true) {
       std::string t = ask(question + (def ? " [" + *def + "] " : " "));
       if (t == "?" || t == "help") {
@@ -110,7 +111,7 @@ class Prompter {
   }
 
   int number(const std::string& question, int lo, int hi, std::optional<int> def, const std::string& why_max,
-             const std::string& explain = {}) {
+             const std::string& explain) {
     while (true) {
       std::string t = ask(question + (def ? " [" + std::to_string(*def) + "] " : " "));
       if (t.empty() && def) return *def;
