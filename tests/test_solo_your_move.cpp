@@ -30,10 +30,10 @@ TEST_CASE("solo new: without weapon= a unit carries its type's default_weapon, a
                  dir.path);
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);
-  CHECK(contains(r.out, "Hussars: Shooting cavalry, Carbine; 12 figures (assumed; give figures=N for the real number) (Carbine: its "
-                        "type's weapon; give weapon=none if it has none)"));
+  CHECK(contains(r.out, "Hussars: Shooting cavalry, Carbine; 12 figures (assumed; give figures=N for the real number) (its type's "
+                        "weapon; give weapon=none if it has none)"));
   CHECK(contains(r.out, "Dragoons: Mounted infantry, Musket; 12 figures"));
-  CHECK(contains(r.out, "Dragoons: Mounted infantry, Musket; 12 figures (assumed; give figures=N for the real number) (Musket: its type's weapon"));
+  CHECK(contains(r.out, "Dragoons: Mounted infantry, Musket; 12 figures (assumed; give figures=N for the real number) (its type's weapon; give weapon=none"));
   CHECK(contains(r.out, "Lancers: Shock cavalry; 12 figures (assumed; give figures=N for the real number)\n"));
   CHECK(contains(r.out, "Scouts: Shooting cavalry; 12 figures (assumed; give figures=N for the real number)\n"));
   CHECK(contains(r.out, "Pistoleers: Shooting cavalry, Pistols; 12 figures (assumed; give figures=N for the real number)\n"));
@@ -63,7 +63,7 @@ TEST_CASE("solo new: the default weapon is the ruleset's data, and a house rule 
                  dir.path);
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);
-  CHECK(contains(r.out, "Lancers: Shock cavalry, Pistols; 12 figures (assumed; give figures=N for the real number) (Pistols: its type's weapon"));
+  CHECK(contains(r.out, "Lancers: Shock cavalry, Pistols; 12 figures (assumed; give figures=N for the real number) (its type's weapon; give weapon=none"));
   CHECK(contains(r.out, "Hussars: Shooting cavalry; 12 figures (assumed; give figures=N for the real number)\n"));
   // A weapon the ruleset does not have is refused where it is written.
   std::ofstream(dir.path / "bad.yaml") << "extends: builtin:default\nunit_types:\n  shock:\n    default_weapon: lance\n";

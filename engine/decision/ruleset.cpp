@@ -32,6 +32,12 @@ const UnitType* Ruleset::find_unit_type(std::string_view id) const {
   return nullptr;
 }
 
+const Weapon* Ruleset::find_weapon(std::string_view id) const {
+  for (const auto& w : weapons)
+    if (w.id == id) return &w;
+  return nullptr;
+}
+
 const Profile* Ruleset::find_profile(std::string_view id) const {
   for (const auto& p : profiles)
     if (p.id == id) return &p;
@@ -146,7 +152,7 @@ struct Builder {
   void check_default_weapons() {
     for (const auto& [i, where] : default_weapon_where) {
       const UnitType& t = r.unit_types[i];
-      if (std::any_of(r.weapons.begin(), r.weapons.end(), [&](const Weapon& w) { return w.id == t.default_weapon; })) continue;
+      if (r.find_weapon(t.default_weapon)) continue;
       std::vector<std::string> ids;
       std::string names;
       for (const Weapon& w : r.weapons) {

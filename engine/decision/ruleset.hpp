@@ -140,6 +140,7 @@ class Ruleset {
   const Behaviour* find_behaviour(std::string_view id) const;
   const UnitType* find_unit_type(std::string_view id) const;
   const Profile* find_profile(std::string_view id) const;
+  const Weapon* find_weapon(std::string_view id) const;
   const PaceRange& pace_range(Pace p) const { return supplement.paces[static_cast<std::size_t>(p)]; }
 };
 

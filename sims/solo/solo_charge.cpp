@@ -593,6 +593,10 @@ void replay_steps(const Session& s, const Ruleset& r) {
       fail(key, "'" + v + "' is not a whole number");
       return 0;
     };
+    // The player's count of hits (no faces) as the count.
+    auto player_count = [](const StepRecord& rec) {
+      return rec.dice.empty() && rec.dice_source == DiceSource::player ? std::optional<int>(rec.score) : std::nullopt;
+    };
     // The step again, on the state just before it.
     std::optional<StepRecord> again;
     const StepRecord* rec = nullptr;
@@ -604,9 +608,7 @@ void replay_steps(const Session& s, const Ruleset& r) {
         rec = &me->s;
         const std::size_t k = walk.unit_index(me->unit);
         const int theirs = number(*rec, "player_hits");
-        // The player's count of hits (no faces) as the count.
-        const std::optional<int> own =
-            rec->dice.empty() && rec->dice_source == DiceSource::player ? std::optional<int>(rec->score) : std::nullopt;
+        const std::optional<int> own = player_count(*rec);
         if (walk.memory(k).square) {
           // The record keeps whether a face bounced, not the faces: its hits
           // came from the dice that did not (read_square_faces).
@@ -633,9 +635,7 @@ void replay_steps(const Session& s, const Ruleset& r) {
           distance = *d;
         }
         const bool cover = rec->given.count("cover") && rec->given.at("cover") == "yes";
-        const std::optional<int> own =
-            rec->dice.empty() && rec->dice_source == DiceSource::player ? std::optional<int>(rec->score) : std::nullopt;
-        again = resolve_shooting(r, walk, k, target, distance, cover, recorded_dice(*rec), own, mounted);
+        again = resolve_shooting(r, walk, k, target, distance, cover, recorded_dice(*rec), player_count(*rec), mounted);
       } else if (std::holds_alternative<OpportunityEvent>(e.body) || std::holds_alternative<ChargedEvent>(e.body)) {
         // The reactions (sims/solo/solo_react.hpp): the player's unit as
         // the record names it, on the charge's procedure again.

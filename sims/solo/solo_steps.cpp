@@ -146,8 +146,7 @@ ShootingChance shooting_chance(const Ruleset& r, const Session& s, std::size_t u
     c.why_not = spec.name + " has no missile weapon";
     return c;
   }
-  for (const Weapon& w : r.weapons)
-    if (w.id == spec.weapon) c.weapon = &w;
+  c.weapon = r.find_weapon(spec.weapon);
   if (!c.weapon) {
     c.why_not = "the ruleset has no weapon '" + spec.weapon + "'";
     return c;

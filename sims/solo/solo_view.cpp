@@ -51,11 +51,8 @@ std::string unit_summary(const Session& s, const Ruleset* r, std::size_t unit) {
   std::string out = t ? t->name : u.type;
   if (!u.weight.empty()) out += " (" + u.weight + ")";
   if (!u.weapon.empty()) {
-    std::string w = u.weapon;
-    if (r)
-      for (const Weapon& x : r->weapons)
-        if (x.id == u.weapon) w = x.name;
-    out += ", " + w;
+    const Weapon* w = r ? r->find_weapon(u.weapon) : nullptr;
+    out += ", " + (w ? w->name : u.weapon);
   }
   if (u.raw) out += ", raw";
   if (u.hero) out += ", hero";

@@ -76,12 +76,8 @@ int run_new(const NewOptions& o, Io& io) {
   for (std::size_t k = 0; k < h.units.size(); ++k) {
     io.out << "  " << h.units[k].name << ": " << unit_summary(s, rules.get(), k);
     if (assumed[k]) io.out << " (assumed; give figures=N for the real number)";
-    if (made->weapon_from_type[k]) {
-      std::string w = h.units[k].weapon;
-      for (const Weapon& x : rules->weapons)
-        if (x.id == w) w = x.name;
-      io.out << " (" << w << ": its type's weapon; give weapon=none if it has none)";
-    }
+    // (unit_summary named the weapon)
+    if (made->weapon_from_type[k]) io.out << " (its type's weapon; give weapon=none if it has none)";
     io.out << "\n";
   }
   io.out << "Play it: vedette solo play " << path.string() << "\n";
