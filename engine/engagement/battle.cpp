@@ -135,17 +135,12 @@ const ChargeWay& Battle::charge_way_miss(std::size_t a, std::size_t b, Length di
   // Hex boards: the answer for these two places and this distance, from an
   // earlier pair or engagement (a function of them and the board alone).
   HexPair* kept = hex_pair(a, b);
-  if (kept && same_bits(kept->pos, from, to)) {
-    if (kept->way_valid && kept->distance == std::bit_cast<std::uint64_t>(dist)) {
-      m.way = kept->way;
-      set_bits(m.way_pos, from, to);
-      m.way_distance = kept->distance;
-      m.way_valid = true;
-      return m.way;
-    }
-  } else if (kept) {
-    set_bits(kept->pos, from, to);  // another pair of places in these hexes: start the entry again
-    kept->bearing_valid = false;
+  if (kept && kept->way_valid && kept->distance == std::bit_cast<std::uint64_t>(dist)) {
+    m.way = kept->way;
+    set_bits(m.way_pos, from, to);
+    m.way_distance = kept->distance;
+    m.way_valid = true;
+    return m.way;
   }
   ChargeWay& w = m.way;
   const Board& board = *board_;
@@ -198,18 +193,20 @@ Battle::HexPair* Battle::hex_pair(std::size_t a, std::size_t b) const {
   const std::size_t ia = hex_->hex_index(unit_hex(a)), ib = hex_->hex_index(unit_hex(b));
   if (ia == HexBoard::k_off_board || ib == HexBoard::k_off_board) return nullptr;
   if (hex_pairs_.empty()) hex_pairs_.resize(hexes * hexes);
-  return &hex_pairs_[ia * hexes + ib];
+  HexPair* kept = &hex_pairs_[ia * hexes + ib];
+  const Point from = units_[a].pos, to = units_[b].pos;
+  if (!same_bits(kept->pos, from, to)) {
+    set_bits(kept->pos, from, to);  // another pair of places in these hexes: start the entry again
+    kept->way_valid = false;
+    kept->bearing_valid = false;
+  }
+  return kept;
 }
 
 double Battle::pair_bearing(std::size_t a, std::size_t b) const {
   const Point from = units_[a].pos, to = units_[b].pos;
   HexPair* kept = hex_pair(a, b);
   if (!kept) return bearing_deg(from, to);
-  if (!same_bits(kept->pos, from, to)) {
-    set_bits(kept->pos, from, to);  // another pair of places in these hexes: start the entry again
-    kept->way_valid = false;
-    kept->bearing_valid = false;
-  }
   if (!kept->bearing_valid) {
     kept->bearing = bearing_deg(from, to);
     kept->bearing_valid = true;

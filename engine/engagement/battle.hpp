@@ -235,7 +235,8 @@ class Battle {
   };
   mutable std::vector<HexPair> hex_pairs_;  // [from place * hexes + to place]
   // The entry for units a and b where they stand, or null (off the board, a
-  // board too large, or not a hex board); its keys are the caller's to check.
+  // board too large, or not a hex board); an entry kept for other places in
+  // these hexes is started again (its answers dropped).
   HexPair* hex_pair(std::size_t a, std::size_t b) const;
   // bearing_deg(units a -> b), from hex_pairs_ where it can.
   double pair_bearing(std::size_t a, std::size_t b) const;
