@@ -593,7 +593,7 @@ struct ScenarioBuilder {
   void build(const Doc& root, const std::string& path, const std::string& ruleset_override) {
     MapReader top(root, d, "the scenario");
     if (!top.ok()) return;
-    if (root.entries.front().key != "scenario")
+    if (!root.entries.empty() && root.entries.front().key != "scenario")  // `{}` is missing the key, said below
       d.error(root.entries.front().key_where, "a scenario file starts with `scenario: NAME`");
     if (auto x = top.required("scenario")) s.name = read_string(*x, d, "scenario").value_or("");
     if (auto x = top.optional("description")) s.description = read_string(*x, d, "description").value_or("");
