@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 
+#include <filesystem>
 #include <set>
 #include <string>
 #include <vector>
@@ -205,4 +206,17 @@ TEST_CASE("scenario: vedette check validates scenarios as a user runs it", "[sce
   CHECK(json.status == 2);
   CHECK(json.out.find("\"line\": 4") != std::string::npos);
   CHECK(json.out.find("\"column\": 29") != std::string::npos);
+}
+
+// An empty scenario document (`{}`): refused for its missing keys at its
+// line and column, exit 2, nothing written. It used to crash the loader
+// (it read the first key of a map with none).
+TEST_CASE("scenario: an empty scenario document is refused for its missing keys, not a crash", "[scenario][cli]") {
+  vtest::TempDir dir;
+  const std::string file = dir.write("empty.yaml", "{}\n");
+  auto r = vtest::run_vedette({"sim", file, "-n", "10", "--out", dir.path() + "/out"});
+  CHECK(r.status == 2);
+  CHECK(r.err.find(file + ":1:1: missing key 'scenario' in the scenario") != std::string::npos);
+  CHECK(r.err.find(file + ":1:1: missing key 'units' in the scenario") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir.path() + "/out"));
 }
