@@ -444,7 +444,9 @@ SchemaRecorder* SchemaRecorder::active() { return t_recorder; }
 MapReader::MapReader(const Doc& node, Diagnostics& diags, std::string what)
     : node_(&node), diags_(&diags), what_(std::move(what)), ok_(node.is_map()) {
   if (!ok_) diags.error(node.where, "expected a map for " + what_ + ", found " + node.kind_name());
-  if (SchemaNote* s = ok_ ? note_for(node) : nullptr) s->map = true;
+  // (A node the loader wanted as a map but found otherwise still gets its
+  // empty note: `vedette schema`'s exploration learns that it was read.)
+  if (SchemaNote* s = note_for(node); s && ok_) s->map = true;
 }
 
 const Doc* MapReader::optional(std::string_view key) {
@@ -603,11 +605,14 @@ std::optional<std::size_t> read_choice(const Doc& n, Diagnostics& d, const std::
 std::optional<std::size_t> read_name(const Doc& n, Diagnostics& d, const std::string& what,
                                      const std::vector<std::string>& names) {
   auto i = read_choice(n, d, what, names);
-  if (SchemaNote* s = note_for(n); s && n.is_scalar()) {
-    s->type = "name";
-    s->choices.clear();
-  }
+  // The names stay in the note for `vedette schema`'s exploration (a value
+  // the loader takes here); the schema leaves a name open.
+  if (SchemaNote* s = note_for(n); s && n.is_scalar()) s->type = "name";
   return i;
+}
+
+void note_example(const Doc& n, std::string value) {
+  if (SchemaNote* s = note_for(n); s && n.is_scalar()) s->example = std::move(value);
 }
 
 void note_items(const Doc& n, std::size_t count) {

@@ -25,7 +25,10 @@ struct SchemaNote {
   // behaviours, weapons, unit types, profiles, sides, units); "" not read
   std::string type;
   double min = 0, max = 0;                          // integer, number: the bounds
-  std::vector<std::string> choices;                 // choice: the names
+  // choice: the names; name: the names the document defines so far (for
+  // `vedette schema`'s exploration: the schema leaves a name open)
+  std::vector<std::string> choices;
+  std::string example;                              // a value the loader takes here (a table: builtin:default), for exploring
   long long items = -1;                             // a list the loader wants exactly this long (a D6 row: 6)
 };
 
@@ -47,6 +50,9 @@ class SchemaRecorder {
 // other names.
 std::optional<std::size_t> read_name(const Doc& n, Diagnostics& d, const std::string& what,
                                      const std::vector<std::string>& names);
+// For `vedette schema`'s exploration: a value the loader takes at `n` where
+// any text would not do (a table to load: "builtin:default").
+void note_example(const Doc& n, std::string value);
 // For `vedette schema`: the list `n` must have exactly `count` items (the
 // caller checks it and says so).
 void note_items(const Doc& n, std::size_t count);

@@ -83,12 +83,14 @@ struct ScenarioBuilder {
 
   // ----- hex boards and seed 004 block units (issue 8)
 
-  // `blocks: PATH`: the seed 004 table (a path relative to the scenario).
+  // `blocks: PATH`: the seed 004 table (a path relative to the scenario, or
+  // builtin:seed004, the built-in copy of tables/seed004.yaml).
   void blocks(const Doc& n, const std::string& path) {
-    auto v = read_string(n, d, "blocks (the seed 004 table, e.g. ../../tables/seed004.yaml)");
+    auto v = read_string(n, d, "blocks (the seed 004 table, e.g. ../../tables/seed004.yaml or builtin:seed004)");
+    note_example(n, "builtin:seed004");
     if (!v) return;
     std::string p = *v;
-    if (!fs::path(p).is_absolute()) p = (fs::path(path).parent_path() / p).lexically_normal().string();
+    if (p.rfind("builtin:", 0) != 0 && !fs::path(p).is_absolute()) p = (fs::path(path).parent_path() / p).lexically_normal().string();
     try {
       s.blocks = load_seed004(p);
     } catch (const LoadError& e) {
@@ -98,6 +100,7 @@ struct ScenarioBuilder {
   }
 
   std::optional<Hex> hex_at(const Doc& n, const std::string& what) {
+    note_items(n, 2);
     if (!n.is_sequence() || n.items.size() != 2) {
       d.error(n.where, "expected a hex [col, row] of two whole numbers for " + what + ", found " +
                            (n.is_sequence() ? "a list of " + std::to_string(n.items.size()) : std::string(n.kind_name())));
@@ -178,6 +181,7 @@ struct ScenarioBuilder {
   }
 
   std::optional<Point> point(const Doc& n, const std::string& what) {
+    note_items(n, 2);
     if (!n.is_sequence() || n.items.size() != 2) {
       d.error(n.where, "expected a point [x, y] of two lengths (e.g. [60cm, 20cm]) for " + what + ", found " +
                            (n.is_sequence() ? "a list of " + std::to_string(n.items.size()) : std::string(n.kind_name())));
@@ -599,6 +603,7 @@ struct ScenarioBuilder {
     if (auto x = top.optional("description")) s.description = read_string(*x, d, "description").value_or("");
     std::string rules_path = "builtin:default";
     const Doc* rd = top.optional("ruleset");
+    if (rd) note_example(*rd, "builtin:default");
     if (rd)
       if (auto v = read_string(*rd, d, "ruleset")) {
         rules_path = *v;

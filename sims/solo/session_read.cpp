@@ -12,6 +12,7 @@
 #include "engine/decision/charge.hpp"
 #include "engine/core/dice.hpp"
 #include "engine/core/doc.hpp"
+#include "engine/core/schema_notes.hpp"
 #include "sims/io/atomic_file.hpp"
 #include "sims/solo/session_text.hpp"
 
@@ -176,6 +177,7 @@ bool read_check(MapReader& m, Reader& r, const char* key, const char* flag, std:
   bool ok = true;
   std::array<int, 2> d{};
   const Doc* dn = cm.required("dice");
+  if (dn) note_items(*dn, 2);
   if (!dn || !dn->is_sequence() || dn->items.size() != 2) {
     if (dn) r.d.error(dn->where, std::string("expected two dice for ") + key + " dice, e.g. [3, 5]");
     ok = false;
@@ -317,6 +319,7 @@ std::optional<ChargeRecord> read_charge(MapReader& m, Reader& r) {
   const Doc* dn = m.optional("dice");
   if (dn || c.initiation_dice) {
     c.rolled = dn != nullptr;
+    if (dn) note_items(*dn, 2);
     if (dn && (!dn->is_sequence() || dn->items.size() != 2)) {
       r.d.error(dn->where, "expected two dice for dice, e.g. [3, 5]");
       ok = false;
@@ -355,6 +358,7 @@ std::optional<StepRecord> read_step(MapReader& m, Reader& r) {
     if (!gm.ok()) {
       ok = false;
     } else {
+      for (std::string_view k : k_step_given) gm.optional(k);  // every answer a step may record (for `vedette schema`)
       for (const auto& entry : g->entries) {
         if (std::find(k_step_given.begin(), k_step_given.end(), entry.key) == k_step_given.end()) {
           std::string keys;
@@ -655,6 +659,7 @@ Session Session::load(const fs::path& path) {
   MapReader top(root, d, "the session");
   // Format and version first: a different file gets one clear message.
   const Doc* fmt = top.optional("format");
+  if (fmt) note_example(*fmt, std::string(k_format));
   if (!fmt || !fmt->is_scalar() || fmt->scalar != k_format)
     throw LoadError(fmt ? fmt->where : root.where,
                     "not a Vedette session: expected 'format: vedette-session'" +
@@ -672,7 +677,9 @@ Session Session::load(const fs::path& path) {
   Header h;
   if (const Doc* rs = top.required("ruleset")) {
     MapReader rm(*rs, d, "ruleset");
-    if (auto p = r.str(rm.required("path"), "ruleset path")) h.ruleset_path = *p;
+    const Doc* pn = rm.required("path");
+    if (pn) note_example(*pn, "builtin:default");
+    if (auto p = r.str(pn, "ruleset path")) h.ruleset_path = *p;
     if (auto hh = r.str(rm.required("hash"), "ruleset hash")) h.ruleset_hash = *hh;
     rm.finish();
   }

@@ -4,6 +4,7 @@
 
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/doc.hpp"
+#include "engine/core/schema_notes.hpp"
 #include "engine/modules/skirmish/skirmish.hpp"
 
 namespace vedette {
@@ -54,6 +55,7 @@ void build_tables(SkirmishScenario& s, const Tabletop& terrain, const std::vecto
 namespace {
 
 std::optional<Point> read_point(const Doc& n, Diagnostics& d, const std::string& what) {
+  note_items(n, 2);
   if (!n.is_sequence() || n.items.size() != 2) {
     d.error(n.where, "expected a point [X, Y] (two lengths) for " + what + ", found " + n.kind_name());
     return std::nullopt;
@@ -172,6 +174,7 @@ struct Loader {
 void read_sides(const Doc& node, Diagnostics& d, SkirmishScenario& sc) {
   const Doc* x = &node;
   SkirmishScenario* s = &sc;
+  note_items(*x, 2);
   if (!x->is_sequence() || x->items.size() != 2) {
     d.error(x->where, std::string("expected a list of exactly two sides, found ") + x->kind_name());
   } else {
@@ -250,6 +253,7 @@ SkirmishScenarioPtr load_skirmish_scenario(const std::string& path, const std::s
   if (auto x = top.optional("description")) s->description = read_string(*x, d, "description").value_or("");
   std::string ruleset = "builtin:default";
   const Doc* rn = top.required("ruleset");
+  if (rn) note_example(*rn, "builtin:default");
   if (rn)
     if (auto v = read_string(*rn, d, "ruleset")) {
       ruleset = *v;

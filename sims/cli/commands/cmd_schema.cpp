@@ -10,6 +10,7 @@
 // drift from them: tests/test_schema.cpp regenerates schemas/ and fails on
 // any difference; tests/schema/agree.mjs holds it to `vedette check`.
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -21,6 +22,7 @@
 #include "engine/core/schema_notes.hpp"
 #include "sims/cli/check_files.hpp"
 #include "sims/cli/cli.hpp"
+#include "sims/cli/commands/schema_explore.hpp"
 #include "sims/io/atomic_file.hpp"
 
 namespace vedette::cli {
@@ -42,6 +44,7 @@ struct Shape {
   std::unique_ptr<Shape> values;  // a map of names chosen by the file (behaviours, bands, ...)
   std::unique_ptr<Shape> items;   // sequence items
   long long count = -1;           // sequence: the exact length the loader wants (a D6 row: 6), or -1
+  bool any_length = false;        // sequence: a reading took a list of any length (the count holds only if none did)
   std::set<std::string> types;
   double min = 0, max = 0;
   bool bounded = false;
@@ -87,7 +90,10 @@ void walk(const Doc& d, Shape& s, const std::map<std::string, SchemaNote>& notes
       break;
     case Doc::Kind::sequence:
       s.sequence = true;
-      if (note && note->items >= 0) s.count = note->items;
+      // A length only if every reading here wants that one (a session's
+      // `dice` are two for a charge's initiation, any number for a shot).
+      if (note && note->items >= 0 && (s.count < 0 || s.count == note->items)) s.count = note->items;
+      else s.any_length = true;
       for (const auto& i : d.items) walk(i, child(s.items), notes);
       break;
     case Doc::Kind::scalar:
@@ -100,8 +106,9 @@ void walk(const Doc& d, Shape& s, const std::map<std::string, SchemaNote>& notes
           s.max = s.bounded ? std::max(s.max, note->max) : note->max;
           s.bounded = true;
         }
-        for (const auto& c : note->choices)
-          if (std::find(s.choices.begin(), s.choices.end(), c) == s.choices.end()) s.choices.push_back(c);
+        if (note->type == "choice")  // (a name's note lists the document's names: left open)
+          for (const auto& c : note->choices)
+            if (std::find(s.choices.begin(), s.choices.end(), c) == s.choices.end()) s.choices.push_back(c);
       }
       break;
   }
@@ -158,11 +165,12 @@ Json schema_of(const Shape& s, bool overlay, bool top = false) {
   if (s.sequence) {
     const Json item = s.items ? schema_of(*s.items, overlay) : Json::object();
     Json list{{"type", "array"}, {"items", item}};
-    if (s.count >= 0) list["minItems"] = list["maxItems"] = s.count;
+    const long long count = s.any_length ? -1 : s.count;
+    if (count >= 0) list["minItems"] = list["maxItems"] = count;
     any.push_back(list);
     // An overlay replaces items by number: 1 to the length the loader wants
     // (a D6 row's faces 1-6), any whole number from 1 where it wants none.
-    const std::string numbers = s.count > 0 && s.count <= 9 ? "^[1-" + std::to_string(s.count) + "]$" : "^[1-9][0-9]*$";
+    const std::string numbers = count > 0 && count <= 9 ? "^[1-" + std::to_string(count) + "]$" : "^[1-9][0-9]*$";
     if (overlay && !s.map) any.push_back(Json{{"type", "object"}, {"patternProperties", {{numbers, item}}}, {"additionalProperties", false}});
   }
   if (s.scalar) {
@@ -206,26 +214,40 @@ struct SchemaOptions {
 };
 
 int run_schema(const SchemaOptions& o, Io& io) {
-  // By format, in table_formats()'s order.
+  // By format, in table_formats()'s order: first what the exploration of
+  // its loader from `{}` found (sims/cli/commands/schema_explore.hpp), then
+  // any files given, which may lead it down more branches.
   std::map<const TableFormat*, Shape> shapes;
   std::map<const TableFormat*, std::vector<std::string>> from;
-  for (const auto& f : o.files) {
-    const TableFormat& k = table_format(f);
-    SchemaRecorder rec;
-    load_table(f, k);  // a file that does not load is refused (exit 2): a schema is made of good files only
-    walk(parse_yaml_file(f), shapes[&k], rec.notes);
-    from[&k].push_back(f);
-  }
+  std::map<const TableFormat*, ExploreStats> explored;
   std::error_code ec;
   fs::create_directories(o.out, ec);
   if (ec) throw UsageError("--out " + o.out + ": cannot make the folder: " + ec.message());
+  for (const auto& f : o.files) {  // every file is checked before anything is explored or written
+    SchemaRecorder rec;
+    load_table(f, table_format(f));  // a file that does not load is refused (exit 2): a schema is made of good files only
+  }
+  std::string tmpl = (fs::temp_directory_path() / "vedette-schema-XXXXXX").string();
+  if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot make a folder for the exploration in " + fs::temp_directory_path().string());
+  for (const TableFormat& k : table_formats())
+    for (const Explored& e : explore_loader(k, tmpl, explored[&k])) walk(e.doc, shapes[&k], e.notes);
+  fs::remove_all(tmpl, ec);
+  for (const auto& f : o.files) {
+    const TableFormat& k = table_format(f);
+    SchemaRecorder rec;
+    load_table(f, k);
+    walk(parse_yaml_file(f), shapes[&k], rec.notes);
+    from[&k].push_back(f);
+  }
   for (const TableFormat& k : table_formats()) {
-    auto it = shapes.find(&k);
-    if (it == shapes.end()) continue;
-    const std::vector<std::string>& files = from[&k];
     const std::string path = (fs::path(o.out) / (std::string(k.schema_name) + ".schema.json")).string();
-    write_file_atomically(path, document_schema(k, it->second).dump(2) + "\n");
-    io.out << path << ": " << k.kind << ", from " << files.size() << " file" << (files.size() == 1 ? "" : "s") << "\n";
+    write_file_atomically(path, document_schema(k, shapes[&k]).dump(2) + "\n");
+    const ExploreStats& x = explored[&k];
+    io.out << path << ": " << k.kind << ", its loader explored in " << x.documents << " document" << (x.documents == 1 ? "" : "s") << " ("
+           << x.loads << " loads)";
+    if (x.capped) io.out << ", stopped by a limit before every document settled";
+    if (const auto& files = from[&k]; !files.empty()) io.out << ", and " << files.size() << " file" << (files.size() == 1 ? "" : "s");
+    io.out << "\n";
   }
   return 0;
 }
@@ -235,7 +257,7 @@ int run_schema(const SchemaOptions& o, Io& io) {
 void add_schema(CLI::App& app, Runner& run) {
   auto o = std::make_shared<SchemaOptions>();
   auto* c = app.add_subcommand("schema", "Write a JSON Schema per kind of file (for editors' YAML language servers), made from the loaders themselves.");
-  c->add_option("FILE", o->files, "Files to learn from, of any kinds (scripts/schemas passes every shipped file)")->required();
+  c->add_option("FILE", o->files, "Files that lead the loaders down more branches than the exploration finds (none needed; none given by scripts/schemas)");
   c->add_option("--out", o->out, "Folder for KIND.schema.json (made if missing)")->required();
   c->footer("Each file is loaded as `vedette check` loads it while the loader's readers note each key they ask for (required or "
             "optional) and each value's type and bounds; the notes become the schema. Files that extend another get the "

@@ -1,0 +1,474 @@
+// The loaders explored without sample files (issue 31): a document of each
+// kind starts as `{}` and is loaded under a SchemaRecorder
+// (engine/core/schema_notes.hpp); what the loader noted grows it:
+//
+// - every key a map's reader asked for (required or optional) is put in
+//   with a placeholder, tried as a value, then as a map, then as a list,
+//   until the loader reads it as one (a typed read, a map's reader, items
+//   read); a key read as none of them is left out (the schema leaves it
+//   open); keys the reader did not ask for are taken out;
+// - a map of names the document chooses (behaviours, bands, ...) gets one
+//   entry; a list gets the length the loader wants (a D6 row: 6);
+// - a typed value the loader refused is set to one it takes: a number within
+//   the bounds it read, a length, true, the first of its own names (a
+//   choice), a name the document defines (a name), or the example the
+//   loader gives where text would not do (a table: builtin:default).
+//
+// When a document stops changing it is settled; each choice of the
+// engine's own names it holds is then tried with every other name, once per
+// place in the document's shape (a copy per name). A copy is kept only if
+// its first load shows the loader doing something no load showed before
+// (other keys asked, other types read): a name that leads nowhere new costs
+// one load. The settled documents and their notes are what `vedette schema`
+// turns into a schema (sims/cli/commands/cmd_schema.cpp).
+#include "sims/cli/commands/schema_explore.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "engine/core/diagnostics.hpp"
+
+namespace vedette::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Limits that a loader's shape never reaches today (every kind settles well
+// inside them, tests/test_schema.cpp); reaching one is said in the output.
+constexpr int k_max_rounds = 60;     // loads of one document before it settles
+constexpr int k_max_loads = 20000;   // loads of one kind in all
+
+// What a placeholder is tried as, in order.
+enum Stage : int { as_scalar = 0, as_map = 1, as_list = 2, left_out = 3 };
+
+Doc scalar_doc(std::string text) {
+  Doc d;
+  d.kind = Doc::Kind::scalar;
+  d.scalar = std::move(text);
+  return d;
+}
+
+// The placeholder for a stage; its inner value is a scalar placeholder at
+// PATH.x1 (a map) or PATH.0 (a list).
+Doc placeholder(int stage) {
+  Doc d;
+  if (stage == as_scalar) return scalar_doc("1");
+  if (stage == as_map) {  // two names (a scenario's sides are two); a map of fixed keys drops them
+    d.kind = Doc::Kind::map;
+    for (const char* name : {"x1", "x2"}) {
+      d.entries.emplace_back();
+      d.entries.back().key = name;
+      d.entries.back().value = scalar_doc("1");
+    }
+  } else {
+    d.kind = Doc::Kind::sequence;
+    d.items.push_back(scalar_doc("1"));
+  }
+  return d;
+}
+
+// Registers the scalar placeholders inside a map or list placeholder.
+void stage_inner(std::map<std::string, int>& stage, const std::string& path, int st) {
+  if (st == as_map) {
+    stage.emplace(path + ".x1", as_scalar);
+    stage.emplace(path + ".x2", as_scalar);
+  } else if (st == as_list) {
+    stage.emplace(path + ".0", as_scalar);
+  }
+}
+
+bool plain(std::string_view s) {
+  if (s.empty()) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '+' || c == '-';
+  });
+}
+
+std::string quote_text(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+struct Candidate {
+  Doc doc;                           // as parsed at its last load, grown since
+  std::map<std::string, int> stage;  // placeholders by path ("units.0.position"): their Stage
+  int rounds = 0;
+  bool fresh = false;  // a copy with another name, not loaded yet: kept only if it shows something new
+};
+
+// One load of a candidate: the document as parsed, the notes, and where the
+// loader put an error.
+struct Load {
+  Explored e;
+  std::set<std::string> errors;  // note_key of each error's place in this file
+};
+
+Load load(const TableFormat& k, const Doc& d, const std::string& file) {
+  {
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    out << flow_yaml(d) << "\n";
+  }
+  Load l;
+  if (std::getenv("VEDETTE_SCHEMA_TRACE")) std::fprintf(stderr, "%s\n", flow_yaml(d).c_str());
+  {
+    SchemaRecorder rec;
+    try {
+      load_table(file, k);
+    } catch (const LoadError& e) {  // expected: a placeholder is wrong until it is grown
+      for (const auto& x : e.diagnostics()) {
+        if (x.where.file == file) l.errors.insert(note_key(x.where));
+        if (std::getenv("VEDETTE_SCHEMA_TRACE")) std::fprintf(stderr, "  %s:%d: %s\n", x.where.file.c_str(), x.where.column, x.message.c_str());
+      }
+    } catch (const std::exception&) {
+    }
+    l.e.notes = std::move(rec.notes);
+  }
+  l.e.doc = parse_yaml_file(file);
+  return l;
+}
+
+// A choice met while growing: where it is (entry or item indices from the
+// root), its place in the document's shape, and the loader's names.
+struct ChoiceAt {
+  std::vector<std::size_t> route;
+  std::string shape_path;
+  std::vector<std::string> names;
+  std::string current;
+};
+
+// Forgets where `d` was written (a copy put in by this round).
+void unplace(Doc& d) {
+  d.where = Location{};
+  for (auto& e : d.entries) unplace(e.value);
+  for (auto& i : d.items) unplace(i);
+}
+
+// A map of fixed keys with optional ones: an optional key's presence may
+// lead the loader elsewhere (a scenario's `board:` makes it a hex board).
+struct OptionalsAt {
+  std::vector<std::size_t> route;
+  std::string path, shape_path;
+  std::vector<std::string> keys;  // the optional keys the loader asked for
+};
+
+struct Grower {
+  const Load& l;
+  Candidate& c;
+  std::set<std::string> signature;  // what the loader did, by place in the shape
+  std::vector<ChoiceAt> choices;
+  std::vector<OptionalsAt> optionals;
+  std::vector<std::size_t> route;
+  bool changed = false;
+
+  const SchemaNote* note(const Doc& d) const {
+    if (d.where.line <= 0) return nullptr;
+    auto it = l.e.notes.find(note_key(d.where));
+    return it == l.e.notes.end() ? nullptr : &it->second;
+  }
+  // The loader read `d` as what it is: a typed value, a map, a list of a
+  // length, or (a map or list) something in it was read or tried.
+  bool read(const Doc& d) const {
+    if (const SchemaNote* n = note(d); n && (n->map || !n->type.empty() || n->items >= 0 || !n->example.empty())) return true;
+    for (const auto& e : d.entries)
+      if (note(e.value) || read(e.value)) return true;
+    for (const auto& i : d.items)
+      if (note(i) || read(i)) return true;
+    return false;
+  }
+  bool erroneous(const Doc& d) const { return d.where.line > 0 && l.errors.count(note_key(d.where)) > 0; }
+
+  void set(Doc& d, std::string v) {
+    if (d.scalar == v) return;
+    d.scalar = std::move(v);
+    d.quoted = false;
+    changed = true;
+  }
+
+  // Grows `d` (at `path` in the document, `shape` in its shape); `asked`:
+  // its container was read this load (a key asked for, an item of a list
+  // read). False: take `d` out of its container.
+  bool grow(Doc& d, const std::string& path, const std::string& shape, bool asked) {
+    if (d.where.line <= 0) return true;  // put in by this round: not loaded yet
+    if (auto st = c.stage.find(path); st != c.stage.end() && asked && !read(d)) {
+      changed = true;
+      if (st->second >= as_list) {
+        st->second = left_out;
+        return false;
+      }
+      ++st->second;
+      d = placeholder(st->second);
+      stage_inner(c.stage, path, st->second);
+      return true;
+    }
+    const SchemaNote* n = note(d);
+    switch (d.kind) {
+      case Doc::Kind::map: {
+        const bool fixed = n && n->map && !n->keys.empty();
+        if (fixed) {
+          const auto asked_for = [n](const std::string& key) {
+            return std::any_of(n->keys.begin(), n->keys.end(), [&](const auto& x) { return x.first == key; });
+          };
+          const auto before = d.entries.size();
+          d.entries.erase(std::remove_if(d.entries.begin(), d.entries.end(), [&](const DocEntry& e) { return !asked_for(e.key); }),
+                          d.entries.end());
+          changed = changed || d.entries.size() != before;
+          OptionalsAt opt{route, path, shape, {}};
+          for (const auto& key : n->keys)
+            if (!key.second && !key.first.empty()) opt.keys.push_back(key.first);
+          if (!opt.keys.empty()) optionals.push_back(std::move(opt));
+          for (const auto& key : n->keys) {
+            signature.insert(shape + "|key " + key.first + (key.second ? " required" : ""));
+            const std::string p = path + "." + key.first;
+            if (key.first.empty() || d.find(key.first)) continue;
+            auto [st, fresh_key] = c.stage.emplace(p, as_scalar);
+            if (st->second == left_out) continue;
+            (void)fresh_key;
+            d.entries.emplace_back();
+            d.entries.back().key = key.first;
+            d.entries.back().value = placeholder(st->second);
+            stage_inner(c.stage, p, st->second);
+            changed = true;
+          }
+        } else if (n && n->map) {
+          signature.insert(shape + "|names");
+          // Two entries of names the document chooses (a scenario's sides
+          // are two).
+          for (const char* name : {"x1", "x2"}) {
+            const std::string p = path + "." + name;
+            const int st = c.stage.emplace(p, as_scalar).first->second;
+            if (d.find(name) || st == left_out) continue;
+            d.entries.emplace_back();
+            d.entries.back().key = name;
+            d.entries.back().value = placeholder(st);
+            stage_inner(c.stage, p, st);
+            changed = true;
+          }
+        }
+        const bool entries_read = read(d);
+        for (std::size_t i = 0; i < d.entries.size();) {
+          DocEntry& e = d.entries[i];
+          route.push_back(i);
+          const bool keep = grow(e.value, path + "." + e.key, shape + (fixed ? "." + e.key : std::string(".*")), entries_read);
+          route.pop_back();
+          if (keep) {
+            ++i;
+          } else {
+            d.entries.erase(d.entries.begin() + static_cast<std::ptrdiff_t>(i));
+            changed = true;
+          }
+        }
+        break;
+      }
+      case Doc::Kind::sequence: {
+        if (n && n->items >= 0) {
+          signature.insert(shape + "|items " + std::to_string(n->items));
+          const auto want = static_cast<std::size_t>(n->items);
+          if (d.items.size() != want && want > 0) {
+            const Doc first = d.items.empty() ? placeholder(as_scalar) : d.items.front();
+            const auto st = c.stage.find(path + ".0");
+            for (std::size_t i = 1; i < want; ++i)
+              if (st != c.stage.end()) c.stage.emplace(path + "." + std::to_string(i), st->second);
+            d.items.assign(want, first);
+            for (std::size_t i = 1; i < want; ++i) unplace(d.items[i]);  // copies: not loaded yet
+            changed = true;
+            break;  // its items are grown once the loader has read them at this length
+          }
+        }
+        const bool items_read = read(d);
+        for (std::size_t i = 0; i < d.items.size();) {
+          route.push_back(i);
+          const bool keep = grow(d.items[i], path + "." + std::to_string(i), shape + "[]", items_read);
+          route.pop_back();
+          if (keep) {
+            ++i;
+          } else {
+            d.items.erase(d.items.begin() + static_cast<std::ptrdiff_t>(i));
+            changed = true;
+          }
+        }
+        break;
+      }
+      case Doc::Kind::scalar: {
+        if (!n) break;
+        if (!n->example.empty()) {
+          set(d, n->example);
+          break;
+        }
+        const std::string& t = n->type;
+        if (t.empty()) break;
+        signature.insert(shape + "|" + t);
+        if (t == "choice" || t == "name") {
+          if (!n->choices.empty() && std::find(n->choices.begin(), n->choices.end(), d.scalar) == n->choices.end())
+            set(d, n->choices.front());
+          if (t == "choice" && n->choices.size() > 1) choices.push_back({route, shape, n->choices, d.scalar});
+          break;
+        }
+        if (!erroneous(d)) break;  // the loader took it
+        if (t == "integer" || t == "number") {
+          const double v = std::clamp(1.0, n->min, n->max);
+          std::ostringstream o;
+          if (t == "integer")
+            o << static_cast<long long>(std::ceil(v));
+          else
+            o << v;
+          set(d, o.str());
+        } else if (t == "boolean") {
+          set(d, "true");
+        } else if (t == "length") {
+          set(d, "1cm");
+        } else if (t == "string") {
+          set(d, "x1");
+        }
+        break;
+      }
+      case Doc::Kind::null: break;
+    }
+    return true;
+  }
+};
+
+// A copy's placeholders: the keys its original left out are tried again (in
+// a copy the loader may read them: a scenario without `board:` reads its
+// `table:`).
+std::map<std::string, int> retried(const std::map<std::string, int>& stage) {
+  std::map<std::string, int> out = stage;
+  for (auto& [path, st] : out)
+    if (st == left_out) st = as_scalar;
+  return out;
+}
+
+Doc* at_route(Doc& d, const std::vector<std::size_t>& route) {
+  Doc* p = &d;
+  for (std::size_t i : route) {
+    if (p->is_map() && i < p->entries.size()) p = &p->entries[i].value;
+    else if (p->is_sequence() && i < p->items.size()) p = &p->items[i];
+    else return nullptr;
+  }
+  return p;
+}
+
+}  // namespace
+
+std::string flow_yaml(const Doc& d) {
+  switch (d.kind) {
+    case Doc::Kind::null: return "~";
+    case Doc::Kind::scalar: return d.quoted || !plain(d.scalar) ? quote_text(d.scalar) : d.scalar;
+    case Doc::Kind::sequence: {
+      std::string out = "[";
+      for (std::size_t i = 0; i < d.items.size(); ++i) out += (i ? ", " : "") + flow_yaml(d.items[i]);
+      return out + "]";
+    }
+    case Doc::Kind::map: {
+      std::string out = "{";
+      for (std::size_t i = 0; i < d.entries.size(); ++i)
+        out += (i ? ", " : "") + (plain(d.entries[i].key) ? d.entries[i].key : quote_text(d.entries[i].key)) + ": " + flow_yaml(d.entries[i].value);
+      return out + "}";
+    }
+  }
+  return "~";
+}
+
+std::vector<Explored> explore_loader(const TableFormat& k, const std::string& folder, ExploreStats& stats) {
+  const std::string file = (fs::path(folder) / (std::string(k.schema_name) + ".yaml")).string();
+  std::vector<Explored> settled;
+  std::set<std::string> known;     // every signature part any load showed
+  std::set<std::string> branched;  // places in the shape whose choice was tried with every name
+  std::vector<Candidate> live(1);
+  live[0].doc.kind = Doc::Kind::map;
+  while (!live.empty()) {
+    std::vector<Candidate> next;
+    for (Candidate& c : live) {
+      if (stats.loads >= k_max_loads) {
+        stats.capped = true;
+        break;
+      }
+      Load l = load(k, c.doc, file);
+      ++stats.loads;
+      Doc grown = l.e.doc;
+      Grower g{l, c, {}, {}, {}, {}, false};
+      g.grow(grown, "", "", true);
+      bool novel = false;
+      for (const auto& s : g.signature) novel = known.insert(s).second || novel;
+      if (c.fresh && !novel) continue;  // another name that leads nowhere new
+      c.fresh = false;
+      if (g.changed) {
+        if (++c.rounds < k_max_rounds) {
+          c.doc = std::move(grown);
+          next.push_back(std::move(c));
+          continue;
+        }
+        stats.capped = true;
+      }
+      // Settled: each choice's other names, once per place in the shape.
+      for (const ChoiceAt& ch : g.choices) {
+        if (!branched.insert(ch.shape_path).second) continue;
+        for (const auto& name : ch.names) {
+          if (name == ch.current) continue;
+          Candidate copy;
+          copy.doc = grown;
+          copy.stage = retried(c.stage);
+          copy.fresh = true;
+          if (Doc* at = at_route(copy.doc, ch.route)) {
+            at->scalar = name;
+            at->quoted = false;
+            next.push_back(std::move(copy));
+          }
+        }
+      }
+      // Each optional key left out, and each alone among its map's
+      // optional keys, once per place in the shape.
+      for (const OptionalsAt& o : g.optionals)
+        for (const auto& key : o.keys) {
+          const auto copy_with = [&](const std::vector<std::string>& out, bool back) {
+            Candidate copy;
+            copy.doc = grown;
+            copy.stage = retried(c.stage);
+            copy.fresh = true;
+            Doc* at = at_route(copy.doc, o.route);
+            if (!at || !at->is_map()) return;
+            for (const auto& k2 : out) {
+              copy.stage[o.path + "." + k2] = left_out;
+              at->entries.erase(std::remove_if(at->entries.begin(), at->entries.end(), [&](const DocEntry& e) { return e.key == k2; }),
+                                at->entries.end());
+            }
+            if (back && !at->find(key)) copy.stage[o.path + "." + key] = as_scalar;  // put in again at the next growth
+            next.push_back(std::move(copy));
+          };
+          if (grown.kind == Doc::Kind::map && branched.insert("without " + o.shape_path + "." + key).second) {
+            const Doc* at = at_route(grown, o.route);
+            if (at && at->find(key)) copy_with({key}, false);
+          }
+          if (o.keys.size() > 1 && branched.insert("alone " + o.shape_path + "." + key).second) {
+            std::vector<std::string> others;
+            for (const auto& k2 : o.keys)
+              if (k2 != key) others.push_back(k2);
+            copy_with(others, true);
+          }
+        }
+      settled.push_back(std::move(l.e));
+      ++stats.documents;
+    }
+    live = std::move(next);
+  }
+  std::error_code ec;
+  fs::remove(file, ec);
+  return settled;
+}
+
+}  // namespace vedette::cli
