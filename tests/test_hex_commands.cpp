@@ -4,6 +4,8 @@
 // compare, sweep) on hex scenarios.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <nlohmann/json.hpp>
@@ -185,6 +187,28 @@ TEST_CASE("commands: vedette sim on a hex scenario gives the same results on 1 a
     }
     CHECK(a == b);
   }
+}
+
+// `blocks: builtin:seed004` (issue 31: the exploration's schema found a
+// scenario can name a built-in table, as `ruleset: builtin:default` does):
+// the same engagements as the shipped scenario's `../../tables/seed004.yaml`.
+TEST_CASE("commands: a hex scenario's blocks: builtin:seed004 plays as the shipped tables/seed004.yaml", "[hex][commands]") {
+  vtest::TempDir dir;
+  std::ifstream in(k_src + "/sims/scenarios/hex_line_no_squares.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string from = "blocks: ../../tables/seed004.yaml";
+  REQUIRE(text.find(from) != std::string::npos);
+  text.replace(text.find(from), from.size(), "blocks: builtin:seed004");
+  const std::string copy = dir.write("built_in_blocks.yaml", text);
+  const auto shipped = vtest::run_vedette({"sim", k_src + "/sims/scenarios/hex_line_no_squares.yaml", "-n", "400", "--seed", "7", "--json"});
+  const auto built_in = vtest::run_vedette({"sim", copy, "-n", "400", "--seed", "7", "--json"});
+  INFO(built_in.err);
+  REQUIRE(shipped.status == 0);
+  REQUIRE(built_in.status == 0);
+  const auto a = nlohmann::json::parse(shipped.out), b = nlohmann::json::parse(built_in.out);
+  CHECK(a["outcomes"] == b["outcomes"]);
+  CHECK(a["metrics"] == b["metrics"]);
+  CHECK(a["funnels"] == b["funnels"]);
 }
 
 TEST_CASE("engine, seed 004 combined arms: one or more ordered artillery units combine, each adding its dice",

@@ -1,8 +1,9 @@
 // Editing tables: schemas/*.schema.json (JSON Schemas for editors' YAML
 // language servers) are made by `vedette schema` from the loaders' own
-// readers, run over the shipped files. Here: they are what the loaders make
-// of the shipped files today (no drift), every shipped file names its schema
-// and validates against it, and a file the schema accepts loads.
+// readers, exploring each loader from an empty document with no sample file
+// (issue 31). Here: they are what the exploration makes today (no drift),
+// sample files add nothing to them, every shipped file names its schema and
+// validates against it, and a file the schema accepts loads.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -177,133 +178,7 @@ std::string named_schema(const std::string& file) {
 
 }  // namespace
 
-TEST_CASE("schema: schemas/ is what `vedette schema` makes of the shipped files (it cannot drift from the loaders)", "[schema]") {
-  vtest::TempDir dir;
-  std::vector<std::string> args{"schema", "--out", dir.path()};
-  for (const auto& f : shipped()) args.push_back(f);
-  auto r = run_vedette(args);
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  std::set<std::string> made;
-  for (const auto& e : fs::directory_iterator(dir.path())) {
-    made.insert(e.path().filename().string());
-    INFO(e.path().filename().string() << " differs from schemas/: run scripts/schemas and commit the result");
-    CHECK(slurp(e.path()) == slurp(k_src + "/schemas/" + e.path().filename().string()));
-  }
-  // One per kind of file Vedette reads.
-  CHECK(made == std::set<std::string>{"asl-cavalry.schema.json", "ruleset.schema.json", "scenario.schema.json", "seed004.schema.json",
-                                      "session.schema.json", "skirmish-scenario.schema.json"});
-}
-
-TEST_CASE("schema: names a file defines do not change the schema (a house rule's behaviour or weapon is open, issue 31)", "[schema]") {
-  // The same files, plus a house rule defining a behaviour, a weapon, a unit
-  // type and a modifier of its own and using them: the schemas come out
-  // byte for byte the same, since no name is learnt from a file.
-  vtest::TempDir dir;
-  const std::string extra = dir.write("more_names.yaml",
-                                      "extends: " + k_src + "/tables/default.yaml\n"
-                                      "behaviours:\n  wheel_left: {text: Wheel left, pace: canter, direction: away}\n"
-                                      "bands:\n  rf1:\n    cells: {2: wheel_left}\n"
-                                      "weapons:\n  javelin: {name: Javelins, bands: [{to: 4cm, hit: 5}]}\n"
-                                      "modifiers:\n  drizzle: {text: Drizzle, value: 1, when: galloping}\n"
-                                      "profiles:\n  skirmishers: {name: Skirmishers, kind: cavalry, type: shooting, weight: light, weapon: javelin}\n");
-  std::vector<std::string> args{"schema", "--out", dir.path() + "/plain"};
-  for (const auto& f : shipped()) args.push_back(f);
-  REQUIRE(run_vedette(args).status == 0);
-  args[2] = dir.path() + "/more";
-  args.push_back(extra);
-  auto r = run_vedette(args);
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  CHECK(r.out.find("ruleset, its loader explored in") != std::string::npos);
-  for (const char* f : {"ruleset.schema.json", "scenario.schema.json"}) {
-    INFO(f);
-    CHECK(slurp(dir.path() + "/plain/" + f) == slurp(dir.path() + "/more/" + f));
-  }
-  // And the schema says a behaviour's name is any text, a pace one of the engine's.
-  const json schema = json::parse(slurp(k_src + "/schemas/ruleset.schema.json"));
-  const json& whole = schema["definitions"]["whole"];
-  CHECK(whole["properties"]["bands"]["additionalProperties"]["properties"]["cells"]["items"] == json{{"type", "string"}});
-  CHECK(whole["properties"]["bands"]["additionalProperties"]["properties"]["cells"]["minItems"] == 6);
-  CHECK(whole["properties"]["behaviours"]["additionalProperties"]["properties"]["pace"]["enum"].size() == 5);
-}
-
 namespace {
-
-// Where `fewer` (a schema made of fewer files) differs from `all`, sorted
-// into the differences a branch of the loader not taken makes -- a place
-// left open ({}), a key asked for only on that branch (missing from a closed
-// map), a key required on every branch taken but not on the other, one
-// alternative of several (a value read as a list on one branch, a map on
-// another) -- and any other: a name, type, bound, pattern or length that
-// differs, which would mean the files taught the schema a value.
-struct Differences {
-  std::vector<std::string> branch, other;
-};
-
-void differences(const json& fewer, const json& all, const std::string& at, Differences& d) {
-  if (fewer == all) return;
-  if (fewer.is_object() && fewer.empty()) {
-    d.branch.push_back(at + " left open");
-    return;
-  }
-  if (all.is_object() && all.empty()) {  // a reading without a type on a branch not taken
-    d.branch.push_back(at + " typed where another branch reads it untyped");
-    return;
-  }
-  if (fewer.is_object() && all.is_object()) {
-    if (all.contains("anyOf") && !fewer.contains("anyOf")) {
-      for (const auto& alt : all["anyOf"])
-        if (alt == fewer) {
-          d.branch.push_back(at + " one alternative of " + std::to_string(all["anyOf"].size()));
-          return;
-        }
-    }
-    if (all.contains("anyOf") && fewer.contains("anyOf") && fewer.size() == 1 && all.size() == 1 &&
-        std::all_of(fewer["anyOf"].begin(), fewer["anyOf"].end(),
-                    [&](const json& alt) { return std::find(all["anyOf"].begin(), all["anyOf"].end(), alt) != all["anyOf"].end(); })) {
-      d.branch.push_back(at + " some alternatives of " + std::to_string(all["anyOf"].size()));
-      return;
-    }
-    // A bound the loader takes from the document (a square's bounce_on
-    // faces: up to the dice it rolls): narrower on the branches taken.
-    if (fewer.contains("maximum") && all.contains("maximum") && fewer["maximum"] < all["maximum"] &&
-        fewer.value("minimum", 0.0) >= all.value("minimum", 0.0)) {
-      json same = fewer;
-      same["maximum"] = all["maximum"];
-      if (same == all) {
-        d.branch.push_back(at + " a narrower bound");
-        return;
-      }
-    }
-    for (const auto& [k, v] : all.items()) {
-      if (k == "description" && at.empty()) continue;
-      if (!fewer.contains(k)) {
-        if (at.size() > 11 && at.substr(at.size() - 11) == "/properties") d.branch.push_back(at + "/" + k + " not asked for");
-        else if (k == "required") d.other.push_back(at + "/required: none where the full schema has " + v.dump());
-        else d.other.push_back(at + "/" + k + " missing");
-      } else if (k == "required") {
-        bool superset = true;
-        for (const auto& r : v) superset = superset && std::find(fewer[k].begin(), fewer[k].end(), r) != fewer[k].end();
-        if (superset) d.branch.push_back(at + "/required more keys");
-        else d.other.push_back(at + "/required: " + fewer[k].dump() + " for " + v.dump());
-      } else {
-        differences(fewer[k], v, at + "/" + k, d);
-      }
-    }
-    for (const auto& [k, v] : fewer.items())
-      if (!all.contains(k)) {
-        if (k == "required") d.branch.push_back(at + "/required where the full schema requires nothing");
-        else d.other.push_back(at + "/" + k + " only with fewer files");
-      }
-    return;
-  }
-  if (fewer.is_array() && all.is_array() && fewer.size() == all.size()) {
-    for (std::size_t i = 0; i < all.size(); ++i) differences(fewer[i], all[i], at + "/" + std::to_string(i), d);
-    return;
-  }
-  d.other.push_back(at + ": " + fewer.dump().substr(0, 80) + " for " + all.dump().substr(0, 80));
-}
 
 // Every place a schema accepts anything ({}).
 void open_places(const json& j, const std::string& at, std::vector<std::string>& out) {
@@ -314,94 +189,86 @@ void open_places(const json& j, const std::string& at, std::vector<std::string>&
     for (std::size_t i = 0; i < j.size(); ++i) open_places(j[i], at + "/" + std::to_string(i), out);
 }
 
+const std::set<std::string> k_kinds{"asl-cavalry.schema.json", "ruleset.schema.json", "scenario.schema.json",
+                                    "seed004.schema.json", "session.schema.json", "skirmish-scenario.schema.json"};
+
 }  // namespace
 
-// The files `vedette schema` is given only lead the loaders down their
-// branches (issue 31): a schema made of one file per kind differs from the
-// shipped one only where that file does not reach (left open, a key of
-// another branch not known, a key this branch requires), never by a name,
-// type, bound or length. (So the schema does depend on which branches the
-// files take: scripts/schemas feeds files that take them all, and the next
-// test holds that nothing is left open.)
-TEST_CASE("schema: fewer files differ only on the branches they do not take, never by a name or bound (issue 31)", "[schema]") {
-  vtest::TempDir dir;
-  const std::vector<std::string> one{k_src + "/tables/default.yaml", k_src + "/sims/scenarios/open_field_charge.yaml",
-                                     k_src + "/sims/scenarios/skirmish/village_patrol.yaml", vtest::data("sessions/game.vedette.yaml")};
-  std::vector<std::string> args{"schema", "--out", dir.path()};
-  args.insert(args.end(), one.begin(), one.end());
-  auto r = run_vedette(args);
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  std::size_t opened = 0;
-  for (const char* f : {"ruleset.schema.json", "scenario.schema.json", "skirmish-scenario.schema.json", "session.schema.json"}) {
-    INFO(f);
-    const json fewer = json::parse(slurp(dir.path() + "/" + f)), all = json::parse(slurp(k_src + "/schemas/" + f));
-    Differences d;
-    differences(fewer, all, "", d);
-    std::string said;
-    for (const auto& s : d.other) said += "  " + s + "\n";
-    INFO("differences no untaken branch explains (a value learnt from the files?):\n" << said);
-    CHECK(d.other.empty());
-    opened += d.branch.size();
-  }
-  // The test has teeth: one file per kind does leave branches unvisited.
-  CHECK(opened > 0);
-}
-
-// With no file at all (issue 31), `vedette schema` explores each loader from
-// `{}` (sims/cli/commands/schema_explore.cpp): seed 004's schema comes out
-// byte for byte as shipped, and the others differ from the shipped ones only
-// on branches the exploration does not reach yet (the files scripts/schemas
-// adds still lead there), never by a name, type, bound or length
-// (`differences` above).
-TEST_CASE("schema: with no file, the loaders explored from {} give the shipped schemas or a part of them, never another value (issue 31)",
+// With no file at all (issue 31): `vedette schema` explores each loader from
+// `{}` (sims/cli/commands/schema_explore.cpp), and what it makes is schemas/
+// byte for byte, one schema per kind of file.
+TEST_CASE("schema: schemas/ is what `vedette schema` makes with no sample file, exploring the loaders (it cannot drift from them)",
           "[schema]") {
   vtest::TempDir dir;
   auto r = run_vedette({"schema", "--out", dir.path()});
   INFO(r.err);
   REQUIRE(r.status == 0);
   CHECK(r.out.find("stopped by a limit") == std::string::npos);
-  INFO("seed004.schema.json explored from {} differs from schemas/");
-  CHECK(slurp(dir.path() + "/seed004.schema.json") == slurp(k_src + "/schemas/seed004.schema.json"));
-  for (const char* f : {"asl-cavalry.schema.json", "ruleset.schema.json", "scenario.schema.json", "skirmish-scenario.schema.json", "session.schema.json"}) {
-    INFO(f);
-    const json explored = json::parse(slurp(dir.path() + "/" + f)), all = json::parse(slurp(k_src + "/schemas/" + f));
-    Differences d;
-    differences(explored, all, "", d);
-    std::string said;
-    for (const auto& s : d.other) said += "  " + s + "\n";
-    INFO("differences no unexplored branch explains:\n" << said);
-    CHECK(d.other.empty());
+  CHECK(r.out.find("its loader explored in") != std::string::npos);
+  std::set<std::string> made;
+  for (const auto& e : fs::directory_iterator(dir.path())) {
+    made.insert(e.path().filename().string());
+    INFO(e.path().filename().string() << " differs from schemas/: run scripts/schemas and commit the result");
+    CHECK(slurp(e.path()) == slurp(k_src + "/schemas/" + e.path().filename().string()));
   }
+  CHECK(made == k_kinds);
 }
 
-// The files scripts/schemas feeds reach every key: the only places the
-// shipped schemas leave open are those the loader itself reads without a
-// type (a value that is a number or a word, checked by hand), each named
-// here with the loader's line. A new key no file reaches fails this test:
-// add a file to tests/data/schema/accepted/ that writes it.
+// The files given to `vedette schema` add nothing to what the exploration
+// found (issue 31): every shipped file, the house rules of
+// tests/data/schema/accepted/ (a behaviour, a weapon, a scenario writing
+// every optional key) and one more house rule defining names of its own
+// lead the loaders down no branch the exploration missed, and teach no name.
+TEST_CASE("schema: the shipped files and house rules with names of their own change no schema (issue 31)", "[schema]") {
+  vtest::TempDir dir;
+  const std::string extra = dir.write("more_names.yaml",
+                                      "extends: " + k_src + "/tables/default.yaml\n"
+                                      "behaviours:\n  wheel_left: {text: Wheel left, pace: canter, direction: away}\n"
+                                      "bands:\n  rf1:\n    cells: {2: wheel_left}\n"
+                                      "weapons:\n  javelin: {name: Javelins, bands: [{to: 4cm, hit: 5}]}\n"
+                                      "modifiers:\n  drizzle: {text: Drizzle, value: 1, when: galloping}\n"
+                                      "profiles:\n  skirmishers: {name: Skirmishers, kind: cavalry, type: shooting, weight: light, weapon: javelin}\n");
+  std::vector<std::string> args{"schema", "--out", dir.path() + "/out"};
+  for (const auto& f : shipped()) args.push_back(f);
+  args.push_back(extra);
+  auto r = run_vedette(args);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("ruleset, its loader explored in") != std::string::npos);
+  CHECK(r.out.find(" files") != std::string::npos);
+  for (const auto& f : k_kinds) {
+    INFO(f << ": a file given changed what the exploration made");
+    CHECK(slurp(dir.path() + "/out/" + f) == slurp(k_src + "/schemas/" + f));
+  }
+  // And the schema says a behaviour's name is any text, a pace one of the engine's.
+  const json schema = json::parse(slurp(k_src + "/schemas/ruleset.schema.json"));
+  const json& whole = schema["definitions"]["whole"];
+  CHECK(whole["properties"]["bands"]["additionalProperties"]["properties"]["cells"]["items"] == json{{"type", "string"}});
+  CHECK(whole["properties"]["bands"]["additionalProperties"]["properties"]["cells"]["minItems"] == 6);
+  CHECK(whole["properties"]["behaviours"]["additionalProperties"]["properties"]["pace"]["enum"].size() == 5);
+}
+
+// The exploration reaches every key: the only places the shipped schemas
+// leave open are those the loader itself reads without a type, each named
+// here with the loader that reads it. A key the exploration does not reach
+// is open in the schema and fails this test.
 TEST_CASE("schema: every place the shipped schemas leave open is one the loader reads without a type", "[schema]") {
   const std::map<std::string, std::set<std::string>> untyped{
-      // engine/engagement/scenario.cpp: move_cost is `impassable` or a number; at_turn_limit `draw` or a side.
-      {"scenario.schema.json", {"/properties/terrain/properties/areas/items/properties/move_cost", "/properties/at_turn_limit"}},
+      {"scenario.schema.json", {}},
       {"ruleset.schema.json", {}},
       {"skirmish-scenario.schema.json", {}},
       {"seed004.schema.json", {}},
-      // engine/modules/asl (tables/asl_cavalry.yaml capacity): a squad's smc_max is `any` or a number.
-      {"asl-cavalry.schema.json",
-       {"/definitions/whole/properties/capacity/properties/squad/properties/smc_max",
-        "/definitions/overlay/properties/capacity/anyOf/0/properties/squad/anyOf/0/properties/smc_max"}},
+      {"asl-cavalry.schema.json", {}},
       // sims/solo/session_read.cpp reads a session with readers of its own
-      // (r.u64, ...), not the typed readers that note a type: these values
+      // (r.u64 for seeds, a format compared by hand, a memory compared with
+      // the replay's), not the typed readers that note a type: these values
       // are left open. A session is written by `vedette solo`, not by hand.
       {"session.schema.json",
        {"/properties/format", "/properties/seed", "/properties/memory/additionalProperties",
-        "/properties/history/items/properties/roll_index", "/properties/history/items/properties/old_seed",
-        "/properties/history/items/properties/new_seed", "/properties/history/items/properties/forced_move",
-        "/properties/history/items/properties/path", "/properties/history/items/properties/obstacle_check",
-        "/properties/history/items/properties/charger_check"}},
+        "/properties/history/items/properties/old_seed", "/properties/history/items/properties/new_seed",
+        "/properties/history/items/properties/roll_index"}},
   };
-  CHECK(untyped.size() == 6);  // every kind
+  CHECK(untyped.size() == k_kinds.size());  // every kind
   for (const auto& [f, allowed] : untyped) {
     INFO(f);
     std::vector<std::string> open;
@@ -412,6 +279,23 @@ TEST_CASE("schema: every place the shipped schemas leave open is one the loader 
     }
     CHECK(open.size() == allowed.size());
   }
+}
+
+// Words a loader takes besides a value's type (issue 31): they were open
+// places when a sample file wrote them; now the schema says them.
+TEST_CASE("schema: a word the loader takes besides a number is in the schema (smc_max any, move_cost impassable, at_turn_limit draw)",
+          "[schema]") {
+  const json asl = json::parse(slurp(k_src + "/schemas/asl-cavalry.schema.json"));
+  const json& smc = asl["definitions"]["whole"]["properties"]["capacity"]["properties"]["squad"]["properties"]["smc_max"];
+  REQUIRE(smc.contains("anyOf"));
+  CHECK(std::find(smc["anyOf"].begin(), smc["anyOf"].end(), json{{"enum", {"any"}}}) != smc["anyOf"].end());
+  const json sc = json::parse(slurp(k_src + "/schemas/scenario.schema.json"));
+  const json& cost = sc["properties"]["terrain"]["properties"]["areas"]["items"]["properties"]["move_cost"];
+  REQUIRE(cost.contains("anyOf"));
+  CHECK(std::find(cost["anyOf"].begin(), cost["anyOf"].end(), json{{"enum", {"impassable"}}}) != cost["anyOf"].end());
+  const json& limit = sc["properties"]["at_turn_limit"];
+  REQUIRE(limit.contains("anyOf"));
+  CHECK(std::find(limit["anyOf"].begin(), limit["anyOf"].end(), json{{"enum", {"draw"}}}) != limit["anyOf"].end());
 }
 
 TEST_CASE("schema: every shipped file names its schema and validates against it", "[schema]") {

@@ -72,6 +72,30 @@ TEST_CASE("skirmish commands: vedette sim on the village patrol gives the same s
   CHECK(j.dump().find("squad_caught_in_open") != std::string::npos);
 }
 
+// `ruleset: builtin:skirmish`: tables/skirmish.yaml is built into vedette
+// (engine/CMakeLists.txt), so a skirmish scenario anywhere may name it; the
+// same games as the shipped scenario's path to it.
+TEST_CASE("skirmish commands: a skirmish scenario's ruleset: builtin:skirmish plays as tables/skirmish.yaml") {
+  vtest::TempDir dir;
+  std::string text = slurp(patrol());
+  const std::string from = "ruleset: ../../../tables/skirmish.yaml";
+  REQUIRE(text.find(from) != std::string::npos);
+  text.replace(text.find(from), from.size(), "ruleset: builtin:skirmish");
+  const std::string copy = dir.write("built_in_rules.yaml", text);
+  std::string first;
+  for (const std::string& sc : {patrol(), copy}) {
+    const std::string out = dir.path() + "/" + std::to_string(first.size());
+    auto r = run_vedette({"sim", sc, "-n", "300", "--seed", "9", "--out", out});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    auto j = nlohmann::json::parse(slurp(out + "/summary.json"));
+    j.erase("scenario");
+    for (const char* timing : {"seconds", "elapsed_seconds", "engagements_per_second", "threads"}) j.erase(timing);
+    if (first.empty()) first = j.dump();
+    else CHECK(j.dump() == first);
+  }
+}
+
 TEST_CASE("skirmish commands: vedette compare runs the village patrol against a seed 001 house rule") {
   const std::string variant = std::string(VEDETTE_SOURCE_DIR) + "/tables/house-rules/skirmish-saddle-steady.yaml";
   auto r = run_vedette({"compare", patrol(), "--variant", variant, "-n", "400", "--seed", "2", "--threads", "2"});

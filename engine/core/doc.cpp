@@ -615,6 +615,30 @@ void note_example(const Doc& n, std::string value) {
   if (SchemaNote* s = note_for(n); s && n.is_scalar()) s->example = std::move(value);
 }
 
+void note_words(const Doc& n, std::vector<std::string> words) {
+  if (SchemaNote* s = note_for(n); s && n.is_scalar()) s->words = std::move(words);
+}
+
+void note_bounds(const Doc& n, double min, double max) {
+  if (SchemaNote* s = note_for(n); s && n.is_scalar()) {
+    s->min = min;
+    s->max = max;
+  }
+}
+
+void note_named_keys(const Doc& n) {
+  if (SchemaNote* s = note_for(n); s && n.is_map()) s->named_keys = true;
+}
+
+void note_key_names(const Location& key_where, const std::vector<std::string>& names) {
+  if (!t_recorder || key_where.line <= 0) return;
+  t_recorder->notes[note_key(key_where)].choices = names;
+}
+
+void note_map(const Doc& n) {
+  if (SchemaNote* s = note_for(n); s && n.is_map()) s->map = true;
+}
+
 void note_items(const Doc& n, std::size_t count) {
   if (SchemaNote* s = note_for(n); s && n.is_sequence()) s->items = static_cast<long long>(count);
 }

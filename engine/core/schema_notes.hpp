@@ -30,6 +30,8 @@ struct SchemaNote {
   std::vector<std::string> choices;
   std::string example;                              // a value the loader takes here (a table: builtin:default), for exploring
   long long items = -1;                             // a list the loader wants exactly this long (a D6 row: 6)
+  bool named_keys = false;                          // a map whose keys are names the document defines (a side's): open
+  std::vector<std::string> words;                   // words the loader takes here besides its type (smc_max: any)
 };
 
 class SchemaRecorder {
@@ -53,6 +55,22 @@ std::optional<std::size_t> read_name(const Doc& n, Diagnostics& d, const std::st
 // For `vedette schema`'s exploration: a value the loader takes at `n` where
 // any text would not do (a table to load: "builtin:default").
 void note_example(const Doc& n, std::string value);
+// For `vedette schema`: the loader takes these words at `n` besides the
+// type it reads (checked by hand before: a move_cost of `impassable`).
+void note_words(const Doc& n, std::vector<std::string> words);
+// For `vedette schema`: the bounds a value may have whatever the rest of the
+// document says, where the loader reads it within bounds the document sets
+// (a square's bounce_on faces: up to its die, at most a D20).
+void note_bounds(const Doc& n, double min, double max);
+// For `vedette schema`: `n` is a map whose keys are names the document
+// defines (the schema leaves them open; the loader asks for each by name).
+void note_named_keys(const Doc& n);
+// For `vedette schema`: a map's key written at `key_where` must be one of
+// `names` (checked by hand: seed 003's defender classes).
+void note_key_names(const Location& key_where, const std::vector<std::string>& names);
+// For `vedette schema`: `n` is read as a map whose values are checked
+// elsewhere (a session's memory, compared with the replay's).
+void note_map(const Doc& n);
 // For `vedette schema`: the list `n` must have exactly `count` items (the
 // caller checks it and says so).
 void note_items(const Doc& n, std::size_t count);

@@ -9,6 +9,7 @@
 
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/doc.hpp"
+#include "engine/core/schema_notes.hpp"
 #include "engine/core/words.hpp"
 
 namespace vedette {
@@ -188,6 +189,7 @@ struct Loader {
     const auto names = names_of(k_defender_class_names);
     std::array<bool, 7> seen{};
     for (const auto& e : n.entries) {
+      note_key_names(e.key_where, names);
       std::size_t i = 0;
       while (i < names.size() && names[i] != e.key) ++i;
       if (i == names.size()) {
@@ -269,6 +271,7 @@ struct Loader {
       if (t && f.dice > 0)
         if (auto v = read_int(*t, d, q + ".target (on " + (f.dice == 1 ? std::string("D6") : std::string("2D6")) + ")", f.dice, 6 * f.dice))
           f.target = static_cast<int>(*v);
+      if (t) note_bounds(*t, 1, 12);  // (a score on a D6 or on 2D6)
     }
     m.finish();
   }
@@ -284,6 +287,8 @@ struct Loader {
     number(m, "bounce_back_moves", p, 0, 10, s.bounce_back_moves);
     m.finish();
     if (bounce && s.die > 0) s.bounce_on = faces(*bounce, p + ".bounce_on (faces of a D" + std::to_string(s.die) + ")", 1, s.die);
+    if (bounce && bounce->is_sequence())
+      for (const Doc& item : bounce->items) note_bounds(item, 1, 20);  // (a face of the largest die a square may roll)
   }
 
   void pike_charge(const Doc& n) {

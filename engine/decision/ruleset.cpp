@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <initializer_list>
 #include <map>
+#include <mutex>
 
 #include "engine/core/builtin_tables.hpp"
 #include "engine/core/doc.hpp"
@@ -588,7 +589,21 @@ RulesetPtr load_ruleset(const std::string& path, const std::vector<std::pair<std
   return build(root, std::move(sources));
 }
 
-RulesetPtr load_ruleset(const std::string& path) { return load_ruleset(path, {}); }
+RulesetPtr load_ruleset(const std::string& path) {
+  // A built-in table never changes while vedette runs: built once per
+  // process (a lab command or `vedette schema`'s exploration loads
+  // builtin:default for every scenario it reads).
+  if (path.rfind(k_builtin, 0) != 0) return load_ruleset(path, {});
+  static std::mutex m;
+  static std::map<std::string, RulesetPtr> built;
+  {
+    std::lock_guard<std::mutex> lock(m);
+    if (auto it = built.find(path); it != built.end()) return it->second;
+  }
+  RulesetPtr r = load_ruleset(path, {});  // (throws for an unknown name: nothing kept)
+  std::lock_guard<std::mutex> lock(m);
+  return built.emplace(path, std::move(r)).first->second;
+}
 
 Doc load_ruleset_doc(const std::string& path, std::vector<std::string>* sources) {
   std::vector<std::string> stack, found;

@@ -281,6 +281,7 @@ struct ScenarioBuilder {
       auto sh = shape(am, a, what);
       if (auto x = am.optional("cover")) area.cover = static_cast<int>(read_int(*x, d, what + " cover", 0, 10).value_or(0));
       if (auto x = am.optional("move_cost")) {
+        note_words(*x, {"impassable"});
         if (x->is_scalar() && x->scalar == "impassable") area.move_cost = TerrainArea::impassable;
         else area.move_cost = read_number(*x, d, what + " move_cost (a multiplier, or impassable)", 0, 100).value_or(1);
       }
@@ -639,6 +640,7 @@ struct ScenarioBuilder {
     if (auto x = top.required("turns")) s.turns = static_cast<int>(read_int(*x, d, "turns", 1, 1000).value_or(12));
     if (auto x = top.required("victory")) victory(*x);
     if (auto x = top.optional("at_turn_limit")) {
+      note_words(*x, {"draw"});
       if (x->is_scalar() && x->scalar == "draw") s.at_turn_limit.reset();
       else if (auto k = side_ref(*x, "at_turn_limit (draw or a side)")) s.at_turn_limit = *k;
     }

@@ -730,6 +730,7 @@ Session Session::load(const fs::path& path) {
     }
   }
   const Doc* memory = top.optional("memory");
+  if (memory) note_map(*memory);
   std::vector<Event> events;
   if (const Doc* hist = top.required("history")) {
     if (!hist->is_sequence()) {

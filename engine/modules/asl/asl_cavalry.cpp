@@ -11,6 +11,7 @@
 #include "engine/core/builtin_tables.hpp"
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/doc.hpp"
+#include "engine/core/schema_notes.hpp"
 
 namespace vedette::asl {
 
@@ -157,6 +158,7 @@ struct Builder {
           c.mmc = static_cast<MmcLoad>(*i);
       integer(cm, "smc_min", what + " smc_min", 0, 100, c.smc_min, false);
       if (const Doc* y = cm.required("smc_max")) {
+        note_words(*y, {"any"});
         if (y->is_scalar() && !y->quoted && y->scalar == "any") c.smc_max.reset();
         else if (auto v = read_int(*y, d, what + " smc_max (a number, or any)", 0, 100)) c.smc_max = static_cast<int>(*v);
       }

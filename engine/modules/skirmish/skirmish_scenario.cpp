@@ -253,7 +253,7 @@ SkirmishScenarioPtr load_skirmish_scenario(const std::string& path, const std::s
   if (auto x = top.optional("description")) s->description = read_string(*x, d, "description").value_or("");
   std::string ruleset = "builtin:default";
   const Doc* rn = top.required("ruleset");
-  if (rn) note_example(*rn, "builtin:default");
+  if (rn) note_example(*rn, "builtin:skirmish");
   if (rn)
     if (auto v = read_string(*rn, d, "ruleset")) {
       ruleset = *v;
@@ -286,6 +286,7 @@ SkirmishScenarioPtr load_skirmish_scenario(const std::string& path, const std::s
   if (auto x = top.optional("turns")) s->turns = static_cast<int>(read_int(*x, d, "turns", 1, 1000).value_or(10));
   if (auto x = top.optional("breaks_at_pct")) {
     MapReader m(*x, d, "breaks_at_pct");
+    note_named_keys(*x);
     for (std::size_t k = 0; k < 2; ++k)
       if (auto y = m.optional(s->sides[k].name)) s->breaks_at_pct[k] = static_cast<int>(read_int(*y, d, "breaks_at_pct", 1, 100).value_or(50));
     m.finish();
