@@ -15,8 +15,6 @@ constexpr double kSqrt3 = 1.7320508075688772;
 
 constexpr std::array<Hex, 6> kDelta{Hex{0, 1}, Hex{1, 0}, Hex{1, -1}, Hex{0, -1}, Hex{-1, 0}, Hex{-1, 1}};
 
-int floor_div2(int r) { return r >= 0 ? r / 2 : -((1 - r) / 2); }
-
 // Rounds fractional cube coordinates to the hex containing them.
 Hex cube_round(double q, double r) {
   const double s = -q - r;
@@ -80,14 +78,6 @@ Length HexBoard::depth() const {
   return Length::cm(2.0 * radius + 1.5 * radius * (rows_ - 1));
 }
 
-Hex HexBoard::from_offset(int col, int row) { return {col - floor_div2(row), row}; }
-int HexBoard::col_of(Hex h) { return h.q + floor_div2(h.r); }
-
-bool HexBoard::on_board(Hex h) const {
-  const int c = col_of(h);
-  return h.r >= 0 && h.r < rows_ && c >= 0 && c < cols_;
-}
-
 Point HexBoard::centre(Hex h) const {
   const double radius = s_ / kSqrt3;
   return {s_ / 2.0 + s_ * (h.q + h.r / 2.0), radius + s_ * kSqrt3 / 2.0 * h.r};
@@ -131,17 +121,11 @@ std::size_t HexBoard::add_terrain(HexTerrain t) {
   return types_.size() - 1;
 }
 
-std::size_t HexBoard::index(Hex h) const {
-  return static_cast<std::size_t>(h.r) * static_cast<std::size_t>(cols_) + static_cast<std::size_t>(col_of(h));
-}
-
 void HexBoard::set_terrain(Hex h, std::size_t type) {
   if (!on_board(h)) throw std::out_of_range("hex board: the hex is off the board");
   if (type >= types_.size()) throw std::out_of_range("hex board: no such terrain type");
   terrain_[index(h)] = static_cast<std::uint16_t>(type);
 }
-
-const HexTerrain& HexBoard::terrain(Hex h) const { return on_board(h) ? types_[terrain_[index(h)]] : types_[0]; }
 
 int HexBoard::edge_distance(Hex h, Edge e) const {
   switch (e) {

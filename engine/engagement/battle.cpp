@@ -34,6 +34,7 @@ Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_
   units_block_sight_ = board_->units_block_sight();
   world_key_.assign(units_.size() * 3, 2);  // 2: never a unit's on-table flag, so the first query fills it
   world_hex_.assign(units_.size(), Hex{});
+  world_place_.assign(units_.size(), HexBoard::k_off_board);
   hex_memo_.assign(units_.size(), HexMemo{});
   nearest_.assign(units_.size(), NearestMemo{});
   if (hex_) {
@@ -220,7 +221,13 @@ Aspect Battle::aspect_at(std::size_t target, std::size_t attacker) const {
   const Point a = units_[attacker].pos;
   if (!hex_direct_) return board_->aspect(t.pos, t.facing, a, k_front_half_deg, k_rear_half_deg);
   if (t.pos == a) return Aspect::front;
-  const double rel = std::abs(wrap_deg(pair_bearing(target, attacker) - t.facing));
+  PairMemo& m = memo_[target * units_.size() + attacker];
+  if (!m.bearing_valid || !same_bits(m.bearing_pos, t.pos, a)) {
+    m.bearing = pair_bearing(target, attacker);
+    set_bits(m.bearing_pos, t.pos, a);
+    m.bearing_valid = true;
+  }
+  const double rel = std::abs(wrap_deg(m.bearing - t.facing));
   if (rel <= k_front_half_deg + kAngleTolDeg) return Aspect::front;
   if (rel >= 180.0 - k_rear_half_deg - kAngleTolDeg) return Aspect::rear;
   return Aspect::flank;
@@ -249,7 +256,10 @@ void Battle::sync_world() const {
       key[0] = x;
       key[1] = y;
       key[2] = on;
-      if (hex_) world_hex_[k] = unit_hex(k);
+      if (hex_) {
+        world_hex_[k] = unit_hex(k);
+        world_place_[k] = hex_->hex_index(world_hex_[k]);
+      }
     }
   }
   if (same) return;
@@ -261,7 +271,7 @@ void Battle::sync_world() const {
   occ_bits_[0] = occ_bits_[1] = 0;
   for (std::size_t k = 0; k < units_.size(); ++k) {
     if (world_key_[3 * k + 2] == 0) continue;
-    const std::size_t i = hex_->hex_index(world_hex_[k]);
+    const std::size_t i = world_place_[k];
     if (i == HexBoard::k_off_board) {
       occupancy_off_.push_back(world_hex_[k]);
       continue;
@@ -279,7 +289,7 @@ bool Battle::sees_in_epoch(std::size_t a, std::size_t b) const {
   if (hex_) {
     const Hex ha = world_hex_[a], hb = world_hex_[b];
     const std::size_t hexes = occupancy_.size();
-    const std::size_t ia = hex_->hex_index(ha), ib = hex_->hex_index(hb);
+    const std::size_t ia = world_place_[a], ib = world_place_[b];  // hex_index of ha, hb
     if (hexes <= k_sight_table_hexes && ia != HexBoard::k_off_board && ib != HexBoard::k_off_board) {
       if (sight_lines_.empty()) sight_lines_.resize(hexes * hexes);
       SightLine& line = sight_lines_[ia * hexes + ib];
@@ -366,6 +376,11 @@ UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
   if (hex_direct_) {
     // gap_miss's hex expression on the epoch's hexes (the same bits as gap()).
     if (world_synced_ != changes_) sync_world();
+    NearestMemo& m = nearest_[i];
+    if (m.epoch[visible_only] == world_epoch_) {  // the same world: the same answer
+      m.at[visible_only] = changes_;
+      return m.unit[visible_only];
+    }
     const double s = hex_->hex_size().as_cm();
     const Hex hi = world_hex_[i];
     for (std::size_t j = 0; j < units_.size(); ++j) {
@@ -379,8 +394,8 @@ UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
       best = static_cast<UnitIndex>(j);
       best_gap = g;
     }
-    NearestMemo& m = nearest_[i];
     m.at[visible_only] = changes_;
+    m.epoch[visible_only] = world_epoch_;
     m.unit[visible_only] = best;
     return best;
   }
@@ -476,8 +491,14 @@ Situation Battle::situation(std::size_t i) const {
   s.casualties_hundredths = casualty_hundredths(u.lost(), u.figures_start);
   s.ran_last_turn = u.ran_last_turn;
   s.retreated_from_melee = u.retreated_from_melee;
-  const UnitIndex viewer = nearest_enemy(i, true);
-  s.in_cover = board_->entirely_in_cover(footprint(i), viewer == k_no_unit ? std::nullopt : std::optional<Point>(units_[viewer].pos));
+  if (hex_direct_) {
+    // HexBoard::cover_of: the cover of the centre's hex, whoever looks
+    // (entirely_in_cover: above 0), on the kept hex.
+    s.in_cover = hex_->terrain(unit_hex(i)).cover > 0;
+  } else {
+    const UnitIndex viewer = nearest_enemy(i, true);
+    s.in_cover = board_->entirely_in_cover(footprint(i), viewer == k_no_unit ? std::nullopt : std::optional<Point>(units_[viewer].pos));
+  }
   const WeaponsRange wr = rules_->switches.weapons_range;
   s.in_enemy_range = false;
   const Length mine = reach(i);

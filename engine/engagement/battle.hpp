@@ -179,6 +179,10 @@ class Battle {
     std::uint64_t way_distance = 0;
     bool way_valid = false;
     ChargeWay way;
+    // Hex boards: pair_bearing(a, b) (aspect_at), keyed by both positions.
+    std::uint64_t bearing_pos[4]{};
+    bool bearing_valid = false;
+    double bearing = 0;
   };
   mutable std::vector<PairMemo> memo_;
   // On a board where units block sight (hexes), sees(a, b) depends on every
@@ -190,6 +194,7 @@ class Battle {
   mutable std::vector<std::uint64_t> world_key_;
   mutable std::uint64_t world_epoch_ = 0;
   mutable std::vector<Hex> world_hex_;    // each unit's hex, kept with world_key_
+  mutable std::vector<std::size_t> world_place_;  // hex boards: HexBoard::hex_index(world_hex_), kept with it
   // Hex boards: the active units' hexes in this epoch, as a count per hex of
   // the board (HexBoard::hex_index) and a list for any off the board. A hex
   // other than the two ends blocks sight if any active unit stands in it
@@ -268,10 +273,15 @@ class Battle {
   std::uint64_t changes_ = 1;
   void changed() { ++changes_; }
   mutable std::uint64_t world_synced_ = 0;  // changes_ when sync_world last ran
-  // nearest_enemy(i, visible_only) as of changes_ == at[visible_only].
+  // nearest_enemy(i, visible_only) as of changes_ == at[visible_only]. On
+  // the scenario's hex board the answer is a function of the world alone
+  // (the units' hexes, being on the table, sight in the epoch: depths are
+  // the hex size), so it also holds while world_epoch_ == epoch[visible_only]
+  // (epochs start at 1).
   struct NearestMemo {
     std::uint64_t at[2]{};
     UnitIndex unit[2]{k_no_unit, k_no_unit};
+    std::uint64_t epoch[2]{};
   };
   mutable std::vector<NearestMemo> nearest_;
   UnitIndex nearest_enemy_miss(std::size_t i, bool visible_only) const;
