@@ -327,7 +327,7 @@ Point HexBoard::move_away(Point from, Point threat, Length allowance) const {
 std::optional<Point> HexBoard::nearest_cover(Point from, Length allowance, int min_cover) const {
   const int need = std::max(1, min_cover);
   const Hex start = hex_of(from);
-  if (cover_at(from) >= need) return from;
+  if (terrain(start).cover >= need) return from;  // cover_at(from)
   const int n = hexes_in(allowance);
   std::optional<Hex> best;
   int best_d = 0;
@@ -340,7 +340,8 @@ std::optional<Point> HexBoard::nearest_cover(Point from, Length allowance, int m
       const int dist = hex_distance(start, h);
       if (dist == 0 || dist > n) continue;
       if (best && dist >= best_d) continue;
-      if (movement_cost(centre(start), centre(h)) > allowance + Length::cm(1e-9)) continue;
+      // movement_cost(centre(start), centre(h)): a centre's hex is its hex.
+      if (movement_cost(start, h) > allowance + Length::cm(1e-9)) continue;
       best = h;
       best_d = dist;
     }

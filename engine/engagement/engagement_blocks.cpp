@@ -9,6 +9,7 @@
 // ("The engagement over block units") and beside the data in
 // tables/seed004.yaml.
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "engine/engagement/engagement.hpp"
@@ -75,8 +76,38 @@ double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
   if (dl > (n + 1) * s) dest = u.pos + d * ((n + 1) * s / dl);  // a far point: only as far as the move goes
   u.facing = bearing_deg(u.pos, dest);
   const Hex from = b_.unit_hex(i);
-  const Hex goal = hb.hex_of(hb.move_toward(u.pos, dest, allowance));
+  Hex goal;
+  if (hb.on_board(from)) {
+    // HexBoard::move_toward's walk on the kept hex (its start: on the board,
+    // so clamp_onto keeps it; hexes_in: n, under its cap), giving its hex
+    // (the hex of the centre it returns, or of `from` when it stays).
+    const Hex target = hb.hex_of(dest);
+    const int dist = hex_distance(from, target);
+    const int walk = std::min(std::min(n, 1'000'000), dist);
+    goal = from;
+    for (int k = 1; k <= walk; ++k) {
+      const Hex h = HexBoard::line_at(from, target, k, dist);
+      const HexTerrain& t = hb.terrain(h);
+      if (!hb.on_board(h) || t.impassable) break;
+      goal = h;
+      if (t.halts_movement) break;
+    }
+  } else {
+    goal = hb.hex_of(hb.move_toward(u.pos, dest, allowance));
+  }
   if (goal == from) return 0;
+  // The other units' hexes (kept hexes), looked up once for the walk.
+  constexpr std::size_t k_few = 32;
+  struct Other {
+    Hex hex;
+    bool enemy;
+  };
+  std::array<Other, k_few> others;
+  std::size_t n_others = 0;
+  const bool few = b_.units_.size() <= k_few;
+  if (few)
+    for (std::size_t j = 0; j < b_.units_.size(); ++j)
+      if (j != i && b_.units_[j].active()) others[n_others++] = Other{b_.unit_hex(j), b_.enemies(i, j)};
   // Along line(from, goal), hex by hex.
   const int len = hex_distance(from, goal);
   Hex cur = from;
@@ -85,11 +116,19 @@ double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
     const Hex h = HexBoard::line_at(from, goal, k, len);
     if (!hb.on_board(h) || hb.terrain(h).impassable) break;
     bool taken = false, contact = false;
-    for (std::size_t j = 0; j < b_.units_.size(); ++j) {
-      if (j == i || !b_.units_[j].active()) continue;
-      const Hex o = b_.unit_hex(j);
-      if (o == h) taken = true;
-      else if (b_.enemies(i, j) && hex_distance(o, h) == 1) contact = true;
+    if (few) {
+      for (std::size_t o = 0; o < n_others; ++o) {
+        const Hex oh = others[o].hex;
+        if (oh == h) taken = true;
+        else if (others[o].enemy && hex_distance(oh, h) == 1) contact = true;
+      }
+    } else {
+      for (std::size_t j = 0; j < b_.units_.size(); ++j) {
+        if (j == i || !b_.units_[j].active()) continue;
+        const Hex o = b_.unit_hex(j);
+        if (o == h) taken = true;
+        else if (b_.enemies(i, j) && hex_distance(o, h) == 1) contact = true;
+      }
     }
     if (taken) break;
     cur = h;
