@@ -736,7 +736,9 @@ BlockUnit Battle::block_of(std::size_t i) const {
 }
 
 bool Battle::adjacent(std::size_t a, std::size_t b) const {
-  return hex_distance(unit_hex(a), unit_hex(b)) == 1;
+  const Hex ha = unit_hex(a), hb = unit_hex(b);
+  const int dq = hb.q - ha.q, dr = hb.r - ha.r;
+  return (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2 == 1;  // hex_distance(ha, hb) == 1
 }
 
 const std::vector<Hex>& Battle::occupied() const {
@@ -750,6 +752,12 @@ int Battle::combined_arms_dice(std::size_t attacker, std::size_t target, std::ve
   if (artillery) artillery->clear();
   if (!blocks_ || !hex_) return 0;
   const Seed004Rules& r = *blocks_;
+  // Only an artillery unit with blocks on the attacker's side adds (the
+  // loop below); without one the answer is 0, unasked.
+  bool any = false;
+  for (std::size_t k = 0; k < units_.size() && !any; ++k)
+    any = units_[k].side == units_[attacker].side && units_[k].active() && arm_of(k) == Arm::artillery;
+  if (!any) return 0;
   block_units_.clear();
   for (std::size_t k = 0; k < units_.size(); ++k) block_units_.push_back(block_of(k));
   const BlockUnit& melee = block_units_[attacker];
