@@ -327,13 +327,25 @@ bool Battle::sees_in_epoch(std::size_t a, std::size_t b) const {
           } else if (cell.t2) {
             if (u1) mark(cell.i1);
           } else if (u1 && u2) {
-            line.pairs = true;
+            if (cell.i1 < 128 && cell.i2 < 128) {
+              if (line.pair_len == 0) line.pair_offset = static_cast<std::uint32_t>(sight_pairs_.size());
+              sight_pairs_.push_back(SightPair{static_cast<std::uint8_t>(cell.i1), static_cast<std::uint8_t>(cell.i2)});
+              ++line.pair_len;
+            } else {
+              line.pairs = true;
+            }
           }
         }
         if (line.state == 2) sight_cells_.resize(line.offset);
       }
       if (line.state == 1 && hexes <= 128 && !line.pairs) {
-        m.sees = !line.terrain_blocked && (occ_bits_[0] & line.mask[0]) == 0 && (occ_bits_[1] & line.mask[1]) == 0;
+        bool clear = !line.terrain_blocked && (occ_bits_[0] & line.mask[0]) == 0 && (occ_bits_[1] & line.mask[1]) == 0;
+        const auto occ = [this](std::uint8_t p) { return (occ_bits_[p >> 6] >> (p & 63) & 1) != 0; };
+        for (std::uint32_t k = 0; k < line.pair_len && clear; ++k) {
+          const SightPair& q = sight_pairs_[line.pair_offset + k];
+          clear = !(occ(q.p1) && occ(q.p2));
+        }
+        m.sees = clear;
         m.sees_world = world_epoch_;
         m.sees_valid = true;
         return m.sees;
@@ -368,6 +380,23 @@ bool Battle::sees_in_epoch(std::size_t a, std::size_t b) const {
   m.sees_world = world_epoch_;
   m.sees_valid = true;
   return m.sees;
+}
+
+std::span<const Hex> Battle::hex_line(Hex a, Hex b) const {
+  if (!hex_) return {};
+  const std::size_t hexes = occupancy_.size();
+  if (hexes > k_sight_table_hexes) return {};
+  const std::size_t ia = hex_->hex_index(a), ib = hex_->hex_index(b);
+  if (ia == HexBoard::k_off_board || ib == HexBoard::k_off_board) return {};
+  if (hex_lines_.empty()) hex_lines_.resize(hexes * hexes);
+  HexLine& l = hex_lines_[ia * hexes + ib];
+  if (l.len == 0) {
+    const int n = hex_distance(a, b);
+    l.offset = static_cast<std::uint32_t>(hex_line_cells_.size());
+    for (int k = 0; k <= n; ++k) hex_line_cells_.push_back(HexBoard::line_at(a, b, k, n));
+    l.len = static_cast<std::uint32_t>(n + 1);
+  }
+  return {hex_line_cells_.data() + l.offset, l.len};
 }
 
 UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {

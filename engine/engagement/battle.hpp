@@ -9,6 +9,7 @@
 #include <bit>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "engine/core/facts.hpp"
@@ -131,6 +132,12 @@ class Battle {
   // The hex unit i stands in (hex boards only): HexBoard::hex_of of its
   // position, kept while the position's bits do not change.
   Hex unit_hex(std::size_t i) const;
+  // HexBoard::line_at(a, b, k, n) for k = 0 to n = hex_distance(a, b), a
+  // first: on a board of at most k_sight_table_hexes hexes, per ordered pair
+  // of board places, built on first use and kept across engagements. Empty
+  // when either hex is off the board or the board is larger (then ask
+  // line_at). Valid until the next call.
+  std::span<const Hex> hex_line(Hex a, Hex b) const;
   const std::vector<Hex>& occupied() const;  // every active unit's hex
   const CommandHand& hand(std::uint8_t side) const { return hands_[side]; }
   bool fired(std::size_t i) const { return fired_[i] != 0; }
@@ -223,7 +230,15 @@ class Battle {
     bool terrain_blocked = false;
     bool pairs = false;
     std::uint64_t mask[2]{};
+    // Steps that block only with units in both their places (both below
+    // 128): sight_pairs_[pair_offset, + pair_len), each place's bit.
+    std::uint32_t pair_offset = 0;
+    std::uint32_t pair_len = 0;
   };
+  struct SightPair {
+    std::uint8_t p1 = 0, p2 = 0;
+  };
+  mutable std::vector<SightPair> sight_pairs_;
   static constexpr std::size_t k_sight_table_hexes = 512;
   // Hex boards of at most k_sight_table_hexes hexes: answers that are
   // functions of two places alone (and the board), kept per ordered pair of
@@ -264,6 +279,13 @@ class Battle {
     bool valid = false;
     Hex hex;
   };
+  // hex_line(): each ordered pair of board places' line in hex_line_cells_.
+  struct HexLine {
+    std::uint32_t offset = 0;
+    std::uint32_t len = 0;  // 0: not built
+  };
+  mutable std::vector<HexLine> hex_lines_;
+  mutable std::vector<Hex> hex_line_cells_;
   mutable std::vector<HexMemo> hex_memo_;
   // The engagement's changes to the units (engine/engagement/engagement*.cpp
   // call changed() after each): a unit's position, its being on the table,

@@ -84,9 +84,10 @@ double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
     const Hex target = hb.hex_of(dest);
     const int dist = hex_distance(from, target);
     const int walk = std::min(std::min(n, 1'000'000), dist);
+    const std::span<const Hex> kept = b_.hex_line(from, target);
     goal = from;
     for (int k = 1; k <= walk; ++k) {
-      const Hex h = HexBoard::line_at(from, target, k, dist);
+      const Hex h = kept.empty() ? HexBoard::line_at(from, target, k, dist) : kept[static_cast<std::size_t>(k)];
       const HexTerrain& t = hb.terrain(h);
       if (!hb.on_board(h) || t.impassable) break;
       goal = h;
@@ -110,10 +111,11 @@ double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
       if (j != i && b_.units_[j].active()) others[n_others++] = Other{b_.unit_hex(j), b_.enemies(i, j)};
   // Along line(from, goal), hex by hex.
   const int len = hex_distance(from, goal);
+  const std::span<const Hex> line = b_.hex_line(from, goal);
   Hex cur = from;
   int steps = 0;
   for (int k = 1; k <= len && steps < n; ++k) {
-    const Hex h = HexBoard::line_at(from, goal, k, len);
+    const Hex h = line.empty() ? HexBoard::line_at(from, goal, k, len) : line[static_cast<std::size_t>(k)];
     if (!hb.on_board(h) || hb.terrain(h).impassable) break;
     bool taken = false, contact = false;
     if (few) {
