@@ -125,6 +125,11 @@ void HexBoard::set_terrain(Hex h, std::size_t type) {
   if (!on_board(h)) throw std::out_of_range("hex board: the hex is off the board");
   if (type >= types_.size()) throw std::out_of_range("hex board: no such terrain type");
   terrain_[index(h)] = static_cast<std::uint16_t>(type);
+  const auto place = static_cast<std::uint32_t>(index(h));
+  const auto it = std::lower_bound(covered_.begin(), covered_.end(), place);
+  const bool listed = it != covered_.end() && *it == place;
+  if (types_[type].cover > 0 && !listed) covered_.insert(it, place);
+  else if (types_[type].cover <= 0 && listed) covered_.erase(it);
 }
 
 int HexBoard::edge_distance(Hex h, Edge e) const {
@@ -333,18 +338,22 @@ std::optional<Point> HexBoard::nearest_cover(Point from, Length allowance, int m
   int best_d = 0;
   // Rows more than n away hold no hex within n (the same hexes, in the same order).
   const int row0 = std::max(0, start.r - n), row1 = std::min(rows_ - 1, start.r + n);
-  for (int row = row0; row <= row1; ++row)
-    for (int col = 0; col < cols_; ++col) {
-      const Hex h = from_offset(col, row);
-      if (types_[terrain_[index(h)]].cover < need) continue;
-      const int dist = hex_distance(start, h);
-      if (dist == 0 || dist > n) continue;
-      if (best && dist >= best_d) continue;
-      // movement_cost(centre(start), centre(h)): a centre's hex is its hex.
-      if (movement_cost(start, h) > allowance + Length::cm(1e-9)) continue;
-      best = h;
-      best_d = dist;
-    }
+  // Only hexes with cover (need is at least 1), in the same row-major order.
+  if (row0 > row1) return std::nullopt;
+  const auto first = static_cast<std::uint32_t>(static_cast<std::size_t>(row0) * static_cast<std::size_t>(cols_));
+  const auto last = static_cast<std::uint32_t>(static_cast<std::size_t>(row1 + 1) * static_cast<std::size_t>(cols_));
+  for (auto it = std::lower_bound(covered_.begin(), covered_.end(), first); it != covered_.end() && *it < last; ++it) {
+    const int row = static_cast<int>(*it / static_cast<std::uint32_t>(cols_)), col = static_cast<int>(*it % static_cast<std::uint32_t>(cols_));
+    const Hex h = from_offset(col, row);
+    if (types_[terrain_[*it]].cover < need) continue;
+    const int dist = hex_distance(start, h);
+    if (dist == 0 || dist > n) continue;
+    if (best && dist >= best_d) continue;
+    // movement_cost(centre(start), centre(h)): a centre's hex is its hex.
+    if (movement_cost(start, h) > allowance + Length::cm(1e-9)) continue;
+    best = h;
+    best_d = dist;
+  }
   if (!best) return std::nullopt;
   return centre(*best);
 }

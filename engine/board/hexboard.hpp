@@ -192,6 +192,9 @@ class HexBoard final : public Board {
   double s_;  // cm
   std::vector<HexTerrain> types_;
   std::vector<std::uint16_t> terrain_;  // per hex, row-major offset order
+  // The places (index) whose terrain gives cover (above 0), ascending: the
+  // hexes nearest_cover may choose, kept by set_terrain.
+  std::vector<std::uint32_t> covered_;
 };
 
 }  // namespace vedette

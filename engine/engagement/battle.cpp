@@ -191,7 +191,7 @@ Battle::HexPair* Battle::hex_pair(std::size_t a, std::size_t b) const {
   if (!hex_direct_) return nullptr;
   const std::size_t hexes = static_cast<std::size_t>(hex_->cols()) * static_cast<std::size_t>(hex_->rows());
   if (hexes > k_sight_table_hexes) return nullptr;
-  const std::size_t ia = hex_->hex_index(unit_hex(a)), ib = hex_->hex_index(unit_hex(b));
+  const std::size_t ia = unit_place(a), ib = unit_place(b);
   if (ia == HexBoard::k_off_board || ib == HexBoard::k_off_board) return nullptr;
   if (hex_pairs_.empty()) hex_pairs_.resize(hexes * hexes);
   HexPair* kept = &hex_pairs_[ia * hexes + ib];

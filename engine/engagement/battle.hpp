@@ -278,7 +278,13 @@ class Battle {
     std::uint64_t x = 0, y = 0;
     bool valid = false;
     Hex hex;
+    std::size_t place = 0;  // HexBoard::hex_index(hex)
   };
+  // HexBoard::hex_index(unit_hex(i)), kept with it.
+  std::size_t unit_place(std::size_t i) const {
+    unit_hex(i);
+    return hex_memo_[i].place;
+  }
   // hex_line(): each ordered pair of board places' line in hex_line_cells_.
   struct HexLine {
     std::uint32_t offset = 0;
@@ -359,6 +365,7 @@ inline Hex Battle::unit_hex(std::size_t i) const {
   const std::uint64_t x = std::bit_cast<std::uint64_t>(p.x), y = std::bit_cast<std::uint64_t>(p.y);
   if (!m.valid || m.x != x || m.y != y) {
     m.hex = hex_->hex_of(p);
+    m.place = hex_->hex_index(m.hex);
     m.x = x;
     m.y = y;
     m.valid = true;

@@ -121,8 +121,9 @@ double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
     if (few) {
       for (std::size_t o = 0; o < n_others; ++o) {
         const Hex oh = others[o].hex;
+        const int dq = h.q - oh.q, dr = h.r - oh.r;
         if (oh == h) taken = true;
-        else if (others[o].enemy && hex_distance(oh, h) == 1) contact = true;
+        else if (others[o].enemy && (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2 == 1) contact = true;  // hex_distance(oh, h) == 1
       }
     } else {
       for (std::size_t j = 0; j < b_.units_.size(); ++j) {
