@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -224,6 +225,62 @@ TEST_CASE("hex: cover, height and uphill come from the hex's terrain") {
   CHECK_FALSE(b.nearest_cover(from, Length::cm(10), 1).has_value());
   CHECK(b.nearest_cover(b.centre(at(3, 2)), Length::cm(10), 1) == b.centre(at(3, 2)));
   CHECK(b.nearest_cover(from, Length::cm(40), 2) == b.centre(at(1, 4)));
+}
+
+TEST_CASE("hex: nearest cover follows terrain set again and matches a search of every hex") {
+  // HexBoard keeps the hexes with cover for nearest_cover (engine/board/hexboard.hpp,
+  // covered_); the answer must be the first hex in row-major order at the least
+  // distance, among those with the cover asked whose path costs no more than
+  // the allowance, as a search of every hex finds it.
+  HexBoard b = board();
+  const auto hill = b.add_terrain({.name = "hill", .cover = 1, .height = 1});
+  const auto wood = b.add_terrain({.name = "wood", .halts_movement = true, .cover = 2});
+  const auto rock = b.add_terrain({.name = "rock", .impassable = true});
+  const Point from = b.centre(at(1, 2));
+  b.set_terrain(at(3, 2), wood);
+  CHECK(b.nearest_cover(from, Length::cm(20), 1) == b.centre(at(3, 2)));
+  b.set_terrain(at(3, 2), 0);  // cleared: no cover left
+  CHECK_FALSE(b.nearest_cover(from, Length::cm(20), 1).has_value());
+  b.set_terrain(at(3, 2), hill);
+  b.set_terrain(at(3, 2), hill);  // set twice: listed once
+  CHECK(b.nearest_cover(from, Length::cm(20), 1) == b.centre(at(3, 2)));
+  CHECK_FALSE(b.nearest_cover(from, Length::cm(20), 2).has_value());
+  // A pattern of cover and obstacles, every start, allowance and cover asked.
+  for (int row = 0; row < b.rows(); ++row)
+    for (int col = 0; col < b.cols(); ++col) {
+      const int k = (col * 3 + row * 5) % 7;
+      b.set_terrain(at(col, row), k == 0 ? hill : k == 3 ? wood : k == 5 ? rock : 0);
+    }
+  int found = 0;
+  for (int row = 0; row < b.rows(); ++row)
+    for (int col = 0; col < b.cols(); ++col)
+      for (int hexes = 0; hexes <= 4; ++hexes)
+        for (int need = 0; need <= 3; ++need) {
+          const Hex start = at(col, row);
+          const Length allowance = Length::cm(10.0 * hexes);
+          std::optional<Point> want;
+          if (b.terrain(start).cover >= std::max(1, need)) {
+            want = b.centre(start);
+          } else {
+            int best_d = 0;
+            for (int r = 0; r < b.rows(); ++r)
+              for (int c = 0; c < b.cols(); ++c) {
+                const Hex h = at(c, r);
+                const int d = hex_distance(start, h);
+                if (b.terrain(h).cover < std::max(1, need) || d == 0 || d > hexes || (want && d >= best_d)) continue;
+                if (b.movement_cost(b.centre(start), b.centre(h)) > allowance + Length::cm(1e-9)) continue;
+                want = b.centre(h);
+                best_d = d;
+              }
+          }
+          const std::optional<Point> got = b.nearest_cover(b.centre(start), allowance, need);
+          REQUIRE(got.has_value() == want.has_value());
+          if (want) {
+            CHECK(*got == *want);
+            ++found;
+          }
+        }
+  CHECK(found > 100);
 }
 
 TEST_CASE("hex: bad boards and terrain are refused") {

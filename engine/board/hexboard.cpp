@@ -15,8 +15,6 @@ constexpr double kSqrt3 = 1.7320508075688772;
 
 constexpr std::array<Hex, 6> kDelta{Hex{0, 1}, Hex{1, 0}, Hex{1, -1}, Hex{0, -1}, Hex{-1, 0}, Hex{-1, 1}};
 
-int floor_div2(int r) { return r >= 0 ? r / 2 : -((1 - r) / 2); }
-
 // Rounds fractional cube coordinates to the hex containing them.
 Hex cube_round(double q, double r) {
   const double s = -q - r;
@@ -80,14 +78,6 @@ Length HexBoard::depth() const {
   return Length::cm(2.0 * radius + 1.5 * radius * (rows_ - 1));
 }
 
-Hex HexBoard::from_offset(int col, int row) { return {col - floor_div2(row), row}; }
-int HexBoard::col_of(Hex h) { return h.q + floor_div2(h.r); }
-
-bool HexBoard::on_board(Hex h) const {
-  const int c = col_of(h);
-  return h.r >= 0 && h.r < rows_ && c >= 0 && c < cols_;
-}
-
 Point HexBoard::centre(Hex h) const {
   const double radius = s_ / kSqrt3;
   return {s_ / 2.0 + s_ * (h.q + h.r / 2.0), radius + s_ * kSqrt3 / 2.0 * h.r};
@@ -131,17 +121,16 @@ std::size_t HexBoard::add_terrain(HexTerrain t) {
   return types_.size() - 1;
 }
 
-std::size_t HexBoard::index(Hex h) const {
-  return static_cast<std::size_t>(h.r) * static_cast<std::size_t>(cols_) + static_cast<std::size_t>(col_of(h));
-}
-
 void HexBoard::set_terrain(Hex h, std::size_t type) {
   if (!on_board(h)) throw std::out_of_range("hex board: the hex is off the board");
   if (type >= types_.size()) throw std::out_of_range("hex board: no such terrain type");
   terrain_[index(h)] = static_cast<std::uint16_t>(type);
+  const auto place = static_cast<std::uint32_t>(index(h));
+  const auto it = std::lower_bound(covered_.begin(), covered_.end(), place);
+  const bool listed = it != covered_.end() && *it == place;
+  if (types_[type].cover > 0 && !listed) covered_.insert(it, place);
+  else if (types_[type].cover <= 0 && listed) covered_.erase(it);
 }
-
-const HexTerrain& HexBoard::terrain(Hex h) const { return on_board(h) ? types_[terrain_[index(h)]] : types_[0]; }
 
 int HexBoard::edge_distance(Hex h, Edge e) const {
   switch (e) {
@@ -343,23 +332,28 @@ Point HexBoard::move_away(Point from, Point threat, Length allowance) const {
 std::optional<Point> HexBoard::nearest_cover(Point from, Length allowance, int min_cover) const {
   const int need = std::max(1, min_cover);
   const Hex start = hex_of(from);
-  if (cover_at(from) >= need) return from;
+  if (terrain(start).cover >= need) return from;  // cover_at(from)
   const int n = hexes_in(allowance);
   std::optional<Hex> best;
   int best_d = 0;
   // Rows more than n away hold no hex within n (the same hexes, in the same order).
   const int row0 = std::max(0, start.r - n), row1 = std::min(rows_ - 1, start.r + n);
-  for (int row = row0; row <= row1; ++row)
-    for (int col = 0; col < cols_; ++col) {
-      const Hex h = from_offset(col, row);
-      if (types_[terrain_[index(h)]].cover < need) continue;
-      const int dist = hex_distance(start, h);
-      if (dist == 0 || dist > n) continue;
-      if (best && dist >= best_d) continue;
-      if (movement_cost(centre(start), centre(h)) > allowance + Length::cm(1e-9)) continue;
-      best = h;
-      best_d = dist;
-    }
+  // Only hexes with cover (need is at least 1), in the same row-major order.
+  if (row0 > row1) return std::nullopt;
+  const auto first = static_cast<std::uint32_t>(static_cast<std::size_t>(row0) * static_cast<std::size_t>(cols_));
+  const auto last = static_cast<std::uint32_t>(static_cast<std::size_t>(row1 + 1) * static_cast<std::size_t>(cols_));
+  for (auto it = std::lower_bound(covered_.begin(), covered_.end(), first); it != covered_.end() && *it < last; ++it) {
+    const int row = static_cast<int>(*it / static_cast<std::uint32_t>(cols_)), col = static_cast<int>(*it % static_cast<std::uint32_t>(cols_));
+    const Hex h = from_offset(col, row);
+    if (types_[terrain_[*it]].cover < need) continue;
+    const int dist = hex_distance(start, h);
+    if (dist == 0 || dist > n) continue;
+    if (best && dist >= best_d) continue;
+    // movement_cost(centre(start), centre(h)): a centre's hex is its hex.
+    if (movement_cost(start, h) > allowance + Length::cm(1e-9)) continue;
+    best = h;
+    best_d = dist;
+  }
   if (!best) return std::nullopt;
   return centre(*best);
 }

@@ -109,10 +109,14 @@ class HexBoard final : public Board {
   Length depth() const;
 
   // Offset (col, row) <-> axial.
-  static Hex from_offset(int col, int row);
-  static int col_of(Hex h);
+  // (Inline: the engagement asks them for every hex it walks.)
+  static Hex from_offset(int col, int row) { return {col - floor_div2(row), row}; }
+  static int col_of(Hex h) { return h.q + floor_div2(h.r); }
 
-  bool on_board(Hex h) const;
+  bool on_board(Hex h) const {
+    const int c = col_of(h);
+    return h.r >= 0 && h.r < rows_ && c >= 0 && c < cols_;
+  }
   Point centre(Hex h) const;
   Hex hex_of(Point p) const;
   Point snap(Point p) const { return centre(hex_of(p)); }
@@ -128,7 +132,9 @@ class HexBoard final : public Board {
   // Terrain types: index 0 is open ground. add_terrain returns the new index.
   std::size_t add_terrain(HexTerrain t);
   void set_terrain(Hex h, std::size_t type);  // throws std::out_of_range off the board or for a bad type
-  const HexTerrain& terrain(Hex h) const;     // off the board: open ground
+  const HexTerrain& terrain(Hex h) const {  // off the board: open ground
+    return on_board(h) ? types_[terrain_[index(h)]] : types_[0];
+  }
   const std::vector<HexTerrain>& terrain_types() const { return types_; }
 
   // Hexes from h to the edge (0 = on the edge row or column).
@@ -174,7 +180,10 @@ class HexBoard final : public Board {
   std::optional<Point> nearest_cover(Point from, Length allowance, int min_cover) const override;
 
  private:
-  std::size_t index(Hex h) const;
+  static int floor_div2(int r) { return r >= 0 ? r / 2 : -((1 - r) / 2); }
+  std::size_t index(Hex h) const {
+    return static_cast<std::size_t>(h.r) * static_cast<std::size_t>(cols_) + static_cast<std::size_t>(col_of(h));
+  }
   bool blocks(Hex h, std::span<const Hex> units) const;
   int hexes_in(Length allowance) const;
 
@@ -183,6 +192,9 @@ class HexBoard final : public Board {
   double s_;  // cm
   std::vector<HexTerrain> types_;
   std::vector<std::uint16_t> terrain_;  // per hex, row-major offset order
+  // The places (index) whose terrain gives cover (above 0), ascending: the
+  // hexes nearest_cover may choose, kept by set_terrain.
+  std::vector<std::uint32_t> covered_;
 };
 
 }  // namespace vedette

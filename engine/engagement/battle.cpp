@@ -34,6 +34,7 @@ Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_
   units_block_sight_ = board_->units_block_sight();
   world_key_.assign(units_.size() * 3, 2);  // 2: never a unit's on-table flag, so the first query fills it
   world_hex_.assign(units_.size(), Hex{});
+  world_place_.assign(units_.size(), HexBoard::k_off_board);
   hex_memo_.assign(units_.size(), HexMemo{});
   nearest_.assign(units_.size(), NearestMemo{});
   if (hex_) {
@@ -190,7 +191,7 @@ Battle::HexPair* Battle::hex_pair(std::size_t a, std::size_t b) const {
   if (!hex_direct_) return nullptr;
   const std::size_t hexes = static_cast<std::size_t>(hex_->cols()) * static_cast<std::size_t>(hex_->rows());
   if (hexes > k_sight_table_hexes) return nullptr;
-  const std::size_t ia = hex_->hex_index(unit_hex(a)), ib = hex_->hex_index(unit_hex(b));
+  const std::size_t ia = unit_place(a), ib = unit_place(b);
   if (ia == HexBoard::k_off_board || ib == HexBoard::k_off_board) return nullptr;
   if (hex_pairs_.empty()) hex_pairs_.resize(hexes * hexes);
   HexPair* kept = &hex_pairs_[ia * hexes + ib];
@@ -220,7 +221,13 @@ Aspect Battle::aspect_at(std::size_t target, std::size_t attacker) const {
   const Point a = units_[attacker].pos;
   if (!hex_direct_) return board_->aspect(t.pos, t.facing, a, k_front_half_deg, k_rear_half_deg);
   if (t.pos == a) return Aspect::front;
-  const double rel = std::abs(wrap_deg(pair_bearing(target, attacker) - t.facing));
+  PairMemo& m = memo_[target * units_.size() + attacker];
+  if (!m.bearing_valid || !same_bits(m.bearing_pos, t.pos, a)) {
+    m.bearing = pair_bearing(target, attacker);
+    set_bits(m.bearing_pos, t.pos, a);
+    m.bearing_valid = true;
+  }
+  const double rel = std::abs(wrap_deg(m.bearing - t.facing));
   if (rel <= k_front_half_deg + kAngleTolDeg) return Aspect::front;
   if (rel >= 180.0 - k_rear_half_deg - kAngleTolDeg) return Aspect::rear;
   return Aspect::flank;
@@ -249,7 +256,10 @@ void Battle::sync_world() const {
       key[0] = x;
       key[1] = y;
       key[2] = on;
-      if (hex_) world_hex_[k] = unit_hex(k);
+      if (hex_) {
+        world_hex_[k] = unit_hex(k);
+        world_place_[k] = hex_->hex_index(world_hex_[k]);
+      }
     }
   }
   if (same) return;
@@ -261,7 +271,7 @@ void Battle::sync_world() const {
   occ_bits_[0] = occ_bits_[1] = 0;
   for (std::size_t k = 0; k < units_.size(); ++k) {
     if (world_key_[3 * k + 2] == 0) continue;
-    const std::size_t i = hex_->hex_index(world_hex_[k]);
+    const std::size_t i = world_place_[k];
     if (i == HexBoard::k_off_board) {
       occupancy_off_.push_back(world_hex_[k]);
       continue;
@@ -279,7 +289,7 @@ bool Battle::sees_in_epoch(std::size_t a, std::size_t b) const {
   if (hex_) {
     const Hex ha = world_hex_[a], hb = world_hex_[b];
     const std::size_t hexes = occupancy_.size();
-    const std::size_t ia = hex_->hex_index(ha), ib = hex_->hex_index(hb);
+    const std::size_t ia = world_place_[a], ib = world_place_[b];  // hex_index of ha, hb
     if (hexes <= k_sight_table_hexes && ia != HexBoard::k_off_board && ib != HexBoard::k_off_board) {
       if (sight_lines_.empty()) sight_lines_.resize(hexes * hexes);
       SightLine& line = sight_lines_[ia * hexes + ib];
@@ -317,13 +327,25 @@ bool Battle::sees_in_epoch(std::size_t a, std::size_t b) const {
           } else if (cell.t2) {
             if (u1) mark(cell.i1);
           } else if (u1 && u2) {
-            line.pairs = true;
+            if (cell.i1 < 128 && cell.i2 < 128) {
+              if (line.pair_len == 0) line.pair_offset = static_cast<std::uint32_t>(sight_pairs_.size());
+              sight_pairs_.push_back(SightPair{static_cast<std::uint8_t>(cell.i1), static_cast<std::uint8_t>(cell.i2)});
+              ++line.pair_len;
+            } else {
+              line.pairs = true;
+            }
           }
         }
         if (line.state == 2) sight_cells_.resize(line.offset);
       }
       if (line.state == 1 && hexes <= 128 && !line.pairs) {
-        m.sees = !line.terrain_blocked && (occ_bits_[0] & line.mask[0]) == 0 && (occ_bits_[1] & line.mask[1]) == 0;
+        bool clear = !line.terrain_blocked && (occ_bits_[0] & line.mask[0]) == 0 && (occ_bits_[1] & line.mask[1]) == 0;
+        const auto occ = [this](std::uint8_t p) { return (occ_bits_[p >> 6] >> (p & 63) & 1) != 0; };
+        for (std::uint32_t k = 0; k < line.pair_len && clear; ++k) {
+          const SightPair& q = sight_pairs_[line.pair_offset + k];
+          clear = !(occ(q.p1) && occ(q.p2));
+        }
+        m.sees = clear;
         m.sees_world = world_epoch_;
         m.sees_valid = true;
         return m.sees;
@@ -360,12 +382,34 @@ bool Battle::sees_in_epoch(std::size_t a, std::size_t b) const {
   return m.sees;
 }
 
+std::span<const Hex> Battle::hex_line(Hex a, Hex b) const {
+  if (!hex_) return {};
+  const std::size_t hexes = occupancy_.size();
+  if (hexes > k_sight_table_hexes) return {};
+  const std::size_t ia = hex_->hex_index(a), ib = hex_->hex_index(b);
+  if (ia == HexBoard::k_off_board || ib == HexBoard::k_off_board) return {};
+  if (hex_lines_.empty()) hex_lines_.resize(hexes * hexes);
+  HexLine& l = hex_lines_[ia * hexes + ib];
+  if (l.len == 0) {
+    const int n = hex_distance(a, b);
+    l.offset = static_cast<std::uint32_t>(hex_line_cells_.size());
+    for (int k = 0; k <= n; ++k) hex_line_cells_.push_back(HexBoard::line_at(a, b, k, n));
+    l.len = static_cast<std::uint32_t>(n + 1);
+  }
+  return {hex_line_cells_.data() + l.offset, l.len};
+}
+
 UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
   UnitIndex best = k_no_unit;
   Length best_gap;
   if (hex_direct_) {
     // gap_miss's hex expression on the epoch's hexes (the same bits as gap()).
     if (world_synced_ != changes_) sync_world();
+    NearestMemo& m = nearest_[i];
+    if (m.epoch[visible_only] == world_epoch_) {  // the same world: the same answer
+      m.at[visible_only] = changes_;
+      return m.unit[visible_only];
+    }
     const double s = hex_->hex_size().as_cm();
     const Hex hi = world_hex_[i];
     for (std::size_t j = 0; j < units_.size(); ++j) {
@@ -379,8 +423,8 @@ UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
       best = static_cast<UnitIndex>(j);
       best_gap = g;
     }
-    NearestMemo& m = nearest_[i];
     m.at[visible_only] = changes_;
+    m.epoch[visible_only] = world_epoch_;
     m.unit[visible_only] = best;
     return best;
   }
@@ -476,8 +520,14 @@ Situation Battle::situation(std::size_t i) const {
   s.casualties_hundredths = casualty_hundredths(u.lost(), u.figures_start);
   s.ran_last_turn = u.ran_last_turn;
   s.retreated_from_melee = u.retreated_from_melee;
-  const UnitIndex viewer = nearest_enemy(i, true);
-  s.in_cover = board_->entirely_in_cover(footprint(i), viewer == k_no_unit ? std::nullopt : std::optional<Point>(units_[viewer].pos));
+  if (hex_direct_) {
+    // HexBoard::cover_of: the cover of the centre's hex, whoever looks
+    // (entirely_in_cover: above 0), on the kept hex.
+    s.in_cover = hex_->terrain(unit_hex(i)).cover > 0;
+  } else {
+    const UnitIndex viewer = nearest_enemy(i, true);
+    s.in_cover = board_->entirely_in_cover(footprint(i), viewer == k_no_unit ? std::nullopt : std::optional<Point>(units_[viewer].pos));
+  }
   const WeaponsRange wr = rules_->switches.weapons_range;
   s.in_enemy_range = false;
   const Length mine = reach(i);

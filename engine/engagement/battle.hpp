@@ -9,6 +9,7 @@
 #include <bit>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "engine/core/facts.hpp"
@@ -131,6 +132,12 @@ class Battle {
   // The hex unit i stands in (hex boards only): HexBoard::hex_of of its
   // position, kept while the position's bits do not change.
   Hex unit_hex(std::size_t i) const;
+  // HexBoard::line_at(a, b, k, n) for k = 0 to n = hex_distance(a, b), a
+  // first: on a board of at most k_sight_table_hexes hexes, per ordered pair
+  // of board places, built on first use and kept across engagements. Empty
+  // when either hex is off the board or the board is larger (then ask
+  // line_at). Valid until the next call.
+  std::span<const Hex> hex_line(Hex a, Hex b) const;
   const std::vector<Hex>& occupied() const;  // every active unit's hex
   const CommandHand& hand(std::uint8_t side) const { return hands_[side]; }
   bool fired(std::size_t i) const { return fired_[i] != 0; }
@@ -179,6 +186,10 @@ class Battle {
     std::uint64_t way_distance = 0;
     bool way_valid = false;
     ChargeWay way;
+    // Hex boards: pair_bearing(a, b) (aspect_at), keyed by both positions.
+    std::uint64_t bearing_pos[4]{};
+    bool bearing_valid = false;
+    double bearing = 0;
   };
   mutable std::vector<PairMemo> memo_;
   // On a board where units block sight (hexes), sees(a, b) depends on every
@@ -190,6 +201,7 @@ class Battle {
   mutable std::vector<std::uint64_t> world_key_;
   mutable std::uint64_t world_epoch_ = 0;
   mutable std::vector<Hex> world_hex_;    // each unit's hex, kept with world_key_
+  mutable std::vector<std::size_t> world_place_;  // hex boards: HexBoard::hex_index(world_hex_), kept with it
   // Hex boards: the active units' hexes in this epoch, as a count per hex of
   // the board (HexBoard::hex_index) and a list for any off the board. A hex
   // other than the two ends blocks sight if any active unit stands in it
@@ -218,7 +230,15 @@ class Battle {
     bool terrain_blocked = false;
     bool pairs = false;
     std::uint64_t mask[2]{};
+    // Steps that block only with units in both their places (both below
+    // 128): sight_pairs_[pair_offset, + pair_len), each place's bit.
+    std::uint32_t pair_offset = 0;
+    std::uint32_t pair_len = 0;
   };
+  struct SightPair {
+    std::uint8_t p1 = 0, p2 = 0;
+  };
+  mutable std::vector<SightPair> sight_pairs_;
   static constexpr std::size_t k_sight_table_hexes = 512;
   // Hex boards of at most k_sight_table_hexes hexes: answers that are
   // functions of two places alone (and the board), kept per ordered pair of
@@ -258,7 +278,20 @@ class Battle {
     std::uint64_t x = 0, y = 0;
     bool valid = false;
     Hex hex;
+    std::size_t place = 0;  // HexBoard::hex_index(hex)
   };
+  // HexBoard::hex_index(unit_hex(i)), kept with it.
+  std::size_t unit_place(std::size_t i) const {
+    unit_hex(i);
+    return hex_memo_[i].place;
+  }
+  // hex_line(): each ordered pair of board places' line in hex_line_cells_.
+  struct HexLine {
+    std::uint32_t offset = 0;
+    std::uint32_t len = 0;  // 0: not built
+  };
+  mutable std::vector<HexLine> hex_lines_;
+  mutable std::vector<Hex> hex_line_cells_;
   mutable std::vector<HexMemo> hex_memo_;
   // The engagement's changes to the units (engine/engagement/engagement*.cpp
   // call changed() after each): a unit's position, its being on the table,
@@ -268,10 +301,15 @@ class Battle {
   std::uint64_t changes_ = 1;
   void changed() { ++changes_; }
   mutable std::uint64_t world_synced_ = 0;  // changes_ when sync_world last ran
-  // nearest_enemy(i, visible_only) as of changes_ == at[visible_only].
+  // nearest_enemy(i, visible_only) as of changes_ == at[visible_only]. On
+  // the scenario's hex board the answer is a function of the world alone
+  // (the units' hexes, being on the table, sight in the epoch: depths are
+  // the hex size), so it also holds while world_epoch_ == epoch[visible_only]
+  // (epochs start at 1).
   struct NearestMemo {
     std::uint64_t at[2]{};
     UnitIndex unit[2]{k_no_unit, k_no_unit};
+    std::uint64_t epoch[2]{};
   };
   mutable std::vector<NearestMemo> nearest_;
   UnitIndex nearest_enemy_miss(std::size_t i, bool visible_only) const;
@@ -327,6 +365,7 @@ inline Hex Battle::unit_hex(std::size_t i) const {
   const std::uint64_t x = std::bit_cast<std::uint64_t>(p.x), y = std::bit_cast<std::uint64_t>(p.y);
   if (!m.valid || m.x != x || m.y != y) {
     m.hex = hex_->hex_of(p);
+    m.place = hex_->hex_index(m.hex);
     m.x = x;
     m.y = y;
     m.valid = true;

@@ -9,6 +9,7 @@
 // ("The engagement over block units") and beside the data in
 // tables/seed004.yaml.
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "engine/engagement/engagement.hpp"
@@ -75,21 +76,62 @@ double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
   if (dl > (n + 1) * s) dest = u.pos + d * ((n + 1) * s / dl);  // a far point: only as far as the move goes
   u.facing = bearing_deg(u.pos, dest);
   const Hex from = b_.unit_hex(i);
-  const Hex goal = hb.hex_of(hb.move_toward(u.pos, dest, allowance));
+  Hex goal;
+  if (hb.on_board(from)) {
+    // HexBoard::move_toward's walk on the kept hex (its start: on the board,
+    // so clamp_onto keeps it; hexes_in: n, under its cap), giving its hex
+    // (the hex of the centre it returns, or of `from` when it stays).
+    const Hex target = hb.hex_of(dest);
+    const int dist = hex_distance(from, target);
+    const int walk = std::min(std::min(n, 1'000'000), dist);
+    const std::span<const Hex> kept = b_.hex_line(from, target);
+    goal = from;
+    for (int k = 1; k <= walk; ++k) {
+      const Hex h = kept.empty() ? HexBoard::line_at(from, target, k, dist) : kept[static_cast<std::size_t>(k)];
+      const HexTerrain& t = hb.terrain(h);
+      if (!hb.on_board(h) || t.impassable) break;
+      goal = h;
+      if (t.halts_movement) break;
+    }
+  } else {
+    goal = hb.hex_of(hb.move_toward(u.pos, dest, allowance));
+  }
   if (goal == from) return 0;
+  // The other units' hexes (kept hexes), looked up once for the walk.
+  constexpr std::size_t k_few = 32;
+  struct Other {
+    Hex hex;
+    bool enemy;
+  };
+  std::array<Other, k_few> others;
+  std::size_t n_others = 0;
+  const bool few = b_.units_.size() <= k_few;
+  if (few)
+    for (std::size_t j = 0; j < b_.units_.size(); ++j)
+      if (j != i && b_.units_[j].active()) others[n_others++] = Other{b_.unit_hex(j), b_.enemies(i, j)};
   // Along line(from, goal), hex by hex.
   const int len = hex_distance(from, goal);
+  const std::span<const Hex> line = b_.hex_line(from, goal);
   Hex cur = from;
   int steps = 0;
   for (int k = 1; k <= len && steps < n; ++k) {
-    const Hex h = HexBoard::line_at(from, goal, k, len);
+    const Hex h = line.empty() ? HexBoard::line_at(from, goal, k, len) : line[static_cast<std::size_t>(k)];
     if (!hb.on_board(h) || hb.terrain(h).impassable) break;
     bool taken = false, contact = false;
-    for (std::size_t j = 0; j < b_.units_.size(); ++j) {
-      if (j == i || !b_.units_[j].active()) continue;
-      const Hex o = b_.unit_hex(j);
-      if (o == h) taken = true;
-      else if (b_.enemies(i, j) && hex_distance(o, h) == 1) contact = true;
+    if (few) {
+      for (std::size_t o = 0; o < n_others; ++o) {
+        const Hex oh = others[o].hex;
+        const int dq = h.q - oh.q, dr = h.r - oh.r;
+        if (oh == h) taken = true;
+        else if (others[o].enemy && (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2 == 1) contact = true;  // hex_distance(oh, h) == 1
+      }
+    } else {
+      for (std::size_t j = 0; j < b_.units_.size(); ++j) {
+        if (j == i || !b_.units_[j].active()) continue;
+        const Hex o = b_.unit_hex(j);
+        if (o == h) taken = true;
+        else if (b_.enemies(i, j) && hex_distance(o, h) == 1) contact = true;
+      }
     }
     if (taken) break;
     cur = h;
@@ -697,7 +739,9 @@ BlockUnit Battle::block_of(std::size_t i) const {
 }
 
 bool Battle::adjacent(std::size_t a, std::size_t b) const {
-  return hex_distance(unit_hex(a), unit_hex(b)) == 1;
+  const Hex ha = unit_hex(a), hb = unit_hex(b);
+  const int dq = hb.q - ha.q, dr = hb.r - ha.r;
+  return (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2 == 1;  // hex_distance(ha, hb) == 1
 }
 
 const std::vector<Hex>& Battle::occupied() const {
@@ -711,6 +755,12 @@ int Battle::combined_arms_dice(std::size_t attacker, std::size_t target, std::ve
   if (artillery) artillery->clear();
   if (!blocks_ || !hex_) return 0;
   const Seed004Rules& r = *blocks_;
+  // Only an artillery unit with blocks on the attacker's side adds (the
+  // loop below); without one the answer is 0, unasked.
+  bool any = false;
+  for (std::size_t k = 0; k < units_.size() && !any; ++k)
+    any = units_[k].side == units_[attacker].side && units_[k].active() && arm_of(k) == Arm::artillery;
+  if (!any) return 0;
   block_units_.clear();
   for (std::size_t k = 0; k < units_.size(); ++k) block_units_.push_back(block_of(k));
   const BlockUnit& melee = block_units_[attacker];
