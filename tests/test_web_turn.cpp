@@ -363,7 +363,11 @@ TEST_CASE("web: the player's own dice are told what to roll: the shot's dice and
     CHECK(j["dice"] == plan->dice);
     CHECK(j["need"] == plan->need);
     CHECK(j["dice"].get<int>() > 0);
+    // The page's next question, in solo play's words (seed 002 L35;
+    // tests/test_solo_turn.cpp holds play's).
+    CHECK(j["target_question"] == vedette::solo::shot_target_question());
   }
+  CHECK(vedette::solo::shot_target_question() == "Is that enemy mounted (horse figures)?");
   const json far = body_of(t.call("POST", "/api/sessions/s/shot-plan", {{"unit", "Hussars"}, {"distance", "12in"}}));
   CHECK(far["in_reach"] == false);
   CHECK(far["reach"] == "20 cm (7.75 in)");

@@ -95,9 +95,9 @@ std::string instruction(const Ruleset& r, const Decision& d) {
 }
 
 std::string away_from_enemies_words(const Ruleset& r) {
-  return r.combat.movement.away_from == CombatRules::AwayFrom::nearest
-             ? "directly away from the enemy (with enemies on more than one side of it, away from the nearest)"
-             : "directly away from the enemy (with enemies on more than one side of it, away from the middle of them all)";
+  const bool nearest = r.combat.movement.away_from == CombatRules::AwayFrom::nearest;
+  return std::string("directly away from the enemy (with enemies on more than one side of it, away from ") +
+         (nearest ? "the nearest)" : "the middle of them all)");
 }
 
 std::string adjustment_note(const Ruleset& r, const Decision& d, const UnitState& s) {

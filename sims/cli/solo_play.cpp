@@ -389,9 +389,7 @@ void shooting_step(Session& s, const Ruleset& r, std::size_t k, bool physical, P
     // Where its losses fall depends on what it is (seed 002 L35: a hit on a
     // mounted figure is on the horse or the rider): asked when it hit.
     if (hits > 0)
-      cmd.mounted = p.yes_no("Is that enemy mounted (horse figures)?", false,
-                             "Mounted: cavalry, or mounted infantry still on its horses. A hit on a mounted figure falls on "
-                             "the horse or the rider (seed 002); on foot (infantry, artillery, dismounted) a hit is a figure.");
+      cmd.mounted = p.yes_no(solo::shot_target_question(), false, solo::shot_target_help());
   }
   out << step_applied(s, r, cmd).outcome << "\n";
 }

@@ -210,6 +210,13 @@ std::optional<ShotPlan> solo_shot(const Ruleset& r, const Session& s, std::size_
   return plan_shot(r, *c.weapon, f);
 }
 
+std::string shot_target_question() { return "Is that enemy mounted (horse figures)?"; }
+
+std::string shot_target_help() {
+  return "Mounted: cavalry, or mounted infantry still on its horses. A hit on a mounted figure falls on the horse or the rider "
+         "(seed 002); on foot (infantry, artillery, dismounted) a hit is a figure.";
+}
+
 std::string mounted_hits_text(const Ruleset& r) {
   return "for each, roll a D6: the horse on " + hit_faces_text(r, true) + ", the rider on " + hit_faces_text(r, false);
 }

@@ -316,6 +316,11 @@ struct ShootingChance {
   std::string why_not;
 };
 ShootingChance shooting_chance(const Ruleset& r, const Session& s, std::size_t unit);
+// What a shot asks of its target before its hits fall (seed 002 L35: a hit
+// on a mounted figure is on the horse or the rider), and the question's
+// help: the words `solo play` and the web page both show.
+std::string shot_target_question();
+std::string shot_target_help();
 // The shot at the nearest enemy it can see, at this distance and cover
 // (plan_shot); nullopt when out of reach.
 std::optional<ShotPlan> solo_shot(const Ruleset& r, const Session& s, std::size_t unit, Length distance, bool cover);

@@ -656,6 +656,8 @@ Reply App::shot_plan(const std::string& name, const Request& r) {
   if (plan) {
     j["dice"] = plan->dice;
     j["need"] = plan->need;  // over 6: cannot hit
+    // What the page asks next, in solo play's words (seed 002 L35).
+    j["target_question"] = solo::shot_target_question();
   }
   return json_reply(200, j);
 }

@@ -380,7 +380,8 @@
               // Where its hits fall depends on what the target is (seed 002
               // L35: a hit on a mounted figure is on the horse or the rider),
               // as solo play asks it.
-              choices(flow, "Is that enemy mounted (horse figures: cavalry, or mounted infantry on its horses)?", ["Yes", "No"], (m) => {
+              // (The words are solo play's: the server's plan gives them.)
+              choices(flow, plan.target_question, ["Yes", "No"], (m) => {
                 const shot = { ...body, mounted: m === "Yes" };
                 dice(`${n.unit} shoots ${n.weapon}: ${rollText(plan.dice, plan.need, "hits")}`, n.rolled_before, (how) => {
                   if (how === null) return send("shoot", shot);
