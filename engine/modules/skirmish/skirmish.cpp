@@ -160,12 +160,19 @@ int SkirmishGame::building_at(Point p) const {
 int SkirmishGame::nearest_visible_enemy(std::size_t f, bool foot_only) const {
   int best = -1;
   double bd = 1e300;
+  double bs = 0;  // the best's squared distance (dist2_cm)
+  const Point p = figs_[f].pos;
   for (std::size_t j = 0; j < figs_.size(); ++j) {
     const SkFigure& e = figs_[j];
     if (e.side == figs_[f].side || !e.active() || (foot_only && e.mounted())) continue;
+    // Farther for sure than the best so far (farther_cm): d < bd is false,
+    // so neither the distance nor sight is asked.
+    const double s = dist2_cm(p, e.pos);
+    if (best >= 0 && farther_cm(s, bs)) continue;
     const double d = pair_dist(f, j);
     if (d < bd && sees(f, j)) {
       bd = d;
+      bs = s;
       best = static_cast<int>(j);
     }
   }
@@ -173,7 +180,8 @@ int SkirmishGame::nearest_visible_enemy(std::size_t f, bool foot_only) const {
 }
 
 // "Known enemy positions" (seed 001, riding double): enemies some figure of
-// the side can see now (choice).
+// the side can see now (choice). Without `nearest` the first known enemy
+// answers (sees is a pure question: asking fewer changes no answer).
 bool SkirmishGame::enemy_known(std::uint8_t side, Point p, double* nearest) const {
   bool any = false;
   double best = 1e300;
@@ -183,6 +191,7 @@ bool SkirmishGame::enemy_known(std::uint8_t side, Point p, double* nearest) cons
     for (std::size_t k = 0; k < figs_.size() && !known; ++k)
       known = figs_[k].side == side && figs_[k].active() && sees(k, j);
     if (!known) continue;
+    if (!nearest) return true;
     any = true;
     best = std::min(best, dist_cm(p, figs_[j].pos));
   }

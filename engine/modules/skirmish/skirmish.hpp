@@ -222,6 +222,20 @@ class SkirmishGame {
 
   // Questions bots and rules ask.
   double dist_cm(Point a, Point b) const { return euclid_cm(a, b); }
+  // dist_cm(a, b) <= r, the same answer without the hypot when the squared
+  // distance settles it: dx*dx + dy*dy and r*r are within a few units in
+  // the last place of the exact squares and hypot within one of the exact
+  // distance, so outside a relative band of 1e-9 around r*r the comparison
+  // of squares cannot differ; inside it (and for r or distances out of
+  // 1e-100..1e100, where squares under- or overflow) hypot decides.
+  bool within_cm(Point a, Point b, double r) const {
+    if (r > 1e-100 && r < 1e100) {
+      const double s = dist2_cm(a, b), r2 = r * r;
+      if (s < r2 * (1 - 1e-9)) return true;
+      if (s > r2 * (1 + 1e-9) && s < 1e200) return false;
+    }
+    return dist_cm(a, b) <= r;
+  }
   bool sees(std::size_t a, std::size_t b) const;
   bool sees_point(Point a, Point b) const;
   // Cover level of a figure as seen from `viewer` (areas and obstacles).
@@ -316,6 +330,14 @@ class SkirmishGame {
     int cover = 0;
   };
   SightMemo& pair_memo(std::size_t a, std::size_t b) const;  // reset to the current positions if they moved
+  static double dist2_cm(Point a, Point b) {
+    const Point d = b - a;
+    return d.x * d.x + d.y * d.y;
+  }
+  // Squared distances (dist2_cm) s and t with s so far above t that
+  // hypot's distance for s is above hypot's for t (the bounds of within_cm;
+  // t = 0 or out of range: never).
+  static bool farther_cm(double s, double t) { return t > 1e-200 && t < 1e200 && s > t * (1 + 1e-9); }
   double pair_dist(std::size_t a, std::size_t b) const;      // dist_cm of their positions
   int cover_from(std::size_t target, std::size_t viewer) const;  // cover_of(target, viewer's position)
   mutable std::vector<SightMemo> sight_memo_;
