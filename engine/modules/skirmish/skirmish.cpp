@@ -169,8 +169,19 @@ int SkirmishGame::nearest_visible_enemy(std::size_t f, bool foot_only) const {
     // so neither the distance nor sight is asked.
     const double s = dist2_cm(p, e.pos);
     if (best >= 0 && farther_cm(s, bs)) continue;
-    const double d = pair_dist(f, j);
-    if (d < bd && sees(f, j)) {
+    // pair_dist and sees on one lookup of the pair's entry.
+    SightMemo& m = pair_memo(f, j);
+    if (!m.dist_valid) {
+      m.dist = dist_cm(p, e.pos);
+      m.dist_valid = true;
+    }
+    const double d = m.dist;
+    if (!(d < bd)) continue;
+    if (!m.valid) {
+      m.sees = sees_point(p, e.pos);
+      m.valid = true;
+    }
+    if (m.sees) {
       bd = d;
       bs = s;
       best = static_cast<int>(j);
