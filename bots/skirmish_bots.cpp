@@ -58,7 +58,7 @@ class PatrolBot final : public SkirmishBot {
       }
       const int t = g.nearest_visible_enemy(f, true);
       if (t < 0) return move_to(objective);
-      const double d = g.dist_cm(x.pos, g.figures()[static_cast<std::size_t>(t)].pos);
+      const double d = g.figure_dist_cm(f, static_cast<std::size_t>(t));
       if (role == "dismount" || role == "holder") {
         if (d <= 20 * k_in) return with(SkAction::Kind::dismount);
         return move_to(g.figures()[static_cast<std::size_t>(t)].pos);
