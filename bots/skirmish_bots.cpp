@@ -58,7 +58,7 @@ class PatrolBot final : public SkirmishBot {
       }
       const int t = g.nearest_visible_enemy(f, true);
       if (t < 0) return move_to(objective);
-      const double d = g.dist_cm(x.pos, g.figures()[static_cast<std::size_t>(t)].pos);
+      const double d = g.figure_dist_cm(f, static_cast<std::size_t>(t));
       if (role == "dismount" || role == "holder") {
         if (d <= 20 * k_in) return with(SkAction::Kind::dismount);
         return move_to(g.figures()[static_cast<std::size_t>(t)].pos);
@@ -116,11 +116,11 @@ class PatrolBot final : public SkirmishBot {
         }
       if (n == 0) return with(SkAction::Kind::op_fire);
       c = c * (1.0 / n);
-      if (g.dist_cm(c, x.pos) > g.rules().holder_reach.as_cm() * 0.5) return move_to(c);
+      if (!g.within_cm(c, x.pos, g.rules().holder_reach.as_cm() * 0.5)) return move_to(c);
       return with(SkAction::Kind::hold_horses);
     }
     const int t = g.nearest_visible_enemy(f);
-    if (t >= 0 && g.dist_cm(x.pos, g.figures()[static_cast<std::size_t>(t)].pos) <= reach_cm(g, f)) return with(SkAction::Kind::fire, t);
+    if (t >= 0 && g.within_cm(x.pos, g.figures()[static_cast<std::size_t>(t)].pos, reach_cm(g, f))) return with(SkAction::Kind::fire, t);
     if (t >= 0) return move_to(g.figures()[static_cast<std::size_t>(t)].pos);
     return with(SkAction::Kind::op_fire);
   }
@@ -135,14 +135,14 @@ class SquadBot final : public SkirmishBot {
     if (!x.prone && g.cover_at(x.pos) == 0)
       for (std::size_t j = 0; j < g.figures().size(); ++j) {
         const SkFigure& e = g.figures()[j];
-        if (e.side != x.side && e.active() && e.mounted() && g.dist_cm(e.pos, x.pos) <= 10 * k_in && g.sees(f, j)) return with(SkAction::Kind::prone);
+        if (e.side != x.side && e.active() && e.mounted() && g.within_cm(e.pos, x.pos, 10 * k_in) && g.sees(f, j)) return with(SkAction::Kind::prone);
       }
     const int t = g.nearest_visible_enemy(f);
-    if (t >= 0 && g.dist_cm(x.pos, g.figures()[static_cast<std::size_t>(t)].pos) <= reach_cm(g, f)) return with(SkAction::Kind::fire, t);
+    if (t >= 0 && g.within_cm(x.pos, g.figures()[static_cast<std::size_t>(t)].pos, reach_cm(g, f))) return with(SkAction::Kind::fire, t);
     for (std::size_t h = 0; h < g.horses().size(); ++h) {
       const SkHorse& horse = g.horses()[h];
       if (!horse.in_play() || horse.ridden() || g.figures()[static_cast<std::size_t>(horse.owner)].side == x.side) continue;
-      if (g.dist_cm(x.pos, horse.pos) <= reach_cm(g, f) && g.sees_point(x.pos, horse.pos)) return with(SkAction::Kind::fire_at_horse, static_cast<int>(h));
+      if (g.within_cm(x.pos, horse.pos, reach_cm(g, f)) && g.sees_point(x.pos, horse.pos)) return with(SkAction::Kind::fire_at_horse, static_cast<int>(h));
     }
     return with(SkAction::Kind::op_fire);
   }

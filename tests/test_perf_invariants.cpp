@@ -6,7 +6,9 @@
 // and those of issue 32: the kept charge way (Battle::charge_way) against the
 // board's answers, nearest_enemy kept until a unit changes against the
 // search on the board's answers, and the charge gates' order that lets sight
-// be asked last.
+// be asked last; and the skirmish's (issue 32, fifth pass): within_cm against
+// dist_cm <= r, nearest_visible_enemy and enemy_known against plain searches
+// at every event of real games.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -17,8 +19,10 @@
 #include <vector>
 
 #include "bots/registry.hpp"
+#include "bots/skirmish_bots.hpp"
 #include "engine/core/dice.hpp"
 #include "engine/engagement/engagement.hpp"
+#include "engine/modules/skirmish/skirmish.hpp"
 #include "sims/lab/bench.hpp"
 
 using namespace vedette;
@@ -176,4 +180,90 @@ TEST_CASE("perf: wrap_deg's shortcut gives the bits fmod gives", "[perf][geometr
     const double x = (static_cast<double>(rng()) / 4294967296.0 - 0.5) * 2000.0;
     if (!same(x)) FAIL("wrap_deg(" << x << ")");
   }
+}
+
+namespace {
+
+// The skirmish's questions asked the plain way (hypot and the board's sight
+// for every enemy) at every event of a game.
+class SkirmishCheck final : public Recorder {
+ public:
+  explicit SkirmishCheck(const SkirmishGame& g) : g_(g) {}
+  void record(Event) override {
+    const auto& figs = g_.figures();
+    for (std::size_t f = 0; f < figs.size(); ++f) {
+      for (const bool foot_only : {false, true}) {
+        int best = -1;
+        double bd = 1e300;
+        for (std::size_t j = 0; j < figs.size(); ++j) {
+          const SkFigure& e = figs[j];
+          if (e.side == figs[f].side || !e.active() || (foot_only && e.mounted())) continue;
+          const double d = euclid_cm(figs[f].pos, e.pos);
+          if (d < bd && g_.sees_point(figs[f].pos, e.pos)) {
+            bd = d;
+            best = static_cast<int>(j);
+          }
+        }
+        CHECK(g_.nearest_visible_enemy(f, foot_only) == best);
+      }
+      bool any = false;
+      double nearest = 1e300;
+      for (std::size_t j = 0; j < figs.size(); ++j) {
+        if (figs[j].side == figs[f].side || !figs[j].active()) continue;
+        bool known = false;
+        for (std::size_t k = 0; k < figs.size(); ++k)
+          known = known || (figs[k].side == figs[f].side && figs[k].active() && g_.sees_point(figs[k].pos, figs[j].pos));
+        if (!known) continue;
+        any = true;
+        nearest = std::min(nearest, euclid_cm(figs[f].pos, figs[j].pos));
+      }
+      double got = -1;
+      CHECK(g_.enemy_known(figs[f].side, figs[f].pos) == any);
+      CHECK(g_.enemy_known(figs[f].side, figs[f].pos, &got) == any);
+      CHECK(std::bit_cast<std::uint64_t>(got) == std::bit_cast<std::uint64_t>(nearest));
+      ++checked;
+    }
+  }
+  int checked = 0;
+
+ private:
+  const SkirmishGame& g_;
+};
+
+}  // namespace
+
+TEST_CASE("perf: the skirmish's within_cm answers dist_cm <= r, on the boundary too", "[perf][skirmish]") {
+  const SkirmishScenarioPtr s = load_skirmish_scenario(k_dir + "/skirmish/village_patrol.yaml");
+  const SkirmishGame g(*s, {nullptr, nullptr}, 1, 0);
+  Rng rng = make_stream(1815, 0, Subsystem::decisions);
+  Dice dice(rng);
+  int boundary = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const Point a{dice.d(100000) * 1e-3, dice.d(100000) * 1e-3};
+    const Point b{dice.d(100000) * 1e-3, dice.d(100000) * 1e-3};
+    const double d = g.dist_cm(a, b);
+    // The distance itself and its neighbours (where squares could disagree),
+    // then radii around it.
+    for (const double r : {d, std::nextafter(d, 0.0), std::nextafter(d, 1e300), d * (1 + 1e-12), d * (1 - 1e-12), d * 1.5, d * 0.5,
+                           dice.d(200) * 1.0, 0.0, -1.0}) {
+      CHECK(g.within_cm(a, b, r) == (d <= r));
+      boundary += r == d;
+    }
+  }
+  CHECK(boundary >= 20000);
+  CHECK(g.within_cm({0, 0}, {3, 4}, 5.0));
+  CHECK_FALSE(g.within_cm({0, 0}, {3, 4}, std::nextafter(5.0, 0.0)));
+}
+
+TEST_CASE("perf: the skirmish's nearest visible enemy and known enemies equal plain searches throughout games", "[perf][skirmish]") {
+  const SkirmishScenarioPtr s = load_skirmish_scenario(k_dir + "/skirmish/village_patrol.yaml");
+  const SkirmishPlayers p = make_skirmish_players(*s);
+  SkirmishGame g(*s, p.bots(), 1815, 0);
+  SkirmishCheck check(g);
+  g.attach(&check);
+  for (std::uint64_t i = 0; i < 20; ++i) {
+    g.reset(1815, i);
+    g.run();
+  }
+  CHECK(check.checked > 1000);
 }

@@ -100,23 +100,13 @@ void SkirmishGame::start(std::uint64_t seed, std::uint64_t index) {
           figs_[i].horse = figs_[j].horse;
         }
   sight_memo_.resize(figs_.size() * figs_.size());
+  for (auto& v : side_figs_) v.clear();
+  for (std::size_t i = 0; i < figs_.size(); ++i) side_figs_[figs_[i].side].push_back(i);
 }
 
 // ------------------------------------------------------------ questions
 
 bool SkirmishGame::sees_point(Point a, Point b) const { return s_->foot->line_of_sight(a, b); }
-SkirmishGame::SightMemo& SkirmishGame::pair_memo(std::size_t a, std::size_t b) const {
-  const Point pa = figs_[a].pos, pb = figs_[b].pos;
-  const std::uint64_t k[4] = {std::bit_cast<std::uint64_t>(pa.x), std::bit_cast<std::uint64_t>(pa.y), std::bit_cast<std::uint64_t>(pb.x),
-                              std::bit_cast<std::uint64_t>(pb.y)};
-  SightMemo& m = sight_memo_[a * figs_.size() + b];
-  if (m.key[0] != k[0] || m.key[1] != k[1] || m.key[2] != k[2] || m.key[3] != k[3]) {
-    for (int i = 0; i < 4; ++i) m.key[i] = k[i];
-    m.valid = m.dist_valid = m.cover_valid = false;
-  }
-  return m;
-}
-
 bool SkirmishGame::sees(std::size_t a, std::size_t b) const {
   SightMemo& m = pair_memo(a, b);
   if (!m.valid) {
@@ -160,12 +150,30 @@ int SkirmishGame::building_at(Point p) const {
 int SkirmishGame::nearest_visible_enemy(std::size_t f, bool foot_only) const {
   int best = -1;
   double bd = 1e300;
-  for (std::size_t j = 0; j < figs_.size(); ++j) {
+  double bs = 0;  // the best's squared distance (dist2_cm)
+  const Point p = figs_[f].pos;
+  for (const std::size_t j : side_figs_[1 - figs_[f].side]) {
     const SkFigure& e = figs_[j];
-    if (e.side == figs_[f].side || !e.active() || (foot_only && e.mounted())) continue;
-    const double d = pair_dist(f, j);
-    if (d < bd && sees(f, j)) {
+    if (!e.active() || (foot_only && e.mounted())) continue;
+    // Farther for sure than the best so far (farther_cm): d < bd is false,
+    // so neither the distance nor sight is asked.
+    const double s = dist2_cm(p, e.pos);
+    if (best >= 0 && farther_cm(s, bs)) continue;
+    // pair_dist and sees on one lookup of the pair's entry.
+    SightMemo& m = pair_memo(f, j);
+    if (!m.dist_valid) {
+      m.dist = dist_cm(p, e.pos);
+      m.dist_valid = true;
+    }
+    const double d = m.dist;
+    if (!(d < bd)) continue;
+    if (!m.valid) {
+      m.sees = sees_point(p, e.pos);
+      m.valid = true;
+    }
+    if (m.sees) {
       bd = d;
+      bs = s;
       best = static_cast<int>(j);
     }
   }
@@ -173,16 +181,20 @@ int SkirmishGame::nearest_visible_enemy(std::size_t f, bool foot_only) const {
 }
 
 // "Known enemy positions" (seed 001, riding double): enemies some figure of
-// the side can see now (choice).
+// the side can see now (choice). Without `nearest` the first known enemy
+// answers (sees is a pure question: asking fewer changes no answer).
 bool SkirmishGame::enemy_known(std::uint8_t side, Point p, double* nearest) const {
   bool any = false;
   double best = 1e300;
-  for (std::size_t j = 0; j < figs_.size(); ++j) {
-    if (figs_[j].side == side || !figs_[j].active()) continue;
+  for (const std::size_t j : side_figs_[1 - side]) {
+    if (!figs_[j].active()) continue;
     bool known = false;
-    for (std::size_t k = 0; k < figs_.size() && !known; ++k)
-      known = figs_[k].side == side && figs_[k].active() && sees(k, j);
+    for (const std::size_t k : side_figs_[side]) {
+      known = figs_[k].active() && sees(k, j);
+      if (known) break;
+    }
     if (!known) continue;
+    if (!nearest) return true;
     any = true;
     best = std::min(best, dist_cm(p, figs_[j].pos));
   }

@@ -222,6 +222,22 @@ class SkirmishGame {
 
   // Questions bots and rules ask.
   double dist_cm(Point a, Point b) const { return euclid_cm(a, b); }
+  // dist_cm of two figures' places, kept with the pair's sight (pair_memo).
+  double figure_dist_cm(std::size_t a, std::size_t b) const { return pair_dist(a, b); }
+  // dist_cm(a, b) <= r, the same answer without the hypot when the squared
+  // distance settles it: dx*dx + dy*dy and r*r are within a few units in
+  // the last place of the exact squares and hypot within one of the exact
+  // distance, so outside a relative band of 1e-9 around r*r the comparison
+  // of squares cannot differ; inside it (and for r or distances out of
+  // 1e-100..1e100, where squares under- or overflow) hypot decides.
+  bool within_cm(Point a, Point b, double r) const {
+    if (r > 1e-100 && r < 1e100) {
+      const double s = dist2_cm(a, b), r2 = r * r;
+      if (s < r2 * (1 - 1e-9)) return true;
+      if (s > r2 * (1 + 1e-9) && s < 1e200) return false;
+    }
+    return dist_cm(a, b) <= r;
+  }
   bool sees(std::size_t a, std::size_t b) const;
   bool sees_point(Point a, Point b) const;
   // Cover level of a figure as seen from `viewer` (areas and obstacles).
@@ -264,7 +280,8 @@ class SkirmishGame {
   void close_combat(std::size_t rider, Roller& dice, std::optional<Point> from = std::nullopt);
   void he_burst(Point at, Roller& dice);
   Wound roll_column(std::string_view column, int modifier, Roller& dice, const char* why);
-  // Test set-up: place and change figures and horses directly.
+  // Test set-up: place and change figures and horses directly (not a
+  // figure's side: each side's list of figures is made by reset()).
   SkFigure& figure(std::size_t i) { return figs_[i]; }
   SkHorse& horse(std::size_t i) { return horses_[i]; }
 
@@ -315,7 +332,26 @@ class SkirmishGame {
     std::uint64_t cover_facing = 0;
     int cover = 0;
   };
-  SightMemo& pair_memo(std::size_t a, std::size_t b) const;  // reset to the current positions if they moved
+  // Reset to the current positions if they moved.
+  SightMemo& pair_memo(std::size_t a, std::size_t b) const {
+    const Point pa = figs_[a].pos, pb = figs_[b].pos;
+    const std::uint64_t k[4] = {std::bit_cast<std::uint64_t>(pa.x), std::bit_cast<std::uint64_t>(pa.y), std::bit_cast<std::uint64_t>(pb.x),
+                                std::bit_cast<std::uint64_t>(pb.y)};
+    SightMemo& m = sight_memo_[a * figs_.size() + b];
+    if (m.key[0] != k[0] || m.key[1] != k[1] || m.key[2] != k[2] || m.key[3] != k[3]) {
+      for (int i = 0; i < 4; ++i) m.key[i] = k[i];
+      m.valid = m.dist_valid = m.cover_valid = false;
+    }
+    return m;
+  }
+  static double dist2_cm(Point a, Point b) {
+    const Point d = b - a;
+    return d.x * d.x + d.y * d.y;
+  }
+  // Squared distances (dist2_cm) s and t with s so far above t that
+  // hypot's distance for s is above hypot's for t (the bounds of within_cm;
+  // t = 0 or out of range: never).
+  static bool farther_cm(double s, double t) { return t > 1e-200 && t < 1e200 && s > t * (1 + 1e-9); }
   double pair_dist(std::size_t a, std::size_t b) const;      // dist_cm of their positions
   int cover_from(std::size_t target, std::size_t viewer) const;  // cover_of(target, viewer's position)
   mutable std::vector<SightMemo> sight_memo_;
@@ -323,6 +359,10 @@ class SkirmishGame {
   // Tabletop's own tolerance: a ride that meets none enters none (path_end).
   std::vector<std::array<double, 4>> building_box_;
   std::array<std::vector<std::size_t>, 2> order_;  // play_turn(): each side's figures
+  // Each side's figures in figure order, made by start() (a figure's side
+  // does not change): the enemies' loops of nearest_visible_enemy and
+  // enemy_known skip the own side's figures without looking at them.
+  std::array<std::vector<std::size_t>, 2> side_figs_;
   int turn_ = 0;
   // This turn's charges (fear_charge_of): the side and the start of each ride in it.
   struct FearCharge {

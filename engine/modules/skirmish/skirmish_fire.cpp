@@ -206,7 +206,7 @@ void SkirmishGame::fire(std::size_t sh, std::size_t tg, Roller& dice, std::optio
     return;
   }
   const SkirmishWeapon& w = r.weapons[s.spec->weapon];
-  const double d = dist_cm(s.pos, figs_[tg].pos);
+  const double d = pair_dist(sh, tg);  // dist_cm(s.pos, figs_[tg].pos), kept with the pair's sight
   const SkirmishWeapon::Band* band = nullptr;
   for (const auto& b : w.bands)
     if (d <= b.to.as_cm()) {
@@ -301,7 +301,7 @@ bool SkirmishGame::opportunity_fire(std::size_t mover, double intended_cm, doubl
     if (!e.op_fire || !e.active() || e.side == figs_[mover].side || !figs_[mover].active()) continue;
     if (!sees(j, mover)) continue;
     const auto& bands = rules().weapons[e.spec->weapon].bands;
-    if (bands.empty() || dist_cm(e.pos, figs_[mover].pos) > bands.back().to.as_cm()) continue;
+    if (bands.empty() || pair_dist(j, mover) > bands.back().to.as_cm()) continue;
     e.op_fire = false;
     SK_EMIT("fire", "opportunity", j, name(j) + " fires on opportunity at " + name(mover) + " as he moves (" + in(intended_cm) + " intended)");
     const bool was_mounted = figs_[mover].mounted();

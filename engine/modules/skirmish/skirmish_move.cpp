@@ -164,7 +164,7 @@ std::optional<int> SkirmishGame::fire_need(std::size_t sh, std::size_t tg) const
   if (fire_bar(sh) != FireBar::none) return std::nullopt;
   const SkFigure& s = figs_[sh];
   const SkirmishWeapon& w = rules().weapons[s.spec->weapon];
-  const double d = dist_cm(s.pos, figs_[tg].pos);
+  const double d = pair_dist(sh, tg);  // dist_cm(s.pos, figs_[tg].pos), kept with the pair's sight
   for (const auto& b : w.bands)
     if (d <= b.to.as_cm()) {
       if (!sees(sh, tg)) return std::nullopt;
