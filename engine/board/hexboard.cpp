@@ -59,11 +59,6 @@ std::optional<HexDir> dir_between(Hex a, Hex b) {
   return std::nullopt;
 }
 
-int hex_distance(Hex a, Hex b) {
-  const int dq = b.q - a.q, dr = b.r - a.r;
-  return (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2;
-}
-
 HexBoard::HexBoard(int cols, int rows, Length hex) : cols_(cols), rows_(rows), s_(hex.as_cm()) {
   if (cols < 1 || rows < 1) throw std::invalid_argument("hex board: at least one column and one row");
   if (!std::isfinite(s_) || !(s_ > 0)) throw std::invalid_argument("hex board: the hex size must be positive");

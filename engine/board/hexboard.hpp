@@ -47,6 +47,7 @@
 //    aspects use the continuous rules on hex centres.
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <span>
 #include <string>
@@ -76,7 +77,11 @@ double facing_of(HexDir d);
 HexDir nearest_dir(double facing_deg);
 // The hexside of `a` that `b` lies across, if they are adjacent.
 std::optional<HexDir> dir_between(Hex a, Hex b);
-int hex_distance(Hex a, Hex b);
+// Inline: the engagement asks it for every pair of units on every step.
+inline int hex_distance(Hex a, Hex b) {
+  const int dq = b.q - a.q, dr = b.r - a.r;
+  return (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2;
+}
 
 // One step of a line of sight between two hex centres: the hexes of the
 // line nudged to either side (the same hex unless the line runs along a

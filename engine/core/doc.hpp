@@ -76,7 +76,9 @@ struct PathProblem {
 PathProblem path_problem(const Doc& root, std::string_view path);
 
 // Text of a node for messages and diffs, in YAML flow style on one line:
-// scalars as written, [a, b] for lists, {k: v} for maps, ~ for null.
+// scalars as written (in double quotes, " and \ escaped, where plain text
+// would not read back), [a, b] for lists, {k: v} for maps, ~ for null.
+// `vedette schema`'s exploration writes its trial documents with it.
 std::string flow_text(const Doc& n);
 
 // One difference between two documents, at a dotted path (as set_path's:

@@ -98,10 +98,20 @@ PathProblem path_problem(const Doc& root, std::string_view path) {
   return p;
 }
 
+// In double quotes, with " and \ escaped: text YAML reads back.
+std::string quoted_text(const std::string& s) {
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') o += '\\';
+    o += c;
+  }
+  return o + "\"";
+}
+
 std::string flow_text(const Doc& n) {
   switch (n.kind) {
     case Doc::Kind::null: return "~";
-    case Doc::Kind::scalar: return n.quoted || !plain(n.scalar) ? "\"" + n.scalar + "\"" : n.scalar;
+    case Doc::Kind::scalar: return n.quoted || !plain(n.scalar) ? quoted_text(n.scalar) : n.scalar;
     case Doc::Kind::sequence: {
       std::string o = "[";
       for (std::size_t i = 0; i < n.items.size(); ++i) o += (i ? ", " : "") + flow_text(n.items[i]);
@@ -109,7 +119,10 @@ std::string flow_text(const Doc& n) {
     }
     case Doc::Kind::map: {
       std::string o = "{";
-      for (std::size_t i = 0; i < n.entries.size(); ++i) o += (i ? ", " : "") + n.entries[i].key + ": " + flow_text(n.entries[i].value);
+      for (std::size_t i = 0; i < n.entries.size(); ++i) {
+        const std::string& k = n.entries[i].key;
+        o += (i ? ", " : "") + (plain(k) ? k : quoted_text(k)) + ": " + flow_text(n.entries[i].value);
+      }
       return o + "}";
     }
   }

@@ -121,9 +121,8 @@ double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
     if (few) {
       for (std::size_t o = 0; o < n_others; ++o) {
         const Hex oh = others[o].hex;
-        const int dq = h.q - oh.q, dr = h.r - oh.r;
         if (oh == h) taken = true;
-        else if (others[o].enemy && (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2 == 1) contact = true;  // hex_distance(oh, h) == 1
+        else if (others[o].enemy && hex_distance(oh, h) == 1) contact = true;
       }
     } else {
       for (std::size_t j = 0; j < b_.units_.size(); ++j) {
@@ -739,9 +738,7 @@ BlockUnit Battle::block_of(std::size_t i) const {
 }
 
 bool Battle::adjacent(std::size_t a, std::size_t b) const {
-  const Hex ha = unit_hex(a), hb = unit_hex(b);
-  const int dq = hb.q - ha.q, dr = hb.r - ha.r;
-  return (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2 == 1;  // hex_distance(ha, hb) == 1
+  return hex_distance(unit_hex(a), unit_hex(b)) == 1;
 }
 
 const std::vector<Hex>& Battle::occupied() const {

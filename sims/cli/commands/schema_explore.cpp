@@ -96,26 +96,6 @@ void stage_inner(std::map<std::string, int>& stage, const std::string& path, int
   }
 }
 
-bool plain(std::string_view s) {
-  if (s.empty()) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '+' || c == '-';
-  });
-}
-
-std::string quote_text(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
 struct Candidate {
   Doc doc;                           // as parsed at its last load, grown since
   std::map<std::string, int> stage;  // placeholders by path ("units.0.position"): their Stage
@@ -144,10 +124,10 @@ struct Load {
 Load load(const TableFormat& k, const Doc& d, const std::string& file, const std::string& why) {
   {
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out << flow_yaml(d) << "\n";
+    out << flow_text(d) << "\n";  // one line: each node at a column of its own, which the notes are keyed by
   }
   Load l;
-  if (std::getenv("VEDETTE_SCHEMA_TRACE")) std::fprintf(stderr, "[%s] %s\n", why.c_str(), flow_yaml(d).c_str());
+  if (std::getenv("VEDETTE_SCHEMA_TRACE")) std::fprintf(stderr, "[%s] %s\n", why.c_str(), flow_text(d).c_str());
   {
     SchemaRecorder rec;
     try {
@@ -270,9 +250,8 @@ struct Grower {
             if (fixed) signature.insert(shape + "|key " + key.first + (key.second ? " required" : ""));
             const std::string p = path + "." + key.first;
             if (key.first.empty() || d.find(key.first)) continue;
-            auto [st, fresh_key] = c.stage.emplace(p, as_scalar);
+            const auto st = c.stage.emplace(p, as_scalar).first;
             if (st->second >= left_out) continue;
-            (void)fresh_key;
             d.entries.emplace_back();
             d.entries.back().key = key.first;
             d.entries.back().value = placeholder(st->second);
@@ -432,25 +411,6 @@ Doc* at_route(Doc& d, const std::vector<std::size_t>& route) {
 }
 
 }  // namespace
-
-std::string flow_yaml(const Doc& d) {
-  switch (d.kind) {
-    case Doc::Kind::null: return "~";
-    case Doc::Kind::scalar: return d.quoted || !plain(d.scalar) ? quote_text(d.scalar) : d.scalar;
-    case Doc::Kind::sequence: {
-      std::string out = "[";
-      for (std::size_t i = 0; i < d.items.size(); ++i) out += (i ? ", " : "") + flow_yaml(d.items[i]);
-      return out + "]";
-    }
-    case Doc::Kind::map: {
-      std::string out = "{";
-      for (std::size_t i = 0; i < d.entries.size(); ++i)
-        out += (i ? ", " : "") + (plain(d.entries[i].key) ? d.entries[i].key : quote_text(d.entries[i].key)) + ": " + flow_yaml(d.entries[i].value);
-      return out + "}";
-    }
-  }
-  return "~";
-}
 
 std::vector<Explored> explore_loader(const TableFormat& k, const std::string& folder, ExploreStats& stats) {
   const std::string file = (fs::path(folder) / (std::string(k.schema_name) + ".yaml")).string();

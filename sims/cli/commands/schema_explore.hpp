@@ -30,8 +30,4 @@ struct ExploreStats {
 // documents in the same order.
 std::vector<Explored> explore_loader(const TableFormat& k, const std::string& folder, ExploreStats& stats);
 
-// A document as YAML flow text on one line (each node at a column of its
-// own, so the notes, keyed by where a node was written, tell them apart).
-std::string flow_yaml(const Doc& d);
-
 }  // namespace vedette::cli
