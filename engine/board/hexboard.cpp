@@ -266,22 +266,25 @@ Hex clamp_onto(const HexBoard& b, Hex h) {
 
 }  // namespace
 
+Hex HexBoard::walk_toward(Hex start, Hex goal, int n, std::span<const Hex> kept) const {
+  // Far targets (a point beyond the own edge): walk only as far as needed.
+  const int dist = hex_distance(start, goal);
+  const int steps = std::min(n, dist);
+  Hex cur = start;
+  for (int i = 1; i <= steps; ++i) {
+    const Hex h = kept.empty() ? line_at(start, goal, i, dist) : kept[static_cast<std::size_t>(i)];
+    const HexTerrain& t = terrain(h);
+    if (!on_board(h) || t.impassable) break;
+    cur = h;
+    if (t.halts_movement) break;
+  }
+  return cur;
+}
+
 Point HexBoard::move_toward(Point from, Point target, Length allowance) const {
   const Hex start = clamp_onto(*this, hex_of(from));
   const int n = hexes_in(allowance);
-  Hex cur = start;
-  if (n > 0) {
-    const Hex goal = hex_of(target);
-    // Far targets (a point beyond the own edge): walk only as far as needed.
-    const int dist = hex_distance(start, goal);
-    const int steps = std::min(n, dist);
-    for (int i = 1; i <= steps; ++i) {
-      const Hex h = line_at(start, goal, i, dist);
-      if (!on_board(h) || terrain(h).impassable) break;
-      cur = h;
-      if (terrain(h).halts_movement) break;
-    }
-  }
+  const Hex cur = n > 0 ? walk_toward(start, hex_of(target), n) : start;
   if (cur == hex_of(from)) return from;  // no move: keep the point as it was
   return centre(cur);
 }

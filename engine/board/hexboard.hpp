@@ -133,6 +133,14 @@ class HexBoard final : public Board {
   std::vector<Hex> line(Hex a, Hex b, bool other_side = false) const;
   // Its k-th hex (0 to n = hex_distance(a, b)), without building the line.
   static Hex line_at(Hex a, Hex b, int k, int n);
+  // move_toward's walk on hexes: from `start` toward `goal`, at most n hexes
+  // along line(start, goal), stopping before an impassable or off-board hex
+  // and on a hex that halts movement; the last hex reached (`start` if none).
+  // `kept`: that line's hexes if the caller keeps them (kept[k] ==
+  // line_at(start, goal, k, hex_distance(start, goal))), else empty.
+  Hex walk_toward(Hex start, Hex goal, int n, std::span<const Hex> kept = {}) const;
+  // Whole hexes a move of `allowance` covers (0 for none, at most 1,000,000).
+  int hexes_in(Length allowance) const;
 
   // Terrain types: index 0 is open ground. add_terrain returns the new index.
   std::size_t add_terrain(HexTerrain t);
@@ -190,7 +198,6 @@ class HexBoard final : public Board {
     return static_cast<std::size_t>(h.r) * static_cast<std::size_t>(cols_) + static_cast<std::size_t>(col_of(h));
   }
   bool blocks(Hex h, std::span<const Hex> units) const;
-  int hexes_in(Length allowance) const;
 
   int cols_;
   int rows_;

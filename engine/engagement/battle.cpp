@@ -532,19 +532,25 @@ Situation Battle::situation(std::size_t i) const {
   s.in_enemy_range = false;
   const Length mine = reach(i);
   if (units_block_sight_ && world_synced_ != changes_) sync_world();  // once for the loop (nothing moves in it)
+  // Each visible enemy can only set flags; once all are set the rest of the
+  // loop would change nothing, and a flag already set needs no question
+  // (gap, reaches, aspect are pure: asking them less changes no answer).
   for (std::size_t j = 0; j < units_.size(); ++j) {
     if (!units_[j].active() || !enemies(i, j) || !(units_block_sight_ ? sees_in_epoch(i, j) : sees(i, j))) continue;
     s.enemy_in_sight = true;
-    const Length g = gap(i, j);
-    const Length theirs = reach(j);
-    const bool theirs_reach = g <= theirs && theirs.as_cm() > 0;
-    const bool mine_reach = g <= mine && mine.as_cm() > 0;
-    if (theirs_reach) s.in_enemy_range = true;
-    if ((wr == WeaponsRange::enemy && theirs_reach) || (wr == WeaponsRange::unit && mine_reach) ||
-        (wr == WeaponsRange::either && (theirs_reach || mine_reach)))
-      s.enemy_in_range = true;
-    if (aspect_at(i, j) != Aspect::front)
+    if (!s.in_enemy_range || !s.enemy_in_range) {
+      const Length g = gap(i, j);
+      const Length theirs = reach(j);
+      const bool theirs_reach = g <= theirs && theirs.as_cm() > 0;
+      const bool mine_reach = g <= mine && mine.as_cm() > 0;
+      if (theirs_reach) s.in_enemy_range = true;
+      if ((wr == WeaponsRange::enemy && theirs_reach) || (wr == WeaponsRange::unit && mine_reach) ||
+          (wr == WeaponsRange::either && (theirs_reach || mine_reach)))
+        s.enemy_in_range = true;
+    }
+    if (!s.enemy_flank_rear && aspect_at(i, j) != Aspect::front)
       s.enemy_flank_rear = true;
+    if (s.in_enemy_range && s.enemy_in_range && s.enemy_flank_rear) break;
   }
   return s;
 }

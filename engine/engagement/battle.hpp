@@ -373,6 +373,10 @@ inline Hex Battle::unit_hex(std::size_t i) const {
   return m.hex;
 }
 
+inline bool Battle::adjacent(std::size_t a, std::size_t b) const {
+  return hex_distance(unit_hex(a), unit_hex(b)) == 1;
+}
+
 inline bool Battle::sees(std::size_t a, std::size_t b) const {
   if (units_block_sight_) return sees_in_world(a, b);
   const PairMemo& m = memo_[a * units_.size() + b];

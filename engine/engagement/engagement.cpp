@@ -66,6 +66,7 @@ Engagement::Engagement(const Scenario& s, std::array<const Bot*, 2> bots, std::u
   moved_cm_.resize(n);
   moved_pace_.resize(n);
   contacts_.reserve(n * 2);
+  go_others_.reserve(n);
   out_.bands = r_.bands.size();
   out_.behaviours = r_.behaviours.size();
   out_.chosen.assign(out_.bands * out_.behaviours, 0);

@@ -271,6 +271,13 @@ class Engagement {
 
   std::vector<Command> commands_;
   std::vector<Contact> contacts_;
+  // hex_go's scratch: the other units' kept hexes and whether each is an
+  // enemy (reserved for every unit at construction).
+  struct GoOther {
+    Hex hex;
+    bool enemy = false;
+  };
+  std::vector<GoOther> go_others_;
   std::vector<int> pending_hits_;
   std::vector<double> moved_cm_;  // voluntary movement this turn, per unit
   std::vector<Pace> moved_pace_;  // the pace it moved at this turn (halt if it did not)

@@ -69,7 +69,7 @@ double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
   const HexBoard& hb = *b_.hex();
   Unit& u = b_.units_[i];
   const double s = hb.hex_size().as_cm();
-  const int n = static_cast<int>(std::floor(allowance.as_cm() / s + 1e-9));
+  const int n = hb.hexes_in(allowance);
   const Point d = dest - u.pos;
   const double dl = norm(d);
   if (n <= 0 || dl == 0) return 0;
@@ -79,37 +79,20 @@ double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
   Hex goal;
   if (hb.on_board(from)) {
     // HexBoard::move_toward's walk on the kept hex (its start: on the board,
-    // so clamp_onto keeps it; hexes_in: n, under its cap), giving its hex
-    // (the hex of the centre it returns, or of `from` when it stays).
+    // so clamp_onto keeps it), giving its hex (the hex of the centre it
+    // returns, or `from` when it stays).
     const Hex target = hb.hex_of(dest);
-    const int dist = hex_distance(from, target);
-    const int walk = std::min(std::min(n, 1'000'000), dist);
-    const std::span<const Hex> kept = b_.hex_line(from, target);
-    goal = from;
-    for (int k = 1; k <= walk; ++k) {
-      const Hex h = kept.empty() ? HexBoard::line_at(from, target, k, dist) : kept[static_cast<std::size_t>(k)];
-      const HexTerrain& t = hb.terrain(h);
-      if (!hb.on_board(h) || t.impassable) break;
-      goal = h;
-      if (t.halts_movement) break;
-    }
+    goal = hb.walk_toward(from, target, n, b_.hex_line(from, target));
   } else {
     goal = hb.hex_of(hb.move_toward(u.pos, dest, allowance));
   }
   if (goal == from) return 0;
   // The other units' hexes (kept hexes), looked up once for the walk.
-  constexpr std::size_t k_few = 32;
-  struct Other {
-    Hex hex;
-    bool enemy;
-  };
-  std::array<Other, k_few> others;
-  std::size_t n_others = 0;
-  const bool few = b_.units_.size() <= k_few;
-  if (few)
-    for (std::size_t j = 0; j < b_.units_.size(); ++j)
-      if (j != i && b_.units_[j].active()) others[n_others++] = Other{b_.unit_hex(j), b_.enemies(i, j)};
-  // Along line(from, goal), hex by hex.
+  go_others_.clear();  // within the capacity reserved at construction
+  for (std::size_t j = 0; j < b_.units_.size(); ++j)
+    if (j != i && b_.units_[j].active()) go_others_.push_back(GoOther{b_.unit_hex(j), b_.enemies(i, j)});
+  // Along line(from, goal), hex by hex: stop before a unit, on a halting hex
+  // or in contact with an enemy.
   const int len = hex_distance(from, goal);
   const std::span<const Hex> line = b_.hex_line(from, goal);
   Hex cur = from;
@@ -118,19 +101,9 @@ double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
     const Hex h = line.empty() ? HexBoard::line_at(from, goal, k, len) : line[static_cast<std::size_t>(k)];
     if (!hb.on_board(h) || hb.terrain(h).impassable) break;
     bool taken = false, contact = false;
-    if (few) {
-      for (std::size_t o = 0; o < n_others; ++o) {
-        const Hex oh = others[o].hex;
-        if (oh == h) taken = true;
-        else if (others[o].enemy && hex_distance(oh, h) == 1) contact = true;
-      }
-    } else {
-      for (std::size_t j = 0; j < b_.units_.size(); ++j) {
-        if (j == i || !b_.units_[j].active()) continue;
-        const Hex o = b_.unit_hex(j);
-        if (o == h) taken = true;
-        else if (b_.enemies(i, j) && hex_distance(o, h) == 1) contact = true;
-      }
+    for (const GoOther& o : go_others_) {
+      if (o.hex == h) taken = true;
+      else if (o.enemy && hex_distance(o.hex, h) == 1) contact = true;
     }
     if (taken) break;
     cur = h;
@@ -735,10 +708,6 @@ BlockUnit Battle::block_of(std::size_t i) const {
   b.in_square = u.in_square();
   b.ordered = fired_[i] == 0;
   return b;
-}
-
-bool Battle::adjacent(std::size_t a, std::size_t b) const {
-  return hex_distance(unit_hex(a), unit_hex(b)) == 1;
 }
 
 const std::vector<Hex>& Battle::occupied() const {
