@@ -34,6 +34,8 @@ class InfantryBot final : public Bot {
   bool retire_and_reform(const Battle& b, std::size_t unit, std::size_t attacker) const override {
     return o_.retire_and_reform && (!b.blocks() || blocks_retire_and_reform(b, unit, attacker));  // seed 004's policy on blocks
   }
+  // Its opportunity_charge is the default's: it never makes one.
+  bool makes_opportunity_charges() const override { return false; }
 
  private:
   Style style_;

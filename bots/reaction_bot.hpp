@@ -63,6 +63,8 @@ class ReactionTableBot final : public Bot {
   }
   // Only when this turn's cell says "(Charge?)" (seed 002) and the option is on.
   bool opportunity_charge(const Battle& b, std::size_t unit, std::size_t mover, const Command& own) const override;
+  // table_policy_opportunity's first condition is the option.
+  bool makes_opportunity_charges() const override { return o_.opportunity_charges; }
   // Options read: form_square (its foot, if any), retire_and_reform,
   // opportunity_charges, charge_without_bonus.
 

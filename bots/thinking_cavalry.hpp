@@ -32,6 +32,7 @@ class ThinkingCavalryBot final : public Bot {
     return o_.retire_and_reform && (!b.blocks() || blocks_retire_and_reform(b, unit, attacker));  // seed 004's policy on blocks
   }
   bool opportunity_charge(const Battle& b, std::size_t unit, std::size_t mover, const Command& own) const override;
+  bool makes_opportunity_charges() const override { return o_.opportunity_charges; }  // its first condition
 
   // How much it likes charging `target` now (0: it would not), at `pace`.
   static int charge_score(const Battle& b, std::size_t unit, std::size_t target, Pace pace);

@@ -18,7 +18,10 @@
 #include <string>
 #include <vector>
 
+#include "bots/infantry_bots.hpp"
+#include "bots/reaction_bot.hpp"
 #include "bots/registry.hpp"
+#include "bots/thinking_cavalry.hpp"
 #include "bots/skirmish_bots.hpp"
 #include "engine/core/dice.hpp"
 #include "engine/engagement/engagement.hpp"
@@ -161,6 +164,66 @@ TEST_CASE("perf: charge_gate asks sight last, so skipping it when another gate r
         CHECK(unseen.rule == "003-L34-target-visible");
       }
     }
+}
+
+namespace {
+
+// Asks every bot that says it makes no opportunity charge whether it would
+// make one, for every pair of units at every event, with a command that
+// reacted to a "(Charge?)" cell (the most willing one).
+class OpportunityCheck final : public Recorder {
+ public:
+  OpportunityCheck(const Engagement& g, std::vector<const Bot*> bots) : g_(g), bots_(std::move(bots)) {}
+  void record(Event) override {
+    const Battle& b = g_.battle();
+    Command c;
+    c.reacted = true;
+    for (const Behaviour& h : b.rules().behaviours)
+      if (h.charge_possible) c.decision.behaviour = &h;
+    for (const Bot* bot : bots_) {
+      if (bot->makes_opportunity_charges()) continue;
+      for (std::size_t j = 0; j < b.units().size(); ++j)
+        for (std::size_t m = 0; m < b.units().size(); ++m) {
+          if (j == m) continue;
+          INFO(bot->name() << " unit " << j << " mover " << m);
+          CHECK_FALSE(bot->opportunity_charge(b, j, m, c));
+          ++asked;
+        }
+    }
+  }
+  long asked = 0;
+
+ private:
+  const Engagement& g_;
+  std::vector<const Bot*> bots_;
+};
+
+}  // namespace
+
+TEST_CASE("perf: a bot that says it makes no opportunity charges answers no to every one", "[perf][charge]") {
+  // Engagement::opportunity_charges asks no charge gate for such a bot's units
+  // (engine/engagement/policy.hpp): its no must not depend on the gates.
+  BotOptions off;
+  off.opportunity_charges = false;
+  const ReactionTableBot table_off(off);
+  const ThinkingCavalryBot thinking_off(off);
+  const InfantryBot hold(InfantryBot::Style::hold_and_shoot, BotOptions{}), advance(InfantryBot::Style::advance_and_shoot, BotOptions{}),
+      square(InfantryBot::Style::square_when_charged, BotOptions{}), pikes(InfantryBot::Style::pike_and_shoot, BotOptions{});
+  CHECK(ReactionTableBot(BotOptions{}).makes_opportunity_charges());
+  CHECK(ThinkingCavalryBot(BotOptions{}).makes_opportunity_charges());
+  for (std::string_view file : bench::k_signature_files) {
+    INFO(file);
+    const ScenarioPtr s = load_scenario_file(k_dir + "/" + std::string(file));
+    const Players players = make_players(*s);
+    Engagement game(*s, players.bots(), 5, 0);
+    OpportunityCheck check(game, {players.bots()[0], players.bots()[1], &table_off, &thinking_off, &hold, &advance, &square, &pikes});
+    game.attach(&check);
+    for (std::uint64_t i = 0; i < 4; ++i) {
+      game.reset(5, i);
+      game.run();
+    }
+    CHECK(check.asked > 100);
+  }
 }
 
 TEST_CASE("perf: wrap_deg's shortcut gives the bits fmod gives", "[perf][geometry]") {

@@ -680,6 +680,8 @@ void Engagement::opportunity_charges(std::size_t m) {
     Unit& v = b_.units_[j];
     if (!mover.active() || mover.engaged) return;
     if (!v.active() || !b_.enemies(j, m) || v.engaged || v.struck_this_turn) continue;  // L54: a struck unit may not move
+    // A bot that never makes one: its answer below is no whatever the gates say.
+    if (!bots_[v.side]->makes_opportunity_charges()) continue;
     // Seed 003's gates: not yet moved (L92), good order, no charge the turn
     // after a charge, not after a failed check (L100), foot never on horse (L96).
     if (!charge_gate(b_, j, static_cast<UnitIndex>(m), ChargeWhen::opportunity).allowed) continue;

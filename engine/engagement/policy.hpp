@@ -62,6 +62,10 @@ class Bot {
   virtual bool opportunity_charge(const Battle&, std::size_t /*unit*/, std::size_t /*mover*/, const Command& /*own*/) const {
     return false;
   }
+  // False only if opportunity_charge never answers yes (this bot, these
+  // options): the engine then asks no charge gate for its units, whose answer
+  // could not change that no (Engagement::opportunity_charges).
+  virtual bool makes_opportunity_charges() const { return true; }
 };
 
 }  // namespace vedette
