@@ -132,10 +132,11 @@ class SquadBot final : public SkirmishBot {
     const SkFigure& x = g.figures()[f];
     if (x.mounted()) return with(SkAction::Kind::dismount);
     // Prone in the open when a rider is close (seed 001: +5 to the skill check when ridden down).
-    if (!x.prone && g.cover_at(x.pos) == 0)
-      for (std::size_t j = 0; j < g.figures().size(); ++j) {
+    // (The enemies in figure order, and cover_at(x.pos) kept with the figure's place.)
+    if (!x.prone && g.figure_cover_at(f) == 0)
+      for (const std::size_t j : g.side_figures(static_cast<std::uint8_t>(1 - x.side))) {
         const SkFigure& e = g.figures()[j];
-        if (e.side != x.side && e.active() && e.mounted() && g.within_cm(e.pos, x.pos, 10 * k_in) && g.sees(f, j)) return with(SkAction::Kind::prone);
+        if (e.active() && e.mounted() && g.within_cm(e.pos, x.pos, 10 * k_in) && g.sees(f, j)) return with(SkAction::Kind::prone);
       }
     const int t = g.nearest_visible_enemy(f);
     if (t >= 0 && g.within_cm(x.pos, g.figures()[static_cast<std::size_t>(t)].pos, reach_cm(g, f))) return with(SkAction::Kind::fire, t);

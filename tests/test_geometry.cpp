@@ -459,3 +459,59 @@ TEST_CASE("round_half_away is std::round: halves away from zero, large and odd v
   }
   CHECK(std::isnan(round_half_away(std::numeric_limits<double>::quiet_NaN())));
 }
+
+TEST_CASE("geometry: cover_of_points of cover_points answers cover_of, for any unit, viewer and reach", "[geometry]") {
+  // Tabletop::cover_points keeps a unit's five points and their cover from
+  // areas (for a caller asking from many viewers); the answer must not change.
+  Tabletop t = make_table();
+  std::uint64_t state = 88172645463325252ULL;
+  auto uniform = [&](double lo, double hi) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return lo + (hi - lo) * (static_cast<double>(state >> 11) / 0x1p53);
+  };
+  long long asked = 0, covered = 0;
+  auto same = [&](const Footprint& u, std::optional<Point> viewer) {
+    const Tabletop::CoverPoints p = t.cover_points(u);
+    const int want = t.cover_of(u, viewer);
+    INFO("unit (" << u.centre.x << ", " << u.centre.y << ") facing " << u.facing_deg << ", viewer "
+                  << (viewer ? viewer->x : -1) << ", " << (viewer ? viewer->y : -1));
+    CHECK(t.cover_of_points(p, viewer) == want);
+    ++asked;
+    covered += want > 0;
+  };
+  for (const double reach : {inf, 8.0, 10.0, 2.0, 0.0}) {
+    t.set_obstacle_cover_reach(Length::cm(reach));
+    for (int k = 0; k < 4000; ++k) {
+      // Anywhere, or close to the hedge (x = 120, y 60..110) or the fence.
+      const Point c = k % 3 == 0   ? Point{uniform(-5, 185), uniform(-5, 125)}
+                      : k % 3 == 1 ? Point{120 + uniform(-15, 15), uniform(55, 115)}
+                                   : Point{uniform(150, 170), uniform(90, 110)};
+      const double side = k % 5 == 0 ? 0.5 : uniform(0.5, 20);
+      const Footprint u{c, uniform(-180, 180), Length::cm(side), Length::cm(uniform(0.5, 20))};
+      same(u, std::nullopt);
+      same(u, Point{uniform(0, 180), uniform(0, 120)});
+      same(u, Point{uniform(100, 119), uniform(50, 120)});     // across the hedge
+      same(u, Point{120, uniform(0, 120)});                    // on the hedge's line: grazing sight lines
+      same(u, Point{uniform(-1e5, 1e5), uniform(-1e5, 1e5)});  // far off the table
+      same(u, c);                                              // from its own centre
+    }
+    // On the reach's boundary: points 1e-9 either side of `reach` behind the
+    // hedge, seen from across it.
+    if (std::isfinite(reach))
+      for (const double d : {reach - 1e-9, reach, reach + 1e-9, reach + 1e-6, reach + 2.0})
+        for (const double y : {61.0, 85.0, 109.9})
+          for (const double facing : {0.0, 45.0, 90.0})
+            same(Footprint{{120 + d, y}, facing, Length::cm(0.5), Length::cm(0.5)}, Point{100, y + 1});
+  }
+  CHECK(asked > 100000);
+  CHECK(covered > 1000);
+  // The five points and their area cover, in cover_of's order.
+  const Footprint in_wood{{80, 60}, 0.0, Length::cm(20), Length::cm(10)};
+  const Tabletop::CoverPoints p = t.cover_points(in_wood);
+  const auto c = corners(in_wood);
+  for (std::size_t k = 0; k < 4; ++k) CHECK(p.at[k] == c[k]);
+  CHECK(p.at[4] == in_wood.centre);
+  for (const int level : p.level) CHECK(level == 1);
+}

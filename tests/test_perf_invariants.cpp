@@ -330,3 +330,53 @@ TEST_CASE("perf: the skirmish's nearest visible enemy and known enemies equal pl
   }
   CHECK(check.checked > 1000);
 }
+
+namespace {
+
+// The skirmish's kept cover points (issue 32, sixth pass) against the board's
+// cover_of at every event of a game: every figure as seen from every other.
+class SkirmishCoverCheck final : public Recorder {
+ public:
+  explicit SkirmishCoverCheck(const SkirmishGame& g) : g_(g) {}
+  void record(Event) override {
+    const auto& figs = g_.figures();
+    const Tabletop& t = *g_.scenario().foot;
+    for (std::size_t f = 0; f < figs.size(); ++f) {
+      const Footprint fp{figs[f].pos, figs[f].facing, Length::cm(0.5), Length::cm(0.5)};
+      CHECK(g_.figure_cover_at(f) == t.cover_at(figs[f].pos));
+      for (std::size_t v = 0; v < figs.size(); ++v) {
+        const int want = t.cover_of(fp, figs[v].pos);
+        CHECK(g_.cover_of(f, figs[v].pos) == want);
+        covered += want > 0;
+      }
+      ++checked;
+    }
+    for (std::uint8_t side = 0; side < 2; ++side) {
+      std::vector<std::size_t> mine;
+      for (std::size_t f = 0; f < figs.size(); ++f)
+        if (figs[f].side == side) mine.push_back(f);
+      CHECK(g_.side_figures(side) == mine);
+    }
+  }
+  int checked = 0;
+  long long covered = 0;
+
+ private:
+  const SkirmishGame& g_;
+};
+
+}  // namespace
+
+TEST_CASE("perf: the skirmish's kept cover points answer the board's cover_of throughout games", "[perf][skirmish]") {
+  const SkirmishScenarioPtr s = load_skirmish_scenario(k_dir + "/skirmish/village_patrol.yaml");
+  const SkirmishPlayers p = make_skirmish_players(*s);
+  SkirmishGame g(*s, p.bots(), 1815, 0);
+  SkirmishCoverCheck check(g);
+  g.attach(&check);
+  for (std::uint64_t i = 0; i < 20; ++i) {
+    g.reset(1815, i);
+    g.run();
+  }
+  CHECK(check.checked > 1000);
+  CHECK(check.covered > 1000);  // behind the wall and in the buildings
+}

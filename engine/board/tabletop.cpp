@@ -220,7 +220,8 @@ void crossings(const std::vector<Point>& path, Point a, Point b, F&& emit) {
 }
 
 // Does the sight line viewer-q cross the polyline within `reach` of q?
-bool shields(const std::vector<Point>& path, Point viewer, Point q, double reach) {
+// `elen`: the norm of each of its segments (Tabletop::obstacle_len_).
+bool shields(const std::vector<Point>& path, const std::vector<double>& elens, Point viewer, Point q, double reach) {
   const Point d = q - viewer;
   const double len = norm(d);
   if (len == 0.0) return false;
@@ -228,7 +229,7 @@ bool shields(const std::vector<Point>& path, Point viewer, Point q, double reach
   for (std::size_t k = 0; k + 1 < path.size(); ++k) {
     const Point p = path[k];
     const Point e = path[k + 1] - p;
-    const double elen = norm(e);
+    const double elen = elens[k];
     const double den = cross(d, e);
     if (!(std::abs(den) > 1e-12 * len * elen)) continue;
     const Point w = p - viewer;
@@ -269,6 +270,9 @@ std::size_t Tabletop::add_obstacle(Obstacle obstacle) {
   if (std::isnan(c) || c < 0.0) throw std::invalid_argument(what + ": the crossing cost must be >= 0");
   if (obstacle.cover < 0) throw std::invalid_argument(what + ": cover must be >= 0");
   obstacle_box_.push_back(box_of(obstacle.path));
+  std::vector<double> lens;
+  for (std::size_t k = 0; k + 1 < obstacle.path.size(); ++k) lens.push_back(norm(obstacle.path[k + 1] - obstacle.path[k]));
+  obstacle_len_.push_back(std::move(lens));
   obstacles_.push_back(std::move(obstacle));
   return obstacles_.size() - 1;
 }
@@ -346,6 +350,15 @@ int Tabletop::cover_at(Point p) const {
   return c;
 }
 
+int Tabletop::point_cover(Point q, int level, Point viewer) const {
+  for (std::size_t i = 0; i < obstacles_.size(); ++i) {
+    const Obstacle& o = obstacles_[i];
+    if (o.cover <= level || !box_meets_segment(obstacle_box_[i], viewer, q)) continue;
+    if (shields(o.path, obstacle_len_[i], viewer, q, cover_reach_)) level = o.cover;
+  }
+  return level;
+}
+
 int Tabletop::cover_of(const Footprint& unit, std::optional<Point> viewer) const {
   if (areas_.empty() && obstacles_.empty()) return 0;  // nothing gives cover: skip the corners
   const std::array<Point, 4> c = corners(unit);
@@ -353,13 +366,29 @@ int Tabletop::cover_of(const Footprint& unit, std::optional<Point> viewer) const
   int result = INT_MAX;
   for (const Point& q : pts) {
     int level = cover_at(q);
-    if (viewer) {
-      for (std::size_t i = 0; i < obstacles_.size(); ++i) {
-        const Obstacle& o = obstacles_[i];
-        if (o.cover <= level || !box_meets_segment(obstacle_box_[i], *viewer, q)) continue;
-        if (shields(o.path, *viewer, q, cover_reach_)) level = o.cover;
-      }
-    }
+    if (viewer) level = point_cover(q, level, *viewer);
+    result = std::min(result, level);
+    if (result == 0) break;
+  }
+  return result;
+}
+
+Tabletop::CoverPoints Tabletop::cover_points(const Footprint& unit) const {
+  CoverPoints u;
+  if (areas_.empty() && obstacles_.empty()) return u;  // every level 0, and no obstacle to ask
+  const std::array<Point, 4> c = corners(unit);
+  u.at = {c[0], c[1], c[2], c[3], unit.centre};
+  for (std::size_t k = 0; k < u.at.size(); ++k) u.level[k] = cover_at(u.at[k]);
+  return u;
+}
+
+// cover_of's loop on points whose area cover is known: the same levels, the
+// same obstacles asked, the same early answer at 0.
+int Tabletop::cover_of_points(const CoverPoints& unit, std::optional<Point> viewer) const {
+  int result = INT_MAX;
+  for (std::size_t k = 0; k < unit.at.size(); ++k) {
+    int level = unit.level[k];
+    if (viewer) level = point_cover(unit.at[k], level, *viewer);
     result = std::min(result, level);
     if (result == 0) break;
   }

@@ -46,6 +46,7 @@
 //    reachable only around an obstacle or impassable ground are not found.
 #include "engine/board/geometry.hpp"
 
+#include <array>
 #include <limits>
 #include <string>
 #include <variant>
@@ -132,6 +133,19 @@ class Tabletop final : public Board {
   Point move_away(Point from, Point threat, Length allowance) const override;
   std::optional<Point> nearest_cover(Point from, Length allowance, int min_cover) const override;
 
+  // cover_of in two halves, for a caller that asks one unit's cover from
+  // many viewers: the unit's five points (its corners in corners()' order,
+  // then its centre) with each one's cover from areas (cover_at), which no
+  // viewer changes; then the cover from a viewer (the obstacles). For every
+  // unit and viewer, cover_of_points(cover_points(unit), viewer) ==
+  // cover_of(unit, viewer) (tests/test_geometry.cpp).
+  struct CoverPoints {
+    std::array<Point, 5> at{};
+    std::array<int, 5> level{};
+  };
+  CoverPoints cover_points(const Footprint& unit) const;
+  int cover_of_points(const CoverPoints& unit, std::optional<Point> viewer) const;
+
   // Internal shape data (bounding box, orientation), public only so the
   // implementation's helpers can take it.
   struct Box {
@@ -154,6 +168,8 @@ class Tabletop final : public Board {
   Walk walk(Point a, Point b, double budget) const;
   double height_cm(Point p) const;
   std::optional<Point> nearest_point_inside(std::size_t area, Point from) const;
+  // A point's cover given its cover from areas and a viewer (cover_of).
+  int point_cover(Point q, int level, Point viewer) const;
 
   double width_;
   double depth_;
@@ -162,6 +178,7 @@ class Tabletop final : public Board {
   std::vector<Geom> area_geom_;
   std::vector<Obstacle> obstacles_;
   std::vector<Box> obstacle_box_;
+  std::vector<std::vector<double>> obstacle_len_;  // each obstacle's segment lengths (norm)
   std::vector<Hill> hills_;
   std::vector<Geom> hill_geom_;
 };

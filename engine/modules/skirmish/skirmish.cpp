@@ -100,6 +100,7 @@ void SkirmishGame::start(std::uint64_t seed, std::uint64_t index) {
           figs_[i].horse = figs_[j].horse;
         }
   sight_memo_.resize(figs_.size() * figs_.size());
+  place_cover_.resize(figs_.size());
   for (auto& v : side_figs_) v.clear();
   for (std::size_t i = 0; i < figs_.size(); ++i) side_figs_[figs_[i].side].push_back(i);
 }
@@ -136,10 +137,21 @@ int SkirmishGame::cover_from(std::size_t target, std::size_t viewer) const {
   return m.cover;
 }
 
-int SkirmishGame::cover_of(std::size_t f, Point viewer) const {
-  Footprint fp{figs_[f].pos, figs_[f].facing, Length::cm(0.5), Length::cm(0.5)};
-  return s_->foot->cover_of(fp, viewer);
+const Tabletop::CoverPoints& SkirmishGame::cover_points(std::size_t f) const {
+  const SkFigure& x = figs_[f];
+  const std::uint64_t k[3] = {std::bit_cast<std::uint64_t>(x.pos.x), std::bit_cast<std::uint64_t>(x.pos.y), std::bit_cast<std::uint64_t>(x.facing)};
+  PlaceCover& c = place_cover_[f];
+  if (!c.valid || c.key[0] != k[0] || c.key[1] != k[1] || c.key[2] != k[2]) {
+    const Footprint fp{x.pos, x.facing, Length::cm(0.5), Length::cm(0.5)};
+    c.pts = s_->foot->cover_points(fp);
+    for (int i = 0; i < 3; ++i) c.key[i] = k[i];
+    c.valid = true;
+  }
+  return c.pts;
 }
+
+// Tabletop::cover_of of the figure's 0.5 cm square, from its kept cover points.
+int SkirmishGame::cover_of(std::size_t f, Point viewer) const { return s_->foot->cover_of_points(cover_points(f), viewer); }
 
 int SkirmishGame::building_at(Point p) const {
   for (std::size_t b = 0; b < s_->buildings.size(); ++b)

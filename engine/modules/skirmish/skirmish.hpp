@@ -244,6 +244,10 @@ class SkirmishGame {
   int cover_of(std::size_t f, Point viewer) const;
   // Cover level of a point (areas only: "in cover" for fear and contact).
   int cover_at(Point p) const { return s_->foot->cover_at(p); }
+  // cover_at(figures()[f].pos), kept with the figure's cover points.
+  int figure_cover_at(std::size_t f) const { return cover_points(f).level[4]; }
+  // Each side's figures in figure order (made by reset()).
+  const std::vector<std::size_t>& side_figures(std::uint8_t side) const { return side_figs_[side]; }
   int building_at(Point p) const;  // index, or -1
   int nearest_visible_enemy(std::size_t f, bool foot_only = false) const;
   bool enemy_known(std::uint8_t side, Point p, double* nearest = nullptr) const;
@@ -355,6 +359,17 @@ class SkirmishGame {
   double pair_dist(std::size_t a, std::size_t b) const;      // dist_cm of their positions
   int cover_from(std::size_t target, std::size_t viewer) const;  // cover_of(target, viewer's position)
   mutable std::vector<SightMemo> sight_memo_;
+  // Each figure's cover points (Tabletop::cover_points of the square
+  // cover_of measures: corners, centre, each one's cover from areas), keyed
+  // by the exact bits of its position and facing, so that cover_of asks only
+  // the obstacles per viewer. Valid across reset() (the terrain is fixed).
+  struct PlaceCover {
+    std::uint64_t key[3]{};
+    bool valid = false;
+    Tabletop::CoverPoints pts;
+  };
+  mutable std::vector<PlaceCover> place_cover_;
+  const Tabletop::CoverPoints& cover_points(std::size_t f) const;
   // Each building's bounding box (x0, y0, x1, y1), widened by a margin over
   // Tabletop's own tolerance: a ride that meets none enters none (path_end).
   std::vector<std::array<double, 4>> building_box_;
