@@ -81,7 +81,7 @@ TEST_CASE("lab engine: sim's engagement i is play's engagement i, figure for fig
   }
 }
 
-TEST_CASE("lab engine: every shipped scenario gives the same summary on 1, 2 and 8 threads") {
+TEST_CASE("lab engine: every shipped scenario gives the same summary on 1, 2 and 8 threads", "[heavy]") {
   vtest::TempDir dir;
   int scenarios = 0;
   for (const auto& e : fs::directory_iterator(std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios")) {

@@ -168,7 +168,7 @@ std::string node_path() {
 // (tables scroll inside their box), no chart label clipped or overlapping
 // another, no all-empty column, a headline at the top. Screenshots go to
 // build/screenshots/ for a person to look at.
-TEST_CASE("report: every report lays out cleanly in chromium at 1280 and 390 px", "[report][browser]") {
+TEST_CASE("report: every report lays out cleanly in chromium at 1280 and 390 px", "[report][browser][heavy]") {
   const std::string chromium = chromium_path(), node = node_path();
   if (chromium.empty() || node.empty()) {
     WARN("SKIPPED: chromium or nodejs is not installed (scripts/test installs both; on Debian: apt-get install chromium nodejs)");

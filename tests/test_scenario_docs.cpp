@@ -61,7 +61,7 @@ std::map<std::string, std::string> readme_rows(std::string& outside) {
 }  // namespace
 
 TEST_CASE("scenario docs: README's who-wins table is what vedette sim says of every shipped scenario (4,000 engagements, seed 1)",
-          "[scenario][docs]") {
+          "[scenario][docs][heavy]") {
   std::string outside;
   const auto rows = readme_rows(outside);
   const auto files = shipped_scenarios();

@@ -114,7 +114,7 @@ TEST_CASE("scenario hashes: every shipped scenario plays as it did, 2,000 engage
                      });
 }
 
-TEST_CASE("scenario hashes: every shipped scenario plays as it did, 20,000 engagements each", "[.][hashes20k]") {
+TEST_CASE("scenario hashes: every shipped scenario plays as it did, 20,000 engagements each", "[.][hashes20k][heavy]") {
   check_hashes(20000, {
                           {"flank_attack.yaml", "fnv1a64:5b404cbc71c015b9"},
                           {"hex_horse_artillery.yaml", "fnv1a64:7362e77b75e37c35"},

@@ -219,7 +219,7 @@ TEST_CASE("schema: schemas/ is what `vedette schema` makes with no sample file, 
 // tests/data/schema/accepted/ (a behaviour, a weapon, a scenario writing
 // every optional key) and one more house rule defining names of its own
 // lead the loaders down no branch the exploration missed, and teach no name.
-TEST_CASE("schema: the shipped files and house rules with names of their own change no schema (issue 31)", "[schema]") {
+TEST_CASE("schema: the shipped files and house rules with names of their own change no schema (issue 31)", "[schema][heavy]") {
   vtest::TempDir dir;
   const std::string extra = dir.write("more_names.yaml",
                                       "extends: " + k_src + "/tables/default.yaml\n"
