@@ -59,6 +59,10 @@ if(VEDETTE_SANITIZE)
 endif()
 if(VEDETTE_FUZZ)
   # Coverage for libFuzzer in every library; the targets link -fsanitize=fuzzer.
+  # The asan preset sets it with VEDETTE_SANITIZE: one clang build serves the
+  # sanitized tests and the fuzz targets (scripts/fuzz builds only those in
+  # build-asan/). The coverage hooks cost the tests little: the sanitizer
+  # runtime answers them when no fuzzer is linked.
   target_compile_options(vedette_sanitizers INTERFACE -fsanitize=fuzzer-no-link)
 endif()
 if(VEDETTE_TSAN)
