@@ -12,6 +12,8 @@
 #include "sims/report/report.hpp"
 #include "sims/report/svg.hpp"
 
+namespace t_report {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 namespace fs = std::filesystem;
 using vtest::run_vedette;
 
@@ -261,3 +263,5 @@ TEST_CASE("report: the layout check reports clipped, overlapping and overflowing
   CHECK_THAT(problems, Catch::Contains("text under 11 px (3.0 px) in chart tiny"));
   CHECK_THAT(problems, Catch::Contains("text under 11 px (8.0 px): <p> \\\"fine print"));
 }
+
+}  // namespace t_report

@@ -15,6 +15,8 @@
 #include "helpers.hpp"
 #include "sims/lab/lab_model.hpp"
 
+namespace t_scenario_docs {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -115,3 +117,5 @@ TEST_CASE("scenario docs: a scenario tuned as a contest has no outcome above 80%
   CHECK(contests.count("skirmish/village_patrol.yaml") == 1);
   CHECK(contests.count("open_field_charge.yaml") == 1);
 }
+
+}  // namespace t_scenario_docs

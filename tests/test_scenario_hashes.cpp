@@ -29,6 +29,8 @@
 #include "helpers.hpp"
 #include "sims/lab/bench.hpp"
 
+namespace t_scenario_hashes {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 
 namespace {
@@ -214,3 +216,5 @@ TEST_CASE("hex: line_at is line()'s k-th hex, and sight from unit counts per hex
   CHECK(blocked > 0);
   CHECK(clear > 0);
 }
+
+}  // namespace t_scenario_hashes

@@ -19,6 +19,8 @@
 #include "engine/core/doc.hpp"
 #include "helpers.hpp"
 
+namespace t_schema {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 using vtest::run_vedette;
@@ -353,3 +355,5 @@ TEST_CASE("schema: a file the schema accepts loads, and typos the loader refuses
   CHECK(accepted > 5);
   CHECK(refused > 10);
 }
+
+}  // namespace t_schema

@@ -12,6 +12,8 @@
 #include "engine/decision/ruleset_doc.hpp"
 #include "sims/lab/sensitivity.hpp"
 
+namespace t_sensitivity {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using vedette::lab::step_value;
 
 namespace {
@@ -240,3 +242,5 @@ TEST_CASE("sensitivity: one progress bar for the whole run, never starting again
   CHECK(draws >= batches);
   CHECK(bar.str().find("variants 1-64 of ") != std::string::npos);
 }
+
+}  // namespace t_sensitivity

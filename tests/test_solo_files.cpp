@@ -22,6 +22,8 @@
 #include "sims/solo/solo_turn.hpp"
 #include "solo_test_util.hpp"
 
+namespace t_solo_files {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace solo_test;
 using namespace vedette;
 using namespace vedette::solo;
@@ -566,3 +568,5 @@ TEST_CASE("solo files: a session grown past the file limits is not saved, and th
     CHECK(slurp(p) == saved);
   }
 }
+
+}  // namespace t_solo_files
