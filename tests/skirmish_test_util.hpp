@@ -41,7 +41,7 @@ enum Fig : std::size_t { R1, R2, R3, P1, F1, F2, F3, G };
 inline std::string bench_file() { return vtest::data("skirmish/bench.yaml"); }
 inline std::string rules_file() { return std::string(VEDETTE_SOURCE_DIR) + "/tables/skirmish.yaml"; }
 
-inline SkirmishScenarioPtr bench(const std::vector<std::pair<std::string, std::string>>& edits = {}) {
+inline SkirmishScenarioPtr bench_scenario(const std::vector<std::pair<std::string, std::string>>& edits = {}) {
   SkirmishScenarioPtr s = load_skirmish_scenario(bench_file());
   if (edits.empty()) return s;
   return with_rules(*s, load_ruleset(rules_file(), edits));
@@ -52,7 +52,7 @@ struct Table {
   SkirmishGame g;
   EventLog log;
   explicit Table(SkirmishScenarioPtr sc) : s(std::move(sc)), g(*s, {nullptr, nullptr}, 1, 0) { g.attach(&log); }
-  Table() : Table(bench()) {}
+  Table() : Table(bench_scenario()) {}
 
   // Puts a figure (with its horse and whoever rides it) at p.
   void put(std::size_t f, Point p) {

@@ -14,6 +14,8 @@
 #include "cli_checks.hpp"
 #include "helpers.hpp"
 
+namespace t_asl {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette::asl;
 using nlohmann::json;
 using vtest::run_vedette;
@@ -786,3 +788,5 @@ TEST_CASE("asl: 13.36 the solo Gallop instruction says a Gallop is NA in marsh, 
   CHECK(contains(p, "fordable"));
   CHECK(contains(p, "CX"));
 }
+
+}  // namespace t_asl

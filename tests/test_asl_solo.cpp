@@ -8,6 +8,8 @@
 #include "engine/modules/asl/asl_phrasing.hpp"
 #include "solo_test_util.hpp"
 
+namespace t_asl_solo {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace solo_test;
 using nlohmann::json;
 
@@ -137,3 +139,5 @@ TEST_CASE("asl solo: play says each behaviour in MF, a session without the modul
   Result bad = run({"solo", "new", "other", "--module", "dbm", "--unit", "Cossacks:shock"}, plain.path);
   CHECK(bad.status == 2);
 }
+
+}  // namespace t_asl_solo

@@ -21,6 +21,8 @@
 
 #include "helpers.hpp"
 
+namespace t_bad_input {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -430,3 +432,5 @@ TEST_CASE("bad input: absurd and malformed command lines are refused with exit 2
     CHECK(snapshot(folder.dir) == before);
   }
 }
+
+}  // namespace t_bad_input

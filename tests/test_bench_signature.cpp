@@ -16,6 +16,8 @@
 #include "helpers.hpp"
 #include "sims/lab/bench.hpp"
 
+namespace t_bench_signature {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 
 namespace {
@@ -132,3 +134,5 @@ TEST_CASE("commands: bench refuses bad input with status 2", "[bench][commands]"
   const vtest::RunResult r = vtest::run_vedette({"bench", vtest::data("no-such-scenario.yaml")});
   CHECK(r.status == 2);
 }
+
+}  // namespace t_bench_signature

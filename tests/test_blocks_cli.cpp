@@ -17,6 +17,8 @@
 #include "engine/core/fraction.hpp"
 #include "engine/modules/blocks/seed004.hpp"
 
+namespace t_blocks_cli {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 using vtest::run_bad;
 using vtest::run_json;
@@ -183,3 +185,5 @@ TEST_CASE("seed 004, Retire and Reform at the table: against a square the cavalr
   // A square rolls at most 1 die: more is bad input.
   run_bad({"blocks", "retire", "--cavalry-blocks", "4", "--infantry-dice", "3", "--square"});
 }
+
+}  // namespace t_blocks_cli

@@ -18,6 +18,8 @@
 #include "engagement_helpers.hpp"
 #include "helpers.hpp"
 
+namespace t_bots {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 using vtest::make_scenario;
 using vtest::ScriptedBot;
@@ -390,3 +392,5 @@ TEST_CASE("bots: pike_and_shoot's pikes make seed 003's pike charge in vedette p
     CHECK(b.loss_rolls == 0);
   }
 }
+
+}  // namespace t_bots

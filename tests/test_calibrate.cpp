@@ -14,6 +14,8 @@
 #include "engine/decision/risk_factor.hpp"
 #include "engine/decision/ruleset.hpp"
 
+namespace t_calibrate {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 
 namespace {
@@ -250,3 +252,5 @@ TEST_CASE("difficulty: the shipped tables/difficulty/ overlays reproduce the win
   }
   CHECK(files == 3);
 }
+
+}  // namespace t_calibrate

@@ -21,6 +21,8 @@
 #include "engine/decision/ruleset.hpp"
 #include "helpers.hpp"
 
+namespace t_charge {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 
 namespace {
@@ -855,3 +857,5 @@ TEST_CASE("charge optional: Infantry Square (seed 004) when switched on") {
   CHECK(t.out.find("Infantry Square") != std::string::npos);
   CHECK(t.out.find("1/6") != std::string::npos);
 }
+
+}  // namespace t_charge

@@ -17,6 +17,8 @@
 #include "engine/procedures/table_rules.hpp"
 #include "helpers.hpp"
 
+namespace t_charge_aftermath {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 using vtest::get;
 using vtest::make_scenario;
@@ -320,3 +322,5 @@ TEST_CASE("seed 003 L54: a move that is not a charge stops short of the enemy: n
   REQUIRE(mf.size() == 1);
   CHECK(get<double>(mf[0], "distance_cm") > 0);  // not held: it walks away
 }
+
+}  // namespace t_charge_aftermath

@@ -11,6 +11,8 @@
 #include "engine/procedures/charge_odds.hpp"
 #include "engine/procedures/table_rules.hpp"
 
+namespace t_charge_odds {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 
 namespace {
@@ -203,3 +205,5 @@ TEST_CASE("charge odds: a gut check with cover to flee to, and a square, enumera
       CHECK(o.no_charge + o.goes_in() + o.defender_fled == Fraction(1));
     }
 }
+
+}  // namespace t_charge_odds

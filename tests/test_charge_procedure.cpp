@@ -15,6 +15,8 @@
 #include "engine/engagement/engagement.hpp"
 #include "helpers.hpp"
 
+namespace t_charge_procedure {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 using vtest::get;
 using vtest::make_scenario;
@@ -846,3 +848,5 @@ TEST_CASE("seed 003 (optional): a pike charge sends the enemy to the Loss Table,
   CHECK(gone[0].text == "L is followed up by pikemen before it rallied: totally eliminated (seed 003)");
   CHECK_FALSE(has(log, "charge_morale"));  // foot charging: no morale check against horse
 }
+
+}  // namespace t_charge_procedure

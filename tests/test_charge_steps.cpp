@@ -20,6 +20,8 @@
 #include "helpers.hpp"
 #include "solo_test_util.hpp"
 
+namespace t_charge_steps {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 using Kind = ChargeProcedure::Need::Kind;
 
@@ -276,3 +278,5 @@ TEST_CASE("solo: reading a session replays its charges on the charge's procedure
   spit(file, good);
   CHECK(run({"solo", "status", "game"}, dir.path).status == 0);
 }
+
+}  // namespace t_charge_steps

@@ -6,7 +6,12 @@
 
 #include <string>
 
+#include "engine/engagement/engagement.hpp"
 #include "helpers.hpp"
+#include "sims/cli/check_files.hpp"
+#include "sims/solo/solo_module.hpp"
+
+namespace t_check {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
 
 namespace {
 
@@ -114,9 +119,6 @@ TEST_CASE("check: bad rulesets, scenarios and sessions are still located, exit 2
 
 // The module seam (docs/architecture.md): each module's table format names
 // a registered module, and a module is found by its name or its aliases.
-#include "engine/engagement/engagement.hpp"
-#include "sims/cli/check_files.hpp"
-#include "sims/solo/solo_module.hpp"
 
 TEST_CASE("check: every table format is one registry entry and a module's names a registered module", "[check][modules]") {
   using vedette::cli::table_formats;
@@ -167,3 +169,5 @@ TEST_CASE("modules: each solo module is a registered engine module with its phra
   CHECK(vedette::solo::find_solo_module("") == nullptr);  // the ruleset's own phrasing
   CHECK(vedette::solo::find_solo_module("blocks") == nullptr);
 }
+
+}  // namespace t_check

@@ -19,6 +19,8 @@
 #include "sims/io/atomic_file.hpp"
 #include "sims/io/atomic_stream.hpp"
 
+namespace t_cluster {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -90,3 +92,5 @@ TEST_CASE("cluster: vedette sim on a rank that does not write prints its summary
   CHECK(o1.str().find("300 engagements") != std::string::npos);
   CHECK(o1.str().substr(0, 200) == o2.str().substr(0, 200));
 }
+
+}  // namespace t_cluster

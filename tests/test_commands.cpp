@@ -11,6 +11,8 @@
 #include "cli_checks.hpp"
 #include "helpers.hpp"
 
+namespace t_commands {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using nlohmann::json;
 using vtest::data;
 using vtest::run_vedette;
@@ -461,3 +463,5 @@ TEST_CASE("commands: --help on each command exits 0", "[commands]") {
   CHECK(version.status == 0);
   CHECK(contains(version.out, "vedette 0.1.0"));
 }
+
+}  // namespace t_commands

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+namespace t_conformance {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -569,3 +571,5 @@ TEST_CASE("conformance: the guard finds a check the dice may skip and a field no
   REQUIRE(ff.size() == 1);
   CHECK(ff[0].what.find("cavalry_battles_back") != std::string::npos);
 }
+
+}  // namespace t_conformance

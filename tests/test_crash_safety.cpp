@@ -24,6 +24,8 @@
 
 #include "helpers.hpp"
 
+namespace t_crash_safety {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -124,3 +126,5 @@ TEST_CASE("crash safety: sim killed at random moments leaves each file old or ne
   CHECK(mid_run > 0);
   CHECK(resumed > 0);
 }
+
+}  // namespace t_crash_safety

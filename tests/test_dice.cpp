@@ -10,6 +10,8 @@
 
 #include "engine/core/dice.hpp"
 
+namespace t_dice {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 
 namespace {
@@ -180,3 +182,5 @@ TEST_CASE("dice: splitmix64 advances its state and is deterministic", "[dice]") 
   CHECK(a == 0xE220A8397B1DCDAFULL);
   CHECK(splitmix64(s1) != a);
 }
+
+}  // namespace t_dice

@@ -13,6 +13,8 @@
 #include "engagement_helpers.hpp"
 #include "helpers.hpp"
 
+namespace t_engagement {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 using vtest::get;
 using vtest::make_scenario;
@@ -836,3 +838,5 @@ TEST_CASE("engagement: no charge into special terrain, none uphill, terrain paid
   CHECK_FALSE(lake.path_affordable);
   CHECK_FALSE(lake.reaches);
 }
+
+}  // namespace t_engagement

@@ -17,6 +17,8 @@
 #include "engagement_helpers.hpp"
 #include "helpers.hpp"
 
+namespace t_engagement_random {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 using vtest::find_data;
 using vtest::get;
@@ -264,3 +266,5 @@ TEST_CASE("play: the same seed gives the same account, byte for byte, in text an
   CHECK(fresh.status == 0);
   CHECK(fresh.out.find(" repeats this account)") != std::string::npos);
 }
+
+}  // namespace t_engagement_random

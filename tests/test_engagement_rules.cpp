@@ -11,6 +11,8 @@
 #include "engine/decision/ruleset.hpp"
 #include "engine/engagement/engagement.hpp"
 
+namespace t_engagement_rules {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 
 namespace {
@@ -158,3 +160,5 @@ TEST_CASE("engagement: no cover within the move - away from the nearest enemy, o
   CHECK(centre == Approx(std::atan2(-10.0, -20.0) * 180.0 / 3.14159265358979323846).margin(0.5));
   CHECK(centre_text.find("moves away from all enemies") != std::string::npos);
 }
+
+}  // namespace t_engagement_rules

@@ -13,6 +13,8 @@
 #include "fuzz/targets.hpp"
 #include "helpers.hpp"
 
+namespace t_fuzz_regressions {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 namespace {
 
 // Regular files in a folder (sorted), optionally only names with a prefix.
@@ -101,3 +103,5 @@ TEST_CASE("fuzz regressions: a command reaching outside the scratch folder is no
   CHECK_FALSE(vfuzz::cli_one("check\n/etc/passwd"));
   CHECK(vfuzz::cli_one("check\nrules.yaml"));
 }
+
+}  // namespace t_fuzz_regressions

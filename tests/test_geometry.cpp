@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <vector>
 
+namespace t_geometry {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 
 namespace {
@@ -515,3 +517,5 @@ TEST_CASE("geometry: cover_of_points of cover_points answers cover_of, for any u
   CHECK(p.at[4] == in_wood.centre);
   for (const int level : p.level) CHECK(level == 1);
 }
+
+}  // namespace t_geometry

@@ -11,6 +11,8 @@
 #include "sims/report/report.hpp"
 #include "helpers.hpp"
 
+namespace t_harness {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 using namespace vedette::lab;
 
@@ -230,3 +232,5 @@ TEST_CASE("harness: a variant changes only what it changes, engagement by engage
   for (Eigen::Index i = 0; i < r.sums.paired->differ.size(); ++i) CHECK(r.sums.paired->differ(i) <= launched);
   CHECK(r.sums.paired->differ.maxCoeff() > 0);
 }
+
+}  // namespace t_harness

@@ -13,6 +13,8 @@
 
 #include "helpers.hpp"
 
+namespace t_harness_cli {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 namespace fs = std::filesystem;
 using vtest::run_vedette;
 
@@ -417,3 +419,5 @@ TEST_CASE("compare: interrupted and resumed, the same bytes as an uninterrupted 
   CHECK(slurp(dir.path() + "/resumed/summary.json") == slurp(dir.path() + "/whole/summary.json"));
   CHECK(slurp(dir.path() + "/resumed/report.html") == slurp(dir.path() + "/whole/report.html"));
 }
+
+}  // namespace t_harness_cli

@@ -15,6 +15,8 @@
 #include "helpers.hpp"
 #include "hex_test_util.hpp"
 
+namespace t_hex_commands {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 using namespace hextest;
 
@@ -279,3 +281,5 @@ TEST_CASE("commands: vedette play hex_line_squares: cavalry never rolls more tha
   }
   CHECK(against_square > 0);
 }
+
+}  // namespace t_hex_commands

@@ -16,6 +16,8 @@
 #include "helpers.hpp"
 #include "hex_test_util.hpp"
 
+namespace t_hex_engagement {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 using namespace hextest;
 
@@ -584,3 +586,5 @@ TEST_CASE("engine, seed 004: block losses, eliminations and counters add up over
     (void)retires;
   }
 }
+
+}  // namespace t_hex_engagement

@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <vector>
 
+namespace t_hexboard {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 
 namespace {
@@ -290,3 +292,5 @@ TEST_CASE("hex: bad boards and terrain are refused") {
   CHECK_THROWS_AS(b.set_terrain(at(9, 0), 0), std::out_of_range);
   CHECK_THROWS_AS(b.set_terrain(at(0, 0), 5), std::out_of_range);
 }
+
+}  // namespace t_hexboard

@@ -15,6 +15,8 @@
 #include "sims/lab/harness.hpp"
 #include "sims/report/report.hpp"
 
+namespace t_lab_engine {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 namespace fs = std::filesystem;
 using vtest::run_vedette;
 
@@ -81,7 +83,7 @@ TEST_CASE("lab engine: sim's engagement i is play's engagement i, figure for fig
   }
 }
 
-TEST_CASE("lab engine: every shipped scenario gives the same summary on 1, 2 and 8 threads") {
+TEST_CASE("lab engine: every shipped scenario gives the same summary on 1, 2 and 8 threads", "[heavy]") {
   vtest::TempDir dir;
   int scenarios = 0;
   for (const auto& e : fs::directory_iterator(std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios")) {
@@ -201,3 +203,5 @@ TEST_CASE("lab engine: riders left on foot are not a figure of their own (the en
   CHECK(text.out.find("riders left on foot") == std::string::npos);
   CHECK(text.out.find("Cavalry: horses lost") != std::string::npos);
 }
+
+}  // namespace t_lab_engine

@@ -14,6 +14,8 @@
 #include <set>
 #include <string>
 
+namespace t_layering {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -121,3 +123,5 @@ TEST_CASE("layering: no folder holds more than 20 source files, and each has a R
     if (folder != "sims/cli/commands") CHECK(fs::exists(root / folder / "README.md"));
   }
 }
+
+}  // namespace t_layering

@@ -5,6 +5,8 @@
 
 #include "engine/core/length.hpp"
 
+namespace t_length {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using vedette::format_length;
 using vedette::format_length_prose;
 using vedette::format_length_table;
@@ -35,3 +37,5 @@ TEST_CASE("lengths: a person reads them to a tape's mark, the other unit in brac
   // What the player typed or a file says is echoed exactly (errors, inputs).
   CHECK(format_length(Length::cm(15.24), LengthUnit::cm) == "15.24cm");
 }
+
+}  // namespace t_length

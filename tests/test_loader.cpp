@@ -20,6 +20,8 @@
 #include "engine/decision/ruleset.hpp"
 #include "helpers.hpp"
 
+namespace t_loader {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 using vtest::all_messages;
 using vtest::data;
@@ -638,3 +640,5 @@ TEST_CASE("loader: --set style edits change one value or fail naming the path", 
   CHECK_THROWS_WITH(load_ruleset("builtin:default", {{"modifiers.hero.value", "many"}}),
                     Catch::StartsWith("--set modifiers.hero.value=many: expected a whole number") && Catch::Contains("found 'many'"));
 }
+
+}  // namespace t_loader

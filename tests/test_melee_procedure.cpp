@@ -18,6 +18,8 @@
 #include "engine/procedures/melee_procedure.hpp"
 #include "helpers.hpp"
 
+namespace t_melee_procedure {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 using Kind = MeleeProcedure::Need::Kind;
 
@@ -239,3 +241,5 @@ TEST_CASE("melee procedure: thrown from a stream it takes the same dice in the s
     CHECK(da.rolled() == db.rolled());
   }
 }
+
+}  // namespace t_melee_procedure

@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+namespace t_odds {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 
 namespace {
@@ -470,3 +472,5 @@ TEST_CASE("odds: the command as a user runs it", "[odds][cli]") {
     CHECK(j["turns"][999]["has_run"].get<double>() == Approx(1.0));
   }
 }
+
+}  // namespace t_odds

@@ -28,6 +28,8 @@
 #include "engine/modules/skirmish/skirmish.hpp"
 #include "sims/lab/bench.hpp"
 
+namespace t_perf_invariants {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 
 namespace {
@@ -384,3 +386,5 @@ TEST_CASE("perf: the skirmish's kept cover points answer the board's cover_of th
     CHECK(check.covered > 1000);  // behind the wall and in the buildings
   });
 }
+
+}  // namespace t_perf_invariants

@@ -20,6 +20,8 @@
 #include "sims/solo/solo_turn.hpp"
 #include "solo_test_util.hpp"
 
+namespace t_reaction_equivalence {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 using vtest::get;
 using vtest::make_scenario;
@@ -348,3 +350,5 @@ TEST_CASE("reactions, engine and solo agree: the charged cavalry counter-charges
   CHECK(met > 0);
   CHECK(barred > 0);
 }
+
+}  // namespace t_reaction_equivalence

@@ -5,6 +5,8 @@
 
 #include "engine/procedures/reaction_rules.hpp"
 
+namespace t_reaction_rules {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 
 namespace {
@@ -218,3 +220,5 @@ TEST_CASE("reaction rules: a counter-charge needs the gates, the policy and the 
   moved.moved_this_turn = true;
   CHECK(counter_charge(*r, moved, true, true, false, true).kind == CounterCharge::none);
 }
+
+}  // namespace t_reaction_rules

@@ -12,6 +12,8 @@
 #include "sims/report/report.hpp"
 #include "sims/report/svg.hpp"
 
+namespace t_report {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 namespace fs = std::filesystem;
 using vtest::run_vedette;
 
@@ -168,7 +170,7 @@ std::string node_path() {
 // (tables scroll inside their box), no chart label clipped or overlapping
 // another, no all-empty column, a headline at the top. Screenshots go to
 // build/screenshots/ for a person to look at.
-TEST_CASE("report: every report lays out cleanly in chromium at 1280 and 390 px", "[report][browser]") {
+TEST_CASE("report: every report lays out cleanly in chromium at 1280 and 390 px", "[report][browser][heavy]") {
   const std::string chromium = chromium_path(), node = node_path();
   if (chromium.empty() || node.empty()) {
     WARN("SKIPPED: chromium or nodejs is not installed (scripts/test installs both; on Debian: apt-get install chromium nodejs)");
@@ -261,3 +263,5 @@ TEST_CASE("report: the layout check reports clipped, overlapping and overflowing
   CHECK_THAT(problems, Catch::Contains("text under 11 px (3.0 px) in chart tiny"));
   CHECK_THAT(problems, Catch::Contains("text under 11 px (8.0 px): <p> \\\"fine print"));
 }
+
+}  // namespace t_report

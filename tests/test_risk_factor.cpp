@@ -17,6 +17,8 @@
 #include "engine/decision/ruleset.hpp"
 #include "helpers.hpp"
 
+namespace t_risk_factor {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 
 namespace {
@@ -377,3 +379,5 @@ TEST_CASE("rf: facts derived from the situation", "[rf]") {
   CHECK(h[Fact::moving_fast] == 0);
   CHECK(h[Fact::enemy_in_sight] == 0);
 }
+
+}  // namespace t_risk_factor

@@ -13,6 +13,8 @@
 #include "helpers.hpp"
 #include "sims/report/report.hpp"
 
+namespace t_rule_diff {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using vtest::run_vedette;
 
 namespace {
@@ -251,3 +253,5 @@ TEST_CASE("sweep: the current value is marked (added when left out) and every ot
   const double p9 = j["points"][1]["outcomes"][0]["p"], p11 = j["points"][2]["outcomes"][0]["p"];
   CHECK(high["mean"].get<double>() == Approx(p11 - p9).margin(1e-12));
 }
+
+}  // namespace t_rule_diff

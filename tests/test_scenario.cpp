@@ -13,6 +13,8 @@
 #include "engine/engagement/scenario.hpp"
 #include "helpers.hpp"
 
+namespace t_scenario {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 
 namespace {
@@ -220,3 +222,5 @@ TEST_CASE("scenario: an empty scenario document is refused for its missing keys,
   CHECK(r.err.find(file + ":1:1: missing key 'units' in the scenario") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir.path() + "/out"));
 }
+
+}  // namespace t_scenario

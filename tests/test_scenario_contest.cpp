@@ -15,6 +15,8 @@
 #include "cli_checks.hpp"
 #include "sims/lab/lab_model.hpp"
 
+namespace t_scenario_contest {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 namespace {
 
 const std::string k_src = VEDETTE_SOURCE_DIR;
@@ -111,3 +113,5 @@ TEST_CASE("scenarios: the skirmish village_patrol is a contest, no outcome above
   // The automated patrol wins a real share (at least 15%).
   CHECK(patrol - 4 * sigma(patrol, n) >= 0.15);
 }
+
+}  // namespace t_scenario_contest

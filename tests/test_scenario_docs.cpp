@@ -15,6 +15,8 @@
 #include "helpers.hpp"
 #include "sims/lab/lab_model.hpp"
 
+namespace t_scenario_docs {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -61,7 +63,7 @@ std::map<std::string, std::string> readme_rows(std::string& outside) {
 }  // namespace
 
 TEST_CASE("scenario docs: README's who-wins table is what vedette sim says of every shipped scenario (4,000 engagements, seed 1)",
-          "[scenario][docs]") {
+          "[scenario][docs][heavy]") {
   std::string outside;
   const auto rows = readme_rows(outside);
   const auto files = shipped_scenarios();
@@ -115,3 +117,5 @@ TEST_CASE("scenario docs: a scenario tuned as a contest has no outcome above 80%
   CHECK(contests.count("skirmish/village_patrol.yaml") == 1);
   CHECK(contests.count("open_field_charge.yaml") == 1);
 }
+
+}  // namespace t_scenario_docs

@@ -29,6 +29,8 @@
 #include "helpers.hpp"
 #include "sims/lab/bench.hpp"
 
+namespace t_scenario_hashes {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 
 namespace {
@@ -114,7 +116,7 @@ TEST_CASE("scenario hashes: every shipped scenario plays as it did, 2,000 engage
                      });
 }
 
-TEST_CASE("scenario hashes: every shipped scenario plays as it did, 20,000 engagements each", "[.][hashes20k]") {
+TEST_CASE("scenario hashes: every shipped scenario plays as it did, 20,000 engagements each", "[.][hashes20k][heavy]") {
   check_hashes(20000, {
                           {"flank_attack.yaml", "fnv1a64:5b404cbc71c015b9"},
                           {"hex_horse_artillery.yaml", "fnv1a64:7362e77b75e37c35"},
@@ -214,3 +216,5 @@ TEST_CASE("hex: line_at is line()'s k-th hex, and sight from unit counts per hex
   CHECK(blocked > 0);
   CHECK(clear > 0);
 }
+
+}  // namespace t_scenario_hashes

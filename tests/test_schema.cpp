@@ -19,6 +19,8 @@
 #include "engine/core/doc.hpp"
 #include "helpers.hpp"
 
+namespace t_schema {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 using vtest::run_vedette;
@@ -219,7 +221,7 @@ TEST_CASE("schema: schemas/ is what `vedette schema` makes with no sample file, 
 // tests/data/schema/accepted/ (a behaviour, a weapon, a scenario writing
 // every optional key) and one more house rule defining names of its own
 // lead the loaders down no branch the exploration missed, and teach no name.
-TEST_CASE("schema: the shipped files and house rules with names of their own change no schema (issue 31)", "[schema]") {
+TEST_CASE("schema: the shipped files and house rules with names of their own change no schema (issue 31)", "[schema][heavy]") {
   vtest::TempDir dir;
   const std::string extra = dir.write("more_names.yaml",
                                       "extends: " + k_src + "/tables/default.yaml\n"
@@ -353,3 +355,5 @@ TEST_CASE("schema: a file the schema accepts loads, and typos the loader refuses
   CHECK(accepted > 5);
   CHECK(refused > 10);
 }
+
+}  // namespace t_schema

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+namespace t_seed004 {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 
 namespace {
@@ -566,3 +568,5 @@ TEST_CASE("seed 004: combined arms: no terrain may occupy the line of sight path
   all.push_back(unit(Arm::infantry, 1, 2, at(3, 2)));
   CHECK(combined_arms(r, b, art, inf, t, all) == CombinedArmsRefusal::no_line_of_sight);
 }
+
+}  // namespace t_seed004

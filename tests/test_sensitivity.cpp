@@ -12,6 +12,8 @@
 #include "engine/decision/ruleset_doc.hpp"
 #include "sims/lab/sensitivity.hpp"
 
+namespace t_sensitivity {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using vedette::lab::step_value;
 
 namespace {
@@ -150,7 +152,7 @@ TEST_CASE("sensitivity: an overlay's report starts with what it changes against 
   CHECK(text.out.find("## The rule") < text.out.find("Base:"));
 }
 
-TEST_CASE("sensitivity: the same seed gives the same effects whatever the thread count", "[sensitivity][cli]") {
+TEST_CASE("sensitivity: the same seed gives the same effects whatever the thread count", "[sensitivity][cli][heavy]") {
   auto a = vtest::run_json({"sensitivity", k_default, "-n", "300", "--seed", "9", "--threads", "1", "--json"});
   auto b = vtest::run_json({"sensitivity", k_default, "-n", "300", "--seed", "9", "--threads", "2", "--json"});
   CHECK(a["effects"] == b["effects"]);
@@ -185,7 +187,7 @@ TEST_CASE("sensitivity: settings in words from the ruleset's own texts, the key 
   }
 }
 
-TEST_CASE("sensitivity: --min-effect separates what matters from what is only detectable", "[sensitivity][cli]") {
+TEST_CASE("sensitivity: --min-effect separates what matters from what is only detectable", "[sensitivity][cli][heavy]") {
   auto j = vtest::run_json({"sensitivity", "-n", "2000", "--seed", "5", "--json", "--min-effect", "3"});
   CHECK(j["min_effect"] == 0.03);
   std::size_t matters = 0, small = 0;
@@ -240,3 +242,5 @@ TEST_CASE("sensitivity: one progress bar for the whole run, never starting again
   CHECK(draws >= batches);
   CHECK(bar.str().find("variants 1-64 of ") != std::string::npos);
 }
+
+}  // namespace t_sensitivity

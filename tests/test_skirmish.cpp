@@ -12,6 +12,8 @@
 #include "bots/skirmish_bots.hpp"
 #include "skirmish_test_util.hpp"
 
+namespace t_skirmish {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 using namespace skirmish_test;
 
@@ -184,7 +186,7 @@ TEST_CASE("skirmish: seed 001, horses enter buildings only through large doors",
 // ------------------------------------------------------------------ dismounts
 
 TEST_CASE("skirmish: seed 001, dismounts - one horse holder for each five horses", "[001-L5-holders]") {
-  SkirmishScenario s = *bench();
+  SkirmishScenario s = *bench_scenario();
   // Seven riders of one side, dismounted in one place, and a holder.
   s.figures.clear();
   for (int i = 0; i < 7; ++i) {
@@ -326,7 +328,7 @@ TEST_CASE("skirmish: seed 001, firing from horseback - only carbines, SMGs and p
 }
 
 TEST_CASE("skirmish: seed 001, firing from horseback - the +12 only on the move under the `moving` switch") {
-  Table t(bench({{"skirmish.firing_from_horseback.applies", "moving"}}));
+  Table t(bench_scenario({{"skirmish.firing_from_horseback.applies", "moving"}}));
   t.put(F1, P(2, 10));
   CHECK(term(t.g.to_hit_terms(R1, F1, std::nullopt), "from horseback") == 0);
   t.moving(R1, 4);
@@ -498,7 +500,7 @@ TEST_CASE("skirmish: seed 001, mounted targets - a moving horse spills its rider
 }
 
 TEST_CASE("skirmish: seed 001, mounted targets - the spill laid back along the line under the `back` switch") {
-  Table t(bench({{"skirmish.mounted_targets.spill", "back"}}));
+  Table t(bench_scenario({{"skirmish.mounted_targets.spill", "back"}}));
   t.put(R1, P(30, 10));
   t.moving(R1, 8, 90);
   Script dice({3, 20});
@@ -507,3 +509,5 @@ TEST_CASE("skirmish: seed 001, mounted targets - the spill laid back along the l
 }
 
 // ------------------------------------------------------------------ fear of charge
+
+}  // namespace t_skirmish

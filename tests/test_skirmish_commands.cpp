@@ -11,6 +11,8 @@
 
 #include "helpers.hpp"
 
+namespace t_skirmish_commands {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using vtest::run_vedette;
 
 namespace {
@@ -170,3 +172,5 @@ TEST_CASE("skirmish commands: in vedette play of the village patrol the skirmish
   }
   CHECK(saddle_shots > 0);
 }
+
+}  // namespace t_skirmish_commands

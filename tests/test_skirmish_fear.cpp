@@ -13,6 +13,8 @@
 #include "bots/skirmish_bots.hpp"
 #include "skirmish_test_util.hpp"
 
+namespace t_skirmish_fear {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 using namespace skirmish_test;
 
@@ -135,7 +137,7 @@ TEST_CASE("skirmish: seed 001, fear of charge - a move under 6in into contact is
 
 TEST_CASE("skirmish: seed 001, fear of charge - one check per charge, not per horse", "[skirmish][001-L13-per-charge]") {
   SECTION("per: turn - two riders charging in a turn are one charge") {
-    Table t(bench({{"skirmish.fear_of_charge.per", "turn"}}));
+    Table t(bench_scenario({{"skirmish.fear_of_charge.per", "turn"}}));
     t.put(R1, P(30, 2));
     t.put(R2, P(33, 2));
     t.put(F1, P(30, 10));
@@ -174,7 +176,7 @@ TEST_CASE("skirmish: seed 001, fear of charge - one check per charge, not per ho
     CHECK(t.g.fear_charge_of(0, far) == 0);   // 1.5in from b: joins it too (side by side along the line)
     CHECK(t.g.fear_charge_of(0, P(60, 2)) == 1);  // far off: another charge
     CHECK(t.g.fear_charge_of(1, a) == 2);     // the other side's ride: its own
-    Table turn(bench({{"skirmish.fear_of_charge.per", "turn"}}));
+    Table turn(bench_scenario({{"skirmish.fear_of_charge.per", "turn"}}));
     CHECK(turn.g.fear_charge_of(0, a) == 0);
     CHECK(turn.g.fear_charge_of(0, P(60, 2)) == 0);  // per turn: every ride of the side is one
   }
@@ -208,7 +210,7 @@ TEST_CASE("skirmish: seed 001, close combat - a prone man's +5 is on the die (ha
   CHECK(t.side(1).contact_checks_failed == 0);
   CHECK(t.said("against 5: passes"));
   // close_combat.modifiers: on_the_skill: the +5 helps (15 <= 10 + 5).
-  Table u(bench({{"skirmish.close_combat.modifiers", "on_the_skill"}}));
+  Table u(bench_scenario({{"skirmish.close_combat.modifiers", "on_the_skill"}}));
   u.put(R1, P(30, 6));
   u.put(F1, P(30, 10));
   u.g.figure(F1).prone = true;
@@ -238,7 +240,7 @@ TEST_CASE("skirmish: seed 001, close combat - riders' -4 is on the die: it helps
   CHECK(win.used_up());
   CHECK(u.said("the rider wins"));
   // close_combat.modifiers: on_the_skill: the -4 counts against him: 12 + 4 = 16 > 9.
-  Table v(bench({{"skirmish.close_combat.modifiers", "on_the_skill"}}));
+  Table v(bench_scenario({{"skirmish.close_combat.modifiers", "on_the_skill"}}));
   v.put(R1, P(30, 6));
   v.put(F1, P(30, 10));
   Script lose({1, 12, 8, 18});
@@ -275,7 +277,7 @@ TEST_CASE("skirmish: seed 001, close combat - no mounted close combat in buildin
   CHECK(t.said("mounted in a building: no hand-to-hand"));
   CHECK(t.side(0).close_combats == 0);
   // The scenario allows it.
-  SkirmishScenario s = *bench();
+  SkirmishScenario s = *bench_scenario();
   s.mounted_melee_in_buildings = true;
   SkirmishGame g(s, {nullptr, nullptr}, 1, 0);
   g.figure(R1).pos = P(11, 30);
@@ -453,7 +455,7 @@ TEST_CASE("skirmish: seed 001, mounted targets - a horse killed by opportunity f
 TEST_CASE("skirmish: seed 001, firing from horseback - a ride then a shot is fire while moving: no rifle, +12", "[skirmish][001-L7-fire-while-moving]") {
   // Seed 001: "Only carbines, SMGs, or pistols may be fired while moving."
   // Reading: the horse moved in the rider's last action.
-  Table t(bench({{"skirmish.firing_from_horseback.applies", "moving"}}));
+  Table t(bench_scenario({{"skirmish.firing_from_horseback.applies", "moving"}}));
   t.put(F1, P(30, 30));
   Script none;
   t.act(R2, SkAction::Kind::move, none, -1, P(6, 10));  // the rifleman rides 8in
@@ -481,7 +483,7 @@ TEST_CASE("skirmish: seed 001, mounting takes movement.mount_actions actions", "
     CHECK(t.g.figures()[R1].busy == 0);
   }
   for (int n : {1, 2}) {
-    Table t(bench({{"skirmish.movement.mount_actions", std::to_string(n)}}));
+    Table t(bench_scenario({{"skirmish.movement.mount_actions", std::to_string(n)}}));
     Script none;
     t.act(R1, SkAction::Kind::dismount, none);
     CHECK(t.g.figures()[R1].busy == n - 1);
@@ -527,3 +529,5 @@ TEST_CASE("skirmish: seed 001, fear of charge - a +5 wall is cover to run to (it
   CHECK(c->y < P(0, 20).y);
   CHECK(t.g.dist_cm(*c, P(27, 18)) <= 4 * k_in);
 }
+
+}  // namespace t_skirmish_fear

@@ -9,6 +9,8 @@
 #include "sims/solo/session.hpp"
 #include "solo_test_util.hpp"
 
+namespace t_solo {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace solo_test;
 using nlohmann::json;
 
@@ -399,3 +401,5 @@ TEST_CASE("solo: morale is remembered and undoable", "[solo]") {
   REQUIRE(run({"solo", "undo", "game"}, dir.path).status == 0);
   CHECK(status(dir)["units"][0]["morale"] == "steady");
 }
+
+}  // namespace t_solo

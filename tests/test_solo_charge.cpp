@@ -10,6 +10,8 @@
 #include "sims/solo/solo_turn.hpp"
 #include "solo_test_util.hpp"
 
+namespace t_solo_charge {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace solo_test;
 using nlohmann::json;
 
@@ -448,3 +450,5 @@ TEST_CASE("solo charge: ? on the charge form's questions says what each asks, in
   CHECK(contains(r.out, "The face of the target the charge strikes: -1 to its morale dice in the flank, -2 in the rear."));
   CHECK(contains(r.out, "The defender's morale check, 2D6: 4 + 3 = 7, needs 9: FAILS"));  // the answers after "?" still count
 }
+
+}  // namespace t_solo_charge

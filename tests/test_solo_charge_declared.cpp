@@ -13,6 +13,8 @@
 #include "sims/solo/solo_turn.hpp"
 #include "solo_test_util.hpp"
 
+namespace t_solo_charge_declared {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace solo_test;
 using nlohmann::json;
 using namespace vedette;
@@ -360,3 +362,5 @@ TEST_CASE("solo files: older sessions load and keep their version until a named 
   CHECK(contains(bad.err, "target_unit is of session version 6, but this file says version 5"));
   CHECK(slurp(file) == wrong);
 }
+
+}  // namespace t_solo_charge_declared

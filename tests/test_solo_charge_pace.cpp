@@ -12,6 +12,8 @@
 #include "sims/solo/session.hpp"
 #include "solo_test_util.hpp"
 
+namespace t_solo_charge_pace {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace solo_test;
 using nlohmann::json;
 
@@ -150,3 +152,5 @@ TEST_CASE("solo charge pace: the recorded charged_last_turn is checked on readin
   REQUIRE(s.status == 0);
   CHECK(s.json()["units"][0]["pace"] == "walk");
 }
+
+}  // namespace t_solo_charge_pace

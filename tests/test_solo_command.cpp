@@ -12,6 +12,8 @@
 #include "sims/solo/solo_command.hpp"
 #include "sims/solo/solo_turn.hpp"
 
+namespace t_solo_command {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 using namespace vedette::solo;
 
@@ -436,3 +438,5 @@ TEST_CASE("solo command: charged is the cavalry's morale check by its class, you
   turn_two(h);
   h.refused(none, "--as is needed");
 }
+
+}  // namespace t_solo_command

@@ -19,6 +19,8 @@
 #include "sims/solo/solo_turn.hpp"
 #include "solo_test_util.hpp"
 
+namespace t_solo_equivalence {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 using vtest::make_scenario;
 using vtest::ScriptedBot;
@@ -562,3 +564,5 @@ TEST_CASE("solo and simulation: fear of charge and the square's melee give the s
   CHECK(bounces > 3);
   CHECK(shaken > 3);
 }
+
+}  // namespace t_solo_equivalence

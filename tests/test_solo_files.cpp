@@ -22,6 +22,8 @@
 #include "sims/solo/solo_turn.hpp"
 #include "solo_test_util.hpp"
 
+namespace t_solo_files {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace solo_test;
 using namespace vedette;
 using namespace vedette::solo;
@@ -482,7 +484,9 @@ TEST_CASE("solo files: a session of thousands of steps and a hundred units loads
   // before): its quarantine keeps up to 256 MB of freed memory, so freeing
   // early does not lower it (with ASAN_OPTIONS=quarantine_size_mb=0 it is
   // 248 MB). Bounds: 2.4 and 2 times those.
-#if defined(__SANITIZE_ADDRESS__)
+  // (VEDETTE_SANITIZED: the sanitized build, clang's, which does not
+  // define GCC's __SANITIZE_ADDRESS__; tests/CMakeLists.txt.)
+#if defined(VEDETTE_SANITIZED)
   constexpr long k_limit_kb = 1536L * 1024;
 #else
   constexpr long k_limit_kb = 128L * 1024;
@@ -564,3 +568,5 @@ TEST_CASE("solo files: a session grown past the file limits is not saved, and th
     CHECK(slurp(p) == saved);
   }
 }
+
+}  // namespace t_solo_files

@@ -8,6 +8,8 @@
 #include "sims/solo/session.hpp"
 #include "solo_test_util.hpp"
 
+namespace t_solo_migration {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace solo_test;
 using nlohmann::json;
 
@@ -170,3 +172,5 @@ TEST_CASE("solo files: version 3 sessions load and stay version 3 until a unit d
   CHECK(contains(bad.err, "dismounted is a field of session version 4, but this file says version 3"));
   CHECK(slurp(file) == wrong);
 }
+
+}  // namespace t_solo_migration

@@ -15,6 +15,8 @@
 #include "sims/solo/session.hpp"
 #include "solo_test_util.hpp"
 
+namespace t_solo_play {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace solo_test;
 using namespace vedette::solo;
 
@@ -454,3 +456,5 @@ TEST_CASE("solo play: --seed only before the first roll", "[solo][play][pipe]") 
   Result log = run({"solo", "log", "game"}, dir.path);
   CHECK(contains(log.out, "seed set to 1000 (was 3)"));
 }
+
+}  // namespace t_solo_play

@@ -11,6 +11,8 @@
 #include "sims/solo/solo_react.hpp"
 #include "solo_test_util.hpp"
 
+namespace t_solo_react {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace solo_test;
 
 namespace {
@@ -445,3 +447,5 @@ TEST_CASE("solo: the 2D6 a reaction asks for names whose check it is and what it
   w = dice_needed_words(DiceNeeded("", vedette::ChargeRoll::initiation, 0), true, "Lancers", "");
   CHECK(w.text == "Roll 2D6 for Lancers' initiation check");
 }
+
+}  // namespace t_solo_react

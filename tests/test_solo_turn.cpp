@@ -16,6 +16,8 @@
 #include "sims/solo/solo_turn.hpp"
 #include "solo_test_util.hpp"
 
+namespace t_solo_turn {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace solo_test;
 using vedette::solo::Session;
 
@@ -896,3 +898,5 @@ TEST_CASE("solo turn: ? on the shooting question gives the arc in table words (s
   CHECK(contains(p.out, "Hussars has no enemy to shoot at."));
   CHECK(contains(p.out, "Dragoons has no enemy to shoot at."));
 }
+
+}  // namespace t_solo_turn

@@ -6,6 +6,8 @@
 
 #include "solo_test_util.hpp"
 
+namespace t_solo_your_move {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace solo_test;
 
 namespace {
@@ -194,3 +196,5 @@ TEST_CASE("solo: seed 002 L25, the turning limit is said with a move that change
   REQUIRE(h.status == 0);
   CHECK_FALSE(contains(h.out, "Turning (seed 002)"));
 }
+
+}  // namespace t_solo_your_move

@@ -9,6 +9,8 @@
 #include "sims/lab/stats.hpp"
 #include "sims/lab/toy_engagement.hpp"
 
+namespace t_stats {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette::lab;
 
 namespace {
@@ -182,3 +184,5 @@ TEST_CASE("stats: a paired tally of identical rows shows no difference") {
   CHECK(d.sumsq_d.isZero());
   CHECK(d.differ.isZero());
 }
+
+}  // namespace t_stats

@@ -13,6 +13,8 @@
 #include "sims/lab/harness.hpp"
 #include "sims/report/report.hpp"
 
+namespace t_stats_exact {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 using namespace vedette::lab;
 
@@ -183,3 +185,5 @@ TEST_CASE("lab exact: with seed 004's Infantry Square on, squares bounce one cha
   // No morale check is taken against a square.
   CHECK(sum.rates[1].p.n == 0);
 }
+
+}  // namespace t_stats_exact

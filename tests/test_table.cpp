@@ -15,6 +15,8 @@
 #include "engine/decision/ruleset.hpp"
 #include "helpers.hpp"
 
+namespace t_table {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 
 namespace {
@@ -638,3 +640,5 @@ TEST_CASE("table: continue and away-from instructions in table words (seed 002 L
   const RulesetPtr centre = load_ruleset("builtin:default", {{"combat.movement.away_from", "centre"}});
   CHECK(instruction(*centre, decide(*centre, 1, 1, moving())).find("away from the middle of them all).") != std::string::npos);
 }
+
+}  // namespace t_table

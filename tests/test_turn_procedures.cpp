@@ -15,6 +15,8 @@
 #include "engine/procedures/turn_procedures.hpp"
 #include "helpers.hpp"
 
+namespace t_turn_procedures {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace vedette;
 
 TEST_CASE("initiative procedure: side 0 rolls then side 1 and each declared charge counts the modifier (seed 003 L24)",
@@ -103,3 +105,5 @@ TEST_CASE("rally procedure: an enemy within rally_enemy_clear is asked first and
       CHECK(p.check().total == d1 + d2);
     }
 }
+
+}  // namespace t_turn_procedures

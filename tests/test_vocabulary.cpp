@@ -13,6 +13,8 @@
 #include "sims/solo/solo_turn.hpp"
 #include "solo_test_util.hpp"
 
+namespace t_vocabulary {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace solo_test;
 
 namespace {
@@ -210,3 +212,5 @@ TEST_CASE("vocabulary: a word that names two unit types is refused, located, and
   INFO(ok.out << ok.err);
   CHECK(ok.status == 0);
 }
+
+}  // namespace t_vocabulary

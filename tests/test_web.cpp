@@ -24,6 +24,8 @@
 #include "sims/web/web_app.hpp"
 #include "web_test_util.hpp"
 
+namespace t_web {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace web_test;
 
 TEST_CASE("web: a session is created, listed, and played through the API as the terminal would", "[web]") {
@@ -500,3 +502,5 @@ TEST_CASE("web: bad flags for vedette serve exit 2 and say why", "[web]") {
   CHECK(r.status == 2);
   CHECK(r.err.find("--port") != std::string::npos);
 }
+
+}  // namespace t_web

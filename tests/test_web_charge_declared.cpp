@@ -19,6 +19,8 @@
 #include "sims/web/web_app.hpp"
 #include "web_test_util.hpp"
 
+namespace t_web_charge_declared {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace web_test;
 
 namespace {
@@ -213,3 +215,5 @@ TEST_CASE("web: a declared target out of reach: the server asks whether another 
   CHECK(last_charge(file)["switched_from"]["unit"] == "Foot");
   CHECK(contains(slurp(file), "\nversion: 6\n"));
 }
+
+}  // namespace t_web_charge_declared

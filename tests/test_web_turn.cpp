@@ -24,6 +24,8 @@
 #include "sims/web/web_app.hpp"
 #include "web_test_util.hpp"
 
+namespace t_web_turn {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace web_test;
 
 namespace {
@@ -592,3 +594,5 @@ TEST_CASE("web: melee-plan says whether the cavalry strikes a square and with wh
   CHECK(t.call("POST", "/api/sessions/q/melee-plan", {{"unit", "Lancers"}, {"square_dice", {7}}}).status == 400);
   CHECK(t.call("POST", "/api/sessions/q/melee-plan", {{"unit", "Nobody"}, {"square_dice", {3}}}).status == 400);
 }
+
+}  // namespace t_web_turn
