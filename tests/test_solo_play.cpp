@@ -379,6 +379,65 @@ TEST_CASE("solo play: a ruleset change accepted by another command while play wa
   CHECK(t.finish() == 0);
 }
 
+// The shot in a terminal, in the shot procedure's order (solo::shot_next,
+// which the web page asks too): a target, the distance (beyond its reach
+// refused: then it has no target), cover, the dice; whether the target is
+// mounted only after a hit (seed 002 L35: a hit on a mounted figure falls
+// on the horse or the rider), with the player's dice and with the
+// session's. Two carbines that galloped: 15 cm is 4 D6 needing 6+.
+TEST_CASE("solo play: the shot's questions in a terminal, mounted asked only after a hit, own dice and the session's (seed 002 L35)",
+          "[solo][play][pty][shooting][002-L35-solo-advice]") {
+  for (const bool physical : {true, false}) {
+    INFO((physical ? "the player's dice" : "the session's dice"));
+    TempDir dir;
+    // Seed 6 (the session's dice): Hussars' [4 3 3 5] miss, Carabiniers' [4 3 4 6] hit once.
+    std::vector<std::string> args{"--unit", "Hussars:shooting,weapon=carbine", "--unit", "Carabiniers:shooting,weapon=carbine", "--seed", "6"};
+    if (physical) args.push_back("--physical-dice");
+    new_game(dir, args);
+    for (const auto& a : std::vector<std::vector<std::string>>{{"solo", "activate", "game", "Hussars", "--enemy-in-range", "--roll", "6"},
+                                                             {"solo", "activate", "game", "Carabiniers", "--enemy-in-range", "--roll", "6"},
+                                                             {"solo", "initiative", "game", "--total", "3", "--roll", "4"},
+                                                             {"solo", "end-move", "game"}})
+      run_ok(dir, a);
+    Pty t({"solo", "play", "game"}, dir.path);
+    for (const std::string name : {"Hussars", "Carabiniers"}) {
+      const bool hits = name == "Carabiniers";
+      REQUIRE(t.expect("Shooting: " + name + " (Carbine)"));
+      REQUIRE(t.expect("Is the nearest enemy " + name + " can see within 20 cm (7.75 in) of its front"));
+      REQUIRE(t.expect("? [y/N] "));
+      t.send("y");
+      REQUIRE(t.expect("How far is the nearest enemy it can see, front to front (in cm, or give a unit)? "));
+      t.send("90");
+      REQUIRE(t.expect("90cm is beyond its reach of 20 cm (7.75 in): then the answer to the last question was no (u undoes it)"));
+      REQUIRE(t.expect("front to front (in cm, or give a unit)? "));
+      t.send("15");
+      REQUIRE(t.expect("Is that enemy in cover, as " + name + " sees it? [y/N] "));
+      t.send("n");
+      if (physical) {
+        REQUIRE(t.expect("Roll 4 D6 for " + name + ", each hitting on 6+, and enter the number of hits: "));
+        t.send(hits ? "2" : "0");
+      }
+      if (hits) {
+        REQUIRE(t.expect("Is that enemy mounted (horse figures)? [y/N] "));
+        CHECK_FALSE(contains(t.last_segment(), "Shooting:"));  // before the shot is recorded
+        t.send("y");
+        REQUIRE(t.expect(physical ? "= 2 hits. Remove 2 figures from that unit (mounted: " : "[4 3 4 6] = 1 hit. Remove 1 figure from that unit (mounted: "));
+      } else {
+        REQUIRE(t.expect(physical ? "4 dice needing 6+ = 0 hits." : "4 dice needing 6+ [4 3 3 5] = 0 hits."));
+        CHECK_FALSE(contains(t.last_segment(), "mounted (horse figures)"));
+      }
+    }
+    REQUIRE(t.expect("Start turn 2? [Y/n] "));
+    CHECK_FALSE(contains(t.last_segment(), "mounted (horse figures)"));
+    t.send("q");
+    CHECK(t.finish() == 0);
+    // The records: the miss says nothing of the target's kind (not asked), the hit says mounted.
+    const std::string file = slurp(dir.path / "game.vedette.yaml");
+    CHECK(contains(file, "target: \"yes\""));
+    CHECK(contains(file, "target: \"mounted\""));
+  }
+}
+
 // Piped input scripts a game: the answers are echoed so the transcript reads
 // as a conversation, and the rolls follow from the session's seed.
 TEST_CASE("solo play: a game scripted through piped input, with --seed rolls", "[solo][play][pipe]") {

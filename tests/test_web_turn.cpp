@@ -365,16 +365,111 @@ TEST_CASE("web: the player's own dice are told what to roll: the shot's dice and
     CHECK(j["dice"] == plan->dice);
     CHECK(j["need"] == plan->need);
     CHECK(j["dice"].get<int>() > 0);
-    // The page's next question, in solo play's words (seed 002 L35;
-    // tests/test_solo_turn.cpp holds play's).
-    CHECK(j["target_question"] == vedette::solo::shot_target_question());
+    // Next: the dice (the player's count of hits, or the session's); none
+    // when no die can hit (here 15 cm in cover: 7+).
+    CHECK(j["ask"] == (plan->need <= 6 ? "dice" : "done"));
   }
-  CHECK(vedette::solo::shot_target_question() == "Is that enemy mounted (horse figures)?");
   const json far = body_of(t.call("POST", "/api/sessions/s/shot-plan", {{"unit", "Hussars"}, {"distance", "12in"}}));
   CHECK(far["in_reach"] == false);
+  CHECK(far["ask"] == "done");
+  CHECK(far["target"] == false);  // beyond its reach: no target
   CHECK(far["reach"] == "20 cm (7.75 in)");
   CHECK(t.call("POST", "/api/sessions/s/shot-plan", {{"unit", "Hussars"}, {"distance", "far"}}).status == 400);
   CHECK(t.call("POST", "/api/sessions/s/shot-plan", {{"unit", "Nobody"}, {"distance", "10"}}).status == 400);
+}
+
+// The shot's questions are the shot procedure's (solo::shot_next, as `solo
+// play` asks them): the page sends its answers so far to shot-plan and asks
+// what it is told. Whether the target is mounted (seed 002 L35: a hit on a
+// mounted figure falls on the horse or the rider) only after a hit: the
+// player's count of hits, or the session's dice ("Roll for me").
+TEST_CASE("web: shot-plan asks the shot's questions in the procedure's order, mounted only after a hit, own dice or the session's (seed 002 L35)",
+          "[web][shooting][002-L35-solo-advice]") {
+  bool rolled_hit = false, rolled_miss = false;
+  for (const int seed : {3, 4}) {
+    for (const bool physical : {true, false}) {
+      INFO("seed " << seed << (physical ? ", the player's dice" : ", the session's dice"));
+      Table t;
+      REQUIRE(t.call("POST", "/api/sessions",
+                     {{"name", "s"}, {"units", {"Hussars:shooting,weapon=carbine"}}, {"seed", seed}, {"physical_dice", physical}})
+                  .status == 201);
+      const std::string file = (fs::path(t.tmp.path()) / "s.vedette.yaml").string();
+      for (const auto& args : std::vector<std::vector<std::string>>{{"solo", "activate", file, "Hussars", "--enemy-in-range", "--roll", "6"},
+                                                                    {"solo", "initiative", file, "--total", "3", "--roll", "4"},
+                                                                    {"solo", "end-move", file}})
+        REQUIRE(run_in_process(args).status == 0);
+      const json n = body_of(t.call("GET", "/api/sessions/s"))["result"]["next_step"];
+      REQUIRE(n["step"] == "shooting");
+      // The first need comes with the status: the target, in play's words.
+      CHECK(n["shot"]["ask"] == "target");
+      CHECK(n["shot"]["question"] == n["question"]);
+      const std::string before = slurp(file);
+      const auto plan = [&](json answers) {
+        answers["unit"] = "Hussars";
+        const Reply r = t.call("POST", "/api/sessions/s/shot-plan", answers);
+        INFO(r.body);
+        REQUIRE(r.status == 200);
+        return body_of(r);
+      };
+      CHECK(plan(json::object())["ask"] == "target");
+      const json none = plan({{"target", false}});
+      CHECK(none["ask"] == "done");
+      CHECK(none["target"] == false);
+      json a{{"target", true}};
+      CHECK(plan(a)["ask"] == "distance");
+      a["distance"] = "90cm";  // beyond its reach: no target
+      const json far = plan(a);
+      CHECK(far["ask"] == "done");
+      CHECK(far["target"] == false);
+      CHECK(far["why"] == "90cm is beyond its reach of 20 cm (7.75 in)");
+      a["distance"] = "15cm";
+      const json cover = plan(a);
+      REQUIRE(cover["ask"] == "cover");
+      CHECK(cover["question"] == "Is that enemy in cover, as Hussars sees it?");
+      a["cover"] = false;
+      const json dice = plan(a);
+      REQUIRE(dice["ask"] == "dice");
+      CHECK(dice["dice"] == 4);  // mounted and moving: band 3, 6+
+      CHECK(dice["need"] == 6);
+      // The player's dice: a miss asks nothing more, a hit asks mounted.
+      json miss = a;
+      miss["hits"] = 0;
+      CHECK(plan(miss)["ask"] == "done");
+      json hit = a;
+      hit["hits"] = 2;
+      const json m = plan(hit);
+      CHECK(m["ask"] == "mounted");
+      CHECK(m["question"] == vedette::solo::shot_target_question());
+      hit["mounted"] = true;
+      CHECK(plan(hit)["ask"] == "done");
+      hit["hits"] = 5;
+      CHECK(t.call("POST", "/api/sessions/s/shot-plan", hit).status == 400);  // more hits than dice
+      CHECK(slurp(file) == before);  // read-only
+      // The session's dice ("Roll for me"): mounted only when they hit.
+      json rolled = a;
+      rolled["rolled"] = true;
+      const vedette::solo::Session s = vedette::solo::Session::load(file);
+      int hits = 0;
+      for (int d : vedette::solo::session_step_dice(s, vedette::solo::TurnStep::shooting, 0, 4).dice) hits += d >= 6;
+      const json after = plan(rolled);
+      CHECK(after["ask"] == (hits > 0 ? "mounted" : "done"));
+      (hits > 0 ? rolled_hit : rolled_miss) = true;
+      // Then the shot as answered (no "mounted" after a miss).
+      json shot = a;
+      shot["unit"] = "Hussars";
+      shot["rev"] = after["rev"];
+      if (hits > 0) shot["mounted"] = false;
+      const Reply done = t.call("POST", "/api/sessions/s/shoot", shot);
+      INFO(done.body);
+      REQUIRE(done.status == 200);
+      const std::string said = body_of(done)["result"]["outcome"];
+      CHECK(said.find("= " + std::to_string(hits) + (hits == 1 ? " hit." : " hits.")) != std::string::npos);
+      CHECK(slurp(file).find(hits > 0 ? "target: \"foot\"" : "target: \"yes\"") != std::string::npos);
+    }
+  }
+  // Both ways of the session's dice, or this test proves one only.
+  CHECK(rolled_hit);
+  CHECK(rolled_miss);
 }
 
 TEST_CASE("web: a rally on the player's dice says what 2D6 must reach (the ruleset's rally_target)", "[web]") {

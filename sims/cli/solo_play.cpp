@@ -24,6 +24,7 @@
 #include "sims/cli/solo_cli.hpp"
 #include "sims/cli/solo_prompter.hpp"
 #include "sims/solo/solo_react.hpp"
+#include "sims/solo/solo_shot.hpp"
 
 namespace vedette::cli {
 
@@ -339,59 +340,52 @@ bool initiative_step(Session& s, const Ruleset& r, bool physical, Prompter& p, s
   return rec.result != "cavalry";
 }
 
+// The shot's questions in the shot procedure's order (solo::shot_next,
+// sims/solo/solo_shot.hpp, which the web page asks too): play asks what it
+// needs, in its words, and records the shot it gives when done.
 void shooting_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prompter& p, std::ostream& out) {
   const std::string& name = s.header().units[k].name;
   const ShootingChance c = shooting_chance(r, s, k);
-  const LengthUnit u = r.units;
   out << "Shooting: " << name << " (" << c.weapon->name << (c.dismounts ? ", on foot: it dismounts to shoot" : !c.on_horse ? ", on foot" : "") << ")\n";
-  const bool target = p.yes_no(shooting_question(r, s, k), false, shooting_help(r, s, k));
-  solo::Shoot cmd;
-  cmd.unit = name;
-  cmd.no_target = !target;
-  if (target) {
-    const Length distance = p.checked<Length>("How far is the nearest enemy it can see, front to front (in " + std::string(unit_name(u)) +
-                                     ", or give a unit)?",
-                                 std::nullopt, [&](const std::string& t, std::string& why) -> std::optional<Length> {
-                                   auto l = parse_table_length(r, t, false, why);
-                                   if (l && *l > c.reach) {
-                                     // The answer as given, exactly: rounded to the tape it could read as the reach itself.
-                                     why = format_length(*l, u) + " is beyond its reach of " + format_length_table(c.reach, u) +
-                                           ": then the answer to the last question was no (u undoes it)";
-                                     return std::nullopt;
-                                   }
-                                   return l;
-                                 },
-                                 "Measure from its front edge to the nearest figure of the nearest enemy it can see: the "
-                                 "distance picks the weapon's range band (beyond its reach of " + format_length_table(c.reach, u) +
-                                     " it has no target).");
-    // Cover is asked only when it can still matter: a die that cannot hit
-    // in the open cannot hit in cover either.
-    cmd.at = distance;
-    const auto open = solo_shot(r, s, k, distance, false);
-    if (open && open->need <= 6)
-      cmd.cover = p.yes_no("Is that enemy in cover, as " + name + " sees it?", false,
-                       "Cover: woods, buildings, a wall or hedge between the shooter and the target, or the target in them. "
-                       "Each level of cover adds " + std::to_string(r.combat.shooting.cover_penalty) + " to the score needed.");
-    const auto plan = solo_shot(r, s, k, distance, cmd.cover);
-    int hits = 0;
-    if (plan && plan->need <= 6 && physical && !s.step_dice_for(TurnStep::shooting, k, s.state().turn)) {
-      cmd.hits = p.number("Roll " + std::to_string(plan->dice) + " D6 for " + name + ", each hitting on " + std::to_string(plan->need) +
-                            "+, and enter the number of hits:",
-                          0, plan->dice, std::nullopt, "",
-                          "Roll the dice for the cavalry's shot and count those showing the score or more: each is a hit on "
-                          "your unit.");
-      hits = *cmd.hits;
-    } else if (plan && plan->need <= 6) {
-      // The session's dice, as the shot will take them (session_step_dice:
-      // the same dice after an undo).
-      for (int d : session_step_dice(s, TurnStep::shooting, k, plan->dice).dice) hits += d >= plan->need;
+  ShotAnswers a;
+  for (ShotNeed n = shot_next(r, s, k, a);; n = shot_next(r, s, k, a)) {
+    switch (n.kind) {
+      case ShotNeed::Kind::target:
+        a.target = p.yes_no(n.question, false, n.help);
+        break;
+      case ShotNeed::Kind::distance:
+        a.distance = p.checked<Length>(n.question, std::nullopt, [&](const std::string& t, std::string& why) -> std::optional<Length> {
+          auto l = parse_table_length(r, t, false, why);
+          if (!l) return std::nullopt;
+          ShotAnswers then = a;
+          then.distance = *l;
+          const ShotNeed after = shot_next(r, s, k, then);
+          if (!after.in_reach) {  // beyond its reach: no target (the procedure says why)
+            why = after.why + ": then the answer to the last question was no (u undoes it)";
+            return std::nullopt;
+          }
+          return l;
+        }, n.help);
+        break;
+      case ShotNeed::Kind::cover:
+        a.cover = p.yes_no(n.question, false, n.help);
+        break;
+      case ShotNeed::Kind::dice:
+        // The player's own dice when they roll them (and these were not
+        // rolled for it already this turn), else the session's.
+        if (physical && !n.rolled_before)
+          a.hits = p.number(n.question, 0, n.dice, std::nullopt, "", n.help);
+        else
+          a.rolled = true;
+        break;
+      case ShotNeed::Kind::mounted:
+        a.mounted = p.yes_no(n.question, false, n.help);
+        break;
+      case ShotNeed::Kind::done:
+        out << step_applied(s, r, n.shoot).outcome << "\n";
+        return;
     }
-    // Where its losses fall depends on what it is (seed 002 L35: a hit on a
-    // mounted figure is on the horse or the rider): asked when it hit.
-    if (hits > 0)
-      cmd.mounted = p.yes_no(solo::shot_target_question(), false, solo::shot_target_help());
   }
-  out << step_applied(s, r, cmd).outcome << "\n";
 }
 
 void melee_step(Session& s, const Ruleset& r, std::size_t k, bool physical, Prompter& p, std::ostream& out) {

@@ -1,8 +1,10 @@
 #pragma once
-// Internal to sims/solo's session files (session.cpp, session_write.cpp,
-// session_read.cpp): what one writes and another reads back.
+// Internal to sims/solo's files: what one session file writes and another
+// reads back (session.cpp, session_write.cpp, session_read.cpp), and small
+// words the steps share.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sims/solo/session.hpp"
 
@@ -21,5 +23,12 @@ inline const char* b(bool v) { return v ? "true" : "false"; }
 
 // The `memory:` section as written: reading compares a file's own with it.
 std::string memory_text(const Header& h, const State& s, std::uint64_t next_roll);
+
+// Dice as shown: "[3 5]".
+inline std::string dice_text(const std::vector<int>& d) {
+  std::string t = "[";
+  for (std::size_t k = 0; k < d.size(); ++k) t += (k ? " " : "") + std::to_string(d[k]);
+  return t + "]";
+}
 
 }  // namespace vedette::solo

@@ -20,7 +20,7 @@
 #include "engine/procedures/reaction_rules.hpp"
 #include "sims/io/atomic_file.hpp"
 #include "sims/solo/solo_react.hpp"
-#include "sims/solo/solo_text.hpp"
+#include "sims/solo/session_text.hpp"
 
 namespace vedette::solo {
 

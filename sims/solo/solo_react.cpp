@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "sims/solo/solo_text.hpp"
+#include "sims/solo/session_text.hpp"
 
 namespace vedette::solo {
 

@@ -17,7 +17,7 @@
 #include "engine/procedures/turn_procedures.hpp"
 #include "sims/io/atomic_file.hpp"
 #include "sims/solo/solo_module.hpp"
-#include "sims/solo/solo_text.hpp"
+#include "sims/solo/session_text.hpp"
 
 namespace vedette::solo {
 

@@ -17,7 +17,8 @@
 #include "engine/procedures/combat.hpp"
 #include "sims/io/atomic_file.hpp"
 #include "sims/solo/solo_module.hpp"
-#include "sims/solo/solo_text.hpp"
+#include "sims/solo/solo_shot.hpp"
+#include "sims/solo/session_text.hpp"
 
 namespace vedette::solo {
 
@@ -567,6 +568,112 @@ std::optional<double> parse_bearing(const std::string& text, std::string& why) {
     return std::nullopt;
   }
   return v;
+}
+
+// ------------------------------------------------------------ the shot
+// The cavalry's shot as one procedure (sims/solo/solo_shot.hpp): its
+// questions in one order, with the conditions under which each is asked.
+
+namespace {
+
+ShotNeed shot_done(ShotNeed n) {
+  n.kind = ShotNeed::Kind::done;
+  n.question.clear();
+  n.help.clear();
+  return n;
+}
+
+}  // namespace
+
+ShotNeed shot_next(const Ruleset& r, const Session& s, std::size_t unit, const ShotAnswers& a) {
+  const std::string& name = s.header().units[unit].name;
+  const ShootingChance c = shooting_chance(r, s, unit);
+  const LengthUnit u = r.units;
+  ShotNeed n;
+  n.shoot.unit = name;
+  n.shoot.no_target = true;
+  if (!c.weapon) {
+    n.why = c.why_not;
+    return shot_done(n);
+  }
+  // Seed 002: uncommanded units shoot only at the nearest enemy they can
+  // see, within the weapon's reach and in the arc.
+  if (!a.target) {
+    n.kind = ShotNeed::Kind::target;
+    n.question = shooting_question(r, s, unit);
+    n.help = shooting_help(r, s, unit);
+    return n;
+  }
+  if (!*a.target) return shot_done(n);
+  if (!a.distance) {
+    n.kind = ShotNeed::Kind::distance;
+    n.question = "How far is the nearest enemy it can see, front to front (in " + std::string(unit_name(u)) + ", or give a unit)?";
+    n.help = "Measure from its front edge to the nearest figure of the nearest enemy it can see: the distance picks the weapon's "
+             "range band (beyond its reach of " + format_length_table(c.reach, u) + " it has no target).";
+    return n;
+  }
+  const Length distance = *a.distance;
+  const std::optional<ShotPlan> open = solo_shot(r, s, unit, distance, false);
+  if (!open) {
+    // Beyond its reach: then it has no target (the answer to the first
+    // question was no). The answer as given, exactly: rounded to the tape
+    // it could read as the reach itself.
+    n.why = format_length(distance, u) + " is beyond its reach of " + format_length_table(c.reach, u);
+    return shot_done(n);
+  }
+  n.in_reach = true;
+  n.shoot.no_target = false;
+  n.shoot.at = distance;
+  n.shoot.distance = format_length(distance, u);
+  // Cover only when it can still matter: a die that cannot hit in the open
+  // cannot hit in cover either.
+  const bool cover_matters = open->need <= 6;
+  if (cover_matters && !a.cover) {
+    n.kind = ShotNeed::Kind::cover;
+    n.dice = open->dice;
+    n.need = open->need;
+    n.question = "Is that enemy in cover, as " + name + " sees it?";
+    n.help = "Cover: woods, buildings, a wall or hedge between the shooter and the target, or the target in them. "
+             "Each level of cover adds " + std::to_string(r.combat.shooting.cover_penalty) + " to the score needed.";
+    return n;
+  }
+  n.shoot.cover = cover_matters && *a.cover;
+  const std::optional<ShotPlan> plan = solo_shot(r, s, unit, distance, n.shoot.cover);
+  n.dice = plan->dice;
+  n.need = plan->need;
+  n.rolled_before = s.step_dice_for(TurnStep::shooting, unit, s.state().turn).has_value();
+  if (plan->need > 6) return shot_done(n);  // no die can hit: no dice, no hit
+  if (!a.hits && !a.rolled) {
+    n.kind = ShotNeed::Kind::dice;
+    n.question = "Roll " + std::to_string(plan->dice) + " D6 for " + name + ", each hitting on " + std::to_string(plan->need) +
+                 "+, and enter the number of hits:";
+    n.help = "Roll the dice for the cavalry's shot and count those showing the score or more: each is a hit on your unit.";
+    return n;
+  }
+  int hits = 0;
+  if (a.hits) {
+    if (*a.hits < 0 || *a.hits > plan->dice)
+      throw std::out_of_range(std::to_string(*a.hits) + " hits of " + std::to_string(plan->dice) + " dice");
+    hits = *a.hits;
+    n.shoot.hits = hits;
+  } else {
+    // The session's dice, as the shot will take them (session_step_dice:
+    // the same dice after an undo).
+    for (int d : session_step_dice(s, TurnStep::shooting, unit, plan->dice).dice) hits += d >= plan->need;
+  }
+  n.hits = hits;
+  // Where its losses fall depends on what it is (seed 002 L35: a hit on a
+  // mounted figure is on the horse or the rider): asked when it hit.
+  if (hits > 0) {
+    if (!a.mounted) {
+      n.kind = ShotNeed::Kind::mounted;
+      n.question = shot_target_question();
+      n.help = shot_target_help();
+      return n;
+    }
+    n.shoot.mounted = *a.mounted;
+  }
+  return shot_done(n);
 }
 
 }  // namespace vedette::solo

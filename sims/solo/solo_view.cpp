@@ -4,6 +4,7 @@
 
 #include "engine/core/words.hpp"
 #include "sims/solo/solo_react.hpp"
+#include "sims/solo/solo_shot.hpp"
 
 namespace vedette::solo {
 
@@ -279,6 +280,14 @@ Json status_json(const Session& s, const std::optional<SessionRules>& rules) {
         n["reach"] = format_length(c.reach, r.units);
         n["units_of_length"] = unit_name(r.units);
         n["rolled_before"] = s.step_dice_for(TurnStep::shooting, st.unit, s.state().turn).has_value();
+        {
+          // The shot procedure's first need (solo::shot_next): the page asks
+          // it, then the server's shot-plan for each next one.
+          const ShotNeed first = shot_next(r, s, st.unit, {});
+          n["shot"] = Json{{"ask", std::string(k_shot_need_names[static_cast<std::size_t>(first.kind)])},
+                           {"question", first.question},
+                           {"help", plain_words(first.help)}};
+        }
         break;
       }
       case Step::Kind::melee: {

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <stdexcept>
 
 #include "engine/core/content_hash.hpp"
 #include "engine/core/diagnostics.hpp"
@@ -22,14 +23,6 @@
 namespace vedette::web {
 
 namespace {
-
-// The index of the unit named `unit` in the session, if there is one.
-std::optional<std::size_t> unit_index(const solo::Session& s, const std::string& unit) {
-  const auto& units = s.header().units;
-  auto it = std::find_if(units.begin(), units.end(), [&](const solo::UnitSpec& u) { return u.name == unit; });
-  if (it == units.end()) return std::nullopt;
-  return static_cast<std::size_t>(it - units.begin());
-}
 
 constexpr std::string_view k_ext = ".vedette.yaml";
 
@@ -624,88 +617,6 @@ Reply App::charge_table(const std::string& name) {
                               {"defenders", defenders},
                               {"pikes_facing_stand", r.charge.pikes_facing_stand},
                               {"units", units}});
-}
-
-// The shot before the dice (read-only): how many dice the player rolls for
-// the unit and what each needs, at this distance and cover (solo::solo_shot,
-// the engine's plan_shot, as `solo shoot` resolves it).
-Reply App::shot_plan(const std::string& name, const Request& r) {
-  Reply bad;
-  auto body = body_object(r, bad);
-  if (!body) return bad;
-  std::string unit, distance;
-  if (auto e = want_string(*body, "unit", unit, true)) return error_reply(400, *e);
-  if (auto e = want_text(*body, "distance", distance)) return error_reply(400, *e);
-  if (distance.empty()) return error_reply(400, "missing \"distance\": to the nearest enemy it can see (e.g. 25)");
-  bool cover = false;
-  if (auto e = want_bool(*body, "cover", cover)) return error_reply(400, *e);
-  std::lock_guard lock(mutex_);
-  const solo::Session s = solo::Session::load(file_of(name));
-  const std::optional<std::size_t> found = unit_index(s, unit);
-  if (!found) return error_reply(400, "no unit named '" + unit + "' in this session");
-  const std::size_t k = *found;
-  const solo::SessionRules rules = solo::load_session_rules(s);
-  const Ruleset& rs = *rules.rules;
-  std::string why;
-  const auto d = solo::parse_table_length(rs, distance, false, why);
-  if (!d) return error_reply(400, "\"distance\": " + why);
-  const solo::ShootingChance c = solo::shooting_chance(rs, s, k);
-  const auto plan = solo::solo_shot(rs, s, k, *d, cover);
-  Json j{{"unit", unit}, {"rev", revision(name)}, {"distance", format_length(*d, rs.units)}, {"in_reach", plan.has_value()}};
-  if (c.weapon) j["reach"] = format_length_table(c.reach, rs.units);
-  if (plan) {
-    j["dice"] = plan->dice;
-    j["need"] = plan->need;  // over 6: cannot hit
-    // What the page asks next, in solo play's words (seed 002 L35).
-    j["target_question"] = solo::shot_target_question();
-  }
-  return json_reply(200, j);
-}
-
-// A melee before the cavalry's dice (read-only): given your side's hits and,
-// against your square, the faces its dice showed, whether the cavalry
-// strikes now and with how many dice needing what: the melee procedure's next
-// step (solo::solo_melee, as `solo melee` resolves it). The page holds no
-// order of the melee's steps: it asks this.
-Reply App::melee_plan(const std::string& name, const Request& r) {
-  Reply bad;
-  auto body = body_object(r, bad);
-  if (!body) return bad;
-  Json b = *body;
-  if (!b.contains("their_hits")) b["their_hits"] = 0;  // the square's faces first: its hits are asked after
-  std::string unit;
-  if (auto e = want_string(b, "unit", unit, true)) return error_reply(400, *e);
-  const std::optional<solo::Command> cmd = command_from_json("melee", b, bad);
-  if (!cmd) return bad;
-  const solo::Melee& m = std::get<solo::Melee>(*cmd);
-  std::lock_guard lock(mutex_);
-  const solo::Session s = solo::Session::load(file_of(name));
-  const std::optional<std::size_t> found = unit_index(s, unit);
-  if (!found) return error_reply(400, "no unit named '" + unit + "' in this session");
-  const std::size_t k = *found;
-  if (!s.memory(k).contact) return error_reply(400, unit + " is in no melee this turn");
-  const solo::SessionRules rules = solo::load_session_rules(s);
-  const Ruleset& rs = *rules.rules;
-  SquareFaces faces;
-  MeleeProcedure::Need need;
-  try {
-    if (!m.square_dice.empty()) faces = read_square_faces(rs, m.square_dice);
-  } catch (const std::out_of_range& e) {
-    return error_reply(400, std::string("\"square_dice\": ") + e.what());
-  }
-  try {
-    need = solo::solo_melee(rs, s, k, m.their_hits, faces).next();
-  } catch (const std::out_of_range& e) {
-    return error_reply(400, std::string("\"their_hits\": ") + e.what());
-  }
-  const bool strikes = need.kind == MeleeProcedure::Need::Kind::roll;
-  return json_reply(200, Json{{"unit", unit},
-                              {"rev", revision(name)},
-                              {"bounce", faces.bounce},
-                              {"square_hits_max", faces.may_hit},
-                              {"strikes", strikes},
-                              {"dice", strikes ? need.dice : 0},
-                              {"need", strikes ? need.need : 0}});
 }
 
 // The "(Charge?)"'s next question (read-only): the session's answers with

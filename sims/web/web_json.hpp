@@ -1,5 +1,5 @@
 #pragma once
-// What sims/web/web_app.cpp and sims/web/web_commands.cpp share: the JSON
+// What sims/web/web_app.cpp, web_plans.cpp and web_commands.cpp share: the JSON
 // reply, the page's plain words, and reading a request body's fields with
 // a message saying what was expected.
 #include <nlohmann/json.hpp>
@@ -16,6 +16,14 @@
 #include "sims/web/web_app.hpp"
 
 namespace vedette::web {
+
+// The index of the unit named `unit` in the session, if there is one.
+inline std::optional<std::size_t> unit_index(const solo::Session& s, const std::string& unit) {
+  const auto& units = s.header().units;
+  auto it = std::find_if(units.begin(), units.end(), [&](const solo::UnitSpec& u) { return u.name == unit; });
+  if (it == units.end()) return std::nullopt;
+  return static_cast<std::size_t>(it - units.begin());
+}
 
 using Json = nlohmann::ordered_json;
 

@@ -386,17 +386,20 @@ try {
   for (const d of ["1", "5"]) await clickText(d, "#step .pad");
   await clickText("OK", "#step .pad");
   await clickText("No", "#step");  // cover
-  // Whether the target is mounted (seed 002 L35: where its hits fall), as solo play asks.
-  await page.waitForFunction(() => /Is that enemy mounted/.test(document.querySelector("#step").textContent), { timeout: 10000 });
-  await clickText("Yes", "#step");
-  // What to roll, with the engine's numbers (shot-plan: the shot at 15 cm, no cover).
+  // The shot's questions are the shot procedure's (the server's shot-plan,
+  // as solo play asks them): the dice come before whether the target is
+  // mounted, which is asked only after a hit (seed 002 L35).
   const plan = await page.evaluate(async () => (await fetch("/api/sessions/steps/shot-plan", {
     method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ unit: "Hussars", distance: "15cm", cover: false }) })).json());
+    body: JSON.stringify({ unit: "Hussars", target: true, distance: "15cm", cover: false }) })).json());
+  check(plan.ask === "dice" && plan.dice > 1 && plan.need >= 2, "the shot's dice: " + JSON.stringify(plan));
   await page.waitForFunction((want) => ((document.querySelector("#step .question") || {}).textContent || "").includes(want), { timeout: 10000 },
     `Hussars shoots Carbine: Roll ${plan.dice} dice; each ${plan.need}+ hits`);
-  check(plan.dice > 1 && plan.need >= 2, "the shot's dice: " + JSON.stringify(plan));
+  check(!/Is that enemy mounted/.test(await page.$eval("#step", (e) => e.textContent)), "mounted is not asked before the dice");
   await clickText("Roll for me", "#step");
+  // Seed 4: the session's dice hit ([5 2 4 6], one 6): now the page asks it.
+  await page.waitForFunction(() => /Is that enemy mounted/.test(document.querySelector("#step").textContent), { timeout: 10000 });
+  await clickText("Yes", "#step");
   // Each step's result under its own heading: the initiative's, then the shot's.
   await page.waitForFunction(() => /shoots Carbine at your nearest unit/.test(document.querySelector("#step").textContent), { timeout: 10000 });
   const stepHeads = await page.$$eval("#step h2.done", (hs) => hs.map((h) => h.textContent));
@@ -419,9 +422,52 @@ try {
   await clickText("Yes", "#step");
   for (const d of ["2", "5"]) await clickText(d, "#step .pad");
   await clickText("OK", "#step .pad");
-  await clickText("No", "#step");  // cover
+  // Beyond its reach: no target (the procedure says so), nothing more asked.
   await page.waitForFunction(() => /no enemy to shoot at/.test(document.querySelector("#step").textContent), { timeout: 10000 });
   check(/Hussars: shooting: Hussars has no enemy to shoot at/.test(execFileSync(exe, ["solo", "log", far]).toString()), "the shot beyond reach is in the session");
+  // Mounted is asked only after a hit (seed 002 L35), as solo play asks it:
+  // seed 3's session dice miss ([4 5 2 1] at 6+), so "Roll for me" records
+  // the shot with nothing more asked.
+  const miss = path.join(dir, "miss.vedette.yaml");
+  execFileSync(exe, ["solo", "new", miss, "--seed", "3", "--unit", "Hussars:shooting"]);
+  execFileSync(exe, ["solo", "activate", miss, "Hussars", "--enemy-in-range", "--roll", "6"]);
+  execFileSync(exe, ["solo", "initiative", miss, "--total", "3"]);
+  execFileSync(exe, ["solo", "end-move", miss]);
+  const shootAt15 = async () => {
+    await page.waitForFunction(() => /shooting/.test((document.querySelector("#step h2:not(.done)") || {}).textContent || ""), { timeout: 10000 });
+    await clickText("Yes", "#step");
+    for (const d of ["1", "5"]) await clickText(d, "#step .pad");
+    await clickText("OK", "#step .pad");
+    await clickText("No", "#step");  // cover
+    await page.waitForFunction(() => /Roll 4 dice; each 6\+ hits/.test((document.querySelector("#step .question") || {}).textContent || ""), { timeout: 10000 });
+  };
+  await page.goto(base + "?session=miss", { waitUntil: "networkidle0" });
+  await shootAt15();
+  await clickText("Roll for me", "#step");
+  await page.waitForFunction(() => /= 0 hits\./.test(document.querySelector("#step").textContent) || /Is that enemy mounted/.test(document.querySelector("#step").textContent), { timeout: 10000 });
+  check(!/Is that enemy mounted/.test(await page.$eval("#step", (e) => e.textContent)), "no mounted question after the session's dice miss");
+  check(/target: "yes"/.test(readFileSync(miss, "utf8")), "the miss is recorded, the target's kind not asked");
+  // The player's dice ("I rolled"): 0 hits asks nothing more; 2 hits ask it.
+  const own = path.join(dir, "own.vedette.yaml");
+  execFileSync(exe, ["solo", "new", own, "--seed", "6", "--physical-dice", "--unit", "Hussars:shooting", "--unit", "Carabiniers:shooting"]);
+  execFileSync(exe, ["solo", "activate", own, "Hussars", "--enemy-in-range", "--roll", "6"]);
+  execFileSync(exe, ["solo", "activate", own, "Carabiniers", "--enemy-in-range", "--roll", "6"]);
+  execFileSync(exe, ["solo", "initiative", own, "--total", "3", "--roll", "4"]);
+  execFileSync(exe, ["solo", "end-move", own]);
+  await page.goto(base + "?session=own", { waitUntil: "networkidle0" });
+  await shootAt15();
+  await clickText("I rolled", "#step");
+  await clickText("0", "#step");
+  await page.waitForFunction(() => /Carabiniers: shooting/.test((document.querySelector("#step h2:not(.done)") || {}).textContent || "") || /Is that enemy mounted/.test(document.querySelector("#step").textContent), { timeout: 10000 });
+  check(!/Is that enemy mounted/.test(await page.$eval("#step", (e) => e.textContent)), "no mounted question after the player's dice miss");
+  await shootAt15();
+  await clickText("I rolled", "#step");
+  await clickText("2", "#step");
+  await page.waitForFunction(() => /Is that enemy mounted/.test(document.querySelector("#step").textContent), { timeout: 10000 });
+  await clickText("No", "#step");
+  await page.waitForFunction(() => /= 2 hits\. Remove 2 figures from that unit\./.test(document.querySelector("#step").textContent), { timeout: 10000 });
+  const ownFile = readFileSync(own, "utf8");
+  check(/target: "yes"/.test(ownFile) && /target: "foot"/.test(ownFile), "the player's miss and hit are recorded, the hit's target on foot");
 
   // Your move (issue 28): after the initiative the page asks where a unit of
   // yours ends near the cavalry that may react (an opportunity charge, seed

@@ -368,28 +368,34 @@
           pick("Charges your side declared this turn", ["0", "1", "2", "3", "4"], "0", (c) => { mine.charges = Number(c); }),
           el("p", { class: "question", text: "The cavalry's initiative die" }), row);
       } else if (n.step === "shooting") {
-        choices(flow, n.question, ["Yes", "No"], (yes) => {
-          if (yes === "No") return send("shoot", { unit: n.unit, target: false });
-          distancePad(flow, "How far is the nearest enemy it can see, front to front?", lengthUnits(n.units_of_length), (d) =>
-            choices(flow, "Is that enemy in cover, as it sees it?", ["Yes", "No"], (c) => guarded(async () => {
-              const body = { unit: n.unit, target: true, distance: d, cover: c === "Yes" };
-              // The shot's dice at that distance and cover, from the server (the engine's plan).
-              const plan = await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/shot-plan`, body);
-              // Beyond its reach (the server says so): it has no enemy to shoot at.
-              if (!plan.in_reach) return post("shoot", { unit: n.unit, target: false });
-              // Where its hits fall depends on what the target is (seed 002
-              // L35: a hit on a mounted figure is on the horse or the rider),
-              // as solo play asks it.
-              // (The words are solo play's: the server's plan gives them.)
-              choices(flow, plan.target_question, ["Yes", "No"], (m) => {
-                const shot = { ...body, mounted: m === "Yes" };
-                dice(`${n.unit} shoots ${n.weapon}: ${rollText(plan.dice, plan.need, "hits")}`, n.rolled_before, (how) => {
-                  if (how === null) return send("shoot", shot);
-                  hitsChoice(flow, n.unit, plan.dice, (h) => send("shoot", { ...shot, hits: h }));
-                });
-              });
-            })));
-        });
+        // The shot's questions, their order and when each is asked are the
+        // shot procedure's (solo::shot_next, as solo play asks them): the
+        // status gives its first need (n.shot), the server's shot-plan each
+        // next one from the answers so far; the page asks what it is told
+        // and sends the shot when the procedure is done.
+        const answers = { unit: n.unit };
+        const yesNo = (p, key) => {
+          choices(flow, p.question, ["Yes", "No"], (v) => { answers[key] = v === "Yes"; next(); });
+          if (p.help) flow.querySelector(".question").after(el("p", { class: "hint", text: p.help }));
+        };
+        const show = (p) => {
+          if (p.ask === "target") return yesNo(p, "target");
+          if (p.ask === "distance") return distancePad(flow, p.question, lengthUnits(n.units_of_length), (d) => { answers.distance = d; next(); });
+          if (p.ask === "cover") return yesNo(p, "cover");
+          // The dice: the session's ("Roll for me") or the player's hits.
+          if (p.ask === "dice") return dice(`${n.unit} shoots ${n.weapon}: ${rollText(p.dice, p.need, "hits")}`, p.rolled_before, (how) => {
+            if (how === null) { answers.rolled = true; return next(); }
+            hitsChoice(flow, n.unit, p.dice, (h) => { answers.hits = h; next(); });
+          });
+          // Where its hits fall (seed 002 L35): asked only after a hit.
+          if (p.ask === "mounted") return yesNo(p, "mounted");
+          // Done: the shot as answered (no target: beyond its reach too).
+          const shot = { ...answers };
+          delete shot.rolled;  // (the session's dice: no hits given)
+          return post("shoot", p.target ? shot : { unit: n.unit, target: false });
+        };
+        const next = () => guarded(async () => show(await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/shot-plan`, answers)));
+        show(n.shot);
       } else if (n.step === "melee" && n.square) {
         // Seed 004: the square's die first; a bounce face sends the cavalry back.
         const faces = [];
