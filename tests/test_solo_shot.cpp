@@ -13,6 +13,8 @@
 #include "sims/solo/solo_turn.hpp"
 #include "solo_test_util.hpp"
 
+namespace t_solo_shot {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
 using namespace solo_test;
 using vedette::Length;
 using vedette::solo::Session;
@@ -166,3 +168,5 @@ TEST_CASE("solo shot: a shot that cannot hit in the open asks no cover and rolls
   a.distance = Length::cm(5);
   CHECK(vedette::solo::shot_next(*rules.rules, s, 0, a).kind == Kind::cover);
 }
+
+}  // namespace t_solo_shot
