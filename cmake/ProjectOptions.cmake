@@ -61,8 +61,8 @@ if(VEDETTE_FUZZ)
   # Coverage for libFuzzer in every library; the targets link -fsanitize=fuzzer.
   # The asan preset sets it with VEDETTE_SANITIZE: one clang build serves the
   # sanitized tests and the fuzz targets (scripts/fuzz builds only those in
-  # build-asan/). The coverage hooks cost the tests little: the sanitizer
-  # runtime answers them when no fuzzer is linked.
+  # build-asan/); in the tests, where no fuzzer is linked, the sanitizer
+  # runtime answers the coverage hooks.
   target_compile_options(vedette_sanitizers INTERFACE -fsanitize=fuzzer-no-link)
 endif()
 if(VEDETTE_TSAN)
