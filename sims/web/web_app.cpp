@@ -552,8 +552,8 @@ Reply App::next_question(const std::string& name, const Request& r) {
   if (auto e = want_string(*body, "unit", unit, true)) return error_reply(400, *e);
   std::lock_guard lock(mutex_);
   const solo::Session s = solo::Session::load(file_of(name));
-  const std::optional<std::size_t> found = unit_index(s, unit);
-  if (!found) return error_reply(400, "no unit named '" + unit + "' in this session");
+  const std::optional<std::size_t> found = unit_index(s, unit, bad);
+  if (!found) return bad;
   const std::size_t k = *found;
   const solo::UnitSpec* const it = &s.header().units[k];
   solo::UnitMemory m = s.memory(k);
@@ -634,8 +634,8 @@ Reply App::charge_step(const std::string& name, const Request& r) {
   if (!answers.is_object()) return error_reply(400, "\"answers\" must be an object of the charge form's answers");
   std::lock_guard lock(mutex_);
   const solo::Session s = solo::Session::load(file_of(name));
-  const std::optional<std::size_t> found = unit_index(s, unit);
-  if (!found) return error_reply(400, "no unit named '" + unit + "' in this session");
+  const std::optional<std::size_t> found = unit_index(s, unit, bad);
+  if (!found) return bad;
   const std::size_t k = *found;
   if (!s.charge_pending(k)) return error_reply(400, unit + " has no \"(Charge?)\" to answer this turn");
   std::map<std::string, std::string> draft = s.memory(k).charge_draft;
@@ -670,8 +670,8 @@ Reply App::charge_odds(const std::string& name, const Request& r) {
   if (auto e = want_few_dice(*body, "gut_roll", gut)) return error_reply(400, *e);
   std::lock_guard lock(mutex_);
   const solo::Session s = solo::Session::load(file_of(name));
-  const std::optional<std::size_t> found = unit_index(s, unit);
-  if (!found) return error_reply(400, "no unit named '" + unit + "' in this session");
+  const std::optional<std::size_t> found = unit_index(s, unit, bad);
+  if (!found) return bad;
   const std::size_t k = *found;
   const solo::SessionRules rules = solo::load_session_rules(s);
   const Ruleset& rs = *rules.rules;

@@ -17,11 +17,15 @@
 
 namespace vedette::web {
 
-// The index of the unit named `unit` in the session, if there is one.
-inline std::optional<std::size_t> unit_index(const solo::Session& s, const std::string& unit) {
+// The index of the unit named `unit` in the session; with none, `bad` is
+// the 400 that says so (every endpoint that takes a unit answers alike).
+inline std::optional<std::size_t> unit_index(const solo::Session& s, const std::string& unit, Reply& bad) {
   const auto& units = s.header().units;
   auto it = std::find_if(units.begin(), units.end(), [&](const solo::UnitSpec& u) { return u.name == unit; });
-  if (it == units.end()) return std::nullopt;
+  if (it == units.end()) {
+    bad = error_reply(400, "no unit named '" + unit + "' in this session");
+    return std::nullopt;
+  }
   return static_cast<std::size_t>(it - units.begin());
 }
 

@@ -54,8 +54,8 @@ Reply App::shot_plan(const std::string& name, const Request& r) {
   if (!a.target && !distance.empty()) a.target = true;  // a distance: it has a target (the page before the procedure)
   std::lock_guard lock(mutex_);
   const solo::Session s = solo::Session::load(file_of(name));
-  const std::optional<std::size_t> found = unit_index(s, unit);
-  if (!found) return error_reply(400, "no unit named '" + unit + "' in this session");
+  const std::optional<std::size_t> found = unit_index(s, unit, bad);
+  if (!found) return bad;
   const std::size_t k = *found;
   const solo::SessionRules rules = solo::load_session_rules(s);
   const Ruleset& rs = *rules.rules;
@@ -115,8 +115,8 @@ Reply App::melee_plan(const std::string& name, const Request& r) {
   const solo::Melee& m = std::get<solo::Melee>(*cmd);
   std::lock_guard lock(mutex_);
   const solo::Session s = solo::Session::load(file_of(name));
-  const std::optional<std::size_t> found = unit_index(s, unit);
-  if (!found) return error_reply(400, "no unit named '" + unit + "' in this session");
+  const std::optional<std::size_t> found = unit_index(s, unit, bad);
+  if (!found) return bad;
   const std::size_t k = *found;
   if (!s.memory(k).contact) return error_reply(400, unit + " is in no melee this turn");
   const solo::SessionRules rules = solo::load_session_rules(s);
