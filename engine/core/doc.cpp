@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -319,12 +320,18 @@ Doc parse_yaml_file(const std::string& path) {
                                       std::to_string(k_max_file_bytes) + ")");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw LoadError({path, 0, 0}, std::string("cannot read: ") + std::strerror(errno));
-  // Read at most one byte past the limit: a device or pipe (/dev/zero) has
-  // no size to check beforehand and must not be read without end.
-  std::string text(k_max_file_bytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  // Read in blocks, at most one block past the limit: a device or pipe
+  // (/dev/zero) has no size to check beforehand and must not be read without
+  // end. (Not a buffer of the limit's size: zeroing 4 MiB for each file read
+  // was a sixth of `vedette schema`'s time, which reads thousands.)
+  std::string text;
+  if (S_ISREG(st.st_mode)) text.reserve(static_cast<std::size_t>(st.st_size) + 1);
+  std::array<char, 1 << 16> block;
+  while (text.size() <= k_max_file_bytes && in) {
+    in.read(block.data(), static_cast<std::streamsize>(block.size()));
+    text.append(block.data(), static_cast<std::size_t>(in.gcount()));
+  }
   if (in.bad()) throw LoadError({path, 0, 0}, "cannot read");
-  text.resize(static_cast<std::size_t>(in.gcount()));
   if (text.size() > k_max_file_bytes)
     throw LoadError({path, 0, 0}, "file too large (more than " + std::to_string(k_max_file_bytes) + " bytes)");
   return parse_yaml(text, path);
