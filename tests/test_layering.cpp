@@ -65,7 +65,7 @@ std::string folder_of(const std::string& rel) { return fs::path(rel).parent_path
 
 }  // namespace
 
-TEST_CASE("layering: every include points down the layers", "[layering]") {
+TEST_CASE("layering: every include points down the layers", "[layering][long]") {
   const fs::path root = VEDETTE_SOURCE_DIR;
   const std::regex include_re(R"re(^\s*#\s*include\s*"([^"]+)")re");
   int files = 0;

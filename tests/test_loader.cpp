@@ -452,7 +452,7 @@ TEST_CASE("loader: millions of tiny values are refused quickly and in little mem
   CHECK(parse_error(quoted) == "");
 }
 
-TEST_CASE("loader: a map of a hundred thousand keys is read in linear time", "[loader][limits]") {
+TEST_CASE("loader: a map of a hundred thousand keys is read in linear time", "[loader][limits][long]") {
   // Duplicate keys used to be found by comparing each key with every one
   // before it: 100,000 keys took minutes. A duplicate is still found.
   std::string text;
