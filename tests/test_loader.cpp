@@ -337,6 +337,20 @@ TEST_CASE("loader: a nonexistent file a folder and an unknown built-in", "[loade
   CHECK(b[0].message.find("no built-in ruleset of that name") != std::string::npos);
 }
 
+TEST_CASE("loader: read_at_most reads to the end within the limit, and at most a block past it", "[loader]") {
+  // The reader of every YAML file and checkpoint (engine/core/doc.hpp).
+  std::istringstream small(std::string(5000, 'a'));
+  CHECK(read_at_most(small, 5000, 5000) == std::string(5000, 'a'));
+  std::istringstream empty("");
+  CHECK(read_at_most(empty, 5000, 0).empty());
+  // A stream without end (as /dev/zero) stops one block (64 KiB) past the limit.
+  std::istringstream longer(std::string(1 << 20, 'b'));
+  const std::string t = read_at_most(longer, 5000, 0);
+  CHECK(t.size() > 5000);
+  CHECK(t.size() <= 5000 + (1 << 16));
+  CHECK(t == std::string(t.size(), 'b'));
+}
+
 TEST_CASE("loader: files too large are refused - a device without end too", "[loader]") {
   // /dev/zero has no size to check beforehand; it used to be read until
   // memory ran out.

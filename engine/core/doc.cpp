@@ -310,6 +310,17 @@ Doc parse_yaml(std::string_view text, const std::string& file) {
   return d;
 }
 
+std::string read_at_most(std::istream& in, std::size_t limit, std::size_t size_hint) {
+  std::string text;
+  text.reserve(std::min(size_hint, limit) + 1);
+  std::array<char, 1 << 16> block;
+  while (text.size() <= limit && in) {
+    in.read(block.data(), static_cast<std::streamsize>(block.size()));
+    text.append(block.data(), static_cast<std::size_t>(in.gcount()));
+  }
+  return text;
+}
+
 Doc parse_yaml_file(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
@@ -320,17 +331,11 @@ Doc parse_yaml_file(const std::string& path) {
                                       std::to_string(k_max_file_bytes) + ")");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw LoadError({path, 0, 0}, std::string("cannot read: ") + std::strerror(errno));
-  // Read in blocks, at most one block past the limit: a device or pipe
-  // (/dev/zero) has no size to check beforehand and must not be read without
-  // end. (Not a buffer of the limit's size: zeroing 4 MiB for each file read
-  // was a sixth of `vedette schema`'s time, which reads thousands.)
-  std::string text;
-  if (S_ISREG(st.st_mode)) text.reserve(static_cast<std::size_t>(st.st_size) + 1);
-  std::array<char, 1 << 16> block;
-  while (text.size() <= k_max_file_bytes && in) {
-    in.read(block.data(), static_cast<std::streamsize>(block.size()));
-    text.append(block.data(), static_cast<std::size_t>(in.gcount()));
-  }
+  // (Read in blocks, not into a zeroed buffer of the limit's size: zeroing
+  // 4 MiB for each file read was a sixth of `vedette schema`'s time, which
+  // reads thousands.)
+  std::string text =
+      read_at_most(in, k_max_file_bytes, S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) : 0);
   if (in.bad()) throw LoadError({path, 0, 0}, "cannot read");
   if (text.size() > k_max_file_bytes)
     throw LoadError({path, 0, 0}, "file too large (more than " + std::to_string(k_max_file_bytes) + " bytes)");

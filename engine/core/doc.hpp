@@ -4,6 +4,7 @@
 // loader needs and yaml-cpp lacks: duplicate-key detection, overlay merging
 // (`extends:`), located type errors and path edits (`--set a.b.c=V`).
 #include <cstddef>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,6 +54,13 @@ Doc parse_yaml(std::string_view text, const std::string& file);
 // Reads and parses a file: a missing file, a folder, or an unreadable file
 // is a LoadError naming it.
 Doc parse_yaml_file(const std::string& path);
+
+// Reads IN to its end or to one block past LIMIT bytes, whichever comes
+// first: a result longer than LIMIT is a file too large, and a device or
+// pipe (/dev/zero), which has no size to check beforehand, is not read
+// without end. SIZE_HINT (a regular file's size) is reserved; nothing is
+// zeroed. The caller checks in.bad().
+std::string read_at_most(std::istream& in, std::size_t limit, std::size_t size_hint);
 
 // Overlay merge (tables/README.md): maps merge key by key, recursively; a
 // null value deletes the key; a map with integer keys 1..N applied to a list

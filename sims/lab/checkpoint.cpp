@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "engine/core/diagnostics.hpp"
+#include "engine/core/doc.hpp"
 #include "sims/io/atomic_file.hpp"
 
 namespace vedette::lab {
@@ -55,9 +56,7 @@ Checkpoint read_checkpoint(const std::string& path, const std::string& command, 
   if (S_ISDIR(st.st_mode)) throw LoadError({path, 0, 0}, "is a folder; expected a checkpoint file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw LoadError({path, 0, 0}, std::string("cannot read the checkpoint: ") + std::strerror(errno));
-  std::string text(k_max_checkpoint_bytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
+  const std::string text = read_at_most(in, k_max_checkpoint_bytes, static_cast<std::size_t>(st.st_size));
   if (text.size() > k_max_checkpoint_bytes) throw LoadError({path, 0, 0}, "too large to be a checkpoint");
 
   // A checkpoint of this run holds a known number of values (the sums'
