@@ -147,7 +147,7 @@ void Engagement::block_charge_move(std::size_t i, std::size_t t, Pace pace) {
   const double moved = b_.adjacent(i, t) ? 0.0 : hex_go(i, b_.units_[t].pos, p.max_range);
   moved_cm_[i] += moved;
   const bool contact = b_.adjacent(i, t);
-  if (contact) u.facing = bearing_deg(u.pos, b_.units_[t].pos);
+  if (contact) u.facing = b_.pair_bearing(i, t);  // bearing_deg(u.pos, the target's), kept per pair of places
   if (rec_) {
     const int hexes = static_cast<int>(std::lround(moved / hb.hex_size().as_cm()));
     Event e = event("movement", "charge", i);

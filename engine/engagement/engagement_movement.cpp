@@ -155,7 +155,8 @@ void Engagement::move_unit(std::size_t i, const Command& c) {
       change_formation(i, m, what);
       break;
   }
-  if (c.face_target && target_ok) u.facing = bearing_deg(u.pos, b_.units_[t].pos);
+  // bearing_deg(u.pos, the target's), kept per pair of places on a hex board.
+  if (c.face_target && target_ok) u.facing = b_.pair_bearing(i, t);
   moved_cm_[i] += moved;
   moved_pace_[i] = moved > 0 ? p : Pace::halt;
   u.ran_this_turn = c.running;
