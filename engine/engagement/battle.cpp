@@ -43,6 +43,8 @@ Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_
     occupancy_off_.reserve(units_.size());
   }
   hex_direct_ = hex_ && board_ == static_cast<const Board*>(hex_);
+  if (hex_direct_ && occupancy_.size() <= k_sight_table_hexes) pair_hexes_ = occupancy_.size();
+  if (hex_) go_ways_.assign(k_go_ways, GoWay{});
   if (s.blocks && s.hex) blocks_ = s.blocks.get();
   fired_.assign(units_.size(), 0);
   occupied_.reserve(units_.size());
@@ -188,9 +190,8 @@ const ChargeWay& Battle::charge_way_miss(std::size_t a, std::size_t b, Length di
 }
 
 Battle::HexPair* Battle::hex_pair(std::size_t a, std::size_t b) const {
-  if (!hex_direct_) return nullptr;
-  const std::size_t hexes = static_cast<std::size_t>(hex_->cols()) * static_cast<std::size_t>(hex_->rows());
-  if (hexes > k_sight_table_hexes) return nullptr;
+  const std::size_t hexes = pair_hexes_;  // 0 unless the scenario's hex board, at most k_sight_table_hexes
+  if (hexes == 0) return nullptr;
   const std::size_t ia = unit_place(a), ib = unit_place(b);
   if (ia == HexBoard::k_off_board || ib == HexBoard::k_off_board) return nullptr;
   if (hex_pairs_.empty()) hex_pairs_.resize(hexes * hexes);
@@ -204,15 +205,61 @@ Battle::HexPair* Battle::hex_pair(std::size_t a, std::size_t b) const {
   return kept;
 }
 
-double Battle::pair_bearing(std::size_t a, std::size_t b) const {
+double Battle::pair_bearing_miss(std::size_t a, std::size_t b) const {
   const Point from = units_[a].pos, to = units_[b].pos;
+  PairMemo& m = memo_[a * units_.size() + b];
   HexPair* kept = hex_pair(a, b);
-  if (!kept) return bearing_deg(from, to);
-  if (!kept->bearing_valid) {
-    kept->bearing = bearing_deg(from, to);
-    kept->bearing_valid = true;
+  if (!kept) {
+    m.bearing = bearing_deg(from, to);
+  } else {
+    if (!kept->bearing_valid) {
+      kept->bearing = bearing_deg(from, to);
+      kept->bearing_valid = true;
+    }
+    m.bearing = kept->bearing;
   }
-  return kept->bearing;
+  set_bits(m.bearing_pos, from, to);
+  m.bearing_valid = true;
+  return m.bearing;
+}
+
+const Battle::GoWay& Battle::go_way(Point from, Point dest, Length allowance) const {
+  const std::uint64_t k[4] = {std::bit_cast<std::uint64_t>(from.x), std::bit_cast<std::uint64_t>(from.y),
+                              std::bit_cast<std::uint64_t>(dest.x), std::bit_cast<std::uint64_t>(dest.y)};
+  const std::uint64_t al = std::bit_cast<std::uint64_t>(allowance.as_cm());
+  std::uint64_t h = k[0] * 0x9E3779B97F4A7C15ULL;
+  h = (h ^ (h >> 29) ^ k[1]) * 0xBF58476D1CE4E5B9ULL;
+  h = (h ^ (h >> 31) ^ k[2]) * 0x94D049BB133111EBULL;
+  h = (h ^ (h >> 29) ^ k[3]) * 0x9E3779B97F4A7C15ULL;
+  h = (h ^ (h >> 31) ^ al) * 0xBF58476D1CE4E5B9ULL;
+  GoWay& w = go_ways_[(h >> 40) & (k_go_ways - 1)];
+  if (w.valid && w.allowance == al && same_bits(w.pos, from, dest)) return w;
+  // hex_go's own steps before it looks at the other units.
+  const HexBoard& hb = *hex_;
+  const double s = hb.hex_size().as_cm();
+  w.n = hb.hexes_in(allowance);
+  const Point d = dest - from;
+  const double dl = norm(d);
+  w.moves = !(w.n <= 0 || dl == 0);
+  if (w.moves) {
+    const int n = w.n;
+    if (dl > (n + 1) * s) dest = from + d * ((n + 1) * s / dl);  // a far point: only as far as the move goes
+    w.bearing = bearing_deg(from, dest);
+    const Hex start = hb.hex_of(from);
+    if (hb.on_board(start)) {
+      // HexBoard::move_toward's walk on the start's hex (on the board, so
+      // clamp_onto keeps it), giving its hex (the hex of the centre it
+      // returns, or `start` when it stays).
+      const Hex target = hb.hex_of(dest);
+      w.goal = hb.walk_toward(start, target, n, hex_line(start, target));
+    } else {
+      w.goal = hb.hex_of(hb.move_toward(from, dest, allowance));
+    }
+  }
+  set_bits(w.pos, from, Point{std::bit_cast<double>(k[2]), std::bit_cast<double>(k[3])});
+  w.allowance = al;
+  w.valid = true;
+  return w;
 }
 
 // aspect_continuous (engine/board/geometry.hpp), its bearing kept.
@@ -221,13 +268,7 @@ Aspect Battle::aspect_at(std::size_t target, std::size_t attacker) const {
   const Point a = units_[attacker].pos;
   if (!hex_direct_) return board_->aspect(t.pos, t.facing, a, k_front_half_deg, k_rear_half_deg);
   if (t.pos == a) return Aspect::front;
-  PairMemo& m = memo_[target * units_.size() + attacker];
-  if (!m.bearing_valid || !same_bits(m.bearing_pos, t.pos, a)) {
-    m.bearing = pair_bearing(target, attacker);
-    set_bits(m.bearing_pos, t.pos, a);
-    m.bearing_valid = true;
-  }
-  const double rel = std::abs(wrap_deg(m.bearing - t.facing));
+  const double rel = std::abs(wrap_deg(pair_bearing(target, attacker) - t.facing));
   if (rel <= k_front_half_deg + kAngleTolDeg) return Aspect::front;
   if (rel >= 180.0 - k_rear_half_deg - kAngleTolDeg) return Aspect::rear;
   return Aspect::flank;
@@ -281,9 +322,8 @@ void Battle::sync_world() const {
   }
 }
 
-bool Battle::sees_in_epoch(std::size_t a, std::size_t b) const {
+bool Battle::sees_in_epoch_miss(std::size_t a, std::size_t b) const {
   PairMemo& m = memo_[a * units_.size() + b];
-  if (m.sees_valid && m.sees_world == world_epoch_) return m.sees;
   // Units in between block the view (seed 004's line of sight); the two
   // ends' own hexes never do.
   if (hex_) {

@@ -186,7 +186,7 @@ class Battle {
     std::uint64_t way_distance = 0;
     bool way_valid = false;
     ChargeWay way;
-    // Hex boards: pair_bearing(a, b) (aspect_at), keyed by both positions.
+    // pair_bearing(a, b) (aspect_at, facing a target), keyed by both positions.
     std::uint64_t bearing_pos[4]{};
     bool bearing_valid = false;
     double bearing = 0;
@@ -258,8 +258,34 @@ class Battle {
   // board too large, or not a hex board); an entry kept for other places in
   // these hexes is started again (its answers dropped).
   HexPair* hex_pair(std::size_t a, std::size_t b) const;
-  // bearing_deg(units a -> b), from hex_pairs_ where it can.
+  // bearing_deg(units a -> b): kept per ordered pair of units while both
+  // positions keep their bits (the pair memo), else from hex_pairs_ where it
+  // can.
   double pair_bearing(std::size_t a, std::size_t b) const;
+  double pair_bearing_miss(std::size_t a, std::size_t b) const;
+  // hex_go's (engine/engagement/engagement_blocks.cpp) board questions of a
+  // move from `from` toward `dest` with this allowance: whether it moves at
+  // all (hexes_in(allowance) > 0 and dest != from), the facing it takes
+  // (bearing_deg to dest, shortened to the move's reach), and the hex
+  // HexBoard's walk reaches (move_toward's walk from the start's hex, before
+  // other units). A pure function of the two points, the allowance and the
+  // board, kept in a small table keyed by their bits (valid across reset).
+  // Hex boards only.
+  struct GoWay {
+    std::uint64_t pos[4]{};
+    std::uint64_t allowance = 0;
+    bool valid = false;
+    bool moves = false;
+    int n = 0;            // hexes_in(allowance)
+    double bearing = 0;
+    Hex goal;
+  };
+  static constexpr std::size_t k_go_ways = 1024;  // a power of two
+  mutable std::vector<GoWay> go_ways_;
+  const GoWay& go_way(Point from, Point dest, Length allowance) const;
+  // hex_pairs_'s and sight_lines_' side: the board's hexes when it is the
+  // scenario's hex board of at most k_sight_table_hexes hexes, else 0.
+  std::size_t pair_hexes_ = 0;
   // board().aspect(target's place and facing, attacker's place, the aspect
   // half-angles); on a hex board (continuous aspect, HexBoard does not
   // override it) with the kept bearing.
@@ -316,7 +342,12 @@ class Battle {
   // Brings world_key_ up to date (a new epoch if any unit moved, left or
   // came back); the pair answers of the epoch then hold.
   void sync_world() const;
-  bool sees_in_epoch(std::size_t a, std::size_t b) const;
+  bool sees_in_epoch(std::size_t a, std::size_t b) const {
+    const PairMemo& m = memo_[a * units_.size() + b];
+    if (m.sees_valid && m.sees_world == world_epoch_) return m.sees;
+    return sees_in_epoch_miss(a, b);
+  }
+  bool sees_in_epoch_miss(std::size_t a, std::size_t b) const;
   bool sees_in_world(std::size_t a, std::size_t b) const {
     if (world_synced_ != changes_) sync_world();
     return sees_in_epoch(a, b);
@@ -371,6 +402,12 @@ inline Hex Battle::unit_hex(std::size_t i) const {
     m.valid = true;
   }
   return m.hex;
+}
+
+inline double Battle::pair_bearing(std::size_t a, std::size_t b) const {
+  const PairMemo& m = memo_[a * units_.size() + b];
+  if (m.bearing_valid && same_bits(m.bearing_pos, units_[a].pos, units_[b].pos)) return m.bearing;
+  return pair_bearing_miss(a, b);
 }
 
 inline bool Battle::adjacent(std::size_t a, std::size_t b) const {

@@ -69,23 +69,16 @@ double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
   const HexBoard& hb = *b_.hex();
   Unit& u = b_.units_[i];
   const double s = hb.hex_size().as_cm();
-  const int n = hb.hexes_in(allowance);
-  const Point d = dest - u.pos;
-  const double dl = norm(d);
-  if (n <= 0 || dl == 0) return 0;
-  if (dl > (n + 1) * s) dest = u.pos + d * ((n + 1) * s / dl);  // a far point: only as far as the move goes
-  u.facing = bearing_deg(u.pos, dest);
+  // The board's part of the move (Battle::go_way: no move at all when the
+  // allowance holds no hex or dest is here; else the facing toward dest, as
+  // far as the move goes, and HexBoard::move_toward's walk from the unit's
+  // hex), kept by the bits of the two points and the allowance.
+  const Battle::GoWay& way = b_.go_way(u.pos, dest, allowance);
+  if (!way.moves) return 0;
+  const int n = way.n;
+  u.facing = way.bearing;
   const Hex from = b_.unit_hex(i);
-  Hex goal;
-  if (hb.on_board(from)) {
-    // HexBoard::move_toward's walk on the kept hex (its start: on the board,
-    // so clamp_onto keeps it), giving its hex (the hex of the centre it
-    // returns, or `from` when it stays).
-    const Hex target = hb.hex_of(dest);
-    goal = hb.walk_toward(from, target, n, b_.hex_line(from, target));
-  } else {
-    goal = hb.hex_of(hb.move_toward(u.pos, dest, allowance));
-  }
+  const Hex goal = way.goal;
   if (goal == from) return 0;
   // The other units' hexes (kept hexes), looked up once for the walk.
   go_others_.clear();  // within the capacity reserved at construction
