@@ -192,11 +192,15 @@ const ChargeWay& Battle::charge_way_miss(std::size_t a, std::size_t b, Length di
 Battle::HexPair* Battle::hex_pair(std::size_t a, std::size_t b) const {
   const std::size_t hexes = pair_hexes_;  // 0 unless the scenario's hex board, at most k_sight_table_hexes
   if (hexes == 0) return nullptr;
-  const std::size_t ia = unit_place(a), ib = unit_place(b);
+  // unit_place of each, the kept hex read directly when the bits match.
+  const Point from = units_[a].pos, to = units_[b].pos;
+  const HexMemo& ma = hex_memo_[a];
+  const HexMemo& mb = hex_memo_[b];
+  const std::size_t ia = ma.valid && ma.x == std::bit_cast<std::uint64_t>(from.x) && ma.y == std::bit_cast<std::uint64_t>(from.y) ? ma.place : unit_place(a);
+  const std::size_t ib = mb.valid && mb.x == std::bit_cast<std::uint64_t>(to.x) && mb.y == std::bit_cast<std::uint64_t>(to.y) ? mb.place : unit_place(b);
   if (ia == HexBoard::k_off_board || ib == HexBoard::k_off_board) return nullptr;
   if (hex_pairs_.empty()) hex_pairs_.resize(hexes * hexes);
   HexPair* kept = &hex_pairs_[ia * hexes + ib];
-  const Point from = units_[a].pos, to = units_[b].pos;
   if (!same_bits(kept->pos, from, to)) {
     set_bits(kept->pos, from, to);  // another pair of places in these hexes: start the entry again
     kept->way_valid = false;
@@ -299,7 +303,7 @@ void Battle::sync_world() const {
       key[2] = on;
       if (hex_) {
         world_hex_[k] = unit_hex(k);
-        world_place_[k] = hex_->hex_index(world_hex_[k]);
+        world_place_[k] = hex_memo_[k].place;  // hex_index(world_hex_[k]), kept with it
       }
     }
   }

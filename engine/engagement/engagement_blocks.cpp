@@ -250,8 +250,9 @@ void Engagement::block_shooting() {
                                             : arm == Arm::infantry ? r.infantry_range : 0;
     if (range <= 0) continue;
     bool adjacent_enemy = false;
+    const Hex hi = b_.unit_hex(i);  // Battle::adjacent(i, j), the unit's hex read once
     for (std::size_t j = 0; j < b_.units_.size() && !adjacent_enemy; ++j)
-      adjacent_enemy = b_.units_[j].active() && b_.enemies(i, j) && b_.adjacent(i, j);
+      adjacent_enemy = b_.units_[j].active() && b_.enemies(i, j) && hex_distance(hi, b_.unit_hex(j)) == 1;
     if (adjacent_enemy) continue;
     if (arm == Arm::artillery) {
       // The melees to come this turn: the charges' contacts, and its side's
@@ -321,9 +322,10 @@ void Engagement::block_infantry_attacks() {
     Unit& u = b_.units_[i];
     if (!u.active() || u.engaged || u.order != Order::good || b_.arm_of(i) != Arm::infantry) continue;
     UnitIndex target = k_no_unit;
+    const Hex hi = b_.unit_hex(i);  // Battle::adjacent(i, j), the unit's hex read once
     for (std::size_t j = 0; j < b_.units_.size(); ++j) {
       const Unit& v = b_.units_[j];
-      if (!v.active() || !b_.enemies(i, j) || !b_.adjacent(i, j)) continue;
+      if (!v.active() || !b_.enemies(i, j) || hex_distance(hi, b_.unit_hex(j)) != 1) continue;
       if (v.cavalry()) {
         target = static_cast<UnitIndex>(j);
         break;
