@@ -326,7 +326,45 @@ void Battle::sync_world() const {
   }
 }
 
+Hex Battle::unit_hex_miss(std::size_t i) const {
+  const Point p = units_[i].pos;
+  HexMemo& m = hex_memo_[i];
+  m.hex = hex_->hex_of(p);
+  m.place = hex_->hex_index(m.hex);
+  m.x = std::bit_cast<std::uint64_t>(p.x);
+  m.y = std::bit_cast<std::uint64_t>(p.y);
+  m.valid = true;
+  return m.hex;
+}
+
+// sees_in_epoch_slow's answer where its line is built and summed up in bits
+// (a board of at most 128 hexes, both ends on it, no step that needs units
+// on both sides): the same expression, without the rest of its cases.
 bool Battle::sees_in_epoch_miss(std::size_t a, std::size_t b) const {
+  const std::size_t hexes = occupancy_.size();
+  if (!sight_lines_.empty() && hexes <= 128) {  // a hex board (sight_lines_ is only ever built on one)
+    const std::size_t ia = world_place_[a], ib = world_place_[b];
+    if (ia != HexBoard::k_off_board && ib != HexBoard::k_off_board) {
+      const SightLine& line = sight_lines_[ia * hexes + ib];
+      if (line.state == 1 && !line.pairs) {
+        bool clear = !line.terrain_blocked && (occ_bits_[0] & line.mask[0]) == 0 && (occ_bits_[1] & line.mask[1]) == 0;
+        const auto occ = [this](std::uint8_t p) { return (occ_bits_[p >> 6] >> (p & 63) & 1) != 0; };
+        for (std::uint32_t k = 0; k < line.pair_len && clear; ++k) {
+          const SightPair& q = sight_pairs_[line.pair_offset + k];
+          clear = !(occ(q.p1) && occ(q.p2));
+        }
+        PairMemo& m = memo_[a * units_.size() + b];
+        m.sees = clear;
+        m.sees_world = world_epoch_;
+        m.sees_valid = true;
+        return clear;
+      }
+    }
+  }
+  return sees_in_epoch_slow(a, b);
+}
+
+__attribute__((noinline)) bool Battle::sees_in_epoch_slow(std::size_t a, std::size_t b) const {
   PairMemo& m = memo_[a * units_.size() + b];
   // Units in between block the view (seed 004's line of sight); the two
   // ends' own hexes never do.

@@ -319,6 +319,7 @@ class Battle {
   mutable std::vector<HexLine> hex_lines_;
   mutable std::vector<Hex> hex_line_cells_;
   mutable std::vector<HexMemo> hex_memo_;
+  Hex unit_hex_miss(std::size_t i) const;  // unit_hex's computation, kept
   // The engagement's changes to the units (engine/engagement/engagement*.cpp
   // call changed() after each): a unit's position, its being on the table,
   // its figures, formation or mount. The answers kept by world (sync_world,
@@ -347,7 +348,10 @@ class Battle {
     if (m.sees_valid && m.sees_world == world_epoch_) return m.sees;
     return sees_in_epoch_miss(a, b);
   }
+  // The epoch's answer not yet kept: a line summed up in bits (boards of at
+  // most 128 hexes) here, every other case in sees_in_epoch_slow.
   bool sees_in_epoch_miss(std::size_t a, std::size_t b) const;
+  bool sees_in_epoch_slow(std::size_t a, std::size_t b) const;
   bool sees_in_world(std::size_t a, std::size_t b) const {
     if (world_synced_ != changes_) sync_world();
     return sees_in_epoch(a, b);
@@ -392,16 +396,9 @@ inline UnitIndex Battle::nearest_enemy(std::size_t i, bool visible_only) const {
 
 inline Hex Battle::unit_hex(std::size_t i) const {
   const Point p = units_[i].pos;
-  HexMemo& m = hex_memo_[i];
-  const std::uint64_t x = std::bit_cast<std::uint64_t>(p.x), y = std::bit_cast<std::uint64_t>(p.y);
-  if (!m.valid || m.x != x || m.y != y) {
-    m.hex = hex_->hex_of(p);
-    m.place = hex_->hex_index(m.hex);
-    m.x = x;
-    m.y = y;
-    m.valid = true;
-  }
-  return m.hex;
+  const HexMemo& m = hex_memo_[i];
+  if (m.valid && m.x == std::bit_cast<std::uint64_t>(p.x) && m.y == std::bit_cast<std::uint64_t>(p.y)) return m.hex;
+  return unit_hex_miss(i);
 }
 
 inline double Battle::pair_bearing(std::size_t a, std::size_t b) const {
