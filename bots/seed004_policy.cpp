@@ -72,7 +72,7 @@ bool choose_retire_and_reform(const Seed004Rules& r, ChoicePolicy p, const Retir
 bool blocks_form_square(const Battle& b, std::size_t infantry, std::size_t cavalry) {
   const Seed004Rules& r = *b.blocks();
   const HexBoard& hb = *b.hex();
-  const Hex ih = hb.hex_of(b.unit(infantry).pos), ch = hb.hex_of(b.unit(cavalry).pos);
+  const Hex ih = b.unit_hex(infantry), ch = b.unit_hex(cavalry);  // hex_of of their positions, kept
   SquareQuestion q;
   q.cavalry_blocks = b.unit(cavalry).figures;
   q.artillery_dice = b.combined_arms_dice(cavalry, infantry);

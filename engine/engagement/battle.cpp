@@ -642,7 +642,7 @@ Point Battle::home_point(std::size_t i) const {
   const Edge e = scenario_->sides[u.side].edge;
   if (hex_) {
     // The hex on the own edge straight back (same column, or same row).
-    const Hex h = hex_->hex_of(u.pos);
+    const Hex h = unit_hex(i);  // hex_of(u.pos), kept
     const int col = HexBoard::col_of(h);
     switch (e) {
       case Edge::bottom: return hex_->centre(HexBoard::from_offset(col, 0));
@@ -664,7 +664,7 @@ Point Battle::home_point(std::size_t i) const {
 }
 
 bool Battle::at_edge(std::size_t i, Edge e) const {
-  if (hex_) return hex_->edge_distance(hex_->hex_of(units_[i].pos), e) == 0;
+  if (hex_) return hex_->edge_distance(unit_hex(i), e) == 0;  // unit_hex: hex_of(its position), kept
   const auto& t = *scenario_->table;
   const double w = t.width().as_cm(), d = t.depth().as_cm();
   const Footprint f = footprint(i);

@@ -211,7 +211,7 @@ bool Engagement::block_retreat(std::size_t i, int hexes, const char* why) {
   if (!u.active() || hexes <= 0) return false;
   const HexBoard& hb = *b_.hex();
   const Edge own = b_.scenario().sides[u.side].edge;
-  const Retreat rt = vedette::retreat(hb, hb.hex_of(u.pos), own, hexes, !u.in_square(), b_.occupied());
+  const Retreat rt = vedette::retreat(hb, b_.unit_hex(i), own, hexes, !u.in_square(), b_.occupied());
   if (!rt.path.empty()) {
     u.pos = hb.centre(rt.path.back());
     b_.changed();
@@ -378,7 +378,7 @@ void Engagement::block_melee(const Contact& c) {
     block_melee_square(a, d, art_dice, arts);
     return;
   }
-  const int dice_a = melee_dice(r, b_.block_of(a), b_.block_of(d), hb.terrain(hb.hex_of(D.pos)).cover);
+  const int dice_a = melee_dice(r, b_.block_of(a), b_.block_of(d), hb.terrain(b_.unit_hex(d)).cover);
   // Seed 004, Retire and Reform: cavalry attacked in melee by infantry may
   // choose it before the dice.
   if (arm_a == Arm::infantry && arm_d == Arm::cavalry && block_retire_and_reform(a, d, dice_a, art_dice)) return;
@@ -395,7 +395,7 @@ void Engagement::block_offer_square(std::size_t a, std::size_t d) {
   // Seed 004, Infantry Square: the infantry's choice before a cavalry melee.
   if (arm_a == Arm::cavalry && arm_d == Arm::infantry && !D.in_square() && r_.charge.infantry_square.enabled) {
     const SquareRefusal why =
-        may_form_square(r, static_cast<int>(b_.hands_[D.side].hand.size()), hb.terrain(hb.hex_of(D.pos)), false, false);
+        may_form_square(r, static_cast<int>(b_.hands_[D.side].hand.size()), hb.terrain(b_.unit_hex(d)), false, false);
     if (why == SquareRefusal::none && bots_[D.side]->form_square(b_, d, a)) {
       D.formation = Formation::square;
       b_.changed();
@@ -524,7 +524,7 @@ bool Engagement::block_retire_and_reform(std::size_t a, std::size_t d, int dice_
       e.with("symbols", symbols_str(rr.rolled)).with("hits", static_cast<long long>(rr.hits));
       emit(std::move(e));
     }
-    const Hex vacated = hb.hex_of(D.pos);
+    const Hex vacated = b_.unit_hex(d);
     block_hits(d, before - cav.blocks, "melee");
     if (D.active() && !rr.path.empty()) {
       D.pos = hb.centre(cav.hex);
@@ -539,7 +539,7 @@ bool Engagement::block_retire_and_reform(std::size_t a, std::size_t d, int dice_
         emit(std::move(e));
       }
     }
-    if (hb.hex_of(D.pos) != vacated || !D.active()) {
+    if (b_.unit_hex(d) != vacated || !D.active()) {
       // Seed 004: the infantry may take ground (a switch); a square may not.
       if (r.infantry_takes_ground && may_take_ground(b_.block_of(a))) {
         A.pos = hb.centre(vacated);
@@ -599,7 +599,7 @@ void Engagement::block_melee_exchange(const Contact& c, int dice_a, int art_dice
   const std::size_t back = battle_back_target(a, arts.empty() ? std::nullopt : std::optional<std::size_t>(art));
   if (!b_.units_[back].active() || !b_.adjacent(d, back)) return;
   // Seed 004: cavalry battling back against a square rolls at most 1 die.
-  const int dice_d = melee_dice(r, b_.block_of(d), b_.block_of(back), hb.terrain(hb.hex_of(b_.units_[back].pos)).cover);
+  const int dice_d = melee_dice(r, b_.block_of(d), b_.block_of(back), hb.terrain(b_.unit_hex(back)).cover);
   const auto rolled_d = roll_symbols(r, melee_, dice_d);
   const Score sb = score(r, rolled_d, b_.arm_of(back), CombatKind::melee, r.sabres(arm_d));
   sd.melee_hits += sb.hits;
@@ -630,7 +630,7 @@ std::string Engagement::block_formation(std::size_t i, bool square) {
   if (square) {
     if (u.in_square() || !r_.charge.infantry_square.enabled) return "holds";
     const SquareRefusal why =
-        may_form_square(*blocks_, static_cast<int>(b_.hands_[u.side].hand.size()), hb.terrain(hb.hex_of(u.pos)), false, false);
+        may_form_square(*blocks_, static_cast<int>(b_.hands_[u.side].hand.size()), hb.terrain(b_.unit_hex(i)), false, false);
     if (why != SquareRefusal::none) return "holds: may not form square, " + std::string(k_square_refusal_names[static_cast<std::size_t>(why)]) + " (seed 004)";
     u.formation = Formation::square;
     b_.changed();
