@@ -37,6 +37,8 @@ Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_
   world_place_.assign(units_.size(), HexBoard::k_off_board);
   hex_memo_.assign(units_.size(), HexMemo{});
   nearest_.assign(units_.size(), NearestMemo{});
+  sides01_ = std::all_of(units_.begin(), units_.end(), [](const Unit& u) { return u.side <= 1; });
+  for (auto& l : epoch_units_) l.reserve(units_.size());
   if (hex_) {
     occupancy_.assign(static_cast<std::size_t>(hex_->cols()) * static_cast<std::size_t>(hex_->rows()), 0);
     occupancy_marks_.reserve(units_.size());
@@ -314,8 +316,11 @@ void Battle::sync_world() const {
   occupancy_marks_.clear();
   occupancy_off_.clear();
   occ_bits_[0] = occ_bits_[1] = 0;
+  epoch_units_[0].clear();
+  epoch_units_[1].clear();
   for (std::size_t k = 0; k < units_.size(); ++k) {
     if (world_key_[3 * k + 2] == 0) continue;
+    if (units_[k].side <= 1) epoch_units_[units_[k].side].push_back(EpochUnit{k, world_hex_[k]});
     const std::size_t i = world_place_[k];
     if (i == HexBoard::k_off_board) {
       occupancy_off_.push_back(world_hex_[k]);
@@ -494,6 +499,25 @@ UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
     }
     const double s = hex_->hex_size().as_cm();
     const Hex hi = world_hex_[i];
+    if (sides01_) {
+      // The same search over the epoch's active units of the other side (in
+      // index order; sync_world has just read every unit's being on the
+      // table into the epoch).
+      for (const EpochUnit& e : epoch_units_[1 - units_[i].side]) {
+        const std::size_t j = e.index;
+        const int dq = e.hex.q - hi.q, dr = e.hex.r - hi.r;
+        const int n = (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2;  // hex_distance
+        const Length g = Length::cm(std::max(0.0, s * n - s / 2.0 - s / 2.0));
+        if (best != k_no_unit && !(g < best_gap)) continue;
+        if (visible_only && !sees_in_epoch(i, j)) continue;
+        best = static_cast<UnitIndex>(j);
+        best_gap = g;
+      }
+      m.at[visible_only] = changes_;
+      m.epoch[visible_only] = world_epoch_;
+      m.unit[visible_only] = best;
+      return best;
+    }
     for (std::size_t j = 0; j < units_.size(); ++j) {
       if (!units_[j].active() || !enemies(i, j)) continue;
       const Hex hj = world_hex_[j];

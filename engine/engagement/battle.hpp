@@ -339,6 +339,16 @@ class Battle {
     std::uint64_t epoch[2]{};
   };
   mutable std::vector<NearestMemo> nearest_;
+  // Hex boards: the epoch's active units of each side (index and hex, in
+  // index order), made by sync_world with the occupancy, for
+  // nearest_enemy_miss's search on hexes; used when every unit is of side 0
+  // or 1 (sides01_).
+  struct EpochUnit {
+    std::size_t index = 0;
+    Hex hex;
+  };
+  mutable std::vector<EpochUnit> epoch_units_[2];
+  bool sides01_ = false;
   UnitIndex nearest_enemy_miss(std::size_t i, bool visible_only) const;
   // Brings world_key_ up to date (a new epoch if any unit moved, left or
   // came back); the pair answers of the epoch then hold.
