@@ -128,6 +128,11 @@ class Battle {
   const Seed004Rules* blocks() const { return blocks_; }
   Arm arm_of(std::size_t i) const;
   BlockUnit block_of(std::size_t i) const;
+  // may_retire_and_reform (engine/modules/blocks/seed004.cpp) for cavalry
+  // unit i attacked in melee by infantry, not battling back, toward its own
+  // edge over occupied(): the engine's check and the bot's ask it back to
+  // back, so the answer is kept while nothing changed (changes_).
+  RetireRefusal retire_refusal(std::size_t i) const;
   bool adjacent(std::size_t a, std::size_t b) const;
   // The hex unit i stands in (hex boards only): HexBoard::hex_of of its
   // position, kept while the position's bits do not change.
@@ -339,6 +344,13 @@ class Battle {
     std::uint64_t epoch[2]{};
   };
   mutable std::vector<NearestMemo> nearest_;
+  // retire_refusal's last answer: unit, as of changes_ == at.
+  struct RetireMemo {
+    std::uint64_t at = 0;
+    std::size_t unit = 0;
+    RetireRefusal why = RetireRefusal::none;
+  };
+  mutable RetireMemo retire_memo_;
   // Hex boards: the epoch's active units of each side (index and hex, in
   // index order), made by sync_world with the occupancy, for
   // nearest_enemy_miss's search on hexes; used when every unit is of side 0

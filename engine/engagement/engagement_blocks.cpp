@@ -289,7 +289,8 @@ void Engagement::block_shooting() {
     const int n = unit_dice(r, b_.block_of(i), dist, hb.terrain(th).cover);
     b_.fired_[i] = 1;
     if (n <= 0) continue;
-    const auto rolled = roll_symbols(r, shooting_, n);
+    roll_symbols(r, shooting_, n, rolled_);
+    const std::vector<Symbol>& rolled = rolled_;
     const Score sc = score(r, rolled, b_.arm_of(t), CombatKind::ranged, false);
     pending_hits_[t] += sc.hits;
     pending_flags_[t] += sc.flags;
@@ -510,7 +511,7 @@ bool Engagement::block_retire_and_reform(std::size_t a, std::size_t d, int dice_
   SideOutcome& sd = out_.sides[D.side];
   const Edge edge_d = b_.scenario().sides[D.side].edge;
   BlockUnit cav = b_.block_of(d);
-  const RetireRefusal why = may_retire_and_reform(r, hb, cav, Arm::infantry, edge_d, b_.occupied(), false);
+  const RetireRefusal why = b_.retire_refusal(d);  // may_retire_and_reform, kept for the bot's same question
   if (why == RetireRefusal::none && bots_[D.side]->retire_and_reform(b_, d, a)) {
     const int before = cav.blocks;
     const RetireResult rr = resolve_retire_and_reform(r, hb, cav, dice_a, art_dice, edge_d, b_.occupied(), melee_);
@@ -574,7 +575,8 @@ void Engagement::block_melee_exchange(const Contact& c, int dice_a, int art_dice
   SideOutcome& sd = out_.sides[D.side];
   const Arm arm_a = b_.arm_of(a), arm_d = b_.arm_of(d);
   const std::size_t art = arts.empty() ? static_cast<std::size_t>(-1) : static_cast<std::size_t>(arts.front());
-  const auto rolled = roll_symbols(r, melee_, dice_a + art_dice);
+  roll_symbols(r, melee_, dice_a + art_dice, rolled_);
+  const std::vector<Symbol>& rolled = rolled_;
   const Score sc = score(r, rolled, arm_d, CombatKind::melee, r.sabres(arm_a));
   sa.melee_hits += sc.hits;
   if (rec_) {
@@ -600,7 +602,8 @@ void Engagement::block_melee_exchange(const Contact& c, int dice_a, int art_dice
   if (!b_.units_[back].active() || !b_.adjacent(d, back)) return;
   // Seed 004: cavalry battling back against a square rolls at most 1 die.
   const int dice_d = melee_dice(r, b_.block_of(d), b_.block_of(back), hb.terrain(b_.unit_hex(back)).cover);
-  const auto rolled_d = roll_symbols(r, melee_, dice_d);
+  roll_symbols(r, melee_, dice_d, rolled_back_);
+  const std::vector<Symbol>& rolled_d = rolled_back_;
   const Score sb = score(r, rolled_d, b_.arm_of(back), CombatKind::melee, r.sabres(arm_d));
   sd.melee_hits += sb.hits;
   if (rec_) {
@@ -703,6 +706,15 @@ BlockUnit Battle::block_of(std::size_t i) const {
   b.in_square = u.in_square();
   b.ordered = fired_[i] == 0;
   return b;
+}
+
+RetireRefusal Battle::retire_refusal(std::size_t i) const {
+  if (retire_memo_.at == changes_ && retire_memo_.unit == i) return retire_memo_.why;
+  const BlockUnit cav = block_of(i);
+  const RetireRefusal why =
+      may_retire_and_reform(*blocks_, *hex_, cav, Arm::infantry, scenario_->sides[cav.side].edge, occupied(), false);
+  retire_memo_ = RetireMemo{changes_, i, why};
+  return why;
 }
 
 const std::vector<Hex>& Battle::occupied() const {
