@@ -497,7 +497,11 @@ UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
       m.at[visible_only] = changes_;
       return m.unit[visible_only];
     }
-    const double s = hex_->hex_size().as_cm();
+    // The gap of n hexes, max(0, s * n - s / 2 - s / 2) for the hex size s,
+    // is 0 for n <= 1 and grows strictly with n (on a board's few dozen hexes
+    // s * n and s * (n + 1) are some s apart, far above their rounding):
+    // comparing max(n, 1) is comparing the gaps, without the arithmetic.
+    int best_n = 0;
     const Hex hi = world_hex_[i];
     if (sides01_) {
       // The same search over the epoch's active units of the other side (in
@@ -506,12 +510,11 @@ UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
       for (const EpochUnit& e : epoch_units_[1 - units_[i].side]) {
         const std::size_t j = e.index;
         const int dq = e.hex.q - hi.q, dr = e.hex.r - hi.r;
-        const int n = (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2;  // hex_distance
-        const Length g = Length::cm(std::max(0.0, s * n - s / 2.0 - s / 2.0));
-        if (best != k_no_unit && !(g < best_gap)) continue;
+        const int n = std::max(1, (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2);  // hex_distance
+        if (best != k_no_unit && !(n < best_n)) continue;
         if (visible_only && !sees_in_epoch(i, j)) continue;
         best = static_cast<UnitIndex>(j);
-        best_gap = g;
+        best_n = n;
       }
       m.at[visible_only] = changes_;
       m.epoch[visible_only] = world_epoch_;
@@ -522,12 +525,11 @@ UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
       if (!units_[j].active() || !enemies(i, j)) continue;
       const Hex hj = world_hex_[j];
       const int dq = hj.q - hi.q, dr = hj.r - hi.r;
-      const int n = (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2;  // hex_distance
-      const Length g = Length::cm(std::max(0.0, s * n - s / 2.0 - s / 2.0));
-      if (best != k_no_unit && !(g < best_gap)) continue;
+      const int n = std::max(1, (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2);  // hex_distance
+      if (best != k_no_unit && !(n < best_n)) continue;
       if (visible_only && !sees_in_epoch(i, j)) continue;
       best = static_cast<UnitIndex>(j);
-      best_gap = g;
+      best_n = n;
     }
     m.at[visible_only] = changes_;
     m.epoch[visible_only] = world_epoch_;
