@@ -242,6 +242,12 @@ void Engagement::block_shooting() {
   std::fill(pending_hits_.begin(), pending_hits_.end(), 0);
   std::fill(pending_flags_.begin(), pending_flags_.end(), 0);
   std::fill(b_.fired_.begin(), b_.fired_.end(), std::uint8_t{0});
+  // Each active unit's hex (Battle::unit_hex), read once: no unit moves or
+  // leaves until the hits and flags land after the loop. Kept in hex_go's
+  // scratch (reserved for every unit; hex_go is not called in the loop).
+  go_others_.clear();
+  for (std::size_t j = 0; j < b_.units_.size(); ++j)
+    go_others_.push_back(GoOther{b_.units_[j].active() ? b_.unit_hex(j) : Hex{}, false});
   for (std::size_t i = 0; i < b_.units_.size(); ++i) {
     const Unit& u = b_.units_[i];
     if (!u.active() || u.engaged || u.charged_this_turn || u.order == Order::routed) continue;
@@ -250,9 +256,9 @@ void Engagement::block_shooting() {
                                             : arm == Arm::infantry ? r.infantry_range : 0;
     if (range <= 0) continue;
     bool adjacent_enemy = false;
-    const Hex hi = b_.unit_hex(i);  // Battle::adjacent(i, j), the unit's hex read once
+    const Hex hi = go_others_[i].hex;  // Battle::adjacent(i, j) on the hexes read above
     for (std::size_t j = 0; j < b_.units_.size() && !adjacent_enemy; ++j)
-      adjacent_enemy = b_.units_[j].active() && b_.enemies(i, j) && hex_distance(hi, b_.unit_hex(j)) == 1;
+      adjacent_enemy = b_.units_[j].active() && b_.enemies(i, j) && hex_distance(hi, go_others_[j].hex) == 1;
     if (adjacent_enemy) continue;
     if (arm == Arm::artillery) {
       // The melees to come this turn: the charges' contacts, and its side's
@@ -283,8 +289,8 @@ void Engagement::block_shooting() {
     const UnitIndex tt = b_.nearest_enemy(i, true);
     if (tt == k_no_unit) continue;
     const auto t = static_cast<std::size_t>(tt);
-    const Hex th = b_.unit_hex(t);
-    const int dist = hex_distance(b_.unit_hex(i), th);
+    const Hex th = go_others_[t].hex;  // t is active (nearest_enemy)
+    const int dist = hex_distance(hi, th);
     if (dist > range) continue;
     const int n = unit_dice(r, b_.block_of(i), dist, hb.terrain(th).cover);
     b_.fired_[i] = 1;
