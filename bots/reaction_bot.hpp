@@ -65,6 +65,8 @@ class ReactionTableBot final : public Bot {
   bool opportunity_charge(const Battle& b, std::size_t unit, std::size_t mover, const Command& own) const override;
   // table_policy_opportunity's first condition is the option.
   bool makes_opportunity_charges() const override { return o_.opportunity_charges; }
+  // Its answer reads only the option and the unit's own order (reaction_bot.cpp).
+  bool opportunity_charge_cheap() const override { return true; }
   // Options read: form_square (its foot, if any), retire_and_reform,
   // opportunity_charges, charge_without_bonus.
 

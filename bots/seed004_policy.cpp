@@ -72,7 +72,7 @@ bool choose_retire_and_reform(const Seed004Rules& r, ChoicePolicy p, const Retir
 bool blocks_form_square(const Battle& b, std::size_t infantry, std::size_t cavalry) {
   const Seed004Rules& r = *b.blocks();
   const HexBoard& hb = *b.hex();
-  const Hex ih = hb.hex_of(b.unit(infantry).pos), ch = hb.hex_of(b.unit(cavalry).pos);
+  const Hex ih = b.unit_hex(infantry), ch = b.unit_hex(cavalry);  // hex_of of their positions, kept
   SquareQuestion q;
   q.cavalry_blocks = b.unit(cavalry).figures;
   q.artillery_dice = b.combined_arms_dice(cavalry, infantry);
@@ -93,8 +93,8 @@ bool blocks_retire_and_reform(const Battle& b, std::size_t cavalry, std::size_t 
   q.artillery_dice = b.combined_arms_dice(infantry, cavalry);
   q.cavalry_blocks = cav.blocks;
   if (b.block_of(infantry).in_square) q.battle_back_max_dice = r.square_cavalry_max_dice;
-  q.allowed = may_retire_and_reform(r, hb, cav, Arm::infantry, b.scenario().sides[cav.side].edge, b.occupied(), false) ==
-              RetireRefusal::none;
+  // may_retire_and_reform toward its own edge over b.occupied(), kept by Battle
+  q.allowed = b.retire_refusal(cavalry) == RetireRefusal::none;
   return choose_retire_and_reform(r, r.retire_policy, q);
 }
 

@@ -37,12 +37,16 @@ Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_
   world_place_.assign(units_.size(), HexBoard::k_off_board);
   hex_memo_.assign(units_.size(), HexMemo{});
   nearest_.assign(units_.size(), NearestMemo{});
+  sides01_ = std::all_of(units_.begin(), units_.end(), [](const Unit& u) { return u.side <= 1; });
+  for (auto& l : epoch_units_) l.reserve(units_.size());
   if (hex_) {
     occupancy_.assign(static_cast<std::size_t>(hex_->cols()) * static_cast<std::size_t>(hex_->rows()), 0);
     occupancy_marks_.reserve(units_.size());
     occupancy_off_.reserve(units_.size());
   }
   hex_direct_ = hex_ && board_ == static_cast<const Board*>(hex_);
+  if (hex_direct_ && occupancy_.size() <= k_sight_table_hexes) pair_hexes_ = occupancy_.size();
+  if (hex_) go_ways_.assign(k_go_ways, GoWay{});
   if (s.blocks && s.hex) blocks_ = s.blocks.get();
   fired_.assign(units_.size(), 0);
   occupied_.reserve(units_.size());
@@ -188,14 +192,17 @@ const ChargeWay& Battle::charge_way_miss(std::size_t a, std::size_t b, Length di
 }
 
 Battle::HexPair* Battle::hex_pair(std::size_t a, std::size_t b) const {
-  if (!hex_direct_) return nullptr;
-  const std::size_t hexes = static_cast<std::size_t>(hex_->cols()) * static_cast<std::size_t>(hex_->rows());
-  if (hexes > k_sight_table_hexes) return nullptr;
-  const std::size_t ia = unit_place(a), ib = unit_place(b);
+  const std::size_t hexes = pair_hexes_;  // 0 unless the scenario's hex board, at most k_sight_table_hexes
+  if (hexes == 0) return nullptr;
+  // unit_place of each, the kept hex read directly when the bits match.
+  const Point from = units_[a].pos, to = units_[b].pos;
+  const HexMemo& ma = hex_memo_[a];
+  const HexMemo& mb = hex_memo_[b];
+  const std::size_t ia = ma.valid && ma.x == std::bit_cast<std::uint64_t>(from.x) && ma.y == std::bit_cast<std::uint64_t>(from.y) ? ma.place : unit_place(a);
+  const std::size_t ib = mb.valid && mb.x == std::bit_cast<std::uint64_t>(to.x) && mb.y == std::bit_cast<std::uint64_t>(to.y) ? mb.place : unit_place(b);
   if (ia == HexBoard::k_off_board || ib == HexBoard::k_off_board) return nullptr;
   if (hex_pairs_.empty()) hex_pairs_.resize(hexes * hexes);
   HexPair* kept = &hex_pairs_[ia * hexes + ib];
-  const Point from = units_[a].pos, to = units_[b].pos;
   if (!same_bits(kept->pos, from, to)) {
     set_bits(kept->pos, from, to);  // another pair of places in these hexes: start the entry again
     kept->way_valid = false;
@@ -204,15 +211,61 @@ Battle::HexPair* Battle::hex_pair(std::size_t a, std::size_t b) const {
   return kept;
 }
 
-double Battle::pair_bearing(std::size_t a, std::size_t b) const {
+double Battle::pair_bearing_miss(std::size_t a, std::size_t b) const {
   const Point from = units_[a].pos, to = units_[b].pos;
+  PairMemo& m = memo_[a * units_.size() + b];
   HexPair* kept = hex_pair(a, b);
-  if (!kept) return bearing_deg(from, to);
-  if (!kept->bearing_valid) {
-    kept->bearing = bearing_deg(from, to);
-    kept->bearing_valid = true;
+  if (!kept) {
+    m.bearing = bearing_deg(from, to);
+  } else {
+    if (!kept->bearing_valid) {
+      kept->bearing = bearing_deg(from, to);
+      kept->bearing_valid = true;
+    }
+    m.bearing = kept->bearing;
   }
-  return kept->bearing;
+  set_bits(m.bearing_pos, from, to);
+  m.bearing_valid = true;
+  return m.bearing;
+}
+
+const Battle::GoWay& Battle::go_way(Point from, Point dest, Length allowance) const {
+  const std::uint64_t k[4] = {std::bit_cast<std::uint64_t>(from.x), std::bit_cast<std::uint64_t>(from.y),
+                              std::bit_cast<std::uint64_t>(dest.x), std::bit_cast<std::uint64_t>(dest.y)};
+  const std::uint64_t al = std::bit_cast<std::uint64_t>(allowance.as_cm());
+  std::uint64_t h = k[0] * 0x9E3779B97F4A7C15ULL;
+  h = (h ^ (h >> 29) ^ k[1]) * 0xBF58476D1CE4E5B9ULL;
+  h = (h ^ (h >> 31) ^ k[2]) * 0x94D049BB133111EBULL;
+  h = (h ^ (h >> 29) ^ k[3]) * 0x9E3779B97F4A7C15ULL;
+  h = (h ^ (h >> 31) ^ al) * 0xBF58476D1CE4E5B9ULL;
+  GoWay& w = go_ways_[(h >> 40) & (k_go_ways - 1)];
+  if (w.valid && w.allowance == al && same_bits(w.pos, from, dest)) return w;
+  // hex_go's own steps before it looks at the other units.
+  const HexBoard& hb = *hex_;
+  const double s = hb.hex_size().as_cm();
+  w.n = hb.hexes_in(allowance);
+  const Point d = dest - from;
+  const double dl = norm(d);
+  w.moves = !(w.n <= 0 || dl == 0);
+  if (w.moves) {
+    const int n = w.n;
+    if (dl > (n + 1) * s) dest = from + d * ((n + 1) * s / dl);  // a far point: only as far as the move goes
+    w.bearing = bearing_deg(from, dest);
+    const Hex start = hb.hex_of(from);
+    if (hb.on_board(start)) {
+      // HexBoard::move_toward's walk on the start's hex (on the board, so
+      // clamp_onto keeps it), giving its hex (the hex of the centre it
+      // returns, or `start` when it stays).
+      const Hex target = hb.hex_of(dest);
+      w.goal = hb.walk_toward(start, target, n, hex_line(start, target));
+    } else {
+      w.goal = hb.hex_of(hb.move_toward(from, dest, allowance));
+    }
+  }
+  set_bits(w.pos, from, Point{std::bit_cast<double>(k[2]), std::bit_cast<double>(k[3])});
+  w.allowance = al;
+  w.valid = true;
+  return w;
 }
 
 // aspect_continuous (engine/board/geometry.hpp), its bearing kept.
@@ -221,13 +274,7 @@ Aspect Battle::aspect_at(std::size_t target, std::size_t attacker) const {
   const Point a = units_[attacker].pos;
   if (!hex_direct_) return board_->aspect(t.pos, t.facing, a, k_front_half_deg, k_rear_half_deg);
   if (t.pos == a) return Aspect::front;
-  PairMemo& m = memo_[target * units_.size() + attacker];
-  if (!m.bearing_valid || !same_bits(m.bearing_pos, t.pos, a)) {
-    m.bearing = pair_bearing(target, attacker);
-    set_bits(m.bearing_pos, t.pos, a);
-    m.bearing_valid = true;
-  }
-  const double rel = std::abs(wrap_deg(m.bearing - t.facing));
+  const double rel = std::abs(wrap_deg(pair_bearing(target, attacker) - t.facing));
   if (rel <= k_front_half_deg + kAngleTolDeg) return Aspect::front;
   if (rel >= 180.0 - k_rear_half_deg - kAngleTolDeg) return Aspect::rear;
   return Aspect::flank;
@@ -258,7 +305,7 @@ void Battle::sync_world() const {
       key[2] = on;
       if (hex_) {
         world_hex_[k] = unit_hex(k);
-        world_place_[k] = hex_->hex_index(world_hex_[k]);
+        world_place_[k] = hex_memo_[k].place;  // hex_index(world_hex_[k]), kept with it
       }
     }
   }
@@ -269,8 +316,11 @@ void Battle::sync_world() const {
   occupancy_marks_.clear();
   occupancy_off_.clear();
   occ_bits_[0] = occ_bits_[1] = 0;
+  epoch_units_[0].clear();
+  epoch_units_[1].clear();
   for (std::size_t k = 0; k < units_.size(); ++k) {
     if (world_key_[3 * k + 2] == 0) continue;
+    if (units_[k].side <= 1) epoch_units_[units_[k].side].push_back(EpochUnit{k, world_hex_[k]});
     const std::size_t i = world_place_[k];
     if (i == HexBoard::k_off_board) {
       occupancy_off_.push_back(world_hex_[k]);
@@ -281,9 +331,46 @@ void Battle::sync_world() const {
   }
 }
 
-bool Battle::sees_in_epoch(std::size_t a, std::size_t b) const {
+Hex Battle::unit_hex_miss(std::size_t i) const {
+  const Point p = units_[i].pos;
+  HexMemo& m = hex_memo_[i];
+  m.hex = hex_->hex_of(p);
+  m.place = hex_->hex_index(m.hex);
+  m.x = std::bit_cast<std::uint64_t>(p.x);
+  m.y = std::bit_cast<std::uint64_t>(p.y);
+  m.valid = true;
+  return m.hex;
+}
+
+// sees_in_epoch_slow's answer where its line is built and summed up in bits
+// (a board of at most 128 hexes, both ends on it, no step that needs units
+// on both sides): the same expression, without the rest of its cases.
+bool Battle::sees_in_epoch_miss(std::size_t a, std::size_t b) const {
+  const std::size_t hexes = occupancy_.size();
+  if (!sight_lines_.empty() && hexes <= 128) {  // a hex board (sight_lines_ is only ever built on one)
+    const std::size_t ia = world_place_[a], ib = world_place_[b];
+    if (ia != HexBoard::k_off_board && ib != HexBoard::k_off_board) {
+      const SightLine& line = sight_lines_[ia * hexes + ib];
+      if (line.state == 1 && !line.pairs) {
+        bool clear = !line.terrain_blocked && (occ_bits_[0] & line.mask[0]) == 0 && (occ_bits_[1] & line.mask[1]) == 0;
+        const auto occ = [this](std::uint8_t p) { return (occ_bits_[p >> 6] >> (p & 63) & 1) != 0; };
+        for (std::uint32_t k = 0; k < line.pair_len && clear; ++k) {
+          const SightPair& q = sight_pairs_[line.pair_offset + k];
+          clear = !(occ(q.p1) && occ(q.p2));
+        }
+        PairMemo& m = memo_[a * units_.size() + b];
+        m.sees = clear;
+        m.sees_world = world_epoch_;
+        m.sees_valid = true;
+        return clear;
+      }
+    }
+  }
+  return sees_in_epoch_slow(a, b);
+}
+
+__attribute__((noinline)) bool Battle::sees_in_epoch_slow(std::size_t a, std::size_t b) const {
   PairMemo& m = memo_[a * units_.size() + b];
-  if (m.sees_valid && m.sees_world == world_epoch_) return m.sees;
   // Units in between block the view (seed 004's line of sight); the two
   // ends' own hexes never do.
   if (hex_) {
@@ -410,18 +497,39 @@ UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
       m.at[visible_only] = changes_;
       return m.unit[visible_only];
     }
-    const double s = hex_->hex_size().as_cm();
+    // The gap of n hexes, max(0, s * n - s / 2 - s / 2) for the hex size s,
+    // is 0 for n <= 1 and grows strictly with n (on a board's few dozen hexes
+    // s * n and s * (n + 1) are some s apart, far above their rounding):
+    // comparing max(n, 1) is comparing the gaps, without the arithmetic.
+    int best_n = 0;
     const Hex hi = world_hex_[i];
+    if (sides01_) {
+      // The same search over the epoch's active units of the other side (in
+      // index order; sync_world has just read every unit's being on the
+      // table into the epoch).
+      for (const EpochUnit& e : epoch_units_[1 - units_[i].side]) {
+        const std::size_t j = e.index;
+        const int dq = e.hex.q - hi.q, dr = e.hex.r - hi.r;
+        const int n = std::max(1, (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2);  // hex_distance
+        if (best != k_no_unit && !(n < best_n)) continue;
+        if (visible_only && !sees_in_epoch(i, j)) continue;
+        best = static_cast<UnitIndex>(j);
+        best_n = n;
+      }
+      m.at[visible_only] = changes_;
+      m.epoch[visible_only] = world_epoch_;
+      m.unit[visible_only] = best;
+      return best;
+    }
     for (std::size_t j = 0; j < units_.size(); ++j) {
       if (!units_[j].active() || !enemies(i, j)) continue;
       const Hex hj = world_hex_[j];
       const int dq = hj.q - hi.q, dr = hj.r - hi.r;
-      const int n = (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2;  // hex_distance
-      const Length g = Length::cm(std::max(0.0, s * n - s / 2.0 - s / 2.0));
-      if (best != k_no_unit && !(g < best_gap)) continue;
+      const int n = std::max(1, (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2);  // hex_distance
+      if (best != k_no_unit && !(n < best_n)) continue;
       if (visible_only && !sees_in_epoch(i, j)) continue;
       best = static_cast<UnitIndex>(j);
-      best_gap = g;
+      best_n = n;
     }
     m.at[visible_only] = changes_;
     m.epoch[visible_only] = world_epoch_;
@@ -560,7 +668,7 @@ Point Battle::home_point(std::size_t i) const {
   const Edge e = scenario_->sides[u.side].edge;
   if (hex_) {
     // The hex on the own edge straight back (same column, or same row).
-    const Hex h = hex_->hex_of(u.pos);
+    const Hex h = unit_hex(i);  // hex_of(u.pos), kept
     const int col = HexBoard::col_of(h);
     switch (e) {
       case Edge::bottom: return hex_->centre(HexBoard::from_offset(col, 0));
@@ -582,7 +690,7 @@ Point Battle::home_point(std::size_t i) const {
 }
 
 bool Battle::at_edge(std::size_t i, Edge e) const {
-  if (hex_) return hex_->edge_distance(hex_->hex_of(units_[i].pos), e) == 0;
+  if (hex_) return hex_->edge_distance(unit_hex(i), e) == 0;  // unit_hex: hex_of(its position), kept
   const auto& t = *scenario_->table;
   const double w = t.width().as_cm(), d = t.depth().as_cm();
   const Footprint f = footprint(i);

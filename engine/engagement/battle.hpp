@@ -128,6 +128,11 @@ class Battle {
   const Seed004Rules* blocks() const { return blocks_; }
   Arm arm_of(std::size_t i) const;
   BlockUnit block_of(std::size_t i) const;
+  // may_retire_and_reform (engine/modules/blocks/seed004.cpp) for cavalry
+  // unit i attacked in melee by infantry, not battling back, toward its own
+  // edge over occupied(): the engine's check and the bot's ask it back to
+  // back, so the answer is kept while nothing changed (changes_).
+  RetireRefusal retire_refusal(std::size_t i) const;
   bool adjacent(std::size_t a, std::size_t b) const;
   // The hex unit i stands in (hex boards only): HexBoard::hex_of of its
   // position, kept while the position's bits do not change.
@@ -186,7 +191,7 @@ class Battle {
     std::uint64_t way_distance = 0;
     bool way_valid = false;
     ChargeWay way;
-    // Hex boards: pair_bearing(a, b) (aspect_at), keyed by both positions.
+    // pair_bearing(a, b) (aspect_at, facing a target), keyed by both positions.
     std::uint64_t bearing_pos[4]{};
     bool bearing_valid = false;
     double bearing = 0;
@@ -258,8 +263,34 @@ class Battle {
   // board too large, or not a hex board); an entry kept for other places in
   // these hexes is started again (its answers dropped).
   HexPair* hex_pair(std::size_t a, std::size_t b) const;
-  // bearing_deg(units a -> b), from hex_pairs_ where it can.
+  // bearing_deg(units a -> b): kept per ordered pair of units while both
+  // positions keep their bits (the pair memo), else from hex_pairs_ where it
+  // can.
   double pair_bearing(std::size_t a, std::size_t b) const;
+  double pair_bearing_miss(std::size_t a, std::size_t b) const;
+  // hex_go's (engine/engagement/engagement_blocks.cpp) board questions of a
+  // move from `from` toward `dest` with this allowance: whether it moves at
+  // all (hexes_in(allowance) > 0 and dest != from), the facing it takes
+  // (bearing_deg to dest, shortened to the move's reach), and the hex
+  // HexBoard's walk reaches (move_toward's walk from the start's hex, before
+  // other units). A pure function of the two points, the allowance and the
+  // board, kept in a small table keyed by their bits (valid across reset).
+  // Hex boards only.
+  struct GoWay {
+    std::uint64_t pos[4]{};
+    std::uint64_t allowance = 0;
+    bool valid = false;
+    bool moves = false;
+    int n = 0;            // hexes_in(allowance)
+    double bearing = 0;
+    Hex goal;
+  };
+  static constexpr std::size_t k_go_ways = 1024;  // a power of two
+  mutable std::vector<GoWay> go_ways_;
+  const GoWay& go_way(Point from, Point dest, Length allowance) const;
+  // hex_pairs_'s and sight_lines_' side: the board's hexes when it is the
+  // scenario's hex board of at most k_sight_table_hexes hexes, else 0.
+  std::size_t pair_hexes_ = 0;
   // board().aspect(target's place and facing, attacker's place, the aspect
   // half-angles); on a hex board (continuous aspect, HexBoard does not
   // override it) with the kept bearing.
@@ -293,6 +324,7 @@ class Battle {
   mutable std::vector<HexLine> hex_lines_;
   mutable std::vector<Hex> hex_line_cells_;
   mutable std::vector<HexMemo> hex_memo_;
+  Hex unit_hex_miss(std::size_t i) const;  // unit_hex's computation, kept
   // The engagement's changes to the units (engine/engagement/engagement*.cpp
   // call changed() after each): a unit's position, its being on the table,
   // its figures, formation or mount. The answers kept by world (sync_world,
@@ -312,11 +344,36 @@ class Battle {
     std::uint64_t epoch[2]{};
   };
   mutable std::vector<NearestMemo> nearest_;
+  // retire_refusal's last answer: unit, as of changes_ == at.
+  struct RetireMemo {
+    std::uint64_t at = 0;
+    std::size_t unit = 0;
+    RetireRefusal why = RetireRefusal::none;
+  };
+  mutable RetireMemo retire_memo_;
+  // Hex boards: the epoch's active units of each side (index and hex, in
+  // index order), made by sync_world with the occupancy, for
+  // nearest_enemy_miss's search on hexes; used when every unit is of side 0
+  // or 1 (sides01_).
+  struct EpochUnit {
+    std::size_t index = 0;
+    Hex hex;
+  };
+  mutable std::vector<EpochUnit> epoch_units_[2];
+  bool sides01_ = false;
   UnitIndex nearest_enemy_miss(std::size_t i, bool visible_only) const;
   // Brings world_key_ up to date (a new epoch if any unit moved, left or
   // came back); the pair answers of the epoch then hold.
   void sync_world() const;
-  bool sees_in_epoch(std::size_t a, std::size_t b) const;
+  bool sees_in_epoch(std::size_t a, std::size_t b) const {
+    const PairMemo& m = memo_[a * units_.size() + b];
+    if (m.sees_valid && m.sees_world == world_epoch_) return m.sees;
+    return sees_in_epoch_miss(a, b);
+  }
+  // The epoch's answer not yet kept: a line summed up in bits (boards of at
+  // most 128 hexes) here, every other case in sees_in_epoch_slow.
+  bool sees_in_epoch_miss(std::size_t a, std::size_t b) const;
+  bool sees_in_epoch_slow(std::size_t a, std::size_t b) const;
   bool sees_in_world(std::size_t a, std::size_t b) const {
     if (world_synced_ != changes_) sync_world();
     return sees_in_epoch(a, b);
@@ -361,16 +418,15 @@ inline UnitIndex Battle::nearest_enemy(std::size_t i, bool visible_only) const {
 
 inline Hex Battle::unit_hex(std::size_t i) const {
   const Point p = units_[i].pos;
-  HexMemo& m = hex_memo_[i];
-  const std::uint64_t x = std::bit_cast<std::uint64_t>(p.x), y = std::bit_cast<std::uint64_t>(p.y);
-  if (!m.valid || m.x != x || m.y != y) {
-    m.hex = hex_->hex_of(p);
-    m.place = hex_->hex_index(m.hex);
-    m.x = x;
-    m.y = y;
-    m.valid = true;
-  }
-  return m.hex;
+  const HexMemo& m = hex_memo_[i];
+  if (m.valid && m.x == std::bit_cast<std::uint64_t>(p.x) && m.y == std::bit_cast<std::uint64_t>(p.y)) return m.hex;
+  return unit_hex_miss(i);
+}
+
+inline double Battle::pair_bearing(std::size_t a, std::size_t b) const {
+  const PairMemo& m = memo_[a * units_.size() + b];
+  if (m.bearing_valid && same_bits(m.bearing_pos, units_[a].pos, units_[b].pos)) return m.bearing;
+  return pair_bearing_miss(a, b);
 }
 
 inline bool Battle::adjacent(std::size_t a, std::size_t b) const {

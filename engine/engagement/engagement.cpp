@@ -67,6 +67,8 @@ Engagement::Engagement(const Scenario& s, std::array<const Bot*, 2> bots, std::u
   moved_pace_.resize(n);
   contacts_.reserve(n * 2);
   go_others_.reserve(n);
+  rolled_.reserve(16);
+  rolled_back_.reserve(16);
   out_.bands = r_.bands.size();
   out_.behaviours = r_.behaviours.size();
   out_.chosen.assign(out_.bands * out_.behaviours, 0);

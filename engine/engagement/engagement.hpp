@@ -278,6 +278,9 @@ class Engagement {
     bool enemy = false;
   };
   std::vector<GoOther> go_others_;
+  // The blocks module's dice (roll_symbols into them): a melee's attack and
+  // battle back, a unit's fire (reserved at construction; grown, kept).
+  std::vector<Symbol> rolled_, rolled_back_;
   std::vector<int> pending_hits_;
   std::vector<double> moved_cm_;  // voluntary movement this turn, per unit
   std::vector<Pace> moved_pace_;  // the pace it moved at this turn (halt if it did not)

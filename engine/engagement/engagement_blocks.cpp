@@ -69,23 +69,16 @@ double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
   const HexBoard& hb = *b_.hex();
   Unit& u = b_.units_[i];
   const double s = hb.hex_size().as_cm();
-  const int n = hb.hexes_in(allowance);
-  const Point d = dest - u.pos;
-  const double dl = norm(d);
-  if (n <= 0 || dl == 0) return 0;
-  if (dl > (n + 1) * s) dest = u.pos + d * ((n + 1) * s / dl);  // a far point: only as far as the move goes
-  u.facing = bearing_deg(u.pos, dest);
+  // The board's part of the move (Battle::go_way: no move at all when the
+  // allowance holds no hex or dest is here; else the facing toward dest, as
+  // far as the move goes, and HexBoard::move_toward's walk from the unit's
+  // hex), kept by the bits of the two points and the allowance.
+  const Battle::GoWay& way = b_.go_way(u.pos, dest, allowance);
+  if (!way.moves) return 0;
+  const int n = way.n;
+  u.facing = way.bearing;
   const Hex from = b_.unit_hex(i);
-  Hex goal;
-  if (hb.on_board(from)) {
-    // HexBoard::move_toward's walk on the kept hex (its start: on the board,
-    // so clamp_onto keeps it), giving its hex (the hex of the centre it
-    // returns, or `from` when it stays).
-    const Hex target = hb.hex_of(dest);
-    goal = hb.walk_toward(from, target, n, b_.hex_line(from, target));
-  } else {
-    goal = hb.hex_of(hb.move_toward(u.pos, dest, allowance));
-  }
+  const Hex goal = way.goal;
   if (goal == from) return 0;
   // The other units' hexes (kept hexes), looked up once for the walk.
   go_others_.clear();  // within the capacity reserved at construction
@@ -147,7 +140,7 @@ void Engagement::block_charge_move(std::size_t i, std::size_t t, Pace pace) {
   const double moved = b_.adjacent(i, t) ? 0.0 : hex_go(i, b_.units_[t].pos, p.max_range);
   moved_cm_[i] += moved;
   const bool contact = b_.adjacent(i, t);
-  if (contact) u.facing = bearing_deg(u.pos, b_.units_[t].pos);
+  if (contact) u.facing = b_.pair_bearing(i, t);  // bearing_deg(u.pos, the target's), kept per pair of places
   if (rec_) {
     const int hexes = static_cast<int>(std::lround(moved / hb.hex_size().as_cm()));
     Event e = event("movement", "charge", i);
@@ -218,7 +211,7 @@ bool Engagement::block_retreat(std::size_t i, int hexes, const char* why) {
   if (!u.active() || hexes <= 0) return false;
   const HexBoard& hb = *b_.hex();
   const Edge own = b_.scenario().sides[u.side].edge;
-  const Retreat rt = vedette::retreat(hb, hb.hex_of(u.pos), own, hexes, !u.in_square(), b_.occupied());
+  const Retreat rt = vedette::retreat(hb, b_.unit_hex(i), own, hexes, !u.in_square(), b_.occupied());
   if (!rt.path.empty()) {
     u.pos = hb.centre(rt.path.back());
     b_.changed();
@@ -249,6 +242,12 @@ void Engagement::block_shooting() {
   std::fill(pending_hits_.begin(), pending_hits_.end(), 0);
   std::fill(pending_flags_.begin(), pending_flags_.end(), 0);
   std::fill(b_.fired_.begin(), b_.fired_.end(), std::uint8_t{0});
+  // Each active unit's hex (Battle::unit_hex), read once: no unit moves or
+  // leaves until the hits and flags land after the loop. Kept in hex_go's
+  // scratch (reserved for every unit; hex_go is not called in the loop).
+  go_others_.clear();
+  for (std::size_t j = 0; j < b_.units_.size(); ++j)
+    go_others_.push_back(GoOther{b_.units_[j].active() ? b_.unit_hex(j) : Hex{}, false});
   for (std::size_t i = 0; i < b_.units_.size(); ++i) {
     const Unit& u = b_.units_[i];
     if (!u.active() || u.engaged || u.charged_this_turn || u.order == Order::routed) continue;
@@ -257,8 +256,9 @@ void Engagement::block_shooting() {
                                             : arm == Arm::infantry ? r.infantry_range : 0;
     if (range <= 0) continue;
     bool adjacent_enemy = false;
+    const Hex hi = go_others_[i].hex;  // Battle::adjacent(i, j) on the hexes read above
     for (std::size_t j = 0; j < b_.units_.size() && !adjacent_enemy; ++j)
-      adjacent_enemy = b_.units_[j].active() && b_.enemies(i, j) && b_.adjacent(i, j);
+      adjacent_enemy = b_.units_[j].active() && b_.enemies(i, j) && hex_distance(hi, go_others_[j].hex) == 1;
     if (adjacent_enemy) continue;
     if (arm == Arm::artillery) {
       // The melees to come this turn: the charges' contacts, and its side's
@@ -289,13 +289,14 @@ void Engagement::block_shooting() {
     const UnitIndex tt = b_.nearest_enemy(i, true);
     if (tt == k_no_unit) continue;
     const auto t = static_cast<std::size_t>(tt);
-    const Hex th = b_.unit_hex(t);
-    const int dist = hex_distance(b_.unit_hex(i), th);
+    const Hex th = go_others_[t].hex;  // t is active (nearest_enemy)
+    const int dist = hex_distance(hi, th);
     if (dist > range) continue;
     const int n = unit_dice(r, b_.block_of(i), dist, hb.terrain(th).cover);
     b_.fired_[i] = 1;
     if (n <= 0) continue;
-    const auto rolled = roll_symbols(r, shooting_, n);
+    roll_symbols(r, shooting_, n, rolled_);
+    const std::vector<Symbol>& rolled = rolled_;
     const Score sc = score(r, rolled, b_.arm_of(t), CombatKind::ranged, false);
     pending_hits_[t] += sc.hits;
     pending_flags_[t] += sc.flags;
@@ -328,9 +329,10 @@ void Engagement::block_infantry_attacks() {
     Unit& u = b_.units_[i];
     if (!u.active() || u.engaged || u.order != Order::good || b_.arm_of(i) != Arm::infantry) continue;
     UnitIndex target = k_no_unit;
+    const Hex hi = b_.unit_hex(i);  // Battle::adjacent(i, j), the unit's hex read once
     for (std::size_t j = 0; j < b_.units_.size(); ++j) {
       const Unit& v = b_.units_[j];
-      if (!v.active() || !b_.enemies(i, j) || !b_.adjacent(i, j)) continue;
+      if (!v.active() || !b_.enemies(i, j) || hex_distance(hi, b_.unit_hex(j)) != 1) continue;
       if (v.cavalry()) {
         target = static_cast<UnitIndex>(j);
         break;
@@ -383,7 +385,7 @@ void Engagement::block_melee(const Contact& c) {
     block_melee_square(a, d, art_dice, arts);
     return;
   }
-  const int dice_a = melee_dice(r, b_.block_of(a), b_.block_of(d), hb.terrain(hb.hex_of(D.pos)).cover);
+  const int dice_a = melee_dice(r, b_.block_of(a), b_.block_of(d), hb.terrain(b_.unit_hex(d)).cover);
   // Seed 004, Retire and Reform: cavalry attacked in melee by infantry may
   // choose it before the dice.
   if (arm_a == Arm::infantry && arm_d == Arm::cavalry && block_retire_and_reform(a, d, dice_a, art_dice)) return;
@@ -400,7 +402,7 @@ void Engagement::block_offer_square(std::size_t a, std::size_t d) {
   // Seed 004, Infantry Square: the infantry's choice before a cavalry melee.
   if (arm_a == Arm::cavalry && arm_d == Arm::infantry && !D.in_square() && r_.charge.infantry_square.enabled) {
     const SquareRefusal why =
-        may_form_square(r, static_cast<int>(b_.hands_[D.side].hand.size()), hb.terrain(hb.hex_of(D.pos)), false, false);
+        may_form_square(r, static_cast<int>(b_.hands_[D.side].hand.size()), hb.terrain(b_.unit_hex(d)), false, false);
     if (why == SquareRefusal::none && bots_[D.side]->form_square(b_, d, a)) {
       D.formation = Formation::square;
       b_.changed();
@@ -515,7 +517,7 @@ bool Engagement::block_retire_and_reform(std::size_t a, std::size_t d, int dice_
   SideOutcome& sd = out_.sides[D.side];
   const Edge edge_d = b_.scenario().sides[D.side].edge;
   BlockUnit cav = b_.block_of(d);
-  const RetireRefusal why = may_retire_and_reform(r, hb, cav, Arm::infantry, edge_d, b_.occupied(), false);
+  const RetireRefusal why = b_.retire_refusal(d);  // may_retire_and_reform, kept for the bot's same question
   if (why == RetireRefusal::none && bots_[D.side]->retire_and_reform(b_, d, a)) {
     const int before = cav.blocks;
     const RetireResult rr = resolve_retire_and_reform(r, hb, cav, dice_a, art_dice, edge_d, b_.occupied(), melee_);
@@ -529,7 +531,7 @@ bool Engagement::block_retire_and_reform(std::size_t a, std::size_t d, int dice_
       e.with("symbols", symbols_str(rr.rolled)).with("hits", static_cast<long long>(rr.hits));
       emit(std::move(e));
     }
-    const Hex vacated = hb.hex_of(D.pos);
+    const Hex vacated = b_.unit_hex(d);
     block_hits(d, before - cav.blocks, "melee");
     if (D.active() && !rr.path.empty()) {
       D.pos = hb.centre(cav.hex);
@@ -544,7 +546,7 @@ bool Engagement::block_retire_and_reform(std::size_t a, std::size_t d, int dice_
         emit(std::move(e));
       }
     }
-    if (hb.hex_of(D.pos) != vacated || !D.active()) {
+    if (b_.unit_hex(d) != vacated || !D.active()) {
       // Seed 004: the infantry may take ground (a switch); a square may not.
       if (r.infantry_takes_ground && may_take_ground(b_.block_of(a))) {
         A.pos = hb.centre(vacated);
@@ -579,7 +581,8 @@ void Engagement::block_melee_exchange(const Contact& c, int dice_a, int art_dice
   SideOutcome& sd = out_.sides[D.side];
   const Arm arm_a = b_.arm_of(a), arm_d = b_.arm_of(d);
   const std::size_t art = arts.empty() ? static_cast<std::size_t>(-1) : static_cast<std::size_t>(arts.front());
-  const auto rolled = roll_symbols(r, melee_, dice_a + art_dice);
+  roll_symbols(r, melee_, dice_a + art_dice, rolled_);
+  const std::vector<Symbol>& rolled = rolled_;
   const Score sc = score(r, rolled, arm_d, CombatKind::melee, r.sabres(arm_a));
   sa.melee_hits += sc.hits;
   if (rec_) {
@@ -604,8 +607,9 @@ void Engagement::block_melee_exchange(const Contact& c, int dice_a, int art_dice
   const std::size_t back = battle_back_target(a, arts.empty() ? std::nullopt : std::optional<std::size_t>(art));
   if (!b_.units_[back].active() || !b_.adjacent(d, back)) return;
   // Seed 004: cavalry battling back against a square rolls at most 1 die.
-  const int dice_d = melee_dice(r, b_.block_of(d), b_.block_of(back), hb.terrain(hb.hex_of(b_.units_[back].pos)).cover);
-  const auto rolled_d = roll_symbols(r, melee_, dice_d);
+  const int dice_d = melee_dice(r, b_.block_of(d), b_.block_of(back), hb.terrain(b_.unit_hex(back)).cover);
+  roll_symbols(r, melee_, dice_d, rolled_back_);
+  const std::vector<Symbol>& rolled_d = rolled_back_;
   const Score sb = score(r, rolled_d, b_.arm_of(back), CombatKind::melee, r.sabres(arm_d));
   sd.melee_hits += sb.hits;
   if (rec_) {
@@ -635,7 +639,7 @@ std::string Engagement::block_formation(std::size_t i, bool square) {
   if (square) {
     if (u.in_square() || !r_.charge.infantry_square.enabled) return "holds";
     const SquareRefusal why =
-        may_form_square(*blocks_, static_cast<int>(b_.hands_[u.side].hand.size()), hb.terrain(hb.hex_of(u.pos)), false, false);
+        may_form_square(*blocks_, static_cast<int>(b_.hands_[u.side].hand.size()), hb.terrain(b_.unit_hex(i)), false, false);
     if (why != SquareRefusal::none) return "holds: may not form square, " + std::string(k_square_refusal_names[static_cast<std::size_t>(why)]) + " (seed 004)";
     u.formation = Formation::square;
     b_.changed();
@@ -708,6 +712,15 @@ BlockUnit Battle::block_of(std::size_t i) const {
   b.in_square = u.in_square();
   b.ordered = fired_[i] == 0;
   return b;
+}
+
+RetireRefusal Battle::retire_refusal(std::size_t i) const {
+  if (retire_memo_.at == changes_ && retire_memo_.unit == i) return retire_memo_.why;
+  const BlockUnit cav = block_of(i);
+  const RetireRefusal why =
+      may_retire_and_reform(*blocks_, *hex_, cav, Arm::infantry, scenario_->sides[cav.side].edge, occupied(), false);
+  retire_memo_ = RetireMemo{changes_, i, why};
+  return why;
 }
 
 const std::vector<Hex>& Battle::occupied() const {

@@ -683,9 +683,15 @@ void Engagement::opportunity_charges(std::size_t m) {
     // A bot that never makes one: its answer below is no whatever the gates say.
     if (!bots_[v.side]->makes_opportunity_charges()) continue;
     // Seed 003's gates: not yet moved (L92), good order, no charge the turn
-    // after a charge, not after a failed check (L100), foot never on horse (L96).
+    // after a charge, not after a failed check (L100), foot never on horse
+    // (L96); and the bot's answer. Both are questions with no effect (const,
+    // the dice untouched; Battle's kept answers at most), so the cheaper is
+    // asked first (Bot::opportunity_charge_cheap) with no outcome changed.
+    const Bot& bot = *bots_[v.side];
+    const bool bot_first = bot.opportunity_charge_cheap();
+    if (bot_first && !bot.opportunity_charge(b_, j, m, commands_[j])) continue;
     if (!charge_gate(b_, j, static_cast<UnitIndex>(m), ChargeWhen::opportunity).allowed) continue;
-    if (!bots_[v.side]->opportunity_charge(b_, j, m, commands_[j])) continue;
+    if (!bot_first && !bot.opportunity_charge(b_, j, m, commands_[j])) continue;
     const Pace p = reaction_pace(r_, b_.pace_facts(j), commands_[j].pace);
     if (!charge_prospect(b_, j, m, p).reaches) continue;
     if (rec_) {

@@ -155,7 +155,11 @@ void Engagement::move_unit(std::size_t i, const Command& c) {
       change_formation(i, m, what);
       break;
   }
-  if (c.face_target && target_ok) u.facing = bearing_deg(u.pos, b_.units_[t].pos);
+  // bearing_deg(u.pos, the target's): on a hex board, kept per pair of
+  // units and of places (Battle::pair_bearing; units stand on hex centres,
+  // so the places recur); on a table the places rarely recur, so the memo's
+  // check costs more than it saves.
+  if (c.face_target && target_ok) u.facing = b_.hex() ? b_.pair_bearing(i, t) : bearing_deg(u.pos, b_.units_[t].pos);
   moved_cm_[i] += moved;
   moved_pace_[i] = moved > 0 ? p : Pace::halt;
   u.ran_this_turn = c.running;

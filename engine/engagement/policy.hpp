@@ -66,6 +66,10 @@ class Bot {
   // options): the engine then asks no charge gate for its units, whose answer
   // could not change that no (Engagement::opportunity_charges).
   virtual bool makes_opportunity_charges() const { return true; }
+  // True if opportunity_charge costs less than the charge gate (sight among
+  // them): Engagement::opportunity_charges then asks it first. Both are
+  // questions with no effect, so the order changes no answer, only the cost.
+  virtual bool opportunity_charge_cheap() const { return false; }
 };
 
 }  // namespace vedette

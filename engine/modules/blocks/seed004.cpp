@@ -237,9 +237,14 @@ Symbol roll_symbol(const Seed004Rules& r, Dice& dice) {
   return r.faces[static_cast<std::size_t>(dice.d(static_cast<int>(r.faces.size())) - 1)];
 }
 
+void roll_symbols(const Seed004Rules& r, Dice& dice, int n, std::vector<Symbol>& out) {
+  out.clear();
+  for (int i = 0; i < n; ++i) out.push_back(roll_symbol(r, dice));
+}
+
 std::vector<Symbol> roll_symbols(const Seed004Rules& r, Dice& dice, int n) {
   std::vector<Symbol> out;
-  for (int i = 0; i < n; ++i) out.push_back(roll_symbol(r, dice));
+  roll_symbols(r, dice, n, out);
   return out;
 }
 
@@ -348,6 +353,25 @@ void all_paths(const HexBoard& b, Hex from, Edge own, int left, std::span<const 
   });
 }
 
+// The path all_paths would list at index `choice`, or the last it lists when
+// it lists fewer (into out; listed counts them): the same search, stopping
+// there, with no list built. True once the chosen one is reached.
+bool pick_path(const HexBoard& b, Hex from, Edge own, int left, std::span<const Hex> occupied, std::vector<Hex>& cur,
+               std::size_t choice, std::size_t& listed, std::vector<Hex>& out) {
+  if (left == 0) {
+    out = cur;
+    return listed++ == choice;
+  }
+  bool done = false;
+  each_retreat_step(b, from, own, occupied, [&](Hex n) {
+    if (done) return;
+    cur.push_back(n);
+    done = pick_path(b, n, own, left - 1, occupied, cur, choice, listed, out);
+    cur.pop_back();
+  });
+  return done;
+}
+
 // Is there one path all_paths would list? (The same search, stopping at
 // the first, with nothing built.)
 bool any_path(const HexBoard& b, Hex from, Edge own, int left, std::span<const Hex> occupied) {
@@ -409,11 +433,11 @@ RetireResult resolve_retire_and_reform(const Seed004Rules& r, const HexBoard& b,
   cavalry.blocks = std::max(0, cavalry.blocks - out.hits);
   out.eliminated = cavalry.blocks == 0;
   if (out.eliminated) return out;
-  const auto paths = retire_paths(r, b, cavalry.hex, own, occupied);
-  if (!paths.empty()) {
-    out.path = paths[std::min(path_choice, paths.size() - 1)];
-    cavalry.hex = out.path.back();
-  }
+  // retire_paths' paths[min(path_choice, size - 1)], without the list.
+  std::vector<Hex> cur;
+  std::size_t listed = 0;
+  pick_path(b, cavalry.hex, own, r.retire_hexes, occupied, cur, path_choice, listed, out.path);
+  if (listed > 0) cavalry.hex = out.path.back();
   return out;
 }
 

@@ -100,6 +100,8 @@ struct BlockUnit {
 
 Symbol roll_symbol(const Seed004Rules& r, Dice& dice);
 std::vector<Symbol> roll_symbols(const Seed004Rules& r, Dice& dice, int n);
+// The same n dice into out (cleared first): the engine's scratch, no allocation once grown.
+void roll_symbols(const Seed004Rules& r, Dice& dice, int n, std::vector<Symbol>& out);
 
 struct Score {
   int hits = 0;
