@@ -503,33 +503,22 @@ UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
     // comparing max(n, 1) is comparing the gaps, without the arithmetic.
     int best_n = 0;
     const Hex hi = world_hex_[i];
+    auto consider = [&](std::size_t j, Hex hj) {
+      const int dq = hj.q - hi.q, dr = hj.r - hi.r;
+      const int n = std::max(1, (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2);  // hex_distance
+      if (best != k_no_unit && !(n < best_n)) return;
+      if (visible_only && !sees_in_epoch(i, j)) return;
+      best = static_cast<UnitIndex>(j);
+      best_n = n;
+    };
     if (sides01_) {
       // The same search over the epoch's active units of the other side (in
       // index order; sync_world has just read every unit's being on the
       // table into the epoch).
-      for (const EpochUnit& e : epoch_units_[1 - units_[i].side]) {
-        const std::size_t j = e.index;
-        const int dq = e.hex.q - hi.q, dr = e.hex.r - hi.r;
-        const int n = std::max(1, (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2);  // hex_distance
-        if (best != k_no_unit && !(n < best_n)) continue;
-        if (visible_only && !sees_in_epoch(i, j)) continue;
-        best = static_cast<UnitIndex>(j);
-        best_n = n;
-      }
-      m.at[visible_only] = changes_;
-      m.epoch[visible_only] = world_epoch_;
-      m.unit[visible_only] = best;
-      return best;
-    }
-    for (std::size_t j = 0; j < units_.size(); ++j) {
-      if (!units_[j].active() || !enemies(i, j)) continue;
-      const Hex hj = world_hex_[j];
-      const int dq = hj.q - hi.q, dr = hj.r - hi.r;
-      const int n = std::max(1, (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2);  // hex_distance
-      if (best != k_no_unit && !(n < best_n)) continue;
-      if (visible_only && !sees_in_epoch(i, j)) continue;
-      best = static_cast<UnitIndex>(j);
-      best_n = n;
+      for (const EpochUnit& e : epoch_units_[1 - units_[i].side]) consider(e.index, e.hex);
+    } else {
+      for (std::size_t j = 0; j < units_.size(); ++j)
+        if (units_[j].active() && enemies(i, j)) consider(j, world_hex_[j]);
     }
     m.at[visible_only] = changes_;
     m.epoch[visible_only] = world_epoch_;
