@@ -234,6 +234,7 @@ const std::vector<BadFile> k_files{
     {"checkpoint_wrong_type.json", "", "not a usable checkpoint: 'next' should be a whole number from 0 to 600, found \"six hundred\""},
     {"checkpoint_missing_key.json", "", "not a usable checkpoint: the key 'tallies' is missing"},
     {"checkpoint_enormous_number.json", "", "not a usable checkpoint: 'seed' should be a whole number from 0 to 18446744073709551615, found 1e+30"},
+    {"checkpoint_number_overflow.json", "1:121", "not a valid checkpoint (JSON): a number too large to read (9e999)"},
     {"checkpoint_next_beyond_n.json", "", "not a usable checkpoint: 'next' should be a whole number from 0 to 600, found 601"},
     {"checkpoint_negative_n.json", "", "not a usable checkpoint: 'tally.n' should not be negative"},
     {"checkpoint_sums_edited.json", "", "not a usable checkpoint: 'tally.sum' does not add up to n (the file was edited or damaged)"},

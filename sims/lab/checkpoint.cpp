@@ -8,6 +8,7 @@
 #include <iterator>
 #include <limits>
 #include <sys/stat.h>
+#include <utility>
 
 #include "engine/core/diagnostics.hpp"
 #include "engine/core/doc.hpp"
@@ -71,13 +72,10 @@ Checkpoint read_checkpoint(const std::string& path, const std::string& command, 
       throw LoadError({path, 0, 0}, "not a usable checkpoint: more values than a checkpoint of this run holds (" + std::to_string(most) + ")");
     return true;
   };
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text, guard);
-  } catch (const nlohmann::json::parse_error& e) {
-    // nlohmann reports a 1-based byte offset; say line:column.
+  // The line and column of the byte at offset AT (0-based) of the text.
+  auto place = [&](std::size_t at) {
     int line = 1, col = 1;
-    for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+    for (std::size_t i = 0; i < at && i < text.size(); ++i) {
       if (text[i] == '\n') {
         ++line;
         col = 1;
@@ -85,9 +83,29 @@ Checkpoint read_checkpoint(const std::string& path, const std::string& command, 
         ++col;
       }
     }
+    return std::pair{line, col};
+  };
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text, guard);
+  } catch (const nlohmann::json::parse_error& e) {
+    // nlohmann reports a 1-based byte offset; say line:column.
+    const auto [line, col] = place(e.byte > 0 ? e.byte - 1 : 0);
     std::string what = e.what();
     auto cut = what.find("parse error");
     throw LoadError({path, line, col}, "not a valid checkpoint (JSON): " + (cut == std::string::npos ? what : what.substr(cut)));
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number too large for a double (406: "number overflow parsing
+    // '9081e30898'", found by scripts/fuzz): nlohmann gives no place; the
+    // number's first place in the text is where it is.
+    const std::string what = e.what();
+    const auto q = what.find('\'');
+    const auto q2 = q == std::string::npos ? q : what.find('\'', q + 1);
+    const std::string number = q2 == std::string::npos ? std::string() : what.substr(q + 1, q2 - q - 1);
+    const auto at = number.empty() ? std::string::npos : text.find(number);
+    const auto [line, col] = at == std::string::npos ? std::pair{0, 0} : place(at);
+    throw LoadError({path, line, col},
+                    "not a valid checkpoint (JSON): a number too large to read" + (number.empty() ? "" : " (" + number + ")"));
   }
   auto bad = [&](const std::string& why) -> LoadError { return LoadError({path, 0, 0}, "not a usable checkpoint: " + why); };
   if (!j.is_object() || !j.contains("vedette_checkpoint")) throw bad("it has no 'vedette_checkpoint' key (is it a vedette checkpoint?)");
