@@ -351,6 +351,39 @@ TEST_CASE("loader: read_at_most reads to the end within the limit, and at most a
   CHECK(t == std::string(t.size(), 'b'));
 }
 
+TEST_CASE("loader: a file parsed again is read afresh: a changed text, another name, an error each time", "[loader]") {
+  // parse_yaml keeps the trees it last parsed by file name and whole text
+  // (engine/core/doc.cpp): a file rewritten between two loads, the same text
+  // under another name, and a text that fails must each give what a first
+  // parse gives.
+  vtest::TempDir dir;
+  const std::string a = dir.write("a.yaml", "x: 1\ny: [2, 3]\n");
+  const Doc first = parse_yaml_file(a);
+  const Doc again = parse_yaml_file(a);
+  REQUIRE(again.find("x"));
+  CHECK(again.find("x")->scalar == "1");
+  CHECK(again.find("y")->items.size() == 2);
+  CHECK(again.find("y")->items[1].where.file == a);
+  CHECK(again.find("y")->items[1].where.column == first.find("y")->items[1].where.column);
+  dir.write("a.yaml", "x: 7\n");  // the same name, a new text
+  const Doc changed = parse_yaml_file(a);
+  REQUIRE(changed.find("x"));
+  CHECK(changed.find("x")->scalar == "7");
+  CHECK_FALSE(changed.find("y"));
+  const std::string b = dir.write("b.yaml", "x: 7\n");  // the same text, another name
+  CHECK(parse_yaml_file(b).find("x")->where.file == b);
+  CHECK(parse_yaml_file(a).find("x")->where.file == a);
+  for (int k = 0; k < 2; ++k) {
+    INFO("parse " << k + 1 << " of a text with a duplicate key");
+    try {
+      parse_yaml("x: 1\nx: 2\n", "dup.yaml");
+      FAIL("a duplicate key was accepted");
+    } catch (const LoadError& e) {
+      CHECK(std::string(e.what()).find("dup.yaml:2:") != std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("loader: files too large are refused - a device without end too", "[loader]") {
   // /dev/zero has no size to check beforehand; it used to be read until
   // memory ran out.

@@ -12,6 +12,8 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <mutex>
+#include <optional>
 #include <sstream>
 #include <sys/stat.h>
 #include <unordered_map>
@@ -276,7 +278,76 @@ std::optional<std::size_t> indentation_tab(std::string_view text, int last) {
 
 }  // namespace
 
+namespace {
+
+// The documents last parsed, kept by file name and whole text. Some commands
+// parse the same text again and again: `vedette schema` parses each
+// document it explores twice (the loader's read, then its own) and the
+// built-in default under every ruleset, some 40% of its time in yaml-cpp;
+// `vedette sensitivity` loads its ruleset once per variant. A copy of the
+// tree costs a fraction of yaml-cpp's parse, and the same name and text give
+// the same tree, so no answer changes. Only texts that parsed; at most
+// k_entries, each at most k_text_bytes, the least recently used dropped.
+// Shared by threads (`vedette schema` explores each kind on one).
+class ParseCache {
+ public:
+  std::optional<Doc> find(std::string_view text, const std::string& file) {
+    if (text.size() > k_text_bytes) return std::nullopt;
+    std::lock_guard<std::mutex> lock(m_);
+    for (Entry& e : entries_)
+      if (e.file == file && e.text == text) {
+        e.used = ++tick_;
+        return e.doc;
+      }
+    return std::nullopt;
+  }
+  void keep(std::string_view text, const std::string& file, const Doc& d) {
+    if (text.size() > k_text_bytes) return;
+    std::lock_guard<std::mutex> lock(m_);
+    Entry* slot = nullptr;
+    if (entries_.size() < k_entries) {
+      slot = &entries_.emplace_back();
+    } else {
+      slot = &*std::min_element(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
+    }
+    slot->file = file;
+    slot->text.assign(text);
+    slot->doc = d;
+    slot->used = ++tick_;
+  }
+
+ private:
+  static constexpr std::size_t k_entries = 16;
+  static constexpr std::size_t k_text_bytes = 1u << 20;
+  struct Entry {
+    std::string file, text;
+    Doc doc;
+    std::uint64_t used = 0;
+  };
+  std::mutex m_;
+  std::vector<Entry> entries_;
+  std::uint64_t tick_ = 0;
+};
+
+ParseCache& parse_cache() {
+  static ParseCache c;
+  return c;
+}
+
+Doc parse_yaml_uncached(std::string_view text, const std::string& file);
+
+}  // namespace
+
 Doc parse_yaml(std::string_view text, const std::string& file) {
+  if (auto d = parse_cache().find(text, file)) return std::move(*d);
+  Doc d = parse_yaml_uncached(text, file);
+  parse_cache().keep(text, file, d);
+  return d;
+}
+
+namespace {
+
+Doc parse_yaml_uncached(std::string_view text, const std::string& file) {
   if (text.size() > k_max_file_bytes)
     throw LoadError({file, 0, 0}, "file too large (" + std::to_string(text.size()) + " bytes; the limit is " +
                                       std::to_string(k_max_file_bytes) + ")");
@@ -309,6 +380,8 @@ Doc parse_yaml(std::string_view text, const std::string& file) {
   if (d.where.line <= 0) d.where = {file, 1, 1};
   return d;
 }
+
+}  // namespace
 
 std::string read_at_most(std::istream& in, std::size_t limit, std::size_t size_hint) {
   std::string text;
