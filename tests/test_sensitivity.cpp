@@ -243,4 +243,31 @@ TEST_CASE("sensitivity: one progress bar for the whole run, never starting again
   CHECK(bar.str().find("variants 1-64 of ") != std::string::npos);
 }
 
+TEST_CASE("sensitivity: the base played once and kept gives the effects of the base played beside every batch",
+          "[sensitivity]") {
+  auto scenario = vedette::lab::open_lab_scenario(k_default);
+  vedette::lab::SensitivityOptions o;
+  o.seed = 11;
+  o.n = 300;
+  o.batch = 40;
+  o.threads = 2;
+  const auto kept = vedette::lab::run_sensitivity(*scenario, scenario->ruleset_path(), {}, o);
+  o.keep_base = 0;  // the former way: the base beside each batch
+  const auto again = vedette::lab::run_sensitivity(*scenario, scenario->ruleset_path(), {}, o);
+  REQUIRE(kept.variants > 3 * o.batch);  // several batches after the first
+  REQUIRE(kept.effects.size() == again.effects.size());
+  std::int64_t changed = 0;
+  for (std::size_t i = 0; i < kept.effects.size(); ++i) {
+    INFO(kept.effects[i].setting << " " << kept.effects[i].change << " " << kept.effects[i].outcome);
+    CHECK(kept.effects[i].setting == again.effects[i].setting);
+    CHECK(kept.effects[i].outcome == again.effects[i].outcome);
+    CHECK(kept.effects[i].differ == again.effects[i].differ);
+    CHECK(kept.effects[i].diff.mean == again.effects[i].diff.mean);
+    changed += kept.effects[i].differ;
+  }
+  CHECK(changed > 0);  // the pairs compared are not all empty
+  CHECK(kept.unchanged == again.unchanged);
+  CHECK(kept.base.size() == again.base.size());
+}
+
 }  // namespace t_sensitivity

@@ -319,9 +319,19 @@ Sensitivity run_sensitivity(const LabScenario& scenario, const std::string& rule
   const std::size_t batch = std::max<std::size_t>(1, o.batch);
   std::vector<Transitions> moves(loaded.size(), Transitions(K));
   std::size_t played = 0;
+  // The base's outcome of each engagement, kept from the first batch: the
+  // later batches play their variants alone and pair them with it (the
+  // base's engagement i is the same whichever batch plays it, its dice
+  // being make_stream(seed, i, ...)). One byte an engagement, kept up to
+  // o.keep_base engagements; a longer run plays the base beside every batch.
+  const bool keep_base = K <= 256 && o.n <= o.keep_base;
+  std::vector<std::uint8_t> base_outcome;
+  if (keep_base && loaded.size() > batch) base_outcome.resize(o.n);
   for (std::size_t first = 0; first < loaded.size() || first == 0; first += batch) {
     const std::size_t last = std::min(loaded.size(), first + batch);
-    std::vector<const Model*> models{base.get()};
+    const bool with_base = first == 0 || !keep_base;
+    std::vector<const Model*> models;
+    if (with_base) models.push_back(base.get());
     for (std::size_t i = first; i < last; ++i) models.push_back(loaded[i].model.get());
     HarnessOptions h;
     h.seed = o.seed;
@@ -335,7 +345,13 @@ Sensitivity run_sensitivity(const LabScenario& scenario, const std::string& rule
     h.progress_note = loaded.empty() ? std::string("the base")
                                      : "variants " + std::to_string(first + 1) + "-" + std::to_string(last) + " of " + std::to_string(loaded.size());
     h.stop = o.stop;
-    h.rows = [&](std::uint64_t, std::span<const OutcomeRow> rows) {
+    h.rows = [&](std::uint64_t index, std::span<const OutcomeRow> rows) {
+      if (!with_base) {
+        const std::size_t b = base_outcome[index];
+        for (std::size_t j = 0; j < rows.size(); ++j) moves[first + j].add(b, rows[j].outcome);
+        return;
+      }
+      if (!base_outcome.empty()) base_outcome[index] = static_cast<std::uint8_t>(rows[0].outcome);
       for (std::size_t j = 1; j < rows.size(); ++j) moves[first + j - 1].add(rows[0].outcome, rows[j].outcome);
     };
     std::span<const Model* const> ms(models.data(), models.size());

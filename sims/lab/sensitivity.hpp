@@ -72,6 +72,9 @@ struct SensitivityOptions {
   std::uint64_t n = 20000;  // engagements per variant (and for the base)
   unsigned threads = 1;
   std::size_t batch = 16;   // variants played beside one base run
+  // Runs of at most this many engagements play the base once and keep its
+  // outcomes (one byte each); longer runs play it beside every batch.
+  std::uint64_t keep_base = std::uint64_t{1} << 27;
   double min_effect = 0.01; // --min-effect: a real effect this large (a fraction) "matters"
   std::ostream* progress = nullptr;
   const std::atomic<int>* stop = nullptr;
