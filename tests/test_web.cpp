@@ -223,7 +223,7 @@ TEST_CASE("web: the link's token becomes an HttpOnly, SameSite=Strict cookie, an
   REQUIRE(first.headers.count("Set-Cookie"));
   CHECK(first.headers.at("Set-Cookie") == "vedette_token_8080=s3cret; Path=/; HttpOnly; SameSite=Strict");
   // The page's assets, its API calls and a reload: the cookie, no token.
-  for (const char* p : {"/", "/style.css", "/app.js", "/favicon.svg", "/api/sessions"}) {
+  for (const char* p : {"/", "/style.css", "/app.js", "/widgets.js", "/favicon.svg", "/api/sessions"}) {
     INFO(p);
     CHECK(get(p, "", "theme=dark; vedette_token_8080=s3cret").status == 200);
     CHECK_FALSE(get(p, "", "vedette_token_8080=s3cret").headers.count("Set-Cookie"));  // set once, by the link
@@ -301,7 +301,7 @@ TEST_CASE("web: with the token, a change without an Origin is refused and writes
 TEST_CASE("web: assets carry an ETag and are revalidated (304), the API is never cached", "[web]") {
   Table t;
   t.create();
-  for (const char* p : {"/", "/app.js", "/style.css", "/favicon.svg"}) {
+  for (const char* p : {"/", "/app.js", "/widgets.js", "/style.css", "/favicon.svg"}) {
     INFO(p);
     const Reply a = t.call("GET", p);
     REQUIRE(a.status == 200);
@@ -326,7 +326,7 @@ TEST_CASE("web: assets carry an ETag and are revalidated (304), the API is never
 
 TEST_CASE("web: the page's assets are embedded and small", "[web]") {
   std::size_t total = 0;
-  for (const char* p : {"/index.html", "/app.js", "/style.css", "/favicon.svg"}) {
+  for (const char* p : {"/index.html", "/app.js", "/widgets.js", "/style.css", "/favicon.svg"}) {
     auto a = vedette::web::asset(p);
     INFO(p);
     REQUIRE(a);
@@ -336,7 +336,7 @@ TEST_CASE("web: the page's assets are embedded and small", "[web]") {
   CHECK(total < 150 * 1024);
   CHECK_FALSE(vedette::web::asset("/../CMakeLists.txt"));
   // No asset reaches outside: nothing from a CDN or another host.
-  for (const char* p : {"/index.html", "/app.js", "/style.css"}) CHECK(std::string(vedette::web::asset(p)->body).find("http") == std::string::npos);
+  for (const char* p : {"/index.html", "/app.js", "/widgets.js", "/style.css"}) CHECK(std::string(vedette::web::asset(p)->body).find("http") == std::string::npos);
   CHECK(vedette::web::qr_text("http://192.168.1.5:8080/?token=abc").find("\u2588") != std::string::npos);
   CHECK(vedette::web::is_loopback("127.0.0.1"));
   CHECK(vedette::web::is_loopback("::1"));
@@ -454,7 +454,7 @@ TEST_CASE("web: vedette serve --listen 0.0.0.0 needs the printed token on every 
   CHECK(cookie.find("HttpOnly") != std::string::npos);
   CHECK(cookie.find("SameSite=Strict") != std::string::npos);
   const httplib::Headers with_cookie{{"Cookie", cookie.substr(0, cookie.find(';'))}, {"Accept-Encoding", "gzip"}};
-  for (const char* p : {"/style.css", "/app.js", "/favicon.svg", "/api/sessions"}) {
+  for (const char* p : {"/style.css", "/app.js", "/widgets.js", "/favicon.svg", "/api/sessions"}) {
     INFO(p);
     auto r = c.Get(p, with_cookie);
     REQUIRE(r);

@@ -65,7 +65,7 @@ function raw(method, pathAndQuery, headers = {}, body) {
 }
 
 // Without the token, with a wrong one: 401 for the page, its assets and the API.
-for (const p of ["/", "/style.css", "/app.js", "/favicon.svg", "/api/sessions"]) {
+for (const p of ["/", "/style.css", "/app.js", "/widgets.js", "/favicon.svg", "/api/sessions"]) {
   check((await raw("GET", p)).status === 401, `${p} without the token: 401`);
   check((await raw("GET", p + "?token=" + "0".repeat(32))).status === 401, `${p} with a wrong token: 401`);
   check((await raw("GET", p, { Cookie: `vedette_token_${port}=${"1".repeat(32)}` })).status === 401, `${p} with a wrong cookie: 401`);
@@ -91,7 +91,7 @@ check(execFileSync("ls", [dir]).toString().trim() === "", "none of them wrote a 
 // decompresses to the asset), the plain asset to one that does not (none, or
 // brotli only, or gzip;q=0), each with its ETag, a 304 for either.
 const auth = { Cookie: `vedette_token_${port}=${token}` };
-for (const p of ["/", "/app.js", "/style.css", "/favicon.svg"]) {
+for (const p of ["/", "/app.js", "/widgets.js", "/style.css", "/favicon.svg"]) {
   const plain = await raw("GET", p, { ...auth });
   const gz = await raw("GET", p, { ...auth, "Accept-Encoding": "gzip, deflate, br" });
   const brOnly = await raw("GET", p, { ...auth, "Accept-Encoding": "br" });
