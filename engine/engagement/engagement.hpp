@@ -211,6 +211,9 @@ class Engagement {
 
   // Geometry helpers.
   double go(std::size_t i, Point dest, Pace pace, Length allowance, bool free_turn);
+  // go() straight away from `from` (Move::away; Move::to_cover without
+  // cover in reach).
+  double go_away_from(std::size_t i, Point from, Pace pace, Length allowance, bool free_turn);
   Point clip_enemies(std::size_t i, Point from, Point to, UnitIndex ignore) const;
   Length move_of(std::size_t i) const;
 

@@ -136,7 +136,7 @@ void Engagement::move_unit(std::size_t i, const Command& c) {
         if (rec_) what = "holds (no enemy)";
         break;
       }
-      moved = go(i, u.pos + unit_vector(b_.units_[static_cast<std::size_t>(from)].pos, u.pos) * kFar, p, a, free_about);
+      moved = go_away_from(i, b_.units_[static_cast<std::size_t>(from)].pos, p, a, free_about);
       if (rec_) what = "moves away from " + name(static_cast<std::size_t>(from));
       break;
     }
@@ -217,7 +217,7 @@ double Engagement::move_to_cover(std::size_t i, Pace p, Length a, bool free_abou
   } else if (r_.combat.movement.away_from == CombatRules::AwayFrom::nearest) {
     // As Move::away: directly away from the nearest enemy.
     const UnitIndex from = b_.nearest_enemy(i, false);
-    if (from != k_no_unit) moved = go(i, u.pos + unit_vector(b_.units_[static_cast<std::size_t>(from)].pos, u.pos) * kFar, p, a, free_about);
+    if (from != k_no_unit) moved = go_away_from(i, b_.units_[static_cast<std::size_t>(from)].pos, p, a, free_about);
     if (rec_)
       what = from == k_no_unit ? "finds no cover within its move and no enemy to move away from"
                                : "finds no cover within its move and moves away from the nearest enemy, " + name(static_cast<std::size_t>(from));
@@ -229,10 +229,15 @@ double Engagement::move_to_cover(std::size_t i, Pace p, Length a, bool free_abou
         c0 = c0 + b_.units_[j].pos;
         ++n;
       }
-    if (n > 0) moved = go(i, u.pos + unit_vector(c0 * (1.0 / n), u.pos) * kFar, p, a, free_about);
+    if (n > 0) moved = go_away_from(i, c0 * (1.0 / n), p, a, free_about);
     if (rec_) what = "finds no cover within its move and moves away from all enemies";
   }
   return moved;
+}
+
+double Engagement::go_away_from(std::size_t i, Point from, Pace p, Length a, bool free_turn) {
+  const Point at = b_.units_[i].pos;
+  return go(i, at + unit_vector(from, at) * kFar, p, a, free_turn);
 }
 
 // The orders that change a unit's formation or mount instead of moving it:
