@@ -318,7 +318,7 @@ class ParseCache {
 
  private:
   static constexpr std::size_t k_entries = 16;
-  static constexpr std::size_t k_text_bytes = 1u << 20;
+  static constexpr std::size_t k_text_bytes = 256u << 10;
   struct Entry {
     std::string file, text;
     Doc doc;
