@@ -310,8 +310,8 @@ class LocalRun {
   // player (its engagement and the board tables it keeps) stays in the
   // cache for the whole chunk instead of taking turns with every other
   // model's at each engagement (`vedette sensitivity` plays 17 side by
-  // side: hex_line_squares took 55 us of CPU an engagement so, against 37
-  // alone). Engagement i's row is the same whatever was played before it
+  // side; benchmarks/README.md, "ninth pass", measured what that cost on a
+  // hex board). Engagement i's row is the same whatever was played before it
   // (its dice are make_stream(seed, i, ...), and what a player keeps
   // between calls changes no answer), so the rows are those of playing
   // every model on index i, then i + 1. They are summed in index order
