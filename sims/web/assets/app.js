@@ -11,10 +11,9 @@
     params.delete("token");
     history.replaceState(null, "", location.pathname + (params.toString() ? "?" + params.toString() : ""));
   }
-  const $ = (id) => document.getElementById(id);
-  // The widgets: elements, the notice line, questions with big buttons,
-  // pads and dice (sims/web/assets/widgets.js, loaded first).
-  const { el, notice, choices, cancelRow, numberPad, distancePad, lengthUnits, twoDice, pick, livePad } = window.vedetteWidgets;
+  // The widgets: elements by id, new elements, the notice line, questions
+  // with big buttons, pads and dice (sims/web/assets/widgets.js, loaded first).
+  const { $, el, notice, choices, cancelRow, numberPad, distancePad, lengthUnits, twoDice, pick, livePad } = window.vedetteWidgets;
   let current = null;   // {name, rev, status}
   let busy = false;
   let interacting = false;  // the player is answering a card's questions: the poll leaves the page alone

@@ -1,6 +1,7 @@
 // The table page's widgets (sims/web/assets/app.js draws the page with
-// them): elements, the notice line, a question with big buttons, number and
-// distance pads, two dice on one screen, the questions of a one-screen form.
+// them): elements by id and new ones, the notice line, a question with big
+// buttons, number and distance pads, two dice on one screen, the questions
+// of a one-screen form.
 // They hold no rule and no session: what to ask, and what an answer means,
 // is the server's.
 "use strict";
@@ -165,5 +166,5 @@ window.vedetteWidgets = (() => {
     return box;
   }
 
-  return { el, notice, choices, cancelRow, numberPad, distancePad, lengthUnits, twoDice, pick, livePad };
+  return { $, el, notice, choices, cancelRow, numberPad, distancePad, lengthUnits, twoDice, pick, livePad };
 })();
