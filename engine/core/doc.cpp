@@ -305,11 +305,11 @@ class ParseCache {
     if (text.size() > k_text_bytes) return;
     std::lock_guard<std::mutex> lock(m_);
     Entry* slot = nullptr;
-    if (entries_.size() < k_entries) {
-      slot = &entries_.emplace_back();
-    } else {
+    for (Entry& e : entries_)
+      if (e.file == file && e.text == text) slot = &e;  // kept again (flow_document): replaced, not twice
+    if (!slot && entries_.size() < k_entries) slot = &entries_.emplace_back();
+    if (!slot)
       slot = &*std::min_element(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
-    }
     slot->file = file;
     slot->text.assign(text);
     slot->doc = d;
@@ -337,6 +337,8 @@ ParseCache& parse_cache() {
 Doc parse_yaml_uncached(std::string_view text, const std::string& file);
 
 }  // namespace
+
+void detail::keep_parsed(std::string_view text, const std::string& file, const Doc& d) { parse_cache().keep(text, file, d); }
 
 Doc parse_yaml(std::string_view text, const std::string& file) {
   if (auto d = parse_cache().find(text, file)) return std::move(*d);
@@ -509,7 +511,7 @@ thread_local SchemaRecorder* t_recorder = nullptr;
 
 SchemaNote* note_for(const Doc& n) {
   if (!t_recorder || n.where.line <= 0) return nullptr;
-  return &t_recorder->notes[note_key(n.where)];
+  return &t_recorder->notes[n.where];
 }
 
 void note_type(const Doc& n, const char* type, double min = 0, double max = 0) {
@@ -717,7 +719,7 @@ void note_named_keys(const Doc& n) {
 
 void note_key_names(const Location& key_where, const std::vector<std::string>& names) {
   if (!t_recorder || key_where.line <= 0) return;
-  t_recorder->notes[note_key(key_where)].choices = names;
+  t_recorder->notes[key_where].choices = names;
 }
 
 void note_map(const Doc& n) {

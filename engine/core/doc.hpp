@@ -88,6 +88,24 @@ PathProblem path_problem(const Doc& root, std::string_view path);
 // would not read back), [a, b] for lists, {k: v} for maps, ~ for null.
 // `vedette schema`'s exploration writes its trial documents with it.
 std::string flow_text(const Doc& n);
+// `vedette schema`'s trial documents, written and loaded by the thousand:
+// flow_text(d) and a newline, to be written to FILE, with each node of `d`
+// placed where parsing that text places it (line 1, the column its token
+// starts at; a scalar written in quotes is marked quoted). When every scalar
+// reads back as itself without doubt (plain words and numbers that are not
+// a null, quoted text in printable ASCII), the next parse_yaml of the text
+// under FILE returns `d` as it is and yaml-cpp is not run; otherwise it
+// parses as ever (`kept` false). tests/test_loader.cpp checks the placing
+// against yaml-cpp.
+struct FlowDocument {
+  std::string text;
+  bool kept = false;  // parse_yaml(text, file) returns `d`, unparsed
+};
+FlowDocument flow_document(Doc& d, const std::string& file);
+namespace detail {
+// parse_yaml(text, file) returns `d` while the parse cache keeps it.
+void keep_parsed(std::string_view text, const std::string& file, const Doc& d);
+}  // namespace detail
 
 // One difference between two documents, at a dotted path (as set_path's:
 // map keys, 1-based list items). `before`/`after` absent: the key was added

@@ -3,6 +3,9 @@
 // that start with what a house rule changes.
 #include "engine/core/doc.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 namespace vedette {
 
 namespace {
@@ -127,6 +130,83 @@ std::string flow_text(const Doc& n) {
     }
   }
   return "";
+}
+
+namespace {
+
+// A plain scalar that yaml-cpp reads back as the same text and not as a null
+// or anything else: letters, digits and _ . + - / and inner spaces, starting
+// with a letter or digit (or a sign or point before a digit).
+bool plain_beyond_doubt(const std::string& s) {
+  if (s.empty() || s == "null" || s == "Null" || s == "NULL") return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '+' && c != '-' && c != '/' && c != ' ') return false;
+  const auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  const bool lead = std::isalnum(static_cast<unsigned char>(s.front())) || (s.size() > 1 && digit(s[1]));
+  return lead && s.back() != ' ' && s.find("  ") == std::string::npos;
+}
+
+bool printable_ascii(const std::string& s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c <= 0x7E; });
+}
+
+// flow_text(n) appended to `out`, n's nodes placed as it goes; false if a
+// scalar might read back otherwise.
+bool place_flow(Doc& n, std::string& out, const std::string& file) {
+  n.where = Location{file, 1, static_cast<int>(out.size()) + 1};
+  switch (n.kind) {
+    case Doc::Kind::null: out += "~"; return true;
+    case Doc::Kind::scalar:
+      if (!n.quoted && plain(n.scalar)) {
+        out += n.scalar;
+        return plain_beyond_doubt(n.scalar);
+      }
+      n.quoted = true;
+      out += quoted_text(n.scalar);
+      return printable_ascii(n.scalar);
+    case Doc::Kind::sequence: {
+      bool exact = true;
+      out += "[";
+      for (std::size_t i = 0; i < n.items.size(); ++i) {
+        if (i) out += ", ";
+        exact = place_flow(n.items[i], out, file) && exact;
+      }
+      out += "]";
+      return exact;
+    }
+    case Doc::Kind::map: {
+      bool exact = true;
+      out += "{";
+      for (std::size_t i = 0; i < n.entries.size(); ++i) {
+        DocEntry& e = n.entries[i];
+        if (i) out += ", ";
+        for (std::size_t j = 0; j < i; ++j) exact = exact && n.entries[j].key != e.key;  // a duplicate key is an error
+        e.key_where = Location{file, 1, static_cast<int>(out.size()) + 1};
+        if (plain(e.key)) {
+          out += e.key;
+          exact = exact && plain_beyond_doubt(e.key);
+        } else {
+          out += quoted_text(e.key);
+          exact = exact && printable_ascii(e.key);
+        }
+        out += ": ";
+        exact = place_flow(e.value, out, file) && exact;
+      }
+      out += "}";
+      return exact;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+FlowDocument flow_document(Doc& d, const std::string& file) {
+  FlowDocument f;
+  f.kept = place_flow(d, f.text, file);
+  f.text += "\n";
+  if (f.kept) detail::keep_parsed(f.text, file, d);
+  return f;
 }
 
 std::vector<DocChange> diff_docs(const Doc& before, const Doc& after) {

@@ -34,14 +34,25 @@ struct SchemaNote {
   std::vector<std::string> words;                   // words the loader takes here besides its type (smc_max: any)
 };
 
+// Notes by where the node was written, ordered by line, column, then file:
+// looked up by the node's own Location, with no key text built (`vedette
+// schema` looks notes up thousands of times a document).
+struct NoteOrder {
+  bool operator()(const Location& a, const Location& b) const {
+    if (a.line != b.line) return a.line < b.line;
+    if (a.column != b.column) return a.column < b.column;
+    return a.file < b.file;
+  }
+};
+using SchemaNotes = std::map<Location, SchemaNote, NoteOrder>;
+
 class SchemaRecorder {
  public:
   SchemaRecorder();
   ~SchemaRecorder();
   SchemaRecorder(const SchemaRecorder&) = delete;
   SchemaRecorder& operator=(const SchemaRecorder&) = delete;
-  // By where the node was written: "file:line:column".
-  std::map<std::string, SchemaNote> notes;
+  SchemaNotes notes;
   // The recorder of this thread, or null.
   static SchemaRecorder* active();
 };
@@ -74,7 +85,5 @@ void note_map(const Doc& n);
 // For `vedette schema`: the list `n` must have exactly `count` items (the
 // caller checks it and says so).
 void note_items(const Doc& n, std::size_t count);
-
-inline std::string note_key(const Location& l) { return l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.column); }
 
 }  // namespace vedette

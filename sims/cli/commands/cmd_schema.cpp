@@ -60,8 +60,8 @@ Shape& child(std::unique_ptr<Shape>& p) {
   return *p;
 }
 
-void walk(const Doc& d, Shape& s, const std::map<std::string, SchemaNote>& notes) {
-  auto it = d.where.line > 0 ? notes.find(note_key(d.where)) : notes.end();
+void walk(const Doc& d, Shape& s, const SchemaNotes& notes) {
+  auto it = d.where.line > 0 ? notes.find(d.where) : notes.end();
   const SchemaNote* note = it == notes.end() ? nullptr : &it->second;
   switch (d.kind) {
     case Doc::Kind::null: break;

@@ -118,30 +118,35 @@ struct Candidate {
 // loader put an error.
 struct Load {
   Explored e;
-  std::set<std::string> errors;  // note_key of each error's place in this file
+  std::set<Location, NoteOrder> errors;  // each error's place in this file
 };
 
 Load load(const TableFormat& k, const Doc& d, const std::string& file, const std::string& why) {
+  // One line: each node at a column of its own, which the notes are keyed
+  // by. flow_document places the nodes as the loader's parse will, and
+  // spares that parse where it can (engine/core/doc.hpp).
+  Doc placed = d;
+  const auto [text, kept] = flow_document(placed, file);
   {
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out << flow_text(d) << "\n";  // one line: each node at a column of its own, which the notes are keyed by
+    out << text;
   }
   Load l;
-  if (std::getenv("VEDETTE_SCHEMA_TRACE")) std::fprintf(stderr, "[%s] %s\n", why.c_str(), flow_text(d).c_str());
+  if (std::getenv("VEDETTE_SCHEMA_TRACE")) std::fprintf(stderr, "[%s] %s", why.c_str(), text.c_str());
   {
     SchemaRecorder rec;
     try {
       load_table(file, k);
     } catch (const LoadError& e) {  // expected: a placeholder is wrong until it is grown
       for (const auto& x : e.diagnostics()) {
-        if (x.where.file == file) l.errors.insert(note_key(x.where));
+        if (x.where.file == file) l.errors.insert(x.where);
         if (std::getenv("VEDETTE_SCHEMA_TRACE")) std::fprintf(stderr, "  %s:%d: %s\n", x.where.file.c_str(), x.where.column, x.message.c_str());
       }
     } catch (const std::exception&) {
     }
     l.e.notes = std::move(rec.notes);
   }
-  l.e.doc = parse_yaml_file(file);
+  l.e.doc = kept ? std::move(placed) : parse_yaml(text, file);
   return l;
 }
 
@@ -189,7 +194,7 @@ struct Grower {
 
   const SchemaNote* note(const Doc& d) const {
     if (d.where.line <= 0) return nullptr;
-    auto it = l.e.notes.find(note_key(d.where));
+    auto it = l.e.notes.find(d.where);
     return it == l.e.notes.end() ? nullptr : &it->second;
   }
   // The loader read `d` as what it is: a typed value, a map, a list of a
@@ -197,12 +202,12 @@ struct Grower {
   bool read(const Doc& d) const {
     if (const SchemaNote* n = note(d); n && (n->map || !n->type.empty() || n->items >= 0 || !n->example.empty())) return true;
     for (const auto& e : d.entries)
-      if (note(e.value) || read(e.value) || (e.key_where.line > 0 && l.e.notes.count(note_key(e.key_where)))) return true;
+      if (note(e.value) || read(e.value) || (e.key_where.line > 0 && l.e.notes.count(e.key_where))) return true;
     for (const auto& i : d.items)
       if (note(i) || read(i)) return true;
     return false;
   }
-  bool erroneous(const Doc& d) const { return d.where.line > 0 && l.errors.count(note_key(d.where)) > 0; }
+  bool erroneous(const Doc& d) const { return d.where.line > 0 && l.errors.count(d.where) > 0; }
 
   void set(Doc& d, std::string v) {
     if (d.scalar == v) return;
@@ -277,7 +282,7 @@ struct Grower {
         // a name of the list, another for each key.
         for (auto& e : d.entries) {
           const SchemaNote* kn = e.key_where.line > 0 ? [&]() -> const SchemaNote* {
-            auto it = l.e.notes.find(note_key(e.key_where));
+            auto it = l.e.notes.find(e.key_where);
             return it == l.e.notes.end() ? nullptr : &it->second;
           }()
                                                       : nullptr;
