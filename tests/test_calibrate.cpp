@@ -113,7 +113,7 @@ TEST_CASE("calibrate: the value found, its overlay, and vedette sim with the ove
   CHECK(std::fabs(q - p) <= 4 * std::sqrt(sigma(p, 4000) * sigma(p, 4000) + sigma(q, 20000) * sigma(q, 20000)));
 }
 
-TEST_CASE("calibrate: rf_offset moves in sixths, reaching a target between two whole offsets (issue 31)", "[difficulty][calibrate][cli]") {
+TEST_CASE("calibrate: rf_offset moves in sixths, reaching a target between two whole offsets (issue 31)", "[difficulty][calibrate][cli][heavy]") {
   // 45% lies between the whole offsets -1 and -2, outside both intervals
   // (20,000 engagements per value: 42.5% and 50.7% under seed 1).
   vtest::TempDir dir;
@@ -232,7 +232,7 @@ TEST_CASE("calibrate: bad input says what is wrong, exits 2 and writes nothing",
   CHECK_FALSE(std::filesystem::exists(out));
 }
 
-TEST_CASE("difficulty: the shipped tables/difficulty/ overlays reproduce the win rate each states (4 sigma)", "[difficulty][calibrate]") {
+TEST_CASE("difficulty: the shipped tables/difficulty/ overlays reproduce the win rate each states (4 sigma)", "[difficulty][calibrate][heavy]") {
   // Each file's comment says: "... Cavalry wins P% [LO, HI] over N engagements (seed S)". A rule change that moves
   // these by more than 4 sigma means: re-run the command in tables/difficulty/README.md.
   int files = 0;

@@ -511,7 +511,7 @@ TEST_CASE("conformance: a row naming a missing test, or a test citing no row, is
 // Issue 29: the tests the rows cite can fail. Every check a cited test makes
 // inside an `if` runs whichever way the branch goes or is counted (see the
 // reader above), and no check reads a field the engine never writes.
-TEST_CASE("conformance: the cited tests check unconditionally, and never a field nothing writes", "[conformance][long]") {
+TEST_CASE("conformance: the cited tests check unconditionally, and never a field nothing writes", "[conformance][heavy]") {
   const auto bodies = test_bodies();
   const FieldWrites writes = field_writes();
   REQUIRE(writes.declared.size() > 100);

@@ -115,7 +115,7 @@ TEST_CASE("lab engine: every shipped scenario gives the same summary on 1, 2 and
   CHECK(scenarios >= 5);
 }
 
-TEST_CASE("lab engine: decisions per RF band follow the Actions Table's exact odds (within 4 SE)") {
+TEST_CASE("lab engine: decisions per RF band follow the Actions Table's exact odds (within 4 SE)", "[heavy]") {
   // seed 002: whatever brought a unit into a band, its behaviour there is one
   // D6 on the band's row. Up to RF0 is left out: there the row depends on
   // whether the unit is at halt (the RF0 row), which the counts do not split.

@@ -122,7 +122,7 @@ TEST_CASE("dice: an engagement's streams share one prefix", "[dice]") {
       }
 }
 
-TEST_CASE("perf: memoised gap and sight equal the board's answers throughout engagements", "[perf][engagement][long]") {
+TEST_CASE("perf: memoised gap and sight equal the board's answers throughout engagements", "[perf][engagement][heavy]") {
   for (std::string_view file : bench::k_signature_files) {
     INFO(file);
     const ScenarioPtr s = load_scenario_file(k_dir + "/" + std::string(file));

@@ -57,7 +57,7 @@ TEST_CASE("scenarios: the default scenario is a contest (no outcome above 80%, t
 }
 
 TEST_CASE("scenarios: only a scenario whose description says it is deliberately one-sided has an outcome above 90% (4 sigma)",
-          "[scenario][contest]") {
+          "[scenario][contest][heavy]") {
   int one_sided = 0, checked = 0;
   for (const auto& e : std::filesystem::directory_iterator(k_src + "/sims/scenarios")) {
     if (e.path().extension() != ".yaml") continue;

@@ -98,7 +98,7 @@ void check_hashes(std::uint64_t n, const std::map<std::string, std::string>& exp
 
 }  // namespace
 
-TEST_CASE("scenario hashes: every shipped scenario plays as it did, 2,000 engagements each", "[bench][hashes]") {
+TEST_CASE("scenario hashes: every shipped scenario plays as it did, 2,000 engagements each", "[bench][hashes][heavy]") {
   check_hashes(2000, {
                          {"flank_attack.yaml", "fnv1a64:e0b054ccafd83c22"},
                          // The hex scenarios and the raid changed with combat.movement.away_from
