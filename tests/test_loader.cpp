@@ -454,6 +454,14 @@ TEST_CASE("loader: a flow document placed without parsing is what parsing its te
     d.entries[1].key = word;
     docs.emplace_back(std::string("the word ") + word, std::move(d));
   }
+  // Past the parse's depth limit: refused by parsing, never kept.
+  Doc deep = parse_yaml("k: 1\n", "deep.yaml");
+  for (int level = 0; level < 40; ++level) {
+    Doc up = parse_yaml("k: 1\n", "deep.yaml");
+    up.entries[0].value = std::move(deep);
+    deep = std::move(up);
+  }
+  docs.emplace_back("a map 41 deep", std::move(deep));
   for (std::size_t i = 0; i < docs.size(); ++i) {
     Doc placed = docs[i].second;
     const auto fd = flow_document(placed, "flow-a.yaml");
@@ -471,7 +479,7 @@ TEST_CASE("loader: a flow document placed without parsing is what parsing its te
     check_same_tree(got, parsed, "(root)");
     if (fd.kept) check_same_tree(placed, parsed, "(root)");
     if (i >= shipped && i < 2 * shipped) CHECK(fd.kept);  // what the exploration writes: spared
-    if (i >= 2 * shipped) CHECK_FALSE(fd.kept);           // nulls, quotes, UTF-8, a tab, YAML's signs: parsed
+    if (i >= 2 * shipped) CHECK_FALSE(fd.kept);           // nulls, quotes, UTF-8, a tab, YAML's signs, depth: parsed
   }
 }
 

@@ -151,9 +151,11 @@ bool printable_ascii(const std::string& s) {
 }
 
 // flow_text(n) appended to `out`, n's nodes placed as it goes; false if a
-// scalar might read back otherwise.
-bool place_flow(Doc& n, std::string& out, const std::string& file) {
+// scalar might read back otherwise, or the parse would refuse the document
+// (deeper than k_max_depth, more than k_max_nodes values: it says so).
+bool place_flow(Doc& n, std::string& out, const std::string& file, int depth, std::size_t& nodes) {
   n.where = Location{file, 1, static_cast<int>(out.size()) + 1};
+  if (depth > k_max_depth || ++nodes > k_max_nodes) return false;
   switch (n.kind) {
     case Doc::Kind::null: out += "~"; return true;
     case Doc::Kind::scalar:
@@ -169,7 +171,7 @@ bool place_flow(Doc& n, std::string& out, const std::string& file) {
       out += "[";
       for (std::size_t i = 0; i < n.items.size(); ++i) {
         if (i) out += ", ";
-        exact = place_flow(n.items[i], out, file) && exact;
+        exact = place_flow(n.items[i], out, file, depth + 1, nodes) && exact;
       }
       out += "]";
       return exact;
@@ -190,7 +192,7 @@ bool place_flow(Doc& n, std::string& out, const std::string& file) {
           exact = exact && printable_ascii(e.key);
         }
         out += ": ";
-        exact = place_flow(e.value, out, file) && exact;
+        exact = place_flow(e.value, out, file, depth + 1, nodes) && exact;
       }
       out += "}";
       return exact;
@@ -203,7 +205,8 @@ bool place_flow(Doc& n, std::string& out, const std::string& file) {
 
 FlowDocument flow_document(Doc& d, const std::string& file) {
   FlowDocument f;
-  f.kept = place_flow(d, f.text, file);
+  std::size_t nodes = 0;
+  f.kept = place_flow(d, f.text, file, 0, nodes);
   f.text += "\n";
   if (f.kept) detail::keep_parsed(f.text, file, d);
   return f;

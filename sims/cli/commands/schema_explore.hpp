@@ -16,7 +16,7 @@ namespace vedette::cli {
 
 struct Explored {
   Doc doc;                                  // as parsed, each node where it was written
-  SchemaNotes notes;  // what the loader noted loading it
+  SchemaNotes notes;                        // what the loader noted loading it
 };
 
 struct ExploreStats {
