@@ -205,6 +205,8 @@ try {
   await page.waitForSelector("#sessions:not([hidden])", { timeout: 10000 });
   measured.ready_ms = await page.evaluate(() => Math.round(performance.now()));
   // ... with its assets (they came with the cookie, not the token) ...
+  // Chrome asks for the icon on its own time, sometimes after "load": wait for its answer (up to 10 s).
+  for (let waited = 0; statuses["/favicon.svg"] === undefined && waited < 10000; waited += 50) await new Promise((r) => setTimeout(r, 50));
   for (const p of ["/style.css", "/app.js", "/favicon.svg"]) check(statuses[p] === 200 || statuses[p] === 304, `${p} loaded: ${statuses[p]}`);
   check(await page.evaluate(() => getComputedStyle(document.querySelector("#session-tools")).display === "none"), "Undo/Redo/Next turn/Log hidden on the home page");
   // ... and the token gone from the address bar; the cookie is HttpOnly.
