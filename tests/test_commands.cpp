@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -444,13 +445,32 @@ TEST_CASE("commands: check --json with a file name that is not UTF-8 still print
 }
 
 TEST_CASE("commands: --help on each command exits 0", "[commands]") {
-  for (std::string cmd : {"react", "table", "check", "charge", "solo"}) {
+  // Every command `vedette --help` lists (sims/cli/cli.cpp builds only the
+  // command a run names): each one's own help, and the same list, in the
+  // same order, where an unknown word is refused.
+  RunResult listing = run_vedette({"--help"});
+  REQUIRE(listing.status == 0);
+  std::vector<std::string> listed;
+  const std::size_t heading = listing.out.find("\nSubcommands:\n");
+  REQUIRE(heading != std::string::npos);
+  // Each command's line starts with two spaces and its name; a long
+  // description goes on over lines indented further.
+  std::istringstream lines(listing.out.substr(heading + 14));
+  for (std::string line; std::getline(lines, line) && !line.empty();)
+    if (line.size() > 2 && line.compare(0, 2, "  ") == 0 && line[2] != ' ') listed.push_back(line.substr(2, line.find(' ', 2) - 2));
+  CHECK(listed.size() == 17);
+  std::string names;
+  for (const std::string& cmd : listed) {
     INFO(cmd);
+    names += " " + cmd;
     RunResult r = run_vedette({cmd, "--help"});
     CHECK(r.status == 0);
     CHECK(r.err.empty());
     CHECK(contains(r.out, "Usage: vedette " + cmd));
   }
+  RunResult unknown = run_vedette({"frobnicate"});
+  CHECK(unknown.status == 2);
+  CHECK(contains(unknown.err, "(commands:" + names + ")"));
   RunResult react = run_vedette({"react", "--help"});
   for (const char* flag : {"--hero", "--cover", "--pace", "--galloped", "--enemy-in-range", "--raw", "--casualties",
                            "--enemy-flank-rear", "--ran-last-turn", "--retreated-from-melee", "--type", "--roll", "--seed",

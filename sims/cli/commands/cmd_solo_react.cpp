@@ -99,7 +99,7 @@ void add_solo_react(CLI::App* solo, Runner& run) {
     c->add_option("--kind", o->kind, "about-to-move, moved (default) or faced");
     c->add_option("--near", o->near,
                   "A cavalry unit it ends near: UNIT=DISTANCE from that unit's front[,front|flank|rear: which face of yours it "
-                  "would strike][,no-arc: not even partly within its charge arc (charge.arc_degrees; at the default 45: in front of its front edge, no further out to the side than in front)][,unseen][,charging: yours was charging it]");
+                  "would strike][,no-arc: not even partly within its charge arc (charge.arc_degrees; at the default 45 degrees either side: in front of its front edge, no further out to the side than in front)][,unseen][,charging: yours was charging it]");
     c->add_option("--their-weight", o->their_weight, "The cavalry's weight when its unit has none (light, medium, heavy)");
     c->add_option("--roll", o->roll, "Your dice for the one unit that reacts: initiation 2D6, your morale 2D6, its own 2D6")
         ->expected(2, 8)
@@ -120,7 +120,7 @@ void add_solo_react(CLI::App* solo, Runner& run) {
     c->add_option("--distance", o->distance, "Between the two when your charge began, e.g. 30cm")->required();
     c->add_option("--side", o->side, "Which face of the cavalry your unit strikes: front (default), flank or rear");
     c->add_flag("--no-bonus", o->no_bonus, "It struck from inside its minimum distance: no charge bonus, no morale check (seed 003 L42)");
-    c->add_flag("--no-arc", o->no_arc, "Your unit is not even partly within the cavalry's charge arc (charge.arc_degrees; at the default 45: in front of its front edge, no further out to the side than in front): no counter-charge");
+    c->add_flag("--no-arc", o->no_arc, "Your unit is not even partly within the cavalry's charge arc (charge.arc_degrees; at the default 45 degrees either side: in front of its front edge, no further out to the side than in front): no counter-charge");
     c->add_flag("--unseen", o->unseen, "The cavalry's front rank cannot see your unit");
     c->add_option("--their-weight", o->their_weight, "The cavalry's weight when its unit has none (light, medium, heavy)");
     c->add_option("--roll", o->roll, "Your dice: its counter-charge 2D6, its morale 2D6, your own 2D6")->expected(2, 6)->check(CLI::Range(1, 6));
