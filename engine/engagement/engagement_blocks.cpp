@@ -104,7 +104,7 @@ double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
     if (hb.terrain(h).halts_movement || contact) break;
   }
   if (steps == 0) return 0;
-  u.pos = hb.centre(cur);
+  b_.place_on_hex(i, cur);  // u.pos = hb.centre(cur), its hex kept
   b_.changed();
   return steps * s;
 }
@@ -213,7 +213,7 @@ bool Engagement::block_retreat(std::size_t i, int hexes, const char* why) {
   const Edge own = b_.scenario().sides[u.side].edge;
   const Retreat rt = vedette::retreat(hb, b_.unit_hex(i), own, hexes, !u.in_square(), b_.occupied());
   if (!rt.path.empty()) {
-    u.pos = hb.centre(rt.path.back());
+    b_.place_on_hex(i, rt.path.back());  // u.pos = hb.centre(...), its hex kept
     b_.changed();
     u.retreated_this_turn = true;
     u.engaged = false;
