@@ -46,6 +46,18 @@ Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_
   }
   hex_direct_ = hex_ && board_ == static_cast<const Board*>(hex_);
   if (hex_direct_ && occupancy_.size() <= k_sight_table_hexes) pair_hexes_ = occupancy_.size();
+  if (hex_direct_ && occupancy_.size() <= 128) {
+    neighbour_bits_.assign(occupancy_.size(), {});
+    for (int r = 0; r < hex_->rows(); ++r)
+      for (int c = 0; c < hex_->cols(); ++c) {
+        const Hex h = HexBoard::from_offset(c, r);
+        auto& bits = neighbour_bits_[hex_->hex_index(h)];
+        for (const Hex n : hex_->neighbours(h)) {
+          const std::size_t p = hex_->hex_index(n);
+          bits[p >> 6] |= std::uint64_t{1} << (p & 63);
+        }
+      }
+  }
   if (hex_direct_) {
     // gap_miss's expressions, for each hex distance on the board.
     const int widest = hex_->cols() + hex_->rows();

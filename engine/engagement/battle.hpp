@@ -307,6 +307,10 @@ class Battle {
   Aspect aspect_at(std::size_t target, std::size_t attacker) const;
   // The board is the scenario's hex board (gap, nearest enemy on hexes).
   bool hex_direct_ = false;
+  // hex_direct_ boards of at most 128 hexes: each place's neighbours on the
+  // board as bits of their places (hex_go's test of contact with an enemy:
+  // hex_distance 1 is being a neighbour). Built at construction; else empty.
+  std::vector<std::array<std::uint64_t, 2>> neighbour_bits_;
   // hex_direct_ boards: gap_miss's answer for two units n hexes apart, for
   // n up to the board's widest distance (built at construction).
   std::vector<Length> gap_by_hexes_;
