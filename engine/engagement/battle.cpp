@@ -354,9 +354,6 @@ void Battle::sync_world() const {
   if (same) return;
   ++world_epoch_;
   if (!hex_) return;
-  for (std::size_t i : occupancy_marks_) occupancy_[i] = 0;
-  occupancy_marks_.clear();
-  occupancy_off_.clear();
   occ_bits_[0] = occ_bits_[1] = 0;
   epoch_units_[0].clear();
   epoch_units_[1].clear();
@@ -364,12 +361,25 @@ void Battle::sync_world() const {
     if (world_key_[3 * k + 2] == 0) continue;
     if (units_[k].side <= 1) epoch_units_[units_[k].side].push_back(EpochUnit{k, world_hex_[k]});
     const std::size_t i = world_place_[k];
+    if (i < 128) occ_bits_[i >> 6] |= std::uint64_t{1} << (i & 63);
+  }
+}
+
+// The epoch's count of active units per board place, and those off the
+// board, for sees_in_epoch_slow's steps.
+void Battle::build_occupancy() const {
+  occupancy_epoch_ = world_epoch_;
+  for (std::size_t i : occupancy_marks_) occupancy_[i] = 0;
+  occupancy_marks_.clear();
+  occupancy_off_.clear();
+  for (std::size_t k = 0; k < units_.size(); ++k) {
+    if (world_key_[3 * k + 2] == 0) continue;
+    const std::size_t i = world_place_[k];
     if (i == HexBoard::k_off_board) {
       occupancy_off_.push_back(world_hex_[k]);
       continue;
     }
     if (occupancy_[i]++ == 0) occupancy_marks_.push_back(i);
-    if (i < 128) occ_bits_[i >> 6] |= std::uint64_t{1} << (i & 63);
   }
 }
 
@@ -434,6 +444,7 @@ __attribute__((noinline)) bool Battle::sees_in_epoch_slow(std::size_t a, std::si
   // Units in between block the view (seed 004's line of sight); the two
   // ends' own hexes never do.
   if (hex_) {
+    if (occupancy_epoch_ != world_epoch_) build_occupancy();
     const Hex ha = world_hex_[a], hb = world_hex_[b];
     const std::size_t hexes = occupancy_.size();
     const std::size_t ia = world_place_[a], ib = world_place_[b];  // hex_index of ha, hb

@@ -214,6 +214,11 @@ class Battle {
   mutable std::vector<std::uint32_t> occupancy_;
   mutable std::vector<std::size_t> occupancy_marks_;  // the counts set, to clear them
   mutable std::vector<Hex> occupancy_off_;
+  // occupancy_ and occupancy_off_ are of this epoch (else built on first
+  // use by sees_in_epoch_slow, their only reader: the bits of occ_bits_
+  // answer the usual case).
+  mutable std::uint64_t occupancy_epoch_ = 0;
+  void build_occupancy() const;
   // Hex boards of at most k_sight_table_hexes hexes: every sight line between
   // two hexes of the board, built once (on first use) and kept across
   // engagements, each step as the hexes' places with their terrain's
