@@ -324,6 +324,15 @@ void load_charge_rules(const Doc& node, Diagnostics& d, ChargeRules& out) { Load
 
 // ------------------------------------------------------------- geometry
 
+namespace {
+
+// std::remainder(x, 360): x itself for |x| <= 180 (the quotient rounds to 0,
+// ties to even at exactly 180), without the library call; NaN and larger
+// angles still go to it. The same bits.
+double remainder_360(double x) { return x >= -180.0 && x <= 180.0 ? x : std::remainder(x, 360.0); }
+
+}  // namespace
+
 ChargeGeometry charge_geometry(const ChargeRules& r, Length move, Length distance, double bearing_deg) {
   ChargeGeometry g;
   g.max_range = move * r.range_factor;
@@ -334,7 +343,7 @@ ChargeGeometry charge_geometry(const ChargeRules& r, Length move, Length distanc
   // away"); exactly at the minimum is inside it ("cannot charge a target
   // that is 3" or less away").
   g.in_range = distance.as_cm() <= g.max_range.as_cm() + k_length_eps_cm;
-  double b = std::remainder(bearing_deg, 360.0);  // -180..180
+  double b = remainder_360(bearing_deg);  // -180..180
   g.in_arc = std::fabs(b) <= r.arc_degrees + k_angle_eps_deg;
   g.reaches = g.in_range && g.in_arc;
   g.charge_bonus = g.reaches && distance.as_cm() > g.min_distance.as_cm() + k_length_eps_cm;
@@ -354,7 +363,7 @@ ChargeGeometry charge_geometry(const ChargeRules& r, Length move, const ChargeTa
   g.in_range = (t.distance + t.target_base).as_cm() <= g.max_range.as_cm() + k_length_eps_cm;
   // Partially within: the covered angle overlaps [-arc, +arc]. The angles
   // are relative to the facing and unwrapped around their middle.
-  const double centre = std::remainder(mid, 360.0);
+  const double centre = remainder_360(mid);
   const double lo = centre - (mid - t.bearing_lo_deg), hi = centre + (t.bearing_hi_deg - mid);
   g.in_arc = hi >= -r.arc_degrees - k_angle_eps_deg && lo <= r.arc_degrees + k_angle_eps_deg;
   g.reaches = g.in_range && g.in_arc;

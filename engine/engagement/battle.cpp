@@ -46,6 +46,28 @@ Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_
   }
   hex_direct_ = hex_ && board_ == static_cast<const Board*>(hex_);
   if (hex_direct_ && occupancy_.size() <= k_sight_table_hexes) pair_hexes_ = occupancy_.size();
+  if (hex_direct_ && occupancy_.size() <= 128) {
+    neighbour_bits_.assign(occupancy_.size(), {});
+    for (int r = 0; r < hex_->rows(); ++r)
+      for (int c = 0; c < hex_->cols(); ++c) {
+        const Hex h = HexBoard::from_offset(c, r);
+        auto& bits = neighbour_bits_[hex_->hex_index(h)];
+        for (const Hex n : hex_->neighbours(h)) {
+          const std::size_t p = hex_->hex_index(n);
+          bits[p >> 6] |= std::uint64_t{1} << (p & 63);
+        }
+      }
+  }
+  if (hex_direct_) {
+    // gap_miss's expressions, for each hex distance on the board.
+    const int widest = hex_->cols() + hex_->rows();
+    gap_by_hexes_.reserve(static_cast<std::size_t>(widest) + 1);
+    for (int n = 0; n <= widest; ++n) {
+      const double d = hex_->hex_size().as_cm() * n;
+      const double g = d - depth(0).as_cm() / 2.0 - depth(0).as_cm() / 2.0;
+      gap_by_hexes_.push_back(Length::cm(std::max(0.0, g)));
+    }
+  }
   if (hex_) go_ways_.assign(k_go_ways, GoWay{});
   if (s.blocks && s.hex) blocks_ = s.blocks.get();
   fired_.assign(units_.size(), 0);
@@ -214,6 +236,26 @@ Battle::HexPair* Battle::hex_pair(std::size_t a, std::size_t b) const {
 double Battle::pair_bearing_miss(std::size_t a, std::size_t b) const {
   const Point from = units_[a].pos, to = units_[b].pos;
   PairMemo& m = memo_[a * units_.size() + b];
+  if (pair_hexes_ != 0) {
+    // Both on their hexes' centres (the usual case: moves and retreats end
+    // on centres): the places' bearing, computed from these very bits once.
+    unit_hex(a);
+    unit_hex(b);
+    const HexMemo& ma = hex_memo_[a];
+    const HexMemo& mb = hex_memo_[b];
+    if (ma.centre && mb.centre) {
+      if (centre_bearings_.empty()) centre_bearings_.resize(pair_hexes_ * pair_hexes_);
+      CentreBearing& c = centre_bearings_[ma.place * pair_hexes_ + mb.place];
+      if (!c.valid) {
+        c.bearing = bearing_deg(from, to);
+        c.valid = true;
+      }
+      m.bearing = c.bearing;
+      set_bits(m.bearing_pos, from, to);
+      m.bearing_valid = true;
+      return m.bearing;
+    }
+  }
   HexPair* kept = hex_pair(a, b);
   if (!kept) {
     m.bearing = bearing_deg(from, to);
@@ -312,9 +354,6 @@ void Battle::sync_world() const {
   if (same) return;
   ++world_epoch_;
   if (!hex_) return;
-  for (std::size_t i : occupancy_marks_) occupancy_[i] = 0;
-  occupancy_marks_.clear();
-  occupancy_off_.clear();
   occ_bits_[0] = occ_bits_[1] = 0;
   epoch_units_[0].clear();
   epoch_units_[1].clear();
@@ -322,13 +361,38 @@ void Battle::sync_world() const {
     if (world_key_[3 * k + 2] == 0) continue;
     if (units_[k].side <= 1) epoch_units_[units_[k].side].push_back(EpochUnit{k, world_hex_[k]});
     const std::size_t i = world_place_[k];
+    if (i < 128) occ_bits_[i >> 6] |= std::uint64_t{1} << (i & 63);
+  }
+}
+
+// The epoch's count of active units per board place, and those off the
+// board, for sees_in_epoch_slow's steps.
+void Battle::build_occupancy() const {
+  occupancy_epoch_ = world_epoch_;
+  for (std::size_t i : occupancy_marks_) occupancy_[i] = 0;
+  occupancy_marks_.clear();
+  occupancy_off_.clear();
+  for (std::size_t k = 0; k < units_.size(); ++k) {
+    if (world_key_[3 * k + 2] == 0) continue;
+    const std::size_t i = world_place_[k];
     if (i == HexBoard::k_off_board) {
       occupancy_off_.push_back(world_hex_[k]);
       continue;
     }
     if (occupancy_[i]++ == 0) occupancy_marks_.push_back(i);
-    if (i < 128) occ_bits_[i >> 6] |= std::uint64_t{1} << (i & 63);
   }
+}
+
+void Battle::place_on_hex(std::size_t i, Hex h) {
+  const Point p = hex_->centre(h);
+  units_[i].pos = p;
+  HexMemo& m = hex_memo_[i];
+  m.hex = h;
+  m.place = hex_->hex_index(h);
+  m.centre = m.place != HexBoard::k_off_board;
+  m.x = std::bit_cast<std::uint64_t>(p.x);
+  m.y = std::bit_cast<std::uint64_t>(p.y);
+  m.valid = true;
 }
 
 Hex Battle::unit_hex_miss(std::size_t i) const {
@@ -336,6 +400,12 @@ Hex Battle::unit_hex_miss(std::size_t i) const {
   HexMemo& m = hex_memo_[i];
   m.hex = hex_->hex_of(p);
   m.place = hex_->hex_index(m.hex);
+  if (m.place != HexBoard::k_off_board) {
+    const Point c = hex_->centre(m.hex);
+    m.centre = std::bit_cast<std::uint64_t>(c.x) == std::bit_cast<std::uint64_t>(p.x) && std::bit_cast<std::uint64_t>(c.y) == std::bit_cast<std::uint64_t>(p.y);
+  } else {
+    m.centre = false;
+  }
   m.x = std::bit_cast<std::uint64_t>(p.x);
   m.y = std::bit_cast<std::uint64_t>(p.y);
   m.valid = true;
@@ -374,6 +444,7 @@ __attribute__((noinline)) bool Battle::sees_in_epoch_slow(std::size_t a, std::si
   // Units in between block the view (seed 004's line of sight); the two
   // ends' own hexes never do.
   if (hex_) {
+    if (occupancy_epoch_ != world_epoch_) build_occupancy();
     const Hex ha = world_hex_[a], hb = world_hex_[b];
     const std::size_t hexes = occupancy_.size();
     const std::size_t ia = world_place_[a], ib = world_place_[b];  // hex_index of ha, hb
@@ -632,11 +703,11 @@ Situation Battle::situation(std::size_t i) const {
   // Each visible enemy can only set flags; once all are set the rest of the
   // loop would change nothing, and a flag already set needs no question
   // (gap, reaches, aspect are pure: asking them less changes no answer).
-  for (std::size_t j = 0; j < units_.size(); ++j) {
-    if (!units_[j].active() || !enemies(i, j) || !(units_block_sight_ ? sees_in_epoch(i, j) : sees(i, j))) continue;
+  // `visit` takes one active enemy j; false once every flag is set.
+  auto visit = [&](std::size_t j, Length g_of_j) {
     s.enemy_in_sight = true;
     if (!s.in_enemy_range || !s.enemy_in_range) {
-      const Length g = gap(i, j);
+      const Length g = g_of_j;
       const Length theirs = reach(j);
       const bool theirs_reach = g <= theirs && theirs.as_cm() > 0;
       const bool mine_reach = g <= mine && mine.as_cm() > 0;
@@ -647,7 +718,24 @@ Situation Battle::situation(std::size_t i) const {
     }
     if (!s.enemy_flank_rear && aspect_at(i, j) != Aspect::front)
       s.enemy_flank_rear = true;
-    if (s.in_enemy_range && s.enemy_in_range && s.enemy_flank_rear) break;
+    return !(s.in_enemy_range && s.enemy_in_range && s.enemy_flank_rear);
+  };
+  if (hex_direct_ && sides01_ && units_block_sight_) {
+    // The scenario's hex board: the epoch's active units of the other side
+    // (sync_world above: the same units in the same order as the loop
+    // below), their gaps by the hex distance on the epoch's hexes (gap()'s
+    // own table; the unit's world hex is its unit_hex while nothing moved).
+    const Hex hi = world_hex_[i];
+    for (const EpochUnit& e : epoch_units_[1 - u.side]) {
+      if (!sees_in_epoch(i, e.index)) continue;
+      const auto n = static_cast<std::size_t>(hex_distance(hi, e.hex));
+      if (!visit(e.index, n < gap_by_hexes_.size() ? gap_by_hexes_[n] : gap(i, e.index))) break;
+    }
+    return s;
+  }
+  for (std::size_t j = 0; j < units_.size(); ++j) {
+    if (!units_[j].active() || !enemies(i, j) || !(units_block_sight_ ? sees_in_epoch(i, j) : sees(i, j))) continue;
+    if (!visit(j, (!s.in_enemy_range || !s.enemy_in_range) ? gap(i, j) : Length())) break;
   }
   return s;
 }

@@ -214,6 +214,11 @@ class Battle {
   mutable std::vector<std::uint32_t> occupancy_;
   mutable std::vector<std::size_t> occupancy_marks_;  // the counts set, to clear them
   mutable std::vector<Hex> occupancy_off_;
+  // occupancy_ and occupancy_off_ are of this epoch (else built on first
+  // use by sees_in_epoch_slow, their only reader: the bits of occ_bits_
+  // answer the usual case).
+  mutable std::uint64_t occupancy_epoch_ = 0;
+  void build_occupancy() const;
   // Hex boards of at most k_sight_table_hexes hexes: every sight line between
   // two hexes of the board, built once (on first use) and kept across
   // engagements, each step as the hexes' places with their terrain's
@@ -259,6 +264,16 @@ class Battle {
     ChargeWay way;
   };
   mutable std::vector<HexPair> hex_pairs_;  // [from place * hexes + to place]
+  // bearing_deg(centre(from place), centre(to place)), pair_hexes_ boards:
+  // pair_bearing of two units that both stand on their hexes' centres (the
+  // same bits as their positions, so the same answer), without the
+  // positions' check hex_pair makes. Built on first use, kept across
+  // engagements.
+  struct CentreBearing {
+    bool valid = false;
+    double bearing = 0;
+  };
+  mutable std::vector<CentreBearing> centre_bearings_;  // [from place * hexes + to place]
   // The entry for units a and b where they stand, or null (off the board, a
   // board too large, or not a hex board); an entry kept for other places in
   // these hexes is started again (its answers dropped).
@@ -297,6 +312,13 @@ class Battle {
   Aspect aspect_at(std::size_t target, std::size_t attacker) const;
   // The board is the scenario's hex board (gap, nearest enemy on hexes).
   bool hex_direct_ = false;
+  // hex_direct_ boards of at most 128 hexes: each place's neighbours on the
+  // board as bits of their places (hex_go's test of contact with an enemy:
+  // hex_distance 1 is being a neighbour). Built at construction; else empty.
+  std::vector<std::array<std::uint64_t, 2>> neighbour_bits_;
+  // hex_direct_ boards: gap_miss's answer for two units n hexes apart, for
+  // n up to the board's widest distance (built at construction).
+  std::vector<Length> gap_by_hexes_;
   // Hex boards of at most 128 hexes: the active units' hexes of the epoch as
   // bits of their board places (sees_in_epoch against SightLine::mask).
   mutable std::uint64_t occ_bits_[2]{};
@@ -310,6 +332,9 @@ class Battle {
     bool valid = false;
     Hex hex;
     std::size_t place = 0;  // HexBoard::hex_index(hex)
+    // The position has the bits of centre(hex), on the board (where units
+    // stand but for scenario-set places): its bearings are the places' own.
+    bool centre = false;
   };
   // HexBoard::hex_index(unit_hex(i)), kept with it.
   std::size_t unit_place(std::size_t i) const {
@@ -325,6 +350,9 @@ class Battle {
   mutable std::vector<Hex> hex_line_cells_;
   mutable std::vector<HexMemo> hex_memo_;
   Hex unit_hex_miss(std::size_t i) const;  // unit_hex's computation, kept
+  // Puts unit i on the centre of hex h of the board (h on it) and keeps h
+  // as its hex: hex_of(centre(h)) is h, so unit_hex need not compute it.
+  void place_on_hex(std::size_t i, Hex h);
   // The engagement's changes to the units (engine/engagement/engagement*.cpp
   // call changed() after each): a unit's position, its being on the table,
   // its figures, formation or mount. The answers kept by world (sync_world,
@@ -394,6 +422,13 @@ class Battle {
 
 // The memo's hit paths, inline; the misses compute in battle.cpp.
 inline Length Battle::gap(std::size_t a, std::size_t b) const {
+  if (hex_direct_) {
+    // The scenario's hex board: gap_miss's hex expression is a function of
+    // the hex distance alone (every depth is the hex size), kept per
+    // distance; the unit's kept hexes are read inline.
+    const auto n = static_cast<std::size_t>(hex_distance(unit_hex(a), unit_hex(b)));
+    if (n < gap_by_hexes_.size()) return gap_by_hexes_[n];
+  }
   const Unit& ua = units_[a];
   const Unit& ub = units_[b];
   const PairMemo& m = memo_[a * units_.size() + b];
@@ -424,6 +459,19 @@ inline Hex Battle::unit_hex(std::size_t i) const {
 }
 
 inline double Battle::pair_bearing(std::size_t a, std::size_t b) const {
+  // Both units on their kept hexes' centres: the places' bearing, once
+  // built (pair_bearing_miss); positions change at every move, so this is
+  // asked before the pair memo.
+  if (!centre_bearings_.empty()) {
+    const HexMemo& ma = hex_memo_[a];
+    const HexMemo& mb = hex_memo_[b];
+    const Point pa = units_[a].pos, pb = units_[b].pos;
+    if (ma.centre && mb.centre && ma.x == std::bit_cast<std::uint64_t>(pa.x) && ma.y == std::bit_cast<std::uint64_t>(pa.y) &&
+        mb.x == std::bit_cast<std::uint64_t>(pb.x) && mb.y == std::bit_cast<std::uint64_t>(pb.y)) {
+      const CentreBearing& c = centre_bearings_[ma.place * pair_hexes_ + mb.place];
+      if (c.valid) return c.bearing;
+    }
+  }
   const PairMemo& m = memo_[a * units_.size() + b];
   if (m.bearing_valid && same_bits(m.bearing_pos, units_[a].pos, units_[b].pos)) return m.bearing;
   return pair_bearing_miss(a, b);

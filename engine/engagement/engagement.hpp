@@ -243,6 +243,7 @@ class Engagement {
   // the `blocks` module's hooks and what they share.
   void block_start();
   double hex_go(std::size_t i, Point dest, Length allowance);
+  bool hex_walk_bits(std::size_t i, std::span<const Hex> line, int len, int n, Hex& cur, int& steps) const;
   bool block_charge(std::size_t i, std::size_t target, bool declared, Pace pace);
   void block_charge_move(std::size_t i, std::size_t target, Pace pace);
   void block_formation_hook(std::size_t i, bool square, std::string& what);

@@ -80,33 +80,70 @@ double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
   const Hex from = b_.unit_hex(i);
   const Hex goal = way.goal;
   if (goal == from) return 0;
-  // The other units' hexes (kept hexes), looked up once for the walk.
-  go_others_.clear();  // within the capacity reserved at construction
-  for (std::size_t j = 0; j < b_.units_.size(); ++j)
-    if (j != i && b_.units_[j].active()) go_others_.push_back(GoOther{b_.unit_hex(j), b_.enemies(i, j)});
-  // Along line(from, goal), hex by hex: stop before a unit, on a halting hex
-  // or in contact with an enemy.
   const int len = hex_distance(from, goal);
   const std::span<const Hex> line = b_.hex_line(from, goal);
   Hex cur = from;
   int steps = 0;
-  for (int k = 1; k <= len && steps < n; ++k) {
-    const Hex h = line.empty() ? HexBoard::line_at(from, goal, k, len) : line[static_cast<std::size_t>(k)];
-    if (!hb.on_board(h) || hb.terrain(h).impassable) break;
-    bool taken = false, contact = false;
-    for (const GoOther& o : go_others_) {
-      if (o.hex == h) taken = true;
-      else if (o.enemy && hex_distance(o.hex, h) == 1) contact = true;
+  // On a board of at most 128 hexes with every unit on it, the walk on bits.
+  const bool walked = !b_.neighbour_bits_.empty() && !line.empty() && hex_walk_bits(i, line, len, n, cur, steps);
+  if (!walked) {
+    // The other units' hexes (kept hexes), looked up once for the walk.
+    go_others_.clear();  // within the capacity reserved at construction
+    for (std::size_t j = 0; j < b_.units_.size(); ++j)
+      if (j != i && b_.units_[j].active()) go_others_.push_back(GoOther{b_.unit_hex(j), b_.enemies(i, j)});
+    // Along line(from, goal), hex by hex: stop before a unit, on a halting hex
+    // or in contact with an enemy.
+    for (int k = 1; k <= len && steps < n; ++k) {
+      const Hex h = line.empty() ? HexBoard::line_at(from, goal, k, len) : line[static_cast<std::size_t>(k)];
+      if (!hb.on_board(h) || hb.terrain(h).impassable) break;
+      bool taken = false, contact = false;
+      for (const GoOther& o : go_others_) {
+        if (o.hex == h) taken = true;
+        else if (o.enemy && hex_distance(o.hex, h) == 1) contact = true;
+      }
+      if (taken) break;
+      cur = h;
+      ++steps;
+      if (hb.terrain(h).halts_movement || contact) break;
     }
-    if (taken) break;
-    cur = h;
-    ++steps;
-    if (hb.terrain(h).halts_movement || contact) break;
   }
   if (steps == 0) return 0;
-  u.pos = hb.centre(cur);
+  b_.place_on_hex(i, cur);  // u.pos = hb.centre(cur), its hex kept
   b_.changed();
   return steps * s;
+}
+
+// hex_go's walk where the board has at most 128 hexes and every other active
+// unit stands on it: the units' places as bits (taken), and their
+// neighbours' for enemies (contact: hex_distance 1 is being a neighbour),
+// so each step is two bit tests instead of a loop over the units. The same
+// stops in the same order; false (nothing walked) when a unit is off the
+// board, for hex_go's own loop.
+bool Engagement::hex_walk_bits(std::size_t i, std::span<const Hex> line, int len, int n, Hex& cur, int& steps) const {
+  const HexBoard& hb = *b_.hex();
+  std::uint64_t taken[2]{}, contact[2]{};
+  for (std::size_t j = 0; j < b_.units_.size(); ++j) {
+    if (j == i || !b_.units_[j].active()) continue;
+    const std::size_t p = b_.unit_place(j);
+    if (p == HexBoard::k_off_board) return false;
+    taken[p >> 6] |= std::uint64_t{1} << (p & 63);
+    if (b_.enemies(i, j)) {
+      contact[0] |= b_.neighbour_bits_[p][0];
+      contact[1] |= b_.neighbour_bits_[p][1];
+    }
+  }
+  for (int k = 1; k <= len && steps < n; ++k) {
+    const Hex h = line[static_cast<std::size_t>(k)];
+    if (!hb.on_board(h)) break;
+    const HexTerrain& t = hb.terrain(h);
+    if (t.impassable) break;
+    const std::size_t p = hb.hex_index(h);
+    if ((taken[p >> 6] >> (p & 63) & 1) != 0) break;
+    cur = h;
+    ++steps;
+    if (t.halts_movement || (contact[p >> 6] >> (p & 63) & 1) != 0) break;
+  }
+  return true;
 }
 
 // A charge over block units: the Actions Table's "(Charge?)" and seed 003's
@@ -213,7 +250,7 @@ bool Engagement::block_retreat(std::size_t i, int hexes, const char* why) {
   const Edge own = b_.scenario().sides[u.side].edge;
   const Retreat rt = vedette::retreat(hb, b_.unit_hex(i), own, hexes, !u.in_square(), b_.occupied());
   if (!rt.path.empty()) {
-    u.pos = hb.centre(rt.path.back());
+    b_.place_on_hex(i, rt.path.back());  // u.pos = hb.centre(...), its hex kept
     b_.changed();
     u.retreated_this_turn = true;
     u.engaged = false;
