@@ -388,6 +388,9 @@ int Tabletop::cover_of_points(const CoverPoints& unit, std::optional<Point> view
   int result = INT_MAX;
   for (std::size_t k = 0; k < unit.at.size(); ++k) {
     int level = unit.level[k];
+    // point_cover only raises a level: a point whose areas alone give it no
+    // less than the lowest so far cannot lower the result (no obstacle asked).
+    if (level >= result) continue;
     if (viewer) level = point_cover(unit.at[k], level, *viewer);
     result = std::min(result, level);
     if (result == 0) break;

@@ -100,6 +100,9 @@ void SkirmishGame::start(std::uint64_t seed, std::uint64_t index) {
           figs_[i].horse = figs_[j].horse;
         }
   sight_memo_.resize(figs_.size() * figs_.size());
+  ++moved_;
+  nearest_kept_.assign(2 * figs_.size(), Kept{});
+  known_kept_ = {};
   place_cover_.resize(figs_.size());
   for (auto& v : side_figs_) v.clear();
   for (std::size_t i = 0; i < figs_.size(); ++i) side_figs_[figs_[i].side].push_back(i);
@@ -159,7 +162,18 @@ int SkirmishGame::building_at(Point p) const {
   return -1;
 }
 
+// The answer depends only on the figures' places, health and horses (and
+// the fixed terrain), so it is kept until one of them changes (moved_).
 int SkirmishGame::nearest_visible_enemy(std::size_t f, bool foot_only) const {
+  Kept& k = nearest_kept_[2 * f + (foot_only ? 1 : 0)];
+  if (k.moved != moved_) {
+    k.answer = nearest_visible_enemy_now(f, foot_only);
+    k.moved = moved_;
+  }
+  return k.answer;
+}
+
+int SkirmishGame::nearest_visible_enemy_now(std::size_t f, bool foot_only) const {
   int best = -1;
   double bd = 1e300;
   double bs = 0;  // the best's squared distance (dist2_cm)
@@ -196,6 +210,20 @@ int SkirmishGame::nearest_visible_enemy(std::size_t f, bool foot_only) const {
 // the side can see now (choice). Without `nearest` the first known enemy
 // answers (sees is a pure question: asking fewer changes no answer).
 bool SkirmishGame::enemy_known(std::uint8_t side, Point p, double* nearest) const {
+  // Without `nearest` the answer does not depend on p: kept per side until
+  // a figure changes (moved_).
+  if (!nearest) {
+    Kept& k = known_kept_[side];
+    if (k.moved != moved_) {
+      k.answer = enemy_known_now(side, p, nullptr) ? 1 : 0;
+      k.moved = moved_;
+    }
+    return k.answer != 0;
+  }
+  return enemy_known_now(side, p, nearest);
+}
+
+bool SkirmishGame::enemy_known_now(std::uint8_t side, Point p, double* nearest) const {
   bool any = false;
   double best = 1e300;
   for (const std::size_t j : side_figs_[1 - side]) {
@@ -379,6 +407,7 @@ void SkirmishGame::act(std::size_t f, const SkAction& a, Roller& dice) {
       SkHorse& h = horses_[static_cast<std::size_t>(hi)];
       h.riders[h.ridden() ? 1 : 0] = static_cast<int>(f);
       h.moved_cm = 0;
+      ++moved_;
       x.horse = hi;
       x.pos = h.pos;
       x.prone = false;

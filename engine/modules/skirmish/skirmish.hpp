@@ -286,8 +286,16 @@ class SkirmishGame {
   Wound roll_column(std::string_view column, int modifier, Roller& dice, const char* why);
   // Test set-up: place and change figures and horses directly (not a
   // figure's side: each side's list of figures is made by reset()).
-  SkFigure& figure(std::size_t i) { return figs_[i]; }
-  SkHorse& horse(std::size_t i) { return horses_[i]; }
+  // Each counts as a change of the figures (moved_ below): the caller may
+  // change anything through the reference it gets.
+  SkFigure& figure(std::size_t i) {
+    ++moved_;
+    return figs_[i];
+  }
+  SkHorse& horse(std::size_t i) {
+    ++moved_;
+    return horses_[i];
+  }
 
  private:
   void start(std::uint64_t seed, std::uint64_t index);
@@ -359,6 +367,21 @@ class SkirmishGame {
   double pair_dist(std::size_t a, std::size_t b) const;      // dist_cm of their positions
   int cover_from(std::size_t target, std::size_t viewer) const;  // cover_of(target, viewer's position)
   mutable std::vector<SightMemo> sight_memo_;
+  // A count of the changes to any figure's place, health or horse: start(),
+  // place(), unhorse(), mounting, mark_out() (right after a figure is put
+  // out of action), a flight from fear of charge, and the test set-up's
+  // figure() and horse(). Answers that read
+  // only those (nearest_visible_enemy, enemy_known without `nearest`) are
+  // kept with the count they were made at and hold while it stays.
+  std::uint64_t moved_ = 0;
+  struct Kept {
+    std::uint64_t moved = ~std::uint64_t{0};  // never a count reached
+    int answer = 0;
+  };
+  mutable std::vector<Kept> nearest_kept_;     // per figure, then foot_only
+  mutable std::array<Kept, 2> known_kept_{};  // enemy_known per side, without `nearest`
+  int nearest_visible_enemy_now(std::size_t f, bool foot_only) const;
+  bool enemy_known_now(std::uint8_t side, Point p, double* nearest) const;
   // Each figure's cover points (Tabletop::cover_points of the square
   // cover_of measures: corners, centre, each one's cover from areas), keyed
   // by the exact bits of its position and facing, so that cover_of asks only

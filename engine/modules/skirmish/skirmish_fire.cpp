@@ -32,8 +32,10 @@ Wound SkirmishGame::roll_column(std::string_view column, int modifier, Roller& d
   return w;
 }
 
+// Called right after each change of a figure's health to out or dead.
 void SkirmishGame::mark_out(std::size_t f) {
   SkFigure& x = figs_[f];
+  ++moved_;
   x.holder = false;
   x.op_fire = false;
   ++out_.sides[x.side].figures_out;
@@ -118,6 +120,7 @@ void SkirmishGame::hit_figure(std::size_t t, Wound w, Roller& dice, const char* 
 void SkirmishGame::unhorse(std::size_t rider) {
   SkFigure& x = figs_[rider];
   if (x.horse < 0) return;
+  ++moved_;
   SkHorse& h = horses_[static_cast<std::size_t>(x.horse)];
   if (h.riders[0] == static_cast<int>(rider)) {
     h.riders[0] = h.riders[1];
