@@ -387,4 +387,28 @@ TEST_CASE("perf: the skirmish's kept cover points answer the board's cover_of th
   });
 }
 
+// nearest_visible_enemy and enemy_known keep their answers until a figure
+// changes (SkirmishGame::moved_); a change made through the set-up's
+// figure() counts as one.
+TEST_CASE("perf: the skirmish's kept nearest and known enemies follow changes made through figure()", "[perf][skirmish]") {
+  const SkirmishScenarioPtr s = load_skirmish_scenario(k_dir + "/skirmish/village_patrol.yaml");
+  SkirmishGame g(*s, {nullptr, nullptr}, 1, 0);
+  const std::size_t f = 8;  // Cpl Ulrich, of the squad
+  REQUIRE(g.figures()[f].side == 1);
+  const int first = g.nearest_visible_enemy(f);
+  REQUIRE(first >= 0);
+  REQUIRE(g.enemy_known(1, g.figures()[f].pos));
+  g.figure(static_cast<std::size_t>(first)).health = Health::out;
+  const int second = g.nearest_visible_enemy(f);
+  CHECK(second != first);
+  REQUIRE(second >= 0);
+  g.figure(static_cast<std::size_t>(first)).health = Health::fit;
+  CHECK(g.nearest_visible_enemy(f) == first);
+  g.figure(static_cast<std::size_t>(second)).pos = g.figures()[f].pos + Point{0, -1};
+  CHECK(g.nearest_visible_enemy(f) == second);
+  for (const std::size_t j : g.side_figures(0)) g.figure(j).health = Health::out;
+  CHECK(g.nearest_visible_enemy(f) == -1);
+  CHECK_FALSE(g.enemy_known(1, g.figures()[f].pos));
+}
+
 }  // namespace t_perf_invariants
