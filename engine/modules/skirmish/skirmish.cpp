@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <variant>
 
 namespace vedette {
@@ -176,17 +177,21 @@ int SkirmishGame::nearest_visible_enemy(std::size_t f, bool foot_only) const {
 int SkirmishGame::nearest_visible_enemy_now(std::size_t f, bool foot_only) const {
   int best = -1;
   double bd = 1e300;
-  double bs = 0;  // the best's squared distance (dist2_cm)
+  // Squared distances (dist2_cm) above this are farther for sure than the
+  // best's (farther_than_cm): d < bd is false, so neither the distance nor
+  // sight is asked. None before a best.
+  double beyond = std::numeric_limits<double>::infinity();
   const Point p = figs_[f].pos;
-  for (const std::size_t j : side_figs_[1 - figs_[f].side]) {
-    const SkFigure& e = figs_[j];
+  const std::uint64_t px = std::bit_cast<std::uint64_t>(p.x), py = std::bit_cast<std::uint64_t>(p.y);
+  SightMemo* const row = sight_memo_.data() + f * figs_.size();  // f's pairs (pair_memo)
+  const SkFigure* const figs = figs_.data();
+  for (const std::size_t j : side_figs_[1 - figs[f].side]) {
+    const SkFigure& e = figs[j];
     if (!e.active() || (foot_only && e.mounted())) continue;
-    // Farther for sure than the best so far (farther_cm): d < bd is false,
-    // so neither the distance nor sight is asked.
     const double s = dist2_cm(p, e.pos);
-    if (best >= 0 && farther_cm(s, bs)) continue;
+    if (s > beyond) continue;
     // pair_dist and sees on one lookup of the pair's entry.
-    SightMemo& m = pair_memo(f, j);
+    SightMemo& m = keyed(row[j], px, py, e.pos);
     if (!m.dist_valid) {
       m.dist = dist_cm(p, e.pos);
       m.dist_valid = true;
@@ -199,7 +204,7 @@ int SkirmishGame::nearest_visible_enemy_now(std::size_t f, bool foot_only) const
     }
     if (m.sees) {
       bd = d;
-      bs = s;
+      beyond = farther_than_cm(s);
       best = static_cast<int>(j);
     }
   }
