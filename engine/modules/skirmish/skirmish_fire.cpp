@@ -298,10 +298,11 @@ void SkirmishGame::he_burst(Point at, Roller&) {
 }
 
 // Enemies waiting on opportunity fire shoot at a figure about to move.
+// (The mover's enemies in figure order: side_figs_, which no fire changes.)
 bool SkirmishGame::opportunity_fire(std::size_t mover, double intended_cm, double dir, Roller& dice) {
-  for (std::size_t j = 0; j < figs_.size(); ++j) {
+  for (const std::size_t j : side_figs_[1 - figs_[mover].side]) {
     SkFigure& e = figs_[j];
-    if (!e.op_fire || !e.active() || e.side == figs_[mover].side || !figs_[mover].active()) continue;
+    if (!e.op_fire || !e.active() || !figs_[mover].active()) continue;
     if (!sees(j, mover)) continue;
     const auto& bands = rules().weapons[e.spec->weapon].bands;
     if (bands.empty() || pair_dist(j, mover) > bands.back().to.as_cm()) continue;
