@@ -176,35 +176,43 @@ int SkirmishGame::nearest_visible_enemy(std::size_t f, bool foot_only) const {
 
 int SkirmishGame::nearest_visible_enemy_now(std::size_t f, bool foot_only) const {
   int best = -1;
-  double bd = 1e300;
-  // Squared distances (dist2_cm) above this are farther for sure than the
-  // best's (farther_than_cm): d < bd is false, so neither the distance nor
-  // sight is asked. None before a best.
+  // Squared distances (dist2_cm) above `beyond` are farther for sure than
+  // the best's (farther_than_cm), those below `within` nearer for sure
+  // (nearer_than_cm): d < bd is settled without either distance. Before a
+  // best, bd is 1e300, and a squared distance under 1e300 is a distance far
+  // under it. Only when the squares do not settle it are the distances
+  // asked (the pair entries' kept ones).
   double beyond = std::numeric_limits<double>::infinity();
+  double within = 1e300;
   const Point p = figs_[f].pos;
   const std::uint64_t px = std::bit_cast<std::uint64_t>(p.x), py = std::bit_cast<std::uint64_t>(p.y);
   SightMemo* const row = sight_memo_.data() + f * figs_.size();  // f's pairs (pair_memo)
   const SkFigure* const figs = figs_.data();
+  auto dist_of = [&](SightMemo& m, Point q) {  // pair_dist on the pair's entry
+    if (!m.dist_valid) {
+      m.dist = dist_cm(p, q);
+      m.dist_valid = true;
+    }
+    return m.dist;
+  };
   for (const std::size_t j : side_figs_[1 - figs[f].side]) {
     const SkFigure& e = figs[j];
     if (!e.active() || (foot_only && e.mounted())) continue;
     const double s = dist2_cm(p, e.pos);
     if (s > beyond) continue;
-    // pair_dist and sees on one lookup of the pair's entry.
     SightMemo& m = keyed(row[j], px, py, e.pos);
-    if (!m.dist_valid) {
-      m.dist = dist_cm(p, e.pos);
-      m.dist_valid = true;
+    if (!(s < within)) {
+      const auto b = static_cast<std::size_t>(best);
+      const double bd = best < 0 ? 1e300 : dist_of(row[b], figs[b].pos);  // the best's entry, keyed in this loop
+      if (!(dist_of(m, e.pos) < bd)) continue;
     }
-    const double d = m.dist;
-    if (!(d < bd)) continue;
     if (!m.valid) {
       m.sees = sees_point(p, e.pos);
       m.valid = true;
     }
     if (m.sees) {
-      bd = d;
       beyond = farther_than_cm(s);
+      within = nearer_than_cm(s);
       best = static_cast<int>(j);
     }
   }

@@ -371,6 +371,8 @@ class SkirmishGame {
   // hypot's distance for it is above hypot's for t (the bounds of within_cm;
   // t = 0 or out of range: none, infinity).
   static double farther_than_cm(double t) { return t > 1e-200 && t < 1e200 ? t * (1 + 1e-9) : std::numeric_limits<double>::infinity(); }
+  // And below which any is nearer for sure (none: 0).
+  static double nearer_than_cm(double t) { return t > 1e-200 && t < 1e200 ? t * (1 - 1e-9) : 0.0; }
   double pair_dist(std::size_t a, std::size_t b) const;      // dist_cm of their positions
   int cover_from(std::size_t target, std::size_t viewer) const;  // cover_of(target, viewer's position)
   mutable std::vector<SightMemo> sight_memo_;
