@@ -45,11 +45,13 @@ class PatrolBot final : public SkirmishBot {
     const std::string& role = x.spec->role;
     const auto& sd = g.scenario().sides[x.side];
     const Point objective = sd.objective ? *sd.objective : x.pos;
-    const bool known = g.enemy_known(x.side, x.pos);
+    // The questions below are pure (engine/modules/skirmish/skirmish.hpp):
+    // each is asked only where its answer is used.
     if (x.mounted()) {
       const SkHorse& h = g.horses()[static_cast<std::size_t>(x.horse)];
-      if (h.riders[0] != static_cast<int>(f)) return known ? with(SkAction::Kind::dismount) : with(SkAction::Kind::hold);
+      if (h.riders[0] != static_cast<int>(f)) return g.enemy_known(x.side, x.pos) ? with(SkAction::Kind::dismount) : with(SkAction::Kind::hold);
       if (h.doubled()) {
+        const bool known = g.enemy_known(x.side, x.pos);
         // Riding double never goes toward a known enemy: carry a comrade who
         // lost his horse home; wait for a passenger who starts behind to get off.
         if (!known) return move_to(objective);
@@ -66,16 +68,18 @@ class PatrolBot final : public SkirmishBot {
       // Fire from the saddle (seed 001: carbines, SMGs, pistols on the move,
       // +12): a skirmisher rides to point blank and fires whenever a hit is
       // possible; any rider fires when he cannot charge yet and a hit is.
-      const auto need = g.fire_need(f, static_cast<std::size_t>(t));
-      const bool can_hit = need && *need >= 1;
+      auto can_hit = [&] {
+        const auto need = g.fire_need(f, static_cast<std::size_t>(t));
+        return need && *need >= 1;
+      };
       const bool in_reach = d <= g.move_allowance_cm(f) + g.rules().contact.as_cm();
       if (role == "skirmisher") {
-        if (can_hit) return with(SkAction::Kind::fire, t);
+        if (can_hit()) return with(SkAction::Kind::fire, t);
         const auto& bands = g.rules().weapons[x.spec->weapon].bands;
         const double close = bands.empty() ? 0 : bands.front().to.as_cm() * 0.9;
         if (d > close) return move_to(x.pos + (g.figures()[static_cast<std::size_t>(t)].pos - x.pos) * ((d - close) / d));
       }
-      if (!in_reach && can_hit) return with(SkAction::Kind::fire, t);
+      if (!in_reach && can_hit()) return with(SkAction::Kind::fire, t);
       if (in_reach) return with(SkAction::Kind::charge, t);
       // Close to charging distance: a charge is a move of 6in or more (seed 001).
       const Point tp = g.figures()[static_cast<std::size_t>(t)].pos;

@@ -387,4 +387,59 @@ TEST_CASE("perf: the skirmish's kept cover points answer the board's cover_of th
   });
 }
 
+// nearest_visible_enemy and enemy_known keep their answers until a figure
+// changes (SkirmishGame::moved_); a change made through the set-up's
+// figure() counts as one.
+TEST_CASE("perf: the skirmish's kept nearest and known enemies follow changes made through figure()", "[perf][skirmish]") {
+  const SkirmishScenarioPtr s = load_skirmish_scenario(k_dir + "/skirmish/village_patrol.yaml");
+  SkirmishGame g(*s, {nullptr, nullptr}, 1, 0);
+  const std::size_t f = 8;  // Cpl Ulrich, of the squad
+  REQUIRE(g.figures()[f].side == 1);
+  const int first = g.nearest_visible_enemy(f);
+  REQUIRE(first >= 0);
+  REQUIRE(g.enemy_known(1, g.figures()[f].pos));
+  g.figure(static_cast<std::size_t>(first)).health = Health::out;
+  const int second = g.nearest_visible_enemy(f);
+  CHECK(second != first);
+  REQUIRE(second >= 0);
+  g.figure(static_cast<std::size_t>(first)).health = Health::fit;
+  CHECK(g.nearest_visible_enemy(f) == first);
+  g.figure(static_cast<std::size_t>(second)).pos = g.figures()[f].pos + Point{0, -1};
+  CHECK(g.nearest_visible_enemy(f) == second);
+  for (const std::size_t j : g.side_figures(0)) g.figure(j).health = Health::out;
+  CHECK(g.nearest_visible_enemy(f) == -1);
+  CHECK_FALSE(g.enemy_known(1, g.figures()[f].pos));
+}
+
+// Tabletop::walk takes the bare table's expressions for a path clear of all
+// terrain. Against the full loop: the same table with one more area, of cost
+// 1 and no cover, over the whole table, which no path is clear of (where
+// areas overlap the highest multiplier applies: the same, as every area of
+// the table costs at least 1).
+TEST_CASE("perf: a walk clear of all terrain costs and ends where the full walk does, to the bit", "[perf][geometry]") {
+  const SkirmishScenarioPtr s = load_skirmish_scenario(k_dir + "/skirmish/village_patrol.yaml");
+  Rng rng = make_stream(1815, 0, Subsystem::movement);
+  Dice dice(rng);
+  int clear = 0;
+  for (const auto& table : {s->foot, s->horse}) {
+    for (const TerrainArea& a : table->areas()) REQUIRE(a.move_cost >= 1.0);
+    Tabletop full = *table;
+    const double w = table->width().as_cm(), d = table->depth().as_cm();
+    full.add_area(TerrainArea{"everywhere", Circle{{w / 2, d / 2}, w + d}, 0, 1.0, false});
+    auto same = [](Point p, Point q) { return std::bit_cast<std::uint64_t>(p.x) == std::bit_cast<std::uint64_t>(q.x) && std::bit_cast<std::uint64_t>(p.y) == std::bit_cast<std::uint64_t>(q.y); };
+    for (int i = 0; i < 20000; ++i) {
+      const Point a{dice.d(100000) * w * 1e-5, dice.d(100000) * d * 1e-5};
+      // Long moves, and short ones that often stay in the open.
+      const double reach = i % 2 ? w : 10.0;
+      const Point b{a.x + (dice.d(100001) - 50001) * reach * 2e-5, a.y + (dice.d(100001) - 50001) * reach * 2e-5};
+      const double budget = dice.d(400) * 0.1;
+      const double cost = table->movement_cost(a, b).as_cm(), want = full.movement_cost(a, b).as_cm();
+      CHECK(std::bit_cast<std::uint64_t>(cost) == std::bit_cast<std::uint64_t>(want));
+      if (!same(table->move_toward(a, b, Length::cm(budget)), full.move_toward(a, b, Length::cm(budget)))) FAIL("move_toward from " << a.x << "," << a.y << " to " << b.x << "," << b.y);
+      clear += cost == euclid_cm(a, b);
+    }
+  }
+  CHECK(clear > 10000);  // most short moves are in the open
+}
+
 }  // namespace t_perf_invariants

@@ -243,6 +243,22 @@ bool shields(const std::vector<Point>& path, const std::vector<double>& elens, P
   return false;
 }
 
+// walk(): is the segment's box apart from every area's and obstacle's box by more
+// than 1e-6 cm? Then box_meets_segment (within kEps) is false for each, and
+// no point of the segment, its midpoint as lerp rounds it included, is in an
+// area (contains asks box_has, within kEps).
+bool clear_of_terrain(const std::vector<Tabletop::Geom>& areas, const std::vector<Box>& obstacles, Point a, Point b) {
+  constexpr double margin = 1e-6;
+  const double x0 = std::min(a.x, b.x) - margin, x1 = std::max(a.x, b.x) + margin;
+  const double y0 = std::min(a.y, b.y) - margin, y1 = std::max(a.y, b.y) + margin;
+  auto meets = [&](const Box& q) { return x1 >= q.x0 && x0 <= q.x1 && y1 >= q.y0 && y0 <= q.y1; };
+  for (const Tabletop::Geom& g : areas)
+    if (meets(g.box)) return false;
+  for (const Box& q : obstacles)
+    if (meets(q)) return false;
+  return true;
+}
+
 }  // namespace
 
 Tabletop::Tabletop(Length width, Length depth) : width_(width.as_cm()), depth_(depth.as_cm()) {
@@ -388,6 +404,9 @@ int Tabletop::cover_of_points(const CoverPoints& unit, std::optional<Point> view
   int result = INT_MAX;
   for (std::size_t k = 0; k < unit.at.size(); ++k) {
     int level = unit.level[k];
+    // point_cover only raises a level: a point whose areas alone give it no
+    // less than the lowest so far cannot lower the result (no obstacle asked).
+    if (level >= result) continue;
     if (viewer) level = point_cover(unit.at[k], level, *viewer);
     result = std::min(result, level);
     if (result == 0) break;
@@ -431,9 +450,10 @@ bool Tabletop::moves_uphill(Point a, Point b) const {
 Tabletop::Walk Tabletop::walk(Point a, Point b, double budget) const {
   const double len = euclid_cm(a, b);
   if (len == 0.0) return {1.0, 0.0};
-  if (areas_.empty() && obstacles_.empty()) {
-    // A bare table: the loop below with its one event at t = 1 and m = 1,
-    // written out (the same expressions, so the same bits).
+  if ((areas_.empty() && obstacles_.empty()) || clear_of_terrain(area_geom_, obstacle_box_, a, b)) {
+    // A bare table, or a path clear of every area and obstacle: the loop
+    // below with its one event at t = 1 and m = 1 (its midpoint is in no
+    // area), written out (the same expressions, so the same bits).
     constexpr double t0 = 0.0, spent = 0.0, m = 1.0;
     const double c = m * ((1.0 - t0) * len);
     if (c > budget - spent) return {t0 + (budget - spent) / m / len, budget};

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <variant>
 
 namespace vedette {
@@ -100,6 +101,9 @@ void SkirmishGame::start(std::uint64_t seed, std::uint64_t index) {
           figs_[i].horse = figs_[j].horse;
         }
   sight_memo_.resize(figs_.size() * figs_.size());
+  ++moved_;
+  nearest_kept_.assign(2 * figs_.size(), Kept{});
+  known_kept_ = {};
   place_cover_.resize(figs_.size());
   for (auto& v : side_figs_) v.clear();
   for (std::size_t i = 0; i < figs_.size(); ++i) side_figs_[figs_[i].side].push_back(i);
@@ -159,33 +163,56 @@ int SkirmishGame::building_at(Point p) const {
   return -1;
 }
 
+// The answer depends only on the figures' places, health and horses (and
+// the fixed terrain), so it is kept until one of them changes (moved_).
 int SkirmishGame::nearest_visible_enemy(std::size_t f, bool foot_only) const {
+  Kept& k = nearest_kept_[2 * f + (foot_only ? 1 : 0)];
+  if (k.moved != moved_) {
+    k.answer = nearest_visible_enemy_now(f, foot_only);
+    k.moved = moved_;
+  }
+  return k.answer;
+}
+
+int SkirmishGame::nearest_visible_enemy_now(std::size_t f, bool foot_only) const {
   int best = -1;
-  double bd = 1e300;
-  double bs = 0;  // the best's squared distance (dist2_cm)
+  // Squared distances (dist2_cm) above `beyond` are farther for sure than
+  // the best's (farther_than_cm), those below `within` nearer for sure
+  // (nearer_than_cm): d < bd is settled without either distance. Before a
+  // best, bd is 1e300, and a squared distance under 1e300 is a distance far
+  // under it. Only when the squares do not settle it are the distances
+  // asked (the pair entries' kept ones).
+  double beyond = std::numeric_limits<double>::infinity();
+  double within = 1e300;
   const Point p = figs_[f].pos;
-  for (const std::size_t j : side_figs_[1 - figs_[f].side]) {
-    const SkFigure& e = figs_[j];
-    if (!e.active() || (foot_only && e.mounted())) continue;
-    // Farther for sure than the best so far (farther_cm): d < bd is false,
-    // so neither the distance nor sight is asked.
-    const double s = dist2_cm(p, e.pos);
-    if (best >= 0 && farther_cm(s, bs)) continue;
-    // pair_dist and sees on one lookup of the pair's entry.
-    SightMemo& m = pair_memo(f, j);
+  const std::uint64_t px = std::bit_cast<std::uint64_t>(p.x), py = std::bit_cast<std::uint64_t>(p.y);
+  SightMemo* const row = sight_memo_.data() + f * figs_.size();  // f's pairs (pair_memo)
+  const SkFigure* const figs = figs_.data();
+  auto dist_of = [&](SightMemo& m, Point q) {  // pair_dist on the pair's entry
     if (!m.dist_valid) {
-      m.dist = dist_cm(p, e.pos);
+      m.dist = dist_cm(p, q);
       m.dist_valid = true;
     }
-    const double d = m.dist;
-    if (!(d < bd)) continue;
+    return m.dist;
+  };
+  for (const std::size_t j : side_figs_[1 - figs[f].side]) {
+    const SkFigure& e = figs[j];
+    if (!e.active() || (foot_only && e.mounted())) continue;
+    const double s = dist2_cm(p, e.pos);
+    if (s > beyond) continue;
+    SightMemo& m = keyed(row[j], px, py, e.pos);
+    if (!(s < within)) {
+      const auto b = static_cast<std::size_t>(best);
+      const double bd = best < 0 ? 1e300 : dist_of(row[b], figs[b].pos);  // the best's entry, keyed in this loop
+      if (!(dist_of(m, e.pos) < bd)) continue;
+    }
     if (!m.valid) {
       m.sees = sees_point(p, e.pos);
       m.valid = true;
     }
     if (m.sees) {
-      bd = d;
-      bs = s;
+      beyond = farther_than_cm(s);
+      within = nearer_than_cm(s);
       best = static_cast<int>(j);
     }
   }
@@ -196,6 +223,20 @@ int SkirmishGame::nearest_visible_enemy(std::size_t f, bool foot_only) const {
 // the side can see now (choice). Without `nearest` the first known enemy
 // answers (sees is a pure question: asking fewer changes no answer).
 bool SkirmishGame::enemy_known(std::uint8_t side, Point p, double* nearest) const {
+  // Without `nearest` the answer does not depend on p: kept per side until
+  // a figure changes (moved_).
+  if (!nearest) {
+    Kept& k = known_kept_[side];
+    if (k.moved != moved_) {
+      k.answer = enemy_known_now(side, p, nullptr) ? 1 : 0;
+      k.moved = moved_;
+    }
+    return k.answer != 0;
+  }
+  return enemy_known_now(side, p, nearest);
+}
+
+bool SkirmishGame::enemy_known_now(std::uint8_t side, Point p, double* nearest) const {
   bool any = false;
   double best = 1e300;
   for (const std::size_t j : side_figs_[1 - side]) {
@@ -379,6 +420,7 @@ void SkirmishGame::act(std::size_t f, const SkAction& a, Roller& dice) {
       SkHorse& h = horses_[static_cast<std::size_t>(hi)];
       h.riders[h.ridden() ? 1 : 0] = static_cast<int>(f);
       h.moved_cm = 0;
+      ++moved_;
       x.horse = hi;
       x.pos = h.pos;
       x.prone = false;

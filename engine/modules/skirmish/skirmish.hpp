@@ -16,6 +16,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -286,8 +287,16 @@ class SkirmishGame {
   Wound roll_column(std::string_view column, int modifier, Roller& dice, const char* why);
   // Test set-up: place and change figures and horses directly (not a
   // figure's side: each side's list of figures is made by reset()).
-  SkFigure& figure(std::size_t i) { return figs_[i]; }
-  SkHorse& horse(std::size_t i) { return horses_[i]; }
+  // Each counts as a change of the figures (moved_ below): the caller may
+  // change anything through the reference it gets.
+  SkFigure& figure(std::size_t i) {
+    ++moved_;
+    return figs_[i];
+  }
+  SkHorse& horse(std::size_t i) {
+    ++moved_;
+    return horses_[i];
+  }
 
  private:
   void start(std::uint64_t seed, std::uint64_t index);
@@ -339,11 +348,17 @@ class SkirmishGame {
   // Reset to the current positions if they moved.
   SightMemo& pair_memo(std::size_t a, std::size_t b) const {
     const Point pa = figs_[a].pos, pb = figs_[b].pos;
-    const std::uint64_t k[4] = {std::bit_cast<std::uint64_t>(pa.x), std::bit_cast<std::uint64_t>(pa.y), std::bit_cast<std::uint64_t>(pb.x),
-                                std::bit_cast<std::uint64_t>(pb.y)};
-    SightMemo& m = sight_memo_[a * figs_.size() + b];
-    if (m.key[0] != k[0] || m.key[1] != k[1] || m.key[2] != k[2] || m.key[3] != k[3]) {
-      for (int i = 0; i < 4; ++i) m.key[i] = k[i];
+    return keyed(sight_memo_[a * figs_.size() + b], std::bit_cast<std::uint64_t>(pa.x), std::bit_cast<std::uint64_t>(pa.y), pb);
+  }
+  // The entry m of a pair whose first figure's position has these bits and
+  // whose second stands at pb, reset if either moved.
+  static SightMemo& keyed(SightMemo& m, std::uint64_t ax, std::uint64_t ay, Point pb) {
+    const std::uint64_t bx = std::bit_cast<std::uint64_t>(pb.x), by = std::bit_cast<std::uint64_t>(pb.y);
+    if (m.key[0] != ax || m.key[1] != ay || m.key[2] != bx || m.key[3] != by) {
+      m.key[0] = ax;
+      m.key[1] = ay;
+      m.key[2] = bx;
+      m.key[3] = by;
       m.valid = m.dist_valid = m.cover_valid = false;
     }
     return m;
@@ -352,13 +367,30 @@ class SkirmishGame {
     const Point d = b - a;
     return d.x * d.x + d.y * d.y;
   }
-  // Squared distances (dist2_cm) s and t with s so far above t that
-  // hypot's distance for s is above hypot's for t (the bounds of within_cm;
-  // t = 0 or out of range: never).
-  static bool farther_cm(double s, double t) { return t > 1e-200 && t < 1e200 && s > t * (1 + 1e-9); }
+  // The squared distance (dist2_cm) above which any is so far above t that
+  // hypot's distance for it is above hypot's for t (the bounds of within_cm;
+  // t = 0 or out of range: none, infinity).
+  static double farther_than_cm(double t) { return t > 1e-200 && t < 1e200 ? t * (1 + 1e-9) : std::numeric_limits<double>::infinity(); }
+  // And below which any is nearer for sure (none: 0).
+  static double nearer_than_cm(double t) { return t > 1e-200 && t < 1e200 ? t * (1 - 1e-9) : 0.0; }
   double pair_dist(std::size_t a, std::size_t b) const;      // dist_cm of their positions
   int cover_from(std::size_t target, std::size_t viewer) const;  // cover_of(target, viewer's position)
   mutable std::vector<SightMemo> sight_memo_;
+  // A count of the changes to any figure's place, health or horse: start(),
+  // place(), unhorse(), mounting, mark_out() (right after a figure is put
+  // out of action), a flight from fear of charge, and the test set-up's
+  // figure() and horse(). Answers that read
+  // only those (nearest_visible_enemy, enemy_known without `nearest`) are
+  // kept with the count they were made at and hold while it stays.
+  std::uint64_t moved_ = 0;
+  struct Kept {
+    std::uint64_t moved = ~std::uint64_t{0};  // never a count reached
+    int answer = 0;
+  };
+  mutable std::vector<Kept> nearest_kept_;     // per figure, then foot_only
+  mutable std::array<Kept, 2> known_kept_{};  // enemy_known per side, without `nearest`
+  int nearest_visible_enemy_now(std::size_t f, bool foot_only) const;
+  bool enemy_known_now(std::uint8_t side, Point p, double* nearest) const;
   // Each figure's cover points (Tabletop::cover_points of the square
   // cover_of measures: corners, centre, each one's cover from areas), keyed
   // by the exact bits of its position and facing, so that cover_of asks only

@@ -32,8 +32,10 @@ Wound SkirmishGame::roll_column(std::string_view column, int modifier, Roller& d
   return w;
 }
 
+// Called right after each change of a figure's health to out or dead.
 void SkirmishGame::mark_out(std::size_t f) {
   SkFigure& x = figs_[f];
+  ++moved_;
   x.holder = false;
   x.op_fire = false;
   ++out_.sides[x.side].figures_out;
@@ -118,6 +120,7 @@ void SkirmishGame::hit_figure(std::size_t t, Wound w, Roller& dice, const char* 
 void SkirmishGame::unhorse(std::size_t rider) {
   SkFigure& x = figs_[rider];
   if (x.horse < 0) return;
+  ++moved_;
   SkHorse& h = horses_[static_cast<std::size_t>(x.horse)];
   if (h.riders[0] == static_cast<int>(rider)) {
     h.riders[0] = h.riders[1];
@@ -295,10 +298,11 @@ void SkirmishGame::he_burst(Point at, Roller&) {
 }
 
 // Enemies waiting on opportunity fire shoot at a figure about to move.
+// (The mover's enemies in figure order: side_figs_, which no fire changes.)
 bool SkirmishGame::opportunity_fire(std::size_t mover, double intended_cm, double dir, Roller& dice) {
-  for (std::size_t j = 0; j < figs_.size(); ++j) {
+  for (const std::size_t j : side_figs_[1 - figs_[mover].side]) {
     SkFigure& e = figs_[j];
-    if (!e.op_fire || !e.active() || e.side == figs_[mover].side || !figs_[mover].active()) continue;
+    if (!e.op_fire || !e.active() || !figs_[mover].active()) continue;
     if (!sees(j, mover)) continue;
     const auto& bands = rules().weapons[e.spec->weapon].bands;
     if (bands.empty() || pair_dist(j, mover) > bands.back().to.as_cm()) continue;

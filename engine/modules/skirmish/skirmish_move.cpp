@@ -48,6 +48,7 @@ Point SkirmishGame::path_end(std::size_t f, Point from, Point dest, double allow
 
 void SkirmishGame::place(std::size_t f, Point p, double dir, double moved) {
   SkFigure& x = figs_[f];
+  ++moved_;
   x.pos = p;
   x.facing = dir;
   x.moved_cm = moved;
@@ -217,6 +218,7 @@ void SkirmishGame::fear_of_charge(std::size_t charger, Point from, Point to, Rol
     if (ok) continue;
     ++out_.sides[e.side].fear_failed;
     e.op_fire = false;
+    ++moved_;  // he runs (or stays, caught in the open)
     // Failing: he "must immediately move up to four inches towards cover";
     // none within 4in, he is caught in the open (after moving toward it).
     const std::optional<Point> c = flee_cover(j, from);
