@@ -4,6 +4,7 @@
 # and 3 and any thread count; a checkpoint made on 3 ranks and stopped by a
 # SIGTERM to one rank resumes on 2 ranks (and on the plain binary) to the
 # same files; a rank killed outright fails the job and no report is written.
+# `sensitivity` (every variant of the ruleset on the base's dice) too.
 # Usage: tests/mpi/check_mpi.sh PLAIN_VEDETTE MPI_VEDETTE (scripts/test --mpi)
 set -eu
 plain=$(realpath "$1")
@@ -33,6 +34,7 @@ cd "$work"
 "$plain" compare "$src/sims/scenarios/square_test.yaml" --baseline "$src/tables/default.yaml" \
   --variant "$src/tables/house-rules/infantry-square.yaml" -n 5000 --seed 13 --threads 2 --out ref-cmp --json > ref-cmp.json
 "$plain" sweep "$scen" --set modifiers.enemy_in_range.value=0,2 -n 3000 --seed 14 --threads 1 --out ref-swp --json > ref-swp.json
+"$plain" sensitivity "$scen" -n 400 --seed 17 --threads 2 --out ref-sns --json > ref-sns.json
 for np in ${CHECK_MPI_RANKS:-1 2 3}; do
   threads=$((4 - np))
   mpirun_np $np sim "$scen" -n 6000 --seed 11 --threads $threads --out sim$np --csv --json > sim$np.json
@@ -41,12 +43,14 @@ for np in ${CHECK_MPI_RANKS:-1 2 3}; do
   mpirun_np $np compare "$src/sims/scenarios/square_test.yaml" --baseline "$src/tables/default.yaml" \
     --variant "$src/tables/house-rules/infantry-square.yaml" -n 5000 --seed 13 --threads $threads --out cmp$np --json > cmp$np.json
   mpirun_np $np sweep "$scen" --set modifiers.enemy_in_range.value=0,2 -n 3000 --seed 14 --threads $threads --out swp$np --json > swp$np.json
+  mpirun_np $np sensitivity "$scen" -n 400 --seed 17 --threads $threads --out sns$np --json > sns$np.json
   for f in summary.json report.html engagements.csv; do same ref-sim/$f sim$np/$f "sim on $np ranks"; done
-  for kind in sim prec prec6 cmp swp; do same ref-$kind.json $kind$np.json "$kind on $np ranks (stdout)"; done
+  for kind in sim prec prec6 cmp swp sns; do same ref-$kind.json $kind$np.json "$kind on $np ranks (stdout)"; done
   for f in summary.json report.html; do
     same ref-prec/$f prec$np/$f "sim --precision on $np ranks"
     same ref-cmp/$f cmp$np/$f "compare on $np ranks"
     same ref-swp/$f swp$np/$f "sweep on $np ranks"
+    same ref-sns/$f sns$np/$f "sensitivity on $np ranks"
   done
 done
 grep -q '"engagements": 6000' sim2/summary.json || fail "sim on 2 ranks: not 6000 engagements"
