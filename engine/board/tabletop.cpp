@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <climits>
+#include <cstdint>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
@@ -259,6 +261,38 @@ bool clear_of_terrain(const std::vector<Tabletop::Geom>& areas, const std::vecto
   return true;
 }
 
+// corners(unit) (engine/board/geometry.hpp) with the facing's direction
+// kept: cover_of asks the corners of every unit whose cover it is asked, and
+// a unit keeps its facing for many questions (it turns only when it moves
+// toward a new target), so direction()'s sincos was mostly asked again for
+// the same angle. direction() is a pure function of the facing's bits, kept
+// per thread in a small table keyed by them (plain data, zero-initialised:
+// no guard, no allocation); the rest is corners()' own expressions in its
+// order, so the same bits (tests/test_perf_invariants_table.cpp compares
+// cover_points' corners with corners()).
+struct KeptDirection {
+  std::uint64_t facing;
+  bool valid;
+  Point dir;
+};
+constexpr std::size_t k_kept_directions = 64;  // a power of two
+thread_local KeptDirection kept_directions[k_kept_directions];
+
+std::array<Point, 4> corners_kept(const Footprint& f) {
+  const std::uint64_t key = std::bit_cast<std::uint64_t>(f.facing_deg);
+  KeptDirection& k = kept_directions[((key ^ (key >> 31)) * 0x9E3779B97F4A7C15ULL) >> 58];
+  if (!k.valid || k.facing != key) {
+    k.dir = direction(f.facing_deg);
+    k.facing = key;
+    k.valid = true;
+  }
+  const Point fwd = k.dir;
+  const Point right{fwd.y, -fwd.x};  // facing + 90
+  const Point h = fwd * (f.depth.as_cm() / 2.0);
+  const Point w = right * (f.frontage.as_cm() / 2.0);
+  return {f.centre + h - w, f.centre + h + w, f.centre - h + w, f.centre - h - w};
+}
+
 }  // namespace
 
 Tabletop::Tabletop(Length width, Length depth) : width_(width.as_cm()), depth_(depth.as_cm()) {
@@ -348,7 +382,13 @@ bool Tabletop::line_of_sight(Point a, Point b) const {
     if (contains(g, a) || contains(g, b)) continue;  // seeing out of / into the area one stands in
     if (passes_through(g, a, b)) return false;
   }
-  if (!hills_.empty()) {
+  // A hill blocks only a segment that meets its box (box_meets_segment):
+  // when no sight-blocking hill's box meets it, the loop below answers true
+  // whatever the endpoints' heights, so they are not asked (pure questions).
+  bool hill_in_way = false;
+  for (std::size_t i = 0; i < hills_.size() && !hill_in_way; ++i)
+    hill_in_way = hills_[i].blocks_sight && box_meets_segment(hill_geom_[i].box, a, b);
+  if (hill_in_way) {
     const double top = std::max(height_cm(a), height_cm(b));
     for (std::size_t i = 0; i < hills_.size(); ++i) {
       if (!hills_[i].blocks_sight || hills_[i].height.as_cm() <= top + kEps) continue;
@@ -377,7 +417,7 @@ int Tabletop::point_cover(Point q, int level, Point viewer) const {
 
 int Tabletop::cover_of(const Footprint& unit, std::optional<Point> viewer) const {
   if (areas_.empty() && obstacles_.empty()) return 0;  // nothing gives cover: skip the corners
-  const std::array<Point, 4> c = corners(unit);
+  const std::array<Point, 4> c = corners_kept(unit);
   const std::array<Point, 5> pts{c[0], c[1], c[2], c[3], unit.centre};
   int result = INT_MAX;
   for (const Point& q : pts) {
@@ -392,7 +432,7 @@ int Tabletop::cover_of(const Footprint& unit, std::optional<Point> viewer) const
 Tabletop::CoverPoints Tabletop::cover_points(const Footprint& unit) const {
   CoverPoints u;
   if (areas_.empty() && obstacles_.empty()) return u;  // every level 0, and no obstacle to ask
-  const std::array<Point, 4> c = corners(unit);
+  const std::array<Point, 4> c = corners_kept(unit);
   u.at = {c[0], c[1], c[2], c[3], unit.centre};
   for (std::size_t k = 0; k < u.at.size(); ++k) u.level[k] = cover_at(u.at[k]);
   return u;

@@ -144,7 +144,11 @@ Length Battle::gap_miss(std::size_t a, std::size_t b) const {
   PairMemo& m = memo_[a * units_.size() + b];
   const std::uint64_t keys = static_cast<std::uint64_t>(depth_key(ua)) << 32 | depth_key(ub);
   // A hex board: HexBoard::distance's own expression, on the kept hexes.
-  const double d = hex_ && board_ == static_cast<const Board*>(hex_) ? hex_->hex_size().as_cm() * hex_distance(unit_hex(a), unit_hex(b)) : board_->distance(ua.pos, ub.pos).as_cm();
+  // The scenario's tabletop: Tabletop::distance's own expression
+  // (engine/board/tabletop.cpp), without the virtual call.
+  const double d = hex_ && board_ == static_cast<const Board*>(hex_) ? hex_->hex_size().as_cm() * hex_distance(unit_hex(a), unit_hex(b))
+                   : board_ == static_cast<const Board*>(scenario_->table.get()) ? euclid_cm(ua.pos, ub.pos)
+                                                                                 : board_->distance(ua.pos, ub.pos).as_cm();
   const double g = d - depth(a).as_cm() / 2.0 - depth(b).as_cm() / 2.0;
   m.gap = Length::cm(std::max(0.0, g));
   m.depth_keys = keys;
