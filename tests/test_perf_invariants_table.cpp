@@ -5,15 +5,20 @@
 // of real engagements; the tabletop's corners with the kept facing
 // direction (engine/board/tabletop.cpp, cover_points and cover_of) against
 // corners(); line of sight's hill shortcut against a table whose hills are
-// asked the full way; and the gap on the tabletop without the virtual call
-// against the board's distance.
+// asked the full way; the gap on the tabletop without the virtual call
+// against the board's distance; the kept cover and sight answers
+// (Tabletop::TerrainId) against tables built afresh, through changes,
+// copies and moves of the terrain; and charge_way's skipped walk back
+// against the walk.
 #include <catch2/catch.hpp>
 
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <utility>
 #include <thread>
 #include <vector>
 
@@ -69,6 +74,23 @@ class ProspectCheck final : public Recorder {
         const double g = b.board().distance(b.unit(i).pos, b.unit(j).pos).as_cm() - b.footprint(i).depth.as_cm() / 2.0 -
                          b.footprint(j).depth.as_cm() / 2.0;
         CHECK(bits(b.gap(i, j).as_cm()) == bits(std::max(0.0, g)));
+      }
+    // Battle::charge_way's walk back (skipped on the tabletop when no costly
+    // area is near the way): as charge_prospect asked it of the board.
+    for (std::size_t i = 0; i < b.units().size(); ++i)
+      for (std::size_t j = 0; j < b.units().size(); ++j) {
+        if (i == j) continue;
+        const Length distance = b.gap(i, j);
+        const ChargeWay& w = b.charge_way(i, j, distance);
+        const double dist = distance.as_cm();
+        std::optional<double> back_at;
+        if (dist > 0 && w.cost.as_cm() > dist * (1.0 + 1e-9))
+          for (double back = 0; back < dist; back += 0.5)
+            if (b.board().special_terrain_at(w.contact - w.dir * back)) {
+              back_at = back;
+              break;
+            }
+        CHECK(w.emerges_back_cm == back_at);
       }
     checked += static_cast<long>(warm.size());
   }
@@ -147,6 +169,98 @@ TEST_CASE("perf: line of sight past hills answers as the full way does", "[perf]
     blocked += !want;
   }
   CHECK(blocked > 1000);
+}
+
+namespace {
+
+// The terrain of the tests below, built afresh (a new table: no answer kept
+// for it), with `extra` more items.
+Tabletop make_table(int extra) {
+  Tabletop t(Length::cm(120), Length::cm(80));
+  t.add_obstacle(Obstacle{"wall", {{10, 38}, {70, 38}}, Length::in(1), 1});
+  t.add_area(TerrainArea{"wood", Polygon{{{15, 0}, {105, 0}, {105, 25}, {15, 25}}}, 1, 2.0, true});
+  t.add_hill(Hill{"windmill", Circle{{95, 45}, 14}, Length::cm(5), true});
+  if (extra >= 1) t.add_area(TerrainArea{"copse", Circle{{60, 60}, 9}, 2, 3.0, true});
+  if (extra >= 2) t.add_obstacle(Obstacle{"hedge", {{0, 55}, {120, 50}}, Length::in(2), 1});
+  if (extra >= 3) t.set_obstacle_cover_reach(Length::in(2));
+  return t;
+}
+
+struct Asked {
+  std::vector<Footprint> units;
+  std::vector<Point> viewers;
+};
+
+// The same few places asked again and again, so that kept answers are hit.
+Asked places(Dice& dice) {
+  Asked a;
+  for (int k = 0; k < 24; ++k) {
+    a.units.push_back(Footprint{{dice.d(120000) * 1e-3, dice.d(80000) * 1e-3}, dice.d(360) * 1.0, Length::cm(dice.d(300) * 0.1), Length::cm(dice.d(80) * 0.1)});
+    a.viewers.push_back(Point{dice.d(120000) * 1e-3, dice.d(80000) * 1e-3});
+  }
+  return a;
+}
+
+// t's cover and sight for `n` questions on the places, against fresh tables.
+void check_against_fresh(const Tabletop& t, int extra, const Asked& a, Dice& dice, int n) {
+  for (int q = 0; q < n; ++q) {
+    const Footprint& f = a.units[dice.d(24) - 1];
+    const Point v = a.viewers[dice.d(24) - 1];
+    const Tabletop fresh = make_table(extra);
+    CHECK(t.cover_of(f, v) == fresh.cover_of(f, v));
+    CHECK(t.cover_of(f, std::nullopt) == make_table(extra).cover_of(f, std::nullopt));
+    CHECK(t.line_of_sight(f.centre, v) == make_table(extra).line_of_sight(f.centre, v));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("perf: the tabletop's kept cover and sight follow changes, copies and moves of the terrain", "[perf][geometry]") {
+  Rng rng = make_stream(1815, 2, Subsystem::movement);
+  Dice dice(rng);
+  const Asked a = places(dice);
+  Tabletop t = make_table(0);
+  check_against_fresh(t, 0, a, dice, 400);
+  // Each change of the terrain: the answers kept for the old one no longer apply.
+  t.add_area(TerrainArea{"copse", Circle{{60, 60}, 9}, 2, 3.0, true});
+  check_against_fresh(t, 1, a, dice, 400);
+  t.add_obstacle(Obstacle{"hedge", {{0, 55}, {120, 50}}, Length::in(2), 1});
+  check_against_fresh(t, 2, a, dice, 400);
+  // A copy shares the terrain, then goes its own way.
+  Tabletop c = t;
+  check_against_fresh(c, 2, a, dice, 200);
+  c.set_obstacle_cover_reach(Length::in(2));
+  check_against_fresh(c, 3, a, dice, 400);
+  check_against_fresh(t, 2, a, dice, 200);
+  // A move: the moved-to table answers for the terrain, the moved-from one
+  // for what is left of it (nothing).
+  Tabletop m = std::move(c);
+  check_against_fresh(m, 3, a, dice, 200);
+  const Tabletop bare(Length::cm(120), Length::cm(80));
+  for (std::size_t k = 0; k < a.units.size(); ++k) {
+    CHECK(c.cover_of(a.units[k], a.viewers[k]) == bare.cover_of(a.units[k], a.viewers[k]));  // NOLINT(bugprone-use-after-move)
+    CHECK(c.line_of_sight(a.units[k].centre, a.viewers[k]) == bare.line_of_sight(a.units[k].centre, a.viewers[k]));  // NOLINT(bugprone-use-after-move)
+  }
+  c = make_table(1);  // a moved-from table given terrain again
+  check_against_fresh(c, 1, a, dice, 200);
+}
+
+TEST_CASE("perf: no special terrain along a segment special_terrain_may_meet clears", "[perf][geometry]") {
+  const Tabletop t = make_table(1);
+  Rng rng = make_stream(1815, 3, Subsystem::movement);
+  Dice dice(rng);
+  int cleared = 0;
+  for (int k = 0; k < 4000; ++k) {
+    const Point a{dice.d(130000) * 1e-3 - 5.0, dice.d(90000) * 1e-3 - 5.0};
+    const Point b = k % 2 ? Point{dice.d(130000) * 1e-3 - 5.0, dice.d(90000) * 1e-3 - 5.0} : Point{a.x + dice.d(20001) * 1e-3 - 10.0, a.y + dice.d(20001) * 1e-3 - 10.0};
+    if (t.special_terrain_may_meet(a, b)) continue;
+    ++cleared;
+    const double len = euclid_cm(a, b);
+    const Point dir = len > 0 ? (b - a) * (1.0 / len) : Point{};
+    for (double s = 0; s < len; s += 0.25) CHECK_FALSE(t.special_terrain_at(a + dir * s));
+    CHECK_FALSE(t.special_terrain_at(b));
+  }
+  CHECK(cleared > 500);
 }
 
 }  // namespace t_perf_invariants_table

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <atomic>
 #include <climits>
 #include <cstdint>
 #include <cmath>
@@ -295,12 +296,18 @@ std::array<Point, 4> corners_kept(const Footprint& f) {
 
 }  // namespace
 
+std::uint64_t Tabletop::TerrainId::next() {
+  static std::atomic<std::uint64_t> count{0};
+  return count.fetch_add(1, std::memory_order_relaxed) + 1;  // 0 is never a table's (the kept answers' empty key)
+}
+
 Tabletop::Tabletop(Length width, Length depth) : width_(width.as_cm()), depth_(depth.as_cm()) {
   if (!std::isfinite(width_) || !std::isfinite(depth_) || !(width_ > 0.0) || !(depth_ > 0.0))
     throw std::invalid_argument("tabletop: width and depth must be positive and finite");
 }
 
 std::size_t Tabletop::add_area(TerrainArea area) {
+  terrain_.v = TerrainId::next();  // new terrain: no answer kept for the old one applies
   const std::string what = "terrain area '" + area.name + "'";
   Geom g = make_geom(area.shape, what.c_str());
   if (std::isnan(area.move_cost) || area.move_cost < 0.0)
@@ -312,6 +319,7 @@ std::size_t Tabletop::add_area(TerrainArea area) {
 }
 
 std::size_t Tabletop::add_obstacle(Obstacle obstacle) {
+  terrain_.v = TerrainId::next();  // new terrain: no answer kept for the old one applies
   const std::string what = "obstacle '" + obstacle.name + "'";
   if (obstacle.path.size() < 2) throw std::invalid_argument(what + ": a polyline needs at least 2 points");
   for (const Point& p : obstacle.path)
@@ -328,6 +336,7 @@ std::size_t Tabletop::add_obstacle(Obstacle obstacle) {
 }
 
 std::size_t Tabletop::add_hill(Hill hill) {
+  terrain_.v = TerrainId::next();  // new terrain: no answer kept for the old one applies
   const std::string what = "hill '" + hill.name + "'";
   Geom g = make_geom(hill.shape, what.c_str());
   if (!std::isfinite(hill.height.as_cm())) throw std::invalid_argument(what + ": the height must be finite");
@@ -337,6 +346,7 @@ std::size_t Tabletop::add_hill(Hill hill) {
 }
 
 void Tabletop::set_obstacle_cover_reach(Length reach) {
+  terrain_.v = TerrainId::next();  // new terrain: no answer kept for the old one applies
   if (std::isnan(reach.as_cm()) || reach.as_cm() < 0.0)
     throw std::invalid_argument("tabletop: the obstacle cover reach must be >= 0");
   cover_reach_ = reach.as_cm();
@@ -369,12 +379,75 @@ double Tabletop::cost_multiplier_at(Point p) const {
   return inside ? m : 1.0;
 }
 
+bool Tabletop::special_terrain_may_meet(Point a, Point b) const {
+  // special_terrain_at(p) needs cost_multiplier_at(p) > 1: p in an area of
+  // cost above 1 (the highest multiplier of those containing p), so within
+  // kEps of its box (contains asks box_has first). A point computed on a-b
+  // (a + (b - a) * t, or b - dir * s) is within a few units in the last
+  // place of its coordinates' size of the true segment: far inside margin.
+  const double margin = 1e-6 + 1e-9 * (std::abs(a.x) + std::abs(a.y) + std::abs(b.x) + std::abs(b.y));
+  const double x0 = std::min(a.x, b.x) - margin, x1 = std::max(a.x, b.x) + margin;
+  const double y0 = std::min(a.y, b.y) - margin, y1 = std::max(a.y, b.y) + margin;
+  if (!(x0 <= x1 && y0 <= y1)) return true;  // NaN: ask the points
+  for (std::size_t i = 0; i < areas_.size(); ++i) {
+    if (!(areas_[i].move_cost > 1.0)) continue;
+    const Box& q = area_geom_[i].box;
+    if (x1 >= q.x0 - kEps && x0 <= q.x1 + kEps && y1 >= q.y0 - kEps && y0 <= q.y1 + kEps) return true;
+  }
+  return false;
+}
+
 bool Tabletop::on_board(Point p) const { return p.x >= 0.0 && p.x <= width_ && p.y >= 0.0 && p.y <= depth_; }
 
 Length Tabletop::distance(Point a, Point b) const { return Length::cm(euclid_cm(a, b)); }
 
+namespace {
+
+// Answers kept per thread, keyed by the table's terrain (TerrainId, never
+// reused) and the bits of every input: a hit returns what the computation
+// gave for the very same inputs on the very same terrain. The questions
+// recur: a unit's cover from the same enemy while neither moves (the
+// situation, shooting, the fear of a charge), and every engagement starts
+// from the scenario's places. Plain data, zero-initialised (no guard, no
+// allocation); direct-mapped by a hash of the key.
+template <std::size_t N>
+struct KeptAnswer {
+  std::uint64_t terrain;  // 0: empty
+  std::uint64_t key[N];
+  int answer;
+};
+constexpr std::size_t k_kept_answers = 256;  // a power of two
+thread_local KeptAnswer<8> kept_cover[k_kept_answers];
+thread_local KeptAnswer<4> kept_sight[k_kept_answers];
+
+template <std::size_t N>
+KeptAnswer<N>& kept_slot(KeptAnswer<N> (&table)[k_kept_answers], std::uint64_t terrain, const std::uint64_t (&k)[N]) {
+  std::uint64_t h = terrain;
+  for (const std::uint64_t x : k) h = (h ^ x ^ (x >> 29)) * 0x9E3779B97F4A7C15ULL;
+  return table[h >> 56];
+}
+
+template <std::size_t N>
+bool kept_hit(const KeptAnswer<N>& m, std::uint64_t terrain, const std::uint64_t (&k)[N]) {
+  return m.terrain == terrain && std::equal(k, k + N, m.key);
+}
+
+}  // namespace
+
 bool Tabletop::line_of_sight(Point a, Point b) const {
   if (a == b) return true;
+  const std::uint64_t k[4] = {std::bit_cast<std::uint64_t>(a.x), std::bit_cast<std::uint64_t>(a.y), std::bit_cast<std::uint64_t>(b.x),
+                              std::bit_cast<std::uint64_t>(b.y)};
+  KeptAnswer<4>& m = kept_slot(kept_sight, terrain_.v, k);
+  if (kept_hit(m, terrain_.v, k)) return m.answer != 0;
+  const bool sees = line_of_sight_computed(a, b);
+  m.terrain = terrain_.v;
+  std::copy(k, k + 4, m.key);
+  m.answer = sees ? 1 : 0;
+  return sees;
+}
+
+bool Tabletop::line_of_sight_computed(Point a, Point b) const {
   for (std::size_t i = 0; i < areas_.size(); ++i) {
     if (!areas_[i].blocks_sight) continue;
     const Geom& g = area_geom_[i];
@@ -417,6 +490,24 @@ int Tabletop::point_cover(Point q, int level, Point viewer) const {
 
 int Tabletop::cover_of(const Footprint& unit, std::optional<Point> viewer) const {
   if (areas_.empty() && obstacles_.empty()) return 0;  // nothing gives cover: skip the corners
+  const std::uint64_t k[8] = {std::bit_cast<std::uint64_t>(unit.centre.x),
+                              std::bit_cast<std::uint64_t>(unit.centre.y),
+                              std::bit_cast<std::uint64_t>(unit.facing_deg),
+                              std::bit_cast<std::uint64_t>(unit.frontage.as_cm()),
+                              std::bit_cast<std::uint64_t>(unit.depth.as_cm()),
+                              viewer ? std::uint64_t{1} : std::uint64_t{0},
+                              viewer ? std::bit_cast<std::uint64_t>(viewer->x) : std::uint64_t{0},
+                              viewer ? std::bit_cast<std::uint64_t>(viewer->y) : std::uint64_t{0}};
+  KeptAnswer<8>& m = kept_slot(kept_cover, terrain_.v, k);
+  if (kept_hit(m, terrain_.v, k)) return m.answer;
+  const int cover = cover_of_computed(unit, viewer);
+  m.terrain = terrain_.v;
+  std::copy(k, k + 8, m.key);
+  m.answer = cover;
+  return cover;
+}
+
+int Tabletop::cover_of_computed(const Footprint& unit, std::optional<Point> viewer) const {
   const std::array<Point, 4> c = corners_kept(unit);
   const std::array<Point, 5> pts{c[0], c[1], c[2], c[3], unit.centre};
   int result = INT_MAX;

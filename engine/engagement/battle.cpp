@@ -194,7 +194,12 @@ const ChargeWay& Battle::charge_way_miss(std::size_t a, std::size_t b, Length di
     w.cost = board.movement_cost(from, w.contact);
   }
   w.emerges_back_cm.reset();
-  if (dist > 0 && w.cost.as_cm() > dist * (1.0 + 1e-9)) {
+  // On the scenario's tabletop, a way whose points are all far from every
+  // costly area (Tabletop::special_terrain_may_meet: the walk's points lie
+  // on contact -> contact - dir * dist) finds none: the walk is skipped (a
+  // way that costs more only for an obstacle, or beside the pond).
+  const Tabletop* table = board_ == static_cast<const Board*>(scenario_->table.get()) ? scenario_->table.get() : nullptr;
+  if (dist > 0 && w.cost.as_cm() > dist * (1.0 + 1e-9) && (!table || table->special_terrain_may_meet(w.contact, w.contact - w.dir * dist))) {
     // Where does the path leave special terrain? Walk back from contact in
     // half-centimetre steps (only paths that cost more than their length).
     constexpr double step = 0.5;
