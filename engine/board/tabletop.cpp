@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <atomic>
 #include <climits>
+#include <cstdint>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
@@ -259,7 +262,44 @@ bool clear_of_terrain(const std::vector<Tabletop::Geom>& areas, const std::vecto
   return true;
 }
 
+// corners(unit) (engine/board/geometry.hpp) with the facing's direction
+// kept: cover_of asks the corners of every unit whose cover it is asked, and
+// a unit keeps its facing for many questions (it turns only when it moves
+// toward a new target), so direction()'s sincos was mostly asked again for
+// the same angle. direction() is a pure function of the facing's bits, kept
+// per thread in a small table keyed by them (plain data, zero-initialised:
+// no guard, no allocation); the rest is corners()' own expressions in its
+// order, so the same bits (tests/test_perf_invariants_table.cpp compares
+// cover_points' corners with corners()).
+struct KeptDirection {
+  std::uint64_t facing;
+  bool valid;
+  Point dir;
+};
+constexpr std::size_t k_kept_directions = 64;  // a power of two
+thread_local KeptDirection kept_directions[k_kept_directions];
+
+std::array<Point, 4> corners_kept(const Footprint& f) {
+  const std::uint64_t key = std::bit_cast<std::uint64_t>(f.facing_deg);
+  KeptDirection& k = kept_directions[((key ^ (key >> 31)) * 0x9E3779B97F4A7C15ULL) >> 58];
+  if (!k.valid || k.facing != key) {
+    k.dir = direction(f.facing_deg);
+    k.facing = key;
+    k.valid = true;
+  }
+  const Point fwd = k.dir;
+  const Point right{fwd.y, -fwd.x};  // facing + 90
+  const Point h = fwd * (f.depth.as_cm() / 2.0);
+  const Point w = right * (f.frontage.as_cm() / 2.0);
+  return {f.centre + h - w, f.centre + h + w, f.centre - h + w, f.centre - h - w};
+}
+
 }  // namespace
+
+std::uint64_t Tabletop::TerrainId::next() {
+  static std::atomic<std::uint64_t> count{0};
+  return count.fetch_add(1, std::memory_order_relaxed) + 1;  // 0 is never a table's (the kept answers' empty key)
+}
 
 Tabletop::Tabletop(Length width, Length depth) : width_(width.as_cm()), depth_(depth.as_cm()) {
   if (!std::isfinite(width_) || !std::isfinite(depth_) || !(width_ > 0.0) || !(depth_ > 0.0))
@@ -267,6 +307,7 @@ Tabletop::Tabletop(Length width, Length depth) : width_(width.as_cm()), depth_(d
 }
 
 std::size_t Tabletop::add_area(TerrainArea area) {
+  terrain_.v = TerrainId::next();  // new terrain: no answer kept for the old one applies
   const std::string what = "terrain area '" + area.name + "'";
   Geom g = make_geom(area.shape, what.c_str());
   if (std::isnan(area.move_cost) || area.move_cost < 0.0)
@@ -278,6 +319,7 @@ std::size_t Tabletop::add_area(TerrainArea area) {
 }
 
 std::size_t Tabletop::add_obstacle(Obstacle obstacle) {
+  terrain_.v = TerrainId::next();  // new terrain: no answer kept for the old one applies
   const std::string what = "obstacle '" + obstacle.name + "'";
   if (obstacle.path.size() < 2) throw std::invalid_argument(what + ": a polyline needs at least 2 points");
   for (const Point& p : obstacle.path)
@@ -294,6 +336,7 @@ std::size_t Tabletop::add_obstacle(Obstacle obstacle) {
 }
 
 std::size_t Tabletop::add_hill(Hill hill) {
+  terrain_.v = TerrainId::next();  // new terrain: no answer kept for the old one applies
   const std::string what = "hill '" + hill.name + "'";
   Geom g = make_geom(hill.shape, what.c_str());
   if (!std::isfinite(hill.height.as_cm())) throw std::invalid_argument(what + ": the height must be finite");
@@ -303,6 +346,7 @@ std::size_t Tabletop::add_hill(Hill hill) {
 }
 
 void Tabletop::set_obstacle_cover_reach(Length reach) {
+  terrain_.v = TerrainId::next();  // new terrain: no answer kept for the old one applies
   if (std::isnan(reach.as_cm()) || reach.as_cm() < 0.0)
     throw std::invalid_argument("tabletop: the obstacle cover reach must be >= 0");
   cover_reach_ = reach.as_cm();
@@ -335,12 +379,75 @@ double Tabletop::cost_multiplier_at(Point p) const {
   return inside ? m : 1.0;
 }
 
+bool Tabletop::special_terrain_may_meet(Point a, Point b) const {
+  // special_terrain_at(p) needs cost_multiplier_at(p) > 1: p in an area of
+  // cost above 1 (the highest multiplier of those containing p), so within
+  // kEps of its box (contains asks box_has first). A point computed on a-b
+  // (a + (b - a) * t, or b - dir * s) is within a few units in the last
+  // place of its coordinates' size of the true segment: far inside margin.
+  const double margin = 1e-6 + 1e-9 * (std::abs(a.x) + std::abs(a.y) + std::abs(b.x) + std::abs(b.y));
+  const double x0 = std::min(a.x, b.x) - margin, x1 = std::max(a.x, b.x) + margin;
+  const double y0 = std::min(a.y, b.y) - margin, y1 = std::max(a.y, b.y) + margin;
+  if (!(x0 <= x1 && y0 <= y1)) return true;  // NaN: ask the points
+  for (std::size_t i = 0; i < areas_.size(); ++i) {
+    if (!(areas_[i].move_cost > 1.0)) continue;
+    const Box& q = area_geom_[i].box;
+    if (x1 >= q.x0 - kEps && x0 <= q.x1 + kEps && y1 >= q.y0 - kEps && y0 <= q.y1 + kEps) return true;
+  }
+  return false;
+}
+
 bool Tabletop::on_board(Point p) const { return p.x >= 0.0 && p.x <= width_ && p.y >= 0.0 && p.y <= depth_; }
 
 Length Tabletop::distance(Point a, Point b) const { return Length::cm(euclid_cm(a, b)); }
 
+namespace {
+
+// Answers kept per thread, keyed by the table's terrain (TerrainId, never
+// reused) and the bits of every input: a hit returns what the computation
+// gave for the very same inputs on the very same terrain. The questions
+// recur: a unit's cover from the same enemy while neither moves (the
+// situation, shooting, the fear of a charge), and every engagement starts
+// from the scenario's places. Plain data, zero-initialised (no guard, no
+// allocation); direct-mapped by a hash of the key.
+template <std::size_t N>
+struct KeptAnswer {
+  std::uint64_t terrain;  // 0: empty
+  std::uint64_t key[N];
+  int answer;
+};
+constexpr std::size_t k_kept_answers = 256;  // a power of two
+thread_local KeptAnswer<8> kept_cover[k_kept_answers];
+thread_local KeptAnswer<4> kept_sight[k_kept_answers];
+
+template <std::size_t N>
+KeptAnswer<N>& kept_slot(KeptAnswer<N> (&table)[k_kept_answers], std::uint64_t terrain, const std::uint64_t (&k)[N]) {
+  std::uint64_t h = terrain;
+  for (const std::uint64_t x : k) h = (h ^ x ^ (x >> 29)) * 0x9E3779B97F4A7C15ULL;
+  return table[h >> 56];
+}
+
+template <std::size_t N>
+bool kept_hit(const KeptAnswer<N>& m, std::uint64_t terrain, const std::uint64_t (&k)[N]) {
+  return m.terrain == terrain && std::equal(k, k + N, m.key);
+}
+
+}  // namespace
+
 bool Tabletop::line_of_sight(Point a, Point b) const {
   if (a == b) return true;
+  const std::uint64_t k[4] = {std::bit_cast<std::uint64_t>(a.x), std::bit_cast<std::uint64_t>(a.y), std::bit_cast<std::uint64_t>(b.x),
+                              std::bit_cast<std::uint64_t>(b.y)};
+  KeptAnswer<4>& m = kept_slot(kept_sight, terrain_.v, k);
+  if (kept_hit(m, terrain_.v, k)) return m.answer != 0;
+  const bool sees = line_of_sight_computed(a, b);
+  m.terrain = terrain_.v;
+  std::copy(k, k + 4, m.key);
+  m.answer = sees ? 1 : 0;
+  return sees;
+}
+
+bool Tabletop::line_of_sight_computed(Point a, Point b) const {
   for (std::size_t i = 0; i < areas_.size(); ++i) {
     if (!areas_[i].blocks_sight) continue;
     const Geom& g = area_geom_[i];
@@ -348,7 +455,13 @@ bool Tabletop::line_of_sight(Point a, Point b) const {
     if (contains(g, a) || contains(g, b)) continue;  // seeing out of / into the area one stands in
     if (passes_through(g, a, b)) return false;
   }
-  if (!hills_.empty()) {
+  // A hill blocks only a segment that meets its box (box_meets_segment):
+  // when no sight-blocking hill's box meets it, the loop below answers true
+  // whatever the endpoints' heights, so they are not asked (pure questions).
+  bool hill_in_way = false;
+  for (std::size_t i = 0; i < hills_.size() && !hill_in_way; ++i)
+    hill_in_way = hills_[i].blocks_sight && box_meets_segment(hill_geom_[i].box, a, b);
+  if (hill_in_way) {
     const double top = std::max(height_cm(a), height_cm(b));
     for (std::size_t i = 0; i < hills_.size(); ++i) {
       if (!hills_[i].blocks_sight || hills_[i].height.as_cm() <= top + kEps) continue;
@@ -377,7 +490,25 @@ int Tabletop::point_cover(Point q, int level, Point viewer) const {
 
 int Tabletop::cover_of(const Footprint& unit, std::optional<Point> viewer) const {
   if (areas_.empty() && obstacles_.empty()) return 0;  // nothing gives cover: skip the corners
-  const std::array<Point, 4> c = corners(unit);
+  const std::uint64_t k[8] = {std::bit_cast<std::uint64_t>(unit.centre.x),
+                              std::bit_cast<std::uint64_t>(unit.centre.y),
+                              std::bit_cast<std::uint64_t>(unit.facing_deg),
+                              std::bit_cast<std::uint64_t>(unit.frontage.as_cm()),
+                              std::bit_cast<std::uint64_t>(unit.depth.as_cm()),
+                              viewer ? std::uint64_t{1} : std::uint64_t{0},
+                              viewer ? std::bit_cast<std::uint64_t>(viewer->x) : std::uint64_t{0},
+                              viewer ? std::bit_cast<std::uint64_t>(viewer->y) : std::uint64_t{0}};
+  KeptAnswer<8>& m = kept_slot(kept_cover, terrain_.v, k);
+  if (kept_hit(m, terrain_.v, k)) return m.answer;
+  const int cover = cover_of_computed(unit, viewer);
+  m.terrain = terrain_.v;
+  std::copy(k, k + 8, m.key);
+  m.answer = cover;
+  return cover;
+}
+
+int Tabletop::cover_of_computed(const Footprint& unit, std::optional<Point> viewer) const {
+  const std::array<Point, 4> c = corners_kept(unit);
   const std::array<Point, 5> pts{c[0], c[1], c[2], c[3], unit.centre};
   int result = INT_MAX;
   for (const Point& q : pts) {
@@ -392,7 +523,7 @@ int Tabletop::cover_of(const Footprint& unit, std::optional<Point> viewer) const
 Tabletop::CoverPoints Tabletop::cover_points(const Footprint& unit) const {
   CoverPoints u;
   if (areas_.empty() && obstacles_.empty()) return u;  // every level 0, and no obstacle to ask
-  const std::array<Point, 4> c = corners(unit);
+  const std::array<Point, 4> c = corners_kept(unit);
   u.at = {c[0], c[1], c[2], c[3], unit.centre};
   for (std::size_t k = 0; k < u.at.size(); ++k) u.level[k] = cover_at(u.at[k]);
   return u;

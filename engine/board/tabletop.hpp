@@ -47,6 +47,7 @@
 #include "engine/board/geometry.hpp"
 
 #include <array>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <variant>
@@ -128,6 +129,12 @@ class Tabletop final : public Board {
   bool moves_uphill(Point a, Point b) const override;
   Length movement_cost(Point a, Point b) const override;
   bool special_terrain_at(Point p) const override { return cost_multiplier_at(p) > 1.0; }
+  // Could special_terrain_at be true anywhere near segment a-b? false when
+  // the segment's box, widened by a margin far above the rounding of any
+  // point computed on it (1e-6 cm plus 1e-9 of its coordinates' size), meets
+  // no box of an area costing more than 1: then every such point is in no
+  // such area (charge_way's walk back, engine/engagement/battle.cpp).
+  bool special_terrain_may_meet(Point a, Point b) const;
   std::optional<double> first_obstacle_crossing(Point a, Point b) const override;
   Point move_toward(Point from, Point target, Length allowance) const override;
   Point move_away(Point from, Point threat, Length allowance) const override;
@@ -170,6 +177,27 @@ class Tabletop final : public Board {
   std::optional<Point> nearest_point_inside(std::size_t area, Point from) const;
   // A point's cover given its cover from areas and a viewer (cover_of).
   int point_cover(Point q, int level, Point viewer) const;
+
+  // Which terrain this is, for answers kept per thread (cover_of,
+  // line_of_sight: engine/board/tabletop.cpp): a new number, never given
+  // before, at construction and at every change of the terrain; a copy has
+  // the same terrain and keeps it, a moved-from table takes a new one.
+  struct TerrainId {
+    static std::uint64_t next();
+    std::uint64_t v = next();
+    TerrainId() = default;
+    TerrainId(const TerrainId&) = default;
+    TerrainId& operator=(const TerrainId&) = default;
+    TerrainId(TerrainId&& o) noexcept : v(o.v) { o.v = next(); }
+    TerrainId& operator=(TerrainId&& o) noexcept {
+      v = o.v;
+      o.v = next();
+      return *this;
+    }
+  };
+  TerrainId terrain_;
+  int cover_of_computed(const Footprint& unit, std::optional<Point> viewer) const;
+  bool line_of_sight_computed(Point a, Point b) const;
 
   double width_;
   double depth_;

@@ -144,7 +144,11 @@ Length Battle::gap_miss(std::size_t a, std::size_t b) const {
   PairMemo& m = memo_[a * units_.size() + b];
   const std::uint64_t keys = static_cast<std::uint64_t>(depth_key(ua)) << 32 | depth_key(ub);
   // A hex board: HexBoard::distance's own expression, on the kept hexes.
-  const double d = hex_ && board_ == static_cast<const Board*>(hex_) ? hex_->hex_size().as_cm() * hex_distance(unit_hex(a), unit_hex(b)) : board_->distance(ua.pos, ub.pos).as_cm();
+  // The scenario's tabletop: Tabletop::distance's own expression
+  // (engine/board/tabletop.cpp), without the virtual call.
+  const double d = hex_ && board_ == static_cast<const Board*>(hex_) ? hex_->hex_size().as_cm() * hex_distance(unit_hex(a), unit_hex(b))
+                   : board_ == static_cast<const Board*>(scenario_->table.get()) ? euclid_cm(ua.pos, ub.pos)
+                                                                                 : board_->distance(ua.pos, ub.pos).as_cm();
   const double g = d - depth(a).as_cm() / 2.0 - depth(b).as_cm() / 2.0;
   m.gap = Length::cm(std::max(0.0, g));
   m.depth_keys = keys;
@@ -190,7 +194,12 @@ const ChargeWay& Battle::charge_way_miss(std::size_t a, std::size_t b, Length di
     w.cost = board.movement_cost(from, w.contact);
   }
   w.emerges_back_cm.reset();
-  if (dist > 0 && w.cost.as_cm() > dist * (1.0 + 1e-9)) {
+  // On the scenario's tabletop, a way whose points are all far from every
+  // costly area (Tabletop::special_terrain_may_meet: the walk's points lie
+  // on contact -> contact - dir * dist) finds none: the walk is skipped (a
+  // way that costs more only for an obstacle, or beside the pond).
+  const Tabletop* table = board_ == static_cast<const Board*>(scenario_->table.get()) ? scenario_->table.get() : nullptr;
+  if (dist > 0 && w.cost.as_cm() > dist * (1.0 + 1e-9) && (!table || table->special_terrain_may_meet(w.contact, w.contact - w.dir * dist))) {
     // Where does the path leave special terrain? Walk back from contact in
     // half-centimetre steps (only paths that cost more than their length).
     constexpr double step = 0.5;

@@ -6,7 +6,10 @@
 // the movement stream, the rest on the morale stream), tells the log, and
 // carries out on the board what the procedure says happened.
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "engine/procedures/charge_procedure.hpp"
 #include "engine/engagement/engagement.hpp"
@@ -19,6 +22,54 @@ namespace vedette {
 using namespace engagement_detail;
 
 // ------------------------------------------------------------ charge range
+
+namespace {
+
+// bearing_deg(from, c) for each corner c of a target's footprint (corners()'
+// order), and which corners are `from` itself (c == from: no bearing).
+// charge_prospect asks them for every enemy of every unit, again and again
+// while neither moves (the orders, the opportunity charges, the counter-
+// charge), and from the scenario's starting places in every engagement:
+// four atan2 and a sincos each time. The answer is a pure function of the
+// bits of `from` and of the footprint (centre, facing, frontage, depth), so
+// it is kept in a small table per thread keyed by those bits: a hit returns
+// what the same computation gave for the very same inputs. Plain data,
+// zero-initialised (no guard, no allocation); valid across engagements and
+// battles, since nothing else enters the computation.
+struct CornerBearings {
+  std::uint64_t key[7];
+  bool valid;
+  std::uint8_t at_from;  // bit k: corner k == from
+  double bearing[4];
+};
+constexpr std::size_t k_corner_memo = 512;  // a power of two
+thread_local CornerBearings corner_memo[k_corner_memo];
+
+const CornerBearings& target_corners(Point from, const Footprint& fp) {
+  const std::uint64_t k[7] = {std::bit_cast<std::uint64_t>(from.x),          std::bit_cast<std::uint64_t>(from.y),
+                              std::bit_cast<std::uint64_t>(fp.centre.x),     std::bit_cast<std::uint64_t>(fp.centre.y),
+                              std::bit_cast<std::uint64_t>(fp.facing_deg),   std::bit_cast<std::uint64_t>(fp.frontage.as_cm()),
+                              std::bit_cast<std::uint64_t>(fp.depth.as_cm())};
+  std::uint64_t h = 0;
+  for (const std::uint64_t x : k) h = (h ^ x ^ (x >> 29)) * 0x9E3779B97F4A7C15ULL;
+  CornerBearings& m = corner_memo[(h >> 50) & (k_corner_memo - 1)];
+  if (m.valid && std::equal(k, k + 7, m.key)) return m;
+  const std::array<Point, 4> cs = corners(fp);
+  m.at_from = 0;
+  for (std::size_t c = 0; c < 4; ++c) {
+    if (cs[c] == from) {
+      m.at_from = static_cast<std::uint8_t>(m.at_from | 1U << c);
+      m.bearing[c] = 0;
+    } else {
+      m.bearing[c] = bearing_deg(from, cs[c]);
+    }
+  }
+  std::copy(k, k + 7, m.key);
+  m.valid = true;
+  return m;
+}
+
+}  // namespace
 
 ChargeProspect charge_prospect(const Battle& b, std::size_t i, std::size_t t, Pace pace) {
   const ChargeRules& cr = b.rules().charge;
@@ -49,9 +100,12 @@ ChargeProspect charge_prospect(const Battle& b, std::size_t i, std::size_t t, Pa
   if (!b.hex()) {
     const auto& f = b.rules().combat.formations;
     ct.target_base = (target.on_horse() ? f.cavalry_base : f.infantry_base).depth;
-    for (const Point c : corners(b.footprint(t))) {
-      if (c == u.pos) continue;
-      const double off = wrap_deg(relative_bearing_deg(u.pos, u.facing, c) - rel);
+    // relative_bearing_deg(u.pos, u.facing, c) is wrap_deg(bearing_deg(u.pos,
+    // c) - u.facing); the bearings of the corners are kept (target_corners).
+    const CornerBearings& cb = target_corners(u.pos, b.footprint(t));
+    for (std::size_t k = 0; k < 4; ++k) {
+      if (cb.at_from >> k & 1U) continue;  // the corner is u.pos
+      const double off = wrap_deg(wrap_deg(cb.bearing[k] - u.facing) - rel);
       ct.bearing_lo_deg = std::min(ct.bearing_lo_deg, p.bearing_deg + off);
       ct.bearing_hi_deg = std::max(ct.bearing_hi_deg, p.bearing_deg + off);
     }
