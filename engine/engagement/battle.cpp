@@ -29,6 +29,8 @@ Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_
     units_.push_back(std::move(u));
   }
   initial_ = units_;
+  reach_by_mount_.reserve(units_.size());
+  for (std::size_t i = 0; i < units_.size(); ++i) reach_by_mount_.push_back({reach_of(i, false), reach_of(i, true)});
   memo_.resize(units_.size() * units_.size());
   sight_units_.reserve(units_.size());
   units_block_sight_ = board_->units_block_sight();
@@ -671,12 +673,14 @@ Length Battle::charge_allowance(std::size_t i, Pace p) const {
   return reaction_allowance(*rules_, u.on_horse(), u.profile->move, p);
 }
 
-Length Battle::reach(std::size_t i) const {
+// reach(i) of unit i when active, on foot or on horse (u.on_horse() is
+// cavalry() && mounted: the profile's kind and the mount alone).
+Length Battle::reach_of(std::size_t i, bool on_horse) const {
   const Unit& u = units_[i];
-  if (!u.profile->weapon || !u.active()) return Length();
-  if (u.on_horse() && u.type && !u.type->shoots_mounted) return Length();  // seed 002: mounted infantry
+  if (!u.profile->weapon) return Length();
+  if (on_horse && u.type && !u.type->shoots_mounted) return Length();  // seed 002: mounted infantry
   const Weapon& w = rules_->weapons[*u.profile->weapon];
-  return w.reach(u.on_horse() ? rules_->supplement.mounted_range_band_shift : 0);
+  return w.reach(on_horse ? rules_->supplement.mounted_range_band_shift : 0);
 }
 
 Situation Battle::situation(std::size_t i) const {
