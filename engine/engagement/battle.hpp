@@ -170,6 +170,10 @@ class Battle {
   std::vector<std::array<Length, 2>> reach_by_mount_;
   Length reach_of(std::size_t i, bool on_horse) const;
   mutable std::vector<Hex> occupied_;
+  // occupied_ is every active unit's hex as of changes_ == occupied_at_
+  // (0: never; changes_ starts at 1): a function of the units' places and
+  // being on the table, which change only with changed().
+  mutable std::uint64_t occupied_at_ = 0;
   mutable std::vector<BlockUnit> block_units_;
 
   // Memo of gap() and sees() for each ordered pair of units, keyed by the

@@ -807,6 +807,8 @@ RetireRefusal Battle::retire_refusal(std::size_t i) const {
 }
 
 const std::vector<Hex>& Battle::occupied() const {
+  if (occupied_at_ == changes_) return occupied_;  // nothing changed since: the same hexes
+  occupied_at_ = changes_;
   occupied_.clear();
   for (std::size_t k = 0; k < units_.size(); ++k)
     if (units_[k].active()) occupied_.push_back(unit_hex(k));
