@@ -5,8 +5,9 @@
 // block) against the board's own answers at every step of real engagements;
 // and those of issue 32: the kept charge way (Battle::charge_way) against the
 // board's answers, nearest_enemy kept until a unit changes against the
-// search on the board's answers, and the charge gates' order that lets sight
-// be asked last; and the skirmish's (issue 32, fifth pass): within_cm against
+// search on the board's answers, the charge gates' order that lets sight
+// be asked last, each unit's reach kept per mount and the occupied hexes
+// kept until a unit changes; and the skirmish's (issue 32, fifth pass): within_cm against
 // dist_cm <= r, nearest_visible_enemy and enemy_known against plain searches
 // at every event of real games.
 #include <catch2/catch.hpp>
@@ -42,8 +43,23 @@ class GeometryCheck final : public Recorder {
   explicit GeometryCheck(const Engagement& g) : g_(g) {}
   void record(Event) override {
     const Battle& b = g_.battle();
+    if (b.hex()) {
+      // Battle::occupied, kept until the engagement changes a unit (issue
+      // 32, eleventh pass), against every active unit's hex.
+      std::vector<Hex> occupied;
+      for (const Unit& u : b.units())
+        if (u.active()) occupied.push_back(b.hex()->hex_of(u.pos));
+      CHECK(b.occupied() == occupied);
+    }
     for (std::size_t i = 0; i < b.units().size(); ++i) {
       CHECK(b.depth(i) == b.footprint(i).depth);
+      // Battle::reach, kept per unit and mount (issue 32, eleventh pass),
+      // against the rule's expression on the unit as it stands.
+      const Unit& u = b.unit(i);
+      double reach = 0;
+      if (u.profile->weapon && u.active() && !(u.on_horse() && u.type && !u.type->shoots_mounted))
+        reach = b.rules().weapons[*u.profile->weapon].reach(u.on_horse() ? b.rules().supplement.mounted_range_band_shift : 0).as_cm();
+      CHECK(std::bit_cast<std::uint64_t>(b.reach(i).as_cm()) == std::bit_cast<std::uint64_t>(reach));
       for (std::size_t j = 0; j < b.units().size(); ++j) {
         if (i == j) continue;
         const Point pi = b.unit(i).pos, pj = b.unit(j).pos;

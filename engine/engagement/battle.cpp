@@ -29,6 +29,8 @@ Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_
     units_.push_back(std::move(u));
   }
   initial_ = units_;
+  reach_by_mount_.reserve(units_.size());
+  for (std::size_t i = 0; i < units_.size(); ++i) reach_by_mount_.push_back({reach_of(i, false), reach_of(i, true)});
   memo_.resize(units_.size() * units_.size());
   sight_units_.reserve(units_.size());
   units_block_sight_ = board_->units_block_sight();
@@ -342,8 +344,17 @@ bool Battle::sees_miss(std::size_t a, std::size_t b) const {
 
 void Battle::sync_world() const {
   world_synced_ = changes_;
-  // Has any unit moved, left or come back since the epoch began?
+  // Has any unit moved, left or come back since the epoch began? Most calls
+  // find that some unit did (a new epoch), so on a hex board the epoch's
+  // lists and bits are made in the same pass; when nothing changed they come
+  // out as they were (a function of the same keys).
   bool same = world_epoch_ != 0;
+  const bool hex = hex_ != nullptr;
+  std::uint64_t occ[2]{};
+  if (hex) {
+    epoch_units_[0].clear();
+    epoch_units_[1].clear();
+  }
   for (std::size_t k = 0; k < units_.size(); ++k) {
     const Unit& u = units_[k];
     const std::uint64_t x = std::bit_cast<std::uint64_t>(u.pos.x), y = std::bit_cast<std::uint64_t>(u.pos.y);
@@ -354,24 +365,20 @@ void Battle::sync_world() const {
       key[0] = x;
       key[1] = y;
       key[2] = on;
-      if (hex_) {
+      if (hex) {
         world_hex_[k] = unit_hex(k);
         world_place_[k] = hex_memo_[k].place;  // hex_index(world_hex_[k]), kept with it
       }
     }
+    if (!hex || on == 0) continue;
+    if (u.side <= 1) epoch_units_[u.side].push_back(EpochUnit{k, world_hex_[k]});
+    const std::size_t i = world_place_[k];
+    if (i < 128) occ[i >> 6] |= std::uint64_t{1} << (i & 63);
   }
   if (same) return;
   ++world_epoch_;
-  if (!hex_) return;
-  occ_bits_[0] = occ_bits_[1] = 0;
-  epoch_units_[0].clear();
-  epoch_units_[1].clear();
-  for (std::size_t k = 0; k < units_.size(); ++k) {
-    if (world_key_[3 * k + 2] == 0) continue;
-    if (units_[k].side <= 1) epoch_units_[units_[k].side].push_back(EpochUnit{k, world_hex_[k]});
-    const std::size_t i = world_place_[k];
-    if (i < 128) occ_bits_[i >> 6] |= std::uint64_t{1} << (i & 63);
-  }
+  occ_bits_[0] = occ[0];
+  occ_bits_[1] = occ[1];
 }
 
 // The epoch's count of active units per board place, and those off the
@@ -680,12 +687,14 @@ Length Battle::charge_allowance(std::size_t i, Pace p) const {
   return reaction_allowance(*rules_, u.on_horse(), u.profile->move, p);
 }
 
-Length Battle::reach(std::size_t i) const {
+// reach(i) of unit i when active, on foot or on horse (u.on_horse() is
+// cavalry() && mounted: the profile's kind and the mount alone).
+Length Battle::reach_of(std::size_t i, bool on_horse) const {
   const Unit& u = units_[i];
-  if (!u.profile->weapon || !u.active()) return Length();
-  if (u.on_horse() && u.type && !u.type->shoots_mounted) return Length();  // seed 002: mounted infantry
+  if (!u.profile->weapon) return Length();
+  if (on_horse && u.type && !u.type->shoots_mounted) return Length();  // seed 002: mounted infantry
   const Weapon& w = rules_->weapons[*u.profile->weapon];
-  return w.reach(u.on_horse() ? rules_->supplement.mounted_range_band_shift : 0);
+  return w.reach(on_horse ? rules_->supplement.mounted_range_band_shift : 0);
 }
 
 Situation Battle::situation(std::size_t i) const {

@@ -6,6 +6,7 @@
 // the battlefield. Bots get a `const Battle&`; only the engagement
 // (engine/engagement/engagement.cpp and its step files, engagement_*.cpp)
 // changes it.
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <optional>
@@ -163,7 +164,16 @@ class Battle {
   const Seed004Rules* blocks_ = nullptr;
   std::array<CommandHand, 2> hands_;
   std::vector<std::uint8_t> fired_;       // per unit, this turn: an artillery unit that fired is not ordered for combined arms
+  // reach(i) of an active unit, on foot [0] and on horse [1]: a function of
+  // its profile, type and the ruleset, none of which changes in a battle
+  // (reach_of at construction; reach() picks by active and on_horse).
+  std::vector<std::array<Length, 2>> reach_by_mount_;
+  Length reach_of(std::size_t i, bool on_horse) const;
   mutable std::vector<Hex> occupied_;
+  // occupied_ is every active unit's hex as of changes_ == occupied_at_
+  // (0: never; changes_ starts at 1): a function of the units' places and
+  // being on the table, which change only with changed().
+  mutable std::uint64_t occupied_at_ = 0;
   mutable std::vector<BlockUnit> block_units_;
 
   // Memo of gap() and sees() for each ordered pair of units, keyed by the
@@ -475,6 +485,12 @@ inline double Battle::pair_bearing(std::size_t a, std::size_t b) const {
   const PairMemo& m = memo_[a * units_.size() + b];
   if (m.bearing_valid && same_bits(m.bearing_pos, units_[a].pos, units_[b].pos)) return m.bearing;
   return pair_bearing_miss(a, b);
+}
+
+inline Length Battle::reach(std::size_t i) const {
+  const Unit& u = units_[i];
+  if (!u.active()) return Length();
+  return reach_by_mount_[i][u.on_horse() ? 1 : 0];
 }
 
 inline bool Battle::adjacent(std::size_t a, std::size_t b) const {

@@ -283,8 +283,23 @@ void Engagement::block_shooting() {
   // leaves until the hits and flags land after the loop. Kept in hex_go's
   // scratch (reserved for every unit; hex_go is not called in the loop).
   go_others_.clear();
-  for (std::size_t j = 0; j < b_.units_.size(); ++j)
-    go_others_.push_back(GoOther{b_.units_[j].active() ? b_.unit_hex(j) : Hex{}, false});
+  // Boards of at most 128 hexes with every active unit on the board and of
+  // side 0 or 1: each side's active units' places as bits, so that "an enemy
+  // is adjacent" is the unit's neighbours (Battle::neighbour_bits_: hex
+  // distance 1 is being a neighbour) against the other side's bits.
+  bool by_bits = !b_.neighbour_bits_.empty() && b_.sides01_;
+  std::uint64_t side_bits[2][2]{};
+  for (std::size_t j = 0; j < b_.units_.size(); ++j) {
+    const bool on = b_.units_[j].active();
+    go_others_.push_back(GoOther{on ? b_.unit_hex(j) : Hex{}, false});
+    if (!on || !by_bits) continue;
+    const std::size_t p = b_.unit_place(j);
+    if (p == HexBoard::k_off_board) {
+      by_bits = false;
+      continue;
+    }
+    side_bits[b_.units_[j].side][p >> 6] |= std::uint64_t{1} << (p & 63);
+  }
   for (std::size_t i = 0; i < b_.units_.size(); ++i) {
     const Unit& u = b_.units_[i];
     if (!u.active() || u.engaged || u.charged_this_turn || u.order == Order::routed) continue;
@@ -294,8 +309,14 @@ void Engagement::block_shooting() {
     if (range <= 0) continue;
     bool adjacent_enemy = false;
     const Hex hi = go_others_[i].hex;  // Battle::adjacent(i, j) on the hexes read above
-    for (std::size_t j = 0; j < b_.units_.size() && !adjacent_enemy; ++j)
-      adjacent_enemy = b_.units_[j].active() && b_.enemies(i, j) && hex_distance(hi, go_others_[j].hex) == 1;
+    if (by_bits) {
+      const auto& near = b_.neighbour_bits_[b_.unit_place(i)];
+      const std::uint64_t(&theirs)[2] = side_bits[1 - u.side];
+      adjacent_enemy = ((near[0] & theirs[0]) | (near[1] & theirs[1])) != 0;
+    } else {
+      for (std::size_t j = 0; j < b_.units_.size() && !adjacent_enemy; ++j)
+        adjacent_enemy = b_.units_[j].active() && b_.enemies(i, j) && hex_distance(hi, go_others_[j].hex) == 1;
+    }
     if (adjacent_enemy) continue;
     if (arm == Arm::artillery) {
       // The melees to come this turn: the charges' contacts, and its side's
@@ -362,9 +383,33 @@ void Engagement::block_shooting() {
 // after the charges' melees melees it, cavalry first, a square too (with its
 // single die). Cavalry only melees by charging (the Actions Table).
 void Engagement::block_infantry_attacks() {
+  // As in block_shooting: on boards of at most 128 hexes with every active
+  // unit on the board and of side 0 or 1, each side's places as bits tell
+  // at once whether any enemy is adjacent (Battle::neighbour_bits_); most
+  // infantry has none, and skips the search. Only block_melee moves or
+  // removes units here, so the bits are made again after each.
+  const bool bits_board = !b_.neighbour_bits_.empty() && b_.sides01_;
+  std::uint64_t side_bits[2][2]{};
+  bool by_bits = false;
+  const auto make_bits = [&] {
+    side_bits[0][0] = side_bits[0][1] = side_bits[1][0] = side_bits[1][1] = 0;
+    by_bits = bits_board;
+    for (std::size_t j = 0; j < b_.units_.size() && by_bits; ++j) {
+      if (!b_.units_[j].active()) continue;
+      const std::size_t p = b_.unit_place(j);
+      if (p == HexBoard::k_off_board) by_bits = false;
+      else side_bits[b_.units_[j].side][p >> 6] |= std::uint64_t{1} << (p & 63);
+    }
+  };
+  make_bits();
   for (std::size_t i = 0; i < b_.units_.size(); ++i) {
     Unit& u = b_.units_[i];
     if (!u.active() || u.engaged || u.order != Order::good || b_.arm_of(i) != Arm::infantry) continue;
+    if (by_bits) {
+      const auto& near = b_.neighbour_bits_[b_.unit_place(i)];
+      const std::uint64_t(&theirs)[2] = side_bits[1 - u.side];
+      if (((near[0] & theirs[0]) | (near[1] & theirs[1])) == 0) continue;  // no enemy adjacent: no target
+    }
     UnitIndex target = k_no_unit;
     const Hex hi = b_.unit_hex(i);  // Battle::adjacent(i, j), the unit's hex read once
     for (std::size_t j = 0; j < b_.units_.size(); ++j) {
@@ -388,6 +433,7 @@ void Engagement::block_infantry_attacks() {
     c.attacker = static_cast<UnitIndex>(i);
     c.defender = target;
     block_melee(c);
+    make_bits();
   }
 }
 
@@ -761,6 +807,8 @@ RetireRefusal Battle::retire_refusal(std::size_t i) const {
 }
 
 const std::vector<Hex>& Battle::occupied() const {
+  if (occupied_at_ == changes_) return occupied_;  // nothing changed since: the same hexes
+  occupied_at_ = changes_;
   occupied_.clear();
   for (std::size_t k = 0; k < units_.size(); ++k)
     if (units_[k].active()) occupied_.push_back(unit_hex(k));
