@@ -14,7 +14,14 @@ using namespace skirmish_detail;
 
 // ------------------------------------------------------------ movement
 
+// path_end reads of the figure only whether it rides: kept by the bits of
+// its arguments and that (path_bits_).
 Point SkirmishGame::path_end(std::size_t f, Point from, Point dest, double allowance) const {
+  const double rides = figs_[f].mounted() ? 1.0 : 0.0;
+  return path_bits_.get({from.x, from.y, dest.x, dest.y, allowance, rides}, [&] { return path_end_now(f, from, dest, allowance); });
+}
+
+Point SkirmishGame::path_end_now(std::size_t f, Point from, Point dest, double allowance) const {
   const SkFigure& x = figs_[f];
   const Tabletop& t = x.mounted() ? *s_->horse : *s_->foot;
   Point end = t.move_toward(from, dest, Length::cm(allowance));
