@@ -448,13 +448,13 @@ class SkirmishGame {
   // and facing, the viewer), and the cover points of a place (position,
   // facing). The per-pair and per-figure entries above answer first; these
   // answer when the places are ones seen before, in this game or another.
-  mutable BitsMemo<4, bool> sight_bits_{13};
-  mutable BitsMemo<5, int> cover_bits_{12};
-  mutable BitsMemo<3, Tabletop::CoverPoints> place_cover_bits_{10};
+  mutable BitsMemo<4, bool> sight_bits_{12};
+  mutable BitsMemo<5, int> cover_bits_{11};
+  mutable BitsMemo<3, Tabletop::CoverPoints> place_cover_bits_{9};
   // path_end's answers by the bits of from, dest, the allowance and whether
   // the figure rides (the table and the doors it moves by; all else it reads
   // is the scenario's, fixed).
-  mutable BitsMemo<6, Point> path_bits_{12};
+  mutable BitsMemo<6, Point> path_bits_{11};
   Point path_end_now(std::size_t f, Point from, Point dest, double allowance_cm) const;
   const Tabletop::CoverPoints& cover_points(std::size_t f) const;
   // Each building's bounding box (x0, y0, x1, y1), widened by a margin over
