@@ -201,6 +201,7 @@ class SkirmishGame;
 template <std::size_t N, class V>
 class BitsMemo {
  public:
+  // 2 to 2^30 slots (log2_slots 1..30).
   explicit BitsMemo(unsigned log2_slots) : shift_(64 - log2_slots), slots_(std::size_t{1} << log2_slots) {}
   // The answer for these bits: kept, or compute() (then kept).
   template <class Compute>
@@ -341,6 +342,8 @@ class SkirmishGame {
   }
 
  private:
+  // tests/test_perf_invariants_skirmish.cpp: path_end against path_end_now.
+  friend struct SkirmishProbe;
   void start(std::uint64_t seed, std::uint64_t index);
   // Why a figure may not fire now (may_fire's words, without building them).
   enum class FireBar : std::uint8_t { none, out, holder, doubled, moving };
