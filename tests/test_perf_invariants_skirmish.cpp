@@ -9,6 +9,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@ namespace vedette {
 struct SkirmishProbe {
   static Point kept(const SkirmishGame& g, std::size_t f, Point from, Point dest, double allowance) { return g.path_end(f, from, dest, allowance); }
   static Point fresh(const SkirmishGame& g, std::size_t f, Point from, Point dest, double allowance) { return g.path_end_now(f, from, dest, allowance); }
+  static std::optional<Point> flee_fresh(const SkirmishGame& g, std::size_t f, Point from) { return g.flee_cover_now(f, from); }
 };
 
 }  // namespace vedette
@@ -148,6 +150,25 @@ TEST_CASE("perf: the skirmish's kept end of a move equals path_end computed afre
     differ += !same_bits(on_horse, on_foot);
   }
   CHECK(differ > 100);  // the two tables (walls, doors) part them: the key's rider bit matters
+}
+
+TEST_CASE("perf: the skirmish's kept cover to flee to equals flee_cover computed afresh", "[perf][skirmish]") {
+  const SkirmishScenarioPtr s = load_skirmish_scenario(k_dir + "/skirmish/village_patrol.yaml");
+  SkirmishGame g(*s, {nullptr, nullptr}, 1, 0);
+  Rng rng = make_stream(1815, 0, Subsystem::morale);
+  Dice dice(rng);
+  const std::vector<Point> pts = table_points(dice, 60);
+  int found = 0;
+  for (int i = 0; i < 6000; ++i) {
+    const std::size_t f = 8 + static_cast<std::size_t>(i % 3);
+    g.figure(f).pos = pts[static_cast<std::size_t>(dice.d(60) - 1)];
+    const Point from = pts[static_cast<std::size_t>(dice.d(60) - 1)];
+    const std::optional<Point> got = g.flee_cover(f, from), want = SkirmishProbe::flee_fresh(g, f, from);
+    REQUIRE(got.has_value() == want.has_value());
+    if (got && !same_bits(*got, *want)) FAIL("flee from " << from.x << "," << from.y);
+    found += got.has_value();
+  }
+  CHECK(found > 1000);
 }
 
 namespace {

@@ -342,7 +342,8 @@ class SkirmishGame {
   }
 
  private:
-  // tests/test_perf_invariants_skirmish.cpp: path_end against path_end_now.
+  // tests/test_perf_invariants_skirmish.cpp: path_end against path_end_now,
+  // flee_cover against flee_cover_now.
   friend struct SkirmishProbe;
   void start(std::uint64_t seed, std::uint64_t index);
   // Why a figure may not fire now (may_fire's words, without building them).
@@ -459,6 +460,10 @@ class SkirmishGame {
   // is the scenario's, fixed).
   mutable BitsMemo<6, Point> path_bits_{11};
   Point path_end_now(std::size_t f, Point from, Point dest, double allowance_cm) const;
+  // flee_cover's answers by the bits of the man's position and the charger's
+  // (it reads nothing else of the game but the fixed rules and terrain).
+  mutable BitsMemo<4, std::optional<Point>> flee_bits_{9};
+  std::optional<Point> flee_cover_now(std::size_t figure, Point from) const;
   const Tabletop::CoverPoints& cover_points(std::size_t f) const;
   // Each building's bounding box (x0, y0, x1, y1), widened by a margin over
   // Tabletop's own tolerance: a ride that meets none enters none (path_end).

@@ -136,6 +136,11 @@ void SkirmishGame::move(std::size_t f, Point dest, Roller& dice) {
 // of a wall of +5 cover as seen from the charger at `from`, its obstacle
 // example being stone walls), by the cost of walking there; none: nullopt.
 std::optional<Point> SkirmishGame::flee_cover(std::size_t j, Point from) const {
+  const Point p = figs_[j].pos;
+  return flee_bits_.get({p.x, p.y, from.x, from.y}, [&] { return flee_cover_now(j, from); });
+}
+
+std::optional<Point> SkirmishGame::flee_cover_now(std::size_t j, Point from) const {
   const SkirmishRules& r = rules();
   const Tabletop& t = *s_->foot;
   const Point p = figs_[j].pos;
