@@ -1,6 +1,7 @@
 #include "bots/skirmish_bots.hpp"
 
 #include <stdexcept>
+#include <string_view>
 
 namespace vedette {
 
@@ -42,7 +43,8 @@ class PatrolBot final : public SkirmishBot {
  public:
   SkAction act(const SkirmishGame& g, std::size_t f) const override {
     const SkFigure& x = g.figures()[f];
-    const std::string& role = x.spec->role;
+    // (A string_view compares lengths before characters: most roles differ in length.)
+    const std::string_view role = x.spec->role;
     const auto& sd = g.scenario().sides[x.side];
     const Point objective = sd.objective ? *sd.objective : x.pos;
     // The questions below are pure (engine/modules/skirmish/skirmish.hpp):
@@ -143,11 +145,12 @@ class SquadBot final : public SkirmishBot {
         if (e.active() && e.mounted() && g.within_cm(e.pos, x.pos, 10 * k_in) && g.sees(f, j)) return with(SkAction::Kind::prone);
       }
     const int t = g.nearest_visible_enemy(f);
-    if (t >= 0 && g.within_cm(x.pos, g.figures()[static_cast<std::size_t>(t)].pos, reach_cm(g, f))) return with(SkAction::Kind::fire, t);
+    const double reach = reach_cm(g, f);  // (pure: asked once)
+    if (t >= 0 && g.within_cm(x.pos, g.figures()[static_cast<std::size_t>(t)].pos, reach)) return with(SkAction::Kind::fire, t);
     for (std::size_t h = 0; h < g.horses().size(); ++h) {
       const SkHorse& horse = g.horses()[h];
       if (!horse.in_play() || horse.ridden() || g.figures()[static_cast<std::size_t>(horse.owner)].side == x.side) continue;
-      if (g.within_cm(x.pos, horse.pos, reach_cm(g, f)) && g.sees_point(x.pos, horse.pos)) return with(SkAction::Kind::fire_at_horse, static_cast<int>(h));
+      if (g.within_cm(x.pos, horse.pos, reach) && g.sees_point(x.pos, horse.pos)) return with(SkAction::Kind::fire_at_horse, static_cast<int>(h));
     }
     return with(SkAction::Kind::op_fire);
   }

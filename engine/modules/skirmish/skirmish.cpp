@@ -111,7 +111,10 @@ void SkirmishGame::start(std::uint64_t seed, std::uint64_t index) {
 
 // ------------------------------------------------------------ questions
 
-bool SkirmishGame::sees_point(Point a, Point b) const { return s_->foot->line_of_sight(a, b); }
+// Tabletop::line_of_sight, kept by the points' bits (sight_bits_).
+bool SkirmishGame::sees_point(Point a, Point b) const {
+  return sight_bits_.get({a.x, a.y, b.x, b.y}, [&] { return s_->foot->line_of_sight(a, b); });
+}
 bool SkirmishGame::sees(std::size_t a, std::size_t b) const {
   SightMemo& m = pair_memo(a, b);
   if (!m.valid) {
@@ -146,16 +149,22 @@ const Tabletop::CoverPoints& SkirmishGame::cover_points(std::size_t f) const {
   const std::uint64_t k[3] = {std::bit_cast<std::uint64_t>(x.pos.x), std::bit_cast<std::uint64_t>(x.pos.y), std::bit_cast<std::uint64_t>(x.facing)};
   PlaceCover& c = place_cover_[f];
   if (!c.valid || c.key[0] != k[0] || c.key[1] != k[1] || c.key[2] != k[2]) {
-    const Footprint fp{x.pos, x.facing, Length::cm(0.5), Length::cm(0.5)};
-    c.pts = s_->foot->cover_points(fp);
+    c.pts = place_cover_bits_.get({x.pos.x, x.pos.y, x.facing}, [&] {
+      const Footprint fp{x.pos, x.facing, Length::cm(0.5), Length::cm(0.5)};
+      return s_->foot->cover_points(fp);
+    });
     for (int i = 0; i < 3; ++i) c.key[i] = k[i];
     c.valid = true;
   }
   return c.pts;
 }
 
-// Tabletop::cover_of of the figure's 0.5 cm square, from its kept cover points.
-int SkirmishGame::cover_of(std::size_t f, Point viewer) const { return s_->foot->cover_of_points(cover_points(f), viewer); }
+// Tabletop::cover_of of the figure's 0.5 cm square, from its kept cover
+// points; kept by the bits of its place, facing and the viewer (cover_bits_).
+int SkirmishGame::cover_of(std::size_t f, Point viewer) const {
+  const SkFigure& x = figs_[f];
+  return cover_bits_.get({x.pos.x, x.pos.y, x.facing, viewer.x, viewer.y}, [&] { return s_->foot->cover_of_points(cover_points(f), viewer); });
+}
 
 int SkirmishGame::building_at(Point p) const {
   for (std::size_t b = 0; b < s_->buildings.size(); ++b)

@@ -190,6 +190,49 @@ struct SkOutcome {
 
 class SkirmishGame;
 
+// Answers to a pure question of the fixed terrain, keyed by the exact bits
+// of the N doubles it is asked with (positions, facings): a hit returns what
+// the computation gave for those very bits, so it is the computation's
+// answer. Games replay the same places again and again (every game starts
+// from the scenario's, the squad mostly stands, the first rides are the
+// same until the dice part them): 500 village_patrol games ask 41,592 sight
+// lines between 2,153 distinct pairs of points. Direct-mapped: a new key
+// takes its slot's place. The slots are made once (no allocation after).
+template <std::size_t N, class V>
+class BitsMemo {
+ public:
+  // 2 to 2^30 slots (log2_slots 1..30).
+  explicit BitsMemo(unsigned log2_slots) : shift_(64 - log2_slots), slots_(std::size_t{1} << log2_slots) {}
+  // The answer for these bits: kept, or compute() (then kept).
+  template <class Compute>
+  const V& get(const std::array<double, N>& at, Compute&& compute) {
+    std::array<std::uint64_t, N> key;
+    std::uint64_t h = 0;
+    for (std::size_t i = 0; i < N; ++i) {
+      key[i] = std::bit_cast<std::uint64_t>(at[i]);
+      h = (h ^ key[i]) * 0x9E3779B97F4A7C15ull;
+    }
+    Slot& s = slots_[(h ^ (h >> 29)) >> shift_];
+    bool same = s.used;
+    for (std::size_t i = 0; i < N; ++i) same = same && s.key[i] == key[i];  // (std::array's != calls memcmp)
+    if (!same) {
+      s.value = compute();
+      s.key = key;
+      s.used = true;
+    }
+    return s.value;
+  }
+
+ private:
+  struct Slot {
+    std::array<std::uint64_t, N> key{};
+    bool used = false;
+    V value{};
+  };
+  unsigned shift_;
+  std::vector<Slot> slots_;
+};
+
 // A side's player: one action at a time for one of its figures.
 class SkirmishBot {
  public:
@@ -299,6 +342,9 @@ class SkirmishGame {
   }
 
  private:
+  // tests/test_perf_invariants_skirmish.cpp: path_end against path_end_now,
+  // flee_cover against flee_cover_now.
+  friend struct SkirmishProbe;
   void start(std::uint64_t seed, std::uint64_t index);
   // Why a figure may not fire now (may_fire's words, without building them).
   enum class FireBar : std::uint8_t { none, out, holder, doubled, moving };
@@ -401,6 +447,23 @@ class SkirmishGame {
     Tabletop::CoverPoints pts;
   };
   mutable std::vector<PlaceCover> place_cover_;
+  // The same questions kept by the bits they are asked with, for any figure
+  // or pair (BitsMemo): sees_point (a, b), cover_of (the figure's position
+  // and facing, the viewer), and the cover points of a place (position,
+  // facing). The per-pair and per-figure entries above answer first; these
+  // answer when the places are ones seen before, in this game or another.
+  mutable BitsMemo<4, bool> sight_bits_{12};
+  mutable BitsMemo<5, int> cover_bits_{11};
+  mutable BitsMemo<3, Tabletop::CoverPoints> place_cover_bits_{9};
+  // path_end's answers by the bits of from, dest, the allowance and whether
+  // the figure rides (the table and the doors it moves by; all else it reads
+  // is the scenario's, fixed).
+  mutable BitsMemo<6, Point> path_bits_{11};
+  Point path_end_now(std::size_t f, Point from, Point dest, double allowance_cm) const;
+  // flee_cover's answers by the bits of the man's position and the charger's
+  // (it reads nothing else of the game but the fixed rules and terrain).
+  mutable BitsMemo<4, std::optional<Point>> flee_bits_{9};
+  std::optional<Point> flee_cover_now(std::size_t figure, Point from) const;
   const Tabletop::CoverPoints& cover_points(std::size_t f) const;
   // Each building's bounding box (x0, y0, x1, y1), widened by a margin over
   // Tabletop's own tolerance: a ride that meets none enters none (path_end).

@@ -14,7 +14,14 @@ using namespace skirmish_detail;
 
 // ------------------------------------------------------------ movement
 
+// path_end reads of the figure only whether it rides: kept by the bits of
+// its arguments and that (path_bits_).
 Point SkirmishGame::path_end(std::size_t f, Point from, Point dest, double allowance) const {
+  const double rides = figs_[f].mounted() ? 1.0 : 0.0;
+  return path_bits_.get({from.x, from.y, dest.x, dest.y, allowance, rides}, [&] { return path_end_now(f, from, dest, allowance); });
+}
+
+Point SkirmishGame::path_end_now(std::size_t f, Point from, Point dest, double allowance) const {
   const SkFigure& x = figs_[f];
   const Tabletop& t = x.mounted() ? *s_->horse : *s_->foot;
   Point end = t.move_toward(from, dest, Length::cm(allowance));
@@ -129,6 +136,11 @@ void SkirmishGame::move(std::size_t f, Point dest, Roller& dice) {
 // of a wall of +5 cover as seen from the charger at `from`, its obstacle
 // example being stone walls), by the cost of walking there; none: nullopt.
 std::optional<Point> SkirmishGame::flee_cover(std::size_t j, Point from) const {
+  const Point p = figs_[j].pos;
+  return flee_bits_.get({p.x, p.y, from.x, from.y}, [&] { return flee_cover_now(j, from); });
+}
+
+std::optional<Point> SkirmishGame::flee_cover_now(std::size_t j, Point from) const {
   const SkirmishRules& r = rules();
   const Tabletop& t = *s_->foot;
   const Point p = figs_[j].pos;
