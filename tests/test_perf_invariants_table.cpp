@@ -6,7 +6,9 @@
 // direction (engine/board/tabletop.cpp, cover_points and cover_of) against
 // corners(); line of sight's hill shortcut against a table whose hills are
 // asked the full way; the gap on the tabletop without the virtual call
-// against the board's distance; the kept cover and sight answers
+// against the board's distance; nearest_enemy (kept while nothing changes,
+// Battle::NearestMemo, engine/engagement/battle.hpp) against a search from
+// the board's distance; the kept cover and sight answers
 // (Tabletop::TerrainId) against tables built afresh, through changes,
 // copies and moves of the terrain; and charge_way's skipped walk back
 // against the walk.
@@ -67,6 +69,27 @@ class ProspectCheck final : public Recorder {
     std::thread th([&] { cold = prospects(b); });
     th.join();
     CHECK(warm == cold);
+    // nearest_enemy (kept answers, memoized gaps and sight): the first unit
+    // in index order with the smallest gap from the board's own distance,
+    // among the seen if asked.
+    for (std::size_t i = 0; i < b.units().size(); ++i) {
+      if (!b.unit(i).active()) continue;
+      for (bool visible_only : {false, true}) {
+        const UnitIndex kept = b.nearest_enemy(i, visible_only);
+        UnitIndex best = k_no_unit;
+        double best_gap = 0;
+        for (std::size_t j = 0; j < b.units().size(); ++j) {
+          if (!b.unit(j).active() || !b.enemies(i, j)) continue;
+          const double g = std::max(0.0, b.board().distance(b.unit(i).pos, b.unit(j).pos).as_cm() -
+                                             b.footprint(i).depth.as_cm() / 2.0 - b.footprint(j).depth.as_cm() / 2.0);
+          if (best != k_no_unit && !(g < best_gap)) continue;
+          if (visible_only && !b.sees(i, j)) continue;
+          best = static_cast<UnitIndex>(j);
+          best_gap = g;
+        }
+        CHECK(kept == best);
+      }
+    }
     // gap() on the tabletop (Battle::gap_miss reads euclid_cm): the board's own distance.
     for (std::size_t i = 0; i < b.units().size(); ++i)
       for (std::size_t j = 0; j < b.units().size(); ++j) {
