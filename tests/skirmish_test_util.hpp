@@ -3,13 +3,17 @@
 // 001's bench (tests/data/skirmish/bench.yaml under tables/skirmish.yaml),
 // a table to put figures on, and a Roller that hands out given faces and
 // fails the test if a rule rolls more or fewer dice than the rule says.
+// Also, for tests/test_perf_invariants*.cpp: games of village_patrol played
+// with a check attached (with_patrol_games).
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "engine/core/diagnostics.hpp"
+#include "bots/skirmish_bots.hpp"
 #include "engine/modules/skirmish/skirmish.hpp"
 #include "helpers.hpp"
 
@@ -92,5 +96,22 @@ inline long long term(const Terms& t, const std::string& id) {
   return 0;
 }
 
+
+// Plays games 0..19 of village_patrol (sims/scenarios/skirmish/) under seed
+// 1815 with a Check (a Recorder made from the game) attached, then hands the
+// check to `then`.
+template <class Check, class Then>
+void with_patrol_games(Then then) {
+  const SkirmishScenarioPtr s = load_skirmish_scenario(std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios/skirmish/village_patrol.yaml");
+  const SkirmishPlayers p = make_skirmish_players(*s);
+  SkirmishGame g(*s, p.bots(), 1815, 0);
+  Check check(g);
+  g.attach(&check);
+  for (std::uint64_t i = 0; i < 20; ++i) {
+    g.reset(1815, i);
+    g.run();
+  }
+  then(check);
+}
 
 }  // namespace skirmish_test

@@ -27,6 +27,7 @@
 #include "engine/core/dice.hpp"
 #include "engine/engagement/engagement.hpp"
 #include "engine/modules/skirmish/skirmish.hpp"
+#include "skirmish_test_util.hpp"
 #include "sims/lab/bench.hpp"
 
 namespace t_perf_invariants {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
@@ -336,28 +337,8 @@ TEST_CASE("perf: the skirmish's within_cm answers dist_cm <= r, on the boundary 
   CHECK_FALSE(g.within_cm({0, 0}, {3, 4}, std::nextafter(5.0, 0.0)));
 }
 
-namespace {
-
-// Plays games 0..19 of village_patrol under seed 1815 with a Check (a
-// Recorder made from the game) attached, then hands the check to `then`.
-template <class Check, class Then>
-void with_patrol_games(Then then) {
-  const SkirmishScenarioPtr s = load_skirmish_scenario(k_dir + "/skirmish/village_patrol.yaml");
-  const SkirmishPlayers p = make_skirmish_players(*s);
-  SkirmishGame g(*s, p.bots(), 1815, 0);
-  Check check(g);
-  g.attach(&check);
-  for (std::uint64_t i = 0; i < 20; ++i) {
-    g.reset(1815, i);
-    g.run();
-  }
-  then(check);
-}
-
-}  // namespace
-
 TEST_CASE("perf: the skirmish's nearest visible enemy and known enemies equal plain searches throughout games", "[perf][skirmish]") {
-  with_patrol_games<SkirmishCheck>([](const SkirmishCheck& check) { CHECK(check.checked > 1000); });
+  skirmish_test::with_patrol_games<SkirmishCheck>([](const SkirmishCheck& check) { CHECK(check.checked > 1000); });
 }
 
 namespace {
@@ -397,7 +378,7 @@ class SkirmishCoverCheck final : public Recorder {
 }  // namespace
 
 TEST_CASE("perf: the skirmish's kept cover points answer the board's cover_of throughout games", "[perf][skirmish]") {
-  with_patrol_games<SkirmishCoverCheck>([](const SkirmishCoverCheck& check) {
+  skirmish_test::with_patrol_games<SkirmishCoverCheck>([](const SkirmishCoverCheck& check) {
     CHECK(check.checked > 1000);
     CHECK(check.covered > 1000);  // behind the wall and in the buildings
   });

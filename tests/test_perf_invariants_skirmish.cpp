@@ -16,6 +16,7 @@
 #include "bots/skirmish_bots.hpp"
 #include "engine/core/dice.hpp"
 #include "engine/modules/skirmish/skirmish.hpp"
+#include "skirmish_test_util.hpp"
 
 namespace vedette {
 
@@ -46,22 +47,6 @@ std::vector<Point> table_points(Dice& dice, int n) {
   std::vector<Point> pts;
   for (int i = 0; i < n; ++i) pts.push_back({dice.d(97) * 1.27, dice.d(97) * 1.27});
   return pts;
-}
-
-// Plays games 0..19 of village_patrol under seed 1815 with a Check (a
-// Recorder made from the game) attached, then hands the check to `then`.
-template <class Check, class Then>
-void with_patrol_games(Then then) {
-  const SkirmishScenarioPtr s = load_skirmish_scenario(k_dir + "/skirmish/village_patrol.yaml");
-  const SkirmishPlayers p = make_skirmish_players(*s);
-  SkirmishGame g(*s, p.bots(), 1815, 0);
-  Check check(g);
-  g.attach(&check);
-  for (std::uint64_t i = 0; i < 20; ++i) {
-    g.reset(1815, i);
-    g.run();
-  }
-  then(check);
 }
 
 }  // namespace
@@ -199,7 +184,7 @@ class KeptBitsCheck final : public Recorder {
 }  // namespace
 
 TEST_CASE("perf: the skirmish's kept sight and cover equal the board's at every event of games", "[perf][skirmish]") {
-  with_patrol_games<KeptBitsCheck>([](const KeptBitsCheck& check) { CHECK(check.checked > 100000); });
+  skirmish_test::with_patrol_games<KeptBitsCheck>([](const KeptBitsCheck& check) { CHECK(check.checked > 100000); });
 }
 
 }  // namespace t_perf_invariants_skirmish
