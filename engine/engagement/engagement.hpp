@@ -273,6 +273,13 @@ class Engagement {
   Dice decisions_, movement_, shooting_, melee_, morale_;
   Recorder* rec_ = nullptr;
 
+  // ---- issue 32, twelfth pass (the steps' repeated work; kept answers
+  // checked by tests/test_perf_invariants_steps.cpp) ----
+  // Per side: its bot's makes_opportunity_charges(), a constant of the bot
+  // (its options), asked once at construction (opportunity_charges).
+  std::array<bool, 2> opp_makes_{};
+  // ---- end of the twelfth pass's members ----
+
   std::vector<Command> commands_;
   std::vector<Contact> contacts_;
   // hex_go's scratch: the other units' kept hexes and whether each is an

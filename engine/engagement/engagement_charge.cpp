@@ -730,12 +730,17 @@ bool Engagement::charge_end(ChargeRun& run, const ChargeResult& res) {
 
 void Engagement::opportunity_charges(std::size_t m) {
   const Unit& mover = b_.units_[m];
+  // Only the other side's units may charge the mover (Battle::enemies: the
+  // sides differ; a side is 0 or 1, bots_[side]). When that side's bot never
+  // makes one (Bot::makes_opportunity_charges, asked once at construction:
+  // opp_makes_) every unit below would be passed over: nothing to do.
+  if (!opp_makes_[1 - mover.side]) return;
   for (std::size_t j = 0; j < b_.units_.size(); ++j) {
     Unit& v = b_.units_[j];
     if (!mover.active() || mover.engaged) return;
     if (!v.active() || !b_.enemies(j, m) || v.engaged || v.struck_this_turn) continue;  // L54: a struck unit may not move
     // A bot that never makes one: its answer below is no whatever the gates say.
-    if (!bots_[v.side]->makes_opportunity_charges()) continue;
+    if (!opp_makes_[v.side]) continue;
     // Seed 003's gates: not yet moved (L92), good order, no charge the turn
     // after a charge, not after a failed check (L100), foot never on horse
     // (L96); and the bot's answer. Both are questions with no effect (const,
