@@ -125,6 +125,10 @@ class Engagement {
   bool finished() const { return finished_; }
   const Battle& battle() const { return b_; }
   const Outcome& outcome() const { return out_; }
+  // Tests (tests/test_perf_invariants_steps.cpp): move_to_cover's kept
+  // nearest covers on a hex board (each entry: the bits of the position and
+  // allowance asked, valid, the answer).
+  const auto& kept_covers() const { return cover_memo_; }
   // Dice rolled so far, all streams together (benchmarks: the dice floor).
   std::uint64_t dice_rolled() const {
     return decisions_.rolled() + movement_.rolled() + shooting_.rolled() + melee_.rolled() + morale_.rolled();
@@ -278,6 +282,21 @@ class Engagement {
   // Per side: its bot's makes_opportunity_charges(), a constant of the bot
   // (its options), asked once at construction (opportunity_charges).
   std::array<bool, 2> opp_makes_{};
+  // move_to_cover's board().nearest_cover(pos, allowance, 1) on a hex board:
+  // a pure function of the two arguments' bits and the board (its terrain
+  // is fixed for the scenario, so the answers hold across reset). Units
+  // stand on hex centres and move at a few allowances, so the questions
+  // recur; kept in a small direct-mapped table (sized at construction on
+  // hex boards, else empty).
+  struct CoverMemo {
+    std::uint64_t x = 0, y = 0, a = 0;
+    bool valid = false;
+    std::optional<Point> cover;
+  };
+  static constexpr int k_cover_memo_bits = 8;
+  static constexpr std::size_t k_cover_memos = std::size_t{1} << k_cover_memo_bits;
+  std::vector<CoverMemo> cover_memo_;
+  std::optional<Point> nearest_cover_kept(Point from, Length allowance);
   // ---- end of the twelfth pass's members ----
 
   std::vector<Command> commands_;

@@ -5,6 +5,7 @@
 #include "engine/engagement/engagement_text.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <numbers>
 
@@ -210,7 +211,7 @@ Pace Engagement::move_pace(std::size_t i, const Command& c) {
 double Engagement::move_to_cover(std::size_t i, Pace p, Length a, bool free_about, std::string& what) {
   const Unit& u = b_.units_[i];
   double moved = 0;
-  const auto cover = b_.board().nearest_cover(u.pos, a, 1);
+  const auto cover = b_.hex() ? nearest_cover_kept(u.pos, a) : b_.board().nearest_cover(u.pos, a, 1);
   if (cover) {
     moved = go(i, *cover, p, a, false);
     if (rec_) what = "moves into cover";
@@ -233,6 +234,21 @@ double Engagement::move_to_cover(std::size_t i, Pace p, Length a, bool free_abou
     if (rec_) what = "finds no cover within its move and moves away from all enemies";
   }
   return moved;
+}
+
+// board().nearest_cover(from, allowance, 1) on a hex board, kept by the bits
+// of its arguments (cover_memo_, engine/engagement/engagement.hpp): HexBoard::
+// nearest_cover (engine/board/hexboard.cpp) reads only them and the board.
+std::optional<Point> Engagement::nearest_cover_kept(Point from, Length allowance) {
+  const auto x = std::bit_cast<std::uint64_t>(from.x), y = std::bit_cast<std::uint64_t>(from.y);
+  const auto a = std::bit_cast<std::uint64_t>(allowance.as_cm());
+  const std::uint64_t h = (x * 0x9E3779B97F4A7C15ULL) ^ (y * 0xC2B2AE3D27D4EB4FULL) ^ (a * 0x165667B19E3779F9ULL);
+  // The top bits of the products hang on every bit of the keys (a double's
+  // low mantissa bits are mostly zero on hex centres).
+  CoverMemo& m = cover_memo_[h >> (64 - k_cover_memo_bits)];
+  if (m.valid && m.x == x && m.y == y && m.a == a) return m.cover;
+  m = CoverMemo{x, y, a, true, b_.board().nearest_cover(from, allowance, 1)};
+  return m.cover;
 }
 
 double Engagement::go_away_from(std::size_t i, Point from, Pace p, Length a, bool free_turn) {
