@@ -83,6 +83,7 @@ Engagement::Engagement(const Scenario& s, std::array<const Bot*, 2> bots, std::u
   if (s.blocks && s.hex) blocks_ = s.blocks.get();
   hooks_ = find_module(blocks_ ? "blocks" : "figures")->engagement;
   for (std::size_t k = 0; k < 2; ++k) opp_makes_[k] = bots_[k] && bots_[k]->makes_opportunity_charges();
+  for (std::size_t j = 0; j < n; ++j) side_units_[b_.units_[j].side].push_back(j);
   if (b_.hex()) cover_memo_.assign(k_cover_memos, CoverMemo{});
   start(seed, index);
 }

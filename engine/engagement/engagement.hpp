@@ -282,6 +282,8 @@ class Engagement {
   // Per side: its bot's makes_opportunity_charges(), a constant of the bot
   // (its options), asked once at construction (opportunity_charges).
   std::array<bool, 2> opp_makes_{};
+  // Per side: its units' indices in index order (sides never change).
+  std::array<std::vector<std::size_t>, 2> side_units_;
   // move_to_cover's board().nearest_cover(pos, allowance, 1) on a hex board:
   // a pure function of the two arguments' bits and the board (its terrain
   // is fixed for the scenario, so the answers hold across reset). Units

@@ -735,12 +735,12 @@ void Engagement::opportunity_charges(std::size_t m) {
   // makes one (Bot::makes_opportunity_charges, asked once at construction:
   // opp_makes_) every unit below would be passed over: nothing to do.
   if (!opp_makes_[1 - mover.side]) return;
-  for (std::size_t j = 0; j < b_.units_.size(); ++j) {
+  // That side's units in index order (side_units_, made at construction):
+  // the other units would be passed over as no enemies.
+  for (const std::size_t j : side_units_[1 - mover.side]) {
     Unit& v = b_.units_[j];
     if (!mover.active() || mover.engaged) return;
-    if (!v.active() || !b_.enemies(j, m) || v.engaged || v.struck_this_turn) continue;  // L54: a struck unit may not move
-    // A bot that never makes one: its answer below is no whatever the gates say.
-    if (!opp_makes_[v.side]) continue;
+    if (!v.active() || v.engaged || v.struck_this_turn) continue;  // L54: a struck unit may not move
     // Seed 003's gates: not yet moved (L92), good order, no charge the turn
     // after a charge, not after a failed check (L100), foot never on horse
     // (L96); and the bot's answer. Both are questions with no effect (const,
