@@ -428,6 +428,46 @@ class Battle {
   Length gap_miss(std::size_t a, std::size_t b) const;
   const ChargeWay& charge_way_miss(std::size_t a, std::size_t b, Length distance) const;
   bool sees_miss(std::size_t a, std::size_t b) const;
+
+  // ---- The situation kept by world (issue 32, twelfth pass: the bot's
+  // asks). situation(i)'s facts of the battlefield (cover, and the enemy
+  // facts of its loop over the enemies) are a function of unit i's facing
+  // and of the world: every unit's position bits, being on the table and
+  // mount (on a tabletop also what sets its depth: figures, formation), the
+  // ruleset, board and sides being fixed in a battle. The same worlds recur
+  // within and across engagements (every engagement starts from the same
+  // one), so the answers are kept per world in a table of worlds keyed by
+  // all of that, checked word for word; a hit gives the bits the
+  // computation gave. The world's entry is found once per changes_ (the
+  // world changes only with changed(), as nearest_enemy's memo relies on).
+ public:
+  // situation(i) computed, without the table (tests/test_perf_invariants_asks.cpp).
+  Situation situation_fresh(std::size_t i) const;
+
+ private:
+  // The battlefield part of situation(i): in_cover and the enemy facts.
+  void situation_world(std::size_t i, Situation& s) const;
+  // The table's entry for the world as it stands (claimed, its answers
+  // dropped, when it held another world).
+  std::size_t situation_entry() const;
+  // Entries of the table (a power of two), and the most units it keys
+  // (beyond, situation computes: a world's key is 3 words a unit).
+  static constexpr std::size_t k_situation_entries = 1024;
+  static constexpr std::size_t k_situation_units = 16;
+  bool situation_kept_ = false;  // units_.size() <= k_situation_units
+  // One unit's answer in a world: kept for this facing (its bits) when
+  // `val` has bit 7; then in_cover, enemy_in_sight, enemy_in_range,
+  // in_enemy_range, enemy_flank_rear in bits 0 to 4.
+  struct SituationKept {
+    std::uint64_t facing = 0;
+    std::uint8_t val = 0;
+  };
+  mutable std::vector<std::uint64_t> situation_worlds_;   // [entry * 3 * units], allocated on first use
+  mutable std::vector<std::uint8_t> situation_held_;      // per entry: 1 when it holds a world
+  mutable std::vector<SituationKept> situation_answers_;  // [entry * units + unit]
+  mutable std::vector<std::uint64_t> situation_key_;      // the world being asked
+  mutable std::uint64_t situation_at_ = 0;                // changes_ when situation_entry_ was found (0: never)
+  mutable std::size_t situation_entry_ = 0;
 };
 
 // The memo's hit paths, inline; the misses compute in battle.cpp.

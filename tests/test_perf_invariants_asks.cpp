@@ -1,0 +1,76 @@
+// What issue 32's twelfth pass (the cavalry bot's asks) relies on, checked
+// against the plain computation it replaces: Battle::situation, whose
+// battlefield facts are kept per world in a table across engagements
+// (engine/engagement/battle.hpp, the block on the situation kept by world),
+// against Battle::situation_fresh at every event of real engagements, on the
+// hex boards (where units block sight) and the tabletops.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "bots/registry.hpp"
+#include "engine/engagement/engagement.hpp"
+#include "sims/lab/bench.hpp"
+
+namespace t_perf_invariants_asks {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
+using namespace vedette;
+
+namespace {
+
+const std::string k_dir = std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios";
+
+// Every active unit's situation, kept and fresh, at each event.
+class SituationCheck final : public Recorder {
+ public:
+  explicit SituationCheck(const Engagement& g) : g_(g) {}
+  void record(Event) override {
+    const Battle& b = g_.battle();
+    for (std::size_t i = 0; i < b.units().size(); ++i) {
+      if (!b.unit(i).active()) continue;
+      // Asked twice: the second is a hit of the table when the first kept it.
+      for (int pass = 0; pass < 2; ++pass) {
+        const Situation kept = b.situation(i);
+        const Situation fresh = b.situation_fresh(i);
+        CHECK(kept.hero == fresh.hero);
+        CHECK(kept.in_cover == fresh.in_cover);
+        CHECK(kept.pace == fresh.pace);
+        CHECK(kept.enemy_in_sight == fresh.enemy_in_sight);
+        CHECK(kept.enemy_in_range == fresh.enemy_in_range);
+        CHECK(kept.raw == fresh.raw);
+        CHECK(kept.casualties_hundredths == fresh.casualties_hundredths);
+        CHECK(kept.enemy_flank_rear == fresh.enemy_flank_rear);
+        CHECK(kept.ran_last_turn == fresh.ran_last_turn);
+        CHECK(kept.retreated_from_melee == fresh.retreated_from_melee);
+        CHECK(kept.in_enemy_range == fresh.in_enemy_range);
+        ++checked;
+      }
+    }
+  }
+  long checked = 0;
+
+ private:
+  const Engagement& g_;
+};
+
+}  // namespace
+
+TEST_CASE("perf: the situation kept by world equals situation_fresh at every event of engagements", "[perf][engagement][hex]") {
+  for (std::string_view file : bench::k_signature_files) {
+    INFO(file);
+    const ScenarioPtr s = load_scenario_file(k_dir + "/" + std::string(file));
+    const Players players = make_players(*s);
+    Engagement game(*s, players.bots(), 3, 0);
+    SituationCheck check(game);
+    game.attach(&check);
+    // Enough engagements that worlds recur (every one starts from the same)
+    // and the table's entries are taken by other worlds.
+    for (std::uint64_t i = 0; i < 40; ++i) {
+      game.reset(3, i);
+      game.run();
+    }
+    CHECK(check.checked > 1000);
+  }
+}
+
+}  // namespace t_perf_invariants_asks
