@@ -148,14 +148,18 @@ Length Battle::gap_miss(std::size_t a, std::size_t b) const {
   const Unit& ua = units_[a];
   const Unit& ub = units_[b];
   PairMemo& m = memo_[a * units_.size() + b];
-  const std::uint64_t keys = static_cast<std::uint64_t>(depth_key(ua)) << 32 | depth_key(ub);
+  const std::uint32_t key_a = depth_key(ua), key_b = depth_key(ub);
+  const std::uint64_t keys = static_cast<std::uint64_t>(key_a) << 32 | key_b;
   // A hex board: HexBoard::distance's own expression, on the kept hexes.
   // The scenario's tabletop: Tabletop::distance's own expression
   // (engine/board/tabletop.cpp), without the virtual call.
   const double d = hex_ && board_ == static_cast<const Board*>(hex_) ? hex_->hex_size().as_cm() * hex_distance(unit_hex(a), unit_hex(b))
                    : board_ == static_cast<const Board*>(scenario_->table.get()) ? euclid_cm(ua.pos, ub.pos)
                                                                                  : board_->distance(ua.pos, ub.pos).as_cm();
-  const double g = d - depth(a).as_cm() / 2.0 - depth(b).as_cm() / 2.0;
+  // depth(a) and depth(b), their keys read once.
+  const double depth_a = hex_ ? hex_->hex_size().as_cm() : unit_size(a, key_a).depth.as_cm();
+  const double depth_b = hex_ ? hex_->hex_size().as_cm() : unit_size(b, key_b).depth.as_cm();
+  const double g = d - depth_a / 2.0 - depth_b / 2.0;
   m.gap = Length::cm(std::max(0.0, g));
   m.depth_keys = keys;
   set_bits(m.gap_pos, ua.pos, ub.pos);
@@ -645,15 +649,17 @@ UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
   const Point pi = ui.pos;
   const std::uint64_t key_i = static_cast<std::uint64_t>(depth_key(ui)) << 32;
   const bool table = table_direct();
+  double half_i = -1;  // depth(i) / 2.0, read at the search's first miss (a depth is never negative)
   PairMemo* row = &memo_[i * n];
   for (std::size_t j = 0; j < n; ++j) {
     const Unit& uj = units_[j];
     if (!uj.active() || uj.side == ui.side) continue;  // enemies(i, j)
-    const PairMemo& m = row[j];
+    PairMemo& m = row[j];
+    const std::uint32_t key_j = depth_key(uj);
     Length g;
-    if (m.gap_valid && m.depth_keys == (key_i | depth_key(uj)) && same_bits(m.gap_pos, pi, uj.pos)) {
+    if (m.gap_valid && m.depth_keys == (key_i | key_j) && same_bits(m.gap_pos, pi, uj.pos)) {
       g = m.gap;
-    } else {
+    } else if (table) {
       // A proved lower bound first, when a nearer enemy is already found: on
       // the scenario's tabletop gap_miss's distance is std::hypot(dx, dy)
       // (euclid_cm), which is at least max(|dx|, |dy|): the true value is,
@@ -664,12 +670,21 @@ UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
       // order, so the bound's gap is at most the gap: at or past the best
       // found, the gap is too, and the unit cannot be the answer (skipped
       // as the `!(g < best_gap)` test below would; its gap is not kept).
-      if (table && best != k_no_unit) {
+      if (half_i < 0) half_i = unit_size(i).depth.as_cm() / 2.0;
+      const double half_j = unit_size(j, key_j).depth.as_cm() / 2.0;
+      if (best != k_no_unit) {
         const Point dxy = uj.pos - pi;
         const double lb = std::max(std::abs(dxy.x), std::abs(dxy.y));
-        const double glb = std::max(0.0, lb - unit_size(i).depth.as_cm() / 2.0 - unit_size(j).depth.as_cm() / 2.0);
-        if (!(glb < best_gap.as_cm())) continue;
+        if (!(std::max(0.0, lb - half_i - half_j) < best_gap.as_cm())) continue;
       }
+      // gap_miss's tabletop expression, kept as it keeps it.
+      const double gg = euclid_cm(pi, uj.pos) - half_i - half_j;
+      g = Length::cm(std::max(0.0, gg));
+      m.gap = g;
+      m.depth_keys = key_i | key_j;
+      set_bits(m.gap_pos, pi, uj.pos);
+      m.gap_valid = true;
+    } else {
       g = gap_miss(i, j);
     }
     if (best != k_no_unit && !(g < best_gap)) continue;

@@ -439,8 +439,9 @@ class Battle {
     Length frontage, depth;
   };
   mutable std::vector<UnitSize> sizes_;
-  const UnitSize& unit_size(std::size_t i) const {
-    const std::uint32_t key = depth_key(units_[i]);
+  const UnitSize& unit_size(std::size_t i) const { return unit_size(i, depth_key(units_[i])); }
+  // The same, for the unit's depth_key already read.
+  const UnitSize& unit_size(std::size_t i, std::uint32_t key) const {
     if (i < sizes_.size() && sizes_[i].valid && sizes_[i].key == key) return sizes_[i];
     return unit_size_miss(i, key);
   }
