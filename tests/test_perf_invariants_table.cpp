@@ -8,12 +8,15 @@
 // asked the full way; the gap on the tabletop without the virtual call
 // against the board's distance; nearest_enemy (kept while nothing changes,
 // Battle::NearestMemo, engine/engagement/battle.hpp) against a search from
-// the board's distance; the kept cover and sight answers
+// the board's distance (the twelfth pass skips far enemies by a lower
+// bound on the gap); the kept unit sizes and the tabletop aspect's kept
+// bearing against fresh computations; the kept cover and sight answers
 // (Tabletop::TerrainId) against tables built afresh, through changes,
 // copies and moves of the terrain; and charge_way's skipped walk back
 // against the walk.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -57,6 +60,33 @@ std::vector<std::uint64_t> prospects(const Battle& b) {
   return out;
 }
 
+// Battle::footprint's rectangle computed afresh from the unit and the
+// ruleset (the twelfth pass keeps it per unit by its depth key,
+// Battle::unit_size): frontage and depth, as bits.
+std::pair<std::uint64_t, std::uint64_t> fresh_size(const Battle& b, std::size_t i) {
+  const Unit& u = b.unit(i);
+  const auto& f = b.rules().combat.formations;
+  const Base& base = u.on_horse() ? f.cavalry_base : f.infantry_base;
+  const int n = std::max(u.figures, 1);
+  int files = 1, ranks = 1;
+  switch (u.formation) {
+    case Formation::line:
+      ranks = std::min(f.line_ranks, n);
+      files = (n + ranks - 1) / ranks;
+      break;
+    case Formation::column:
+      files = std::min(f.column_files, n);
+      ranks = (n + files - 1) / files;
+      break;
+    case Formation::square: {
+      const int side = std::max(1, (n + 3) / 4);
+      const double x = (base.frontage * static_cast<double>(side)).as_cm();
+      return {bits(x), bits(x)};
+    }
+  }
+  return {bits((base.frontage * static_cast<double>(files)).as_cm()), bits((base.depth * static_cast<double>(ranks)).as_cm())};
+}
+
 // At each event: the prospects asked here (the kept corner bearings warm)
 // against the same asked on a new thread (its own table, empty at first).
 class ProspectCheck final : public Recorder {
@@ -88,6 +118,23 @@ class ProspectCheck final : public Recorder {
           best_gap = g;
         }
         CHECK(kept == best);
+      }
+    }
+    // The kept unit sizes (footprint, depth) against fresh ones, and the
+    // aspect with the tabletop's kept bearing (Battle::aspect_at) against
+    // the board's own (the pair memo warm: asked twice).
+    for (std::size_t i = 0; i < b.units().size(); ++i) {
+      const Footprint fp = b.footprint(i);
+      const auto [frontage, depth] = fresh_size(b, i);
+      CHECK(bits(fp.frontage.as_cm()) == frontage);
+      CHECK(bits(fp.depth.as_cm()) == depth);
+      CHECK(bits(b.depth(i).as_cm()) == depth);
+      for (std::size_t j = 0; j < b.units().size(); ++j) {
+        if (i == j) continue;
+        const Unit& t = b.unit(i);
+        const Aspect want = t.in_square() ? Aspect::front : b.board().aspect(t.pos, t.facing, b.unit(j).pos, k_front_half_deg, k_rear_half_deg);
+        CHECK(b.aspect_of(i, j) == want);
+        CHECK(b.aspect_of(i, j) == want);
       }
     }
     // gap() on the tabletop (Battle::gap_miss reads euclid_cm): the board's own distance.

@@ -91,6 +91,18 @@ Footprint Battle::footprint(std::size_t i) const {
   const Unit& u = units_[i];
   // A hex board: a unit fills its hex (adjacent units are in contact).
   if (hex_) return Footprint{u.pos, u.facing, hex_->hex_size(), hex_->hex_size()};
+  const UnitSize& z = unit_size(i);
+  return Footprint{u.pos, u.facing, z.frontage, z.depth};
+}
+
+// footprint's rectangle size for unit i, computed and kept with its depth_key
+// (what it reads of the unit besides the ruleset, which does not change).
+const Battle::UnitSize& Battle::unit_size_miss(std::size_t i, std::uint32_t key) const {
+  if (sizes_.size() != units_.size()) sizes_.assign(units_.size(), UnitSize{});
+  const Unit& u = units_[i];
+  UnitSize& z = sizes_[i];
+  z.key = key;
+  z.valid = true;
   const auto& f = rules_->combat.formations;
   const Base& base = u.on_horse() ? f.cavalry_base : f.infantry_base;
   const int n = std::max(u.figures, 1);
@@ -107,10 +119,14 @@ Footprint Battle::footprint(std::size_t i) const {
     case Formation::square: {
       // Figures on four faces, two deep at most: a hollow square.
       const int side = std::max(1, (n + 3) / 4);
-      return Footprint{u.pos, u.facing, base.frontage * static_cast<double>(side), base.frontage * static_cast<double>(side)};
+      z.frontage = base.frontage * static_cast<double>(side);
+      z.depth = base.frontage * static_cast<double>(side);
+      return z;
     }
   }
-  return Footprint{u.pos, u.facing, base.frontage * static_cast<double>(files), base.depth * static_cast<double>(ranks)};
+  z.frontage = base.frontage * static_cast<double>(files);
+  z.depth = base.depth * static_cast<double>(ranks);
+  return z;
 }
 
 namespace {
@@ -125,35 +141,27 @@ void set_bits(std::uint64_t (&k)[4], Point a, Point b) {
 }  // namespace
 
 Length Battle::depth(std::size_t i) const {
-  // As footprint(i), computing only the depth.
+  // footprint(i).depth: the kept size.
   if (hex_) return hex_->hex_size();
-  const Unit& u = units_[i];
-  const auto& f = rules_->combat.formations;
-  const Base& base = u.on_horse() ? f.cavalry_base : f.infantry_base;
-  const int n = std::max(u.figures, 1);
-  switch (u.formation) {
-    case Formation::line: return base.depth * static_cast<double>(std::min(f.line_ranks, n));
-    case Formation::column: {
-      const int files = std::min(f.column_files, n);
-      return base.depth * static_cast<double>((n + files - 1) / files);
-    }
-    case Formation::square: return base.frontage * static_cast<double>(std::max(1, (n + 3) / 4));
-  }
-  return base.depth;
+  return unit_size(i).depth;
 }
 
 Length Battle::gap_miss(std::size_t a, std::size_t b) const {
   const Unit& ua = units_[a];
   const Unit& ub = units_[b];
   PairMemo& m = memo_[a * units_.size() + b];
-  const std::uint64_t keys = static_cast<std::uint64_t>(depth_key(ua)) << 32 | depth_key(ub);
+  const std::uint32_t key_a = depth_key(ua), key_b = depth_key(ub);
+  const std::uint64_t keys = static_cast<std::uint64_t>(key_a) << 32 | key_b;
   // A hex board: HexBoard::distance's own expression, on the kept hexes.
   // The scenario's tabletop: Tabletop::distance's own expression
   // (engine/board/tabletop.cpp), without the virtual call.
   const double d = hex_ && board_ == static_cast<const Board*>(hex_) ? hex_->hex_size().as_cm() * hex_distance(unit_hex(a), unit_hex(b))
                    : board_ == static_cast<const Board*>(scenario_->table.get()) ? euclid_cm(ua.pos, ub.pos)
                                                                                  : board_->distance(ua.pos, ub.pos).as_cm();
-  const double g = d - depth(a).as_cm() / 2.0 - depth(b).as_cm() / 2.0;
+  // depth(a) and depth(b), their keys read once.
+  const double depth_a = hex_ ? hex_->hex_size().as_cm() : unit_size(a, key_a).depth.as_cm();
+  const double depth_b = hex_ ? hex_->hex_size().as_cm() : unit_size(b, key_b).depth.as_cm();
+  const double g = d - depth_a / 2.0 - depth_b / 2.0;
   m.gap = Length::cm(std::max(0.0, g));
   m.depth_keys = keys;
   set_bits(m.gap_pos, ua.pos, ub.pos);
@@ -323,13 +331,32 @@ const Battle::GoWay& Battle::go_way(Point from, Point dest, Length allowance) co
   return w;
 }
 
-// aspect_continuous (engine/board/geometry.hpp), its bearing kept.
+// aspect_continuous (engine/board/geometry.hpp), its bearing kept: the
+// scenario's hex board and tabletop both use Board's continuous aspect
+// (neither overrides it), whose relative bearing is
+// wrap_deg(bearing_deg(target, attacker) - facing); pair_bearing is
+// bearing_deg of the very same positions' bits.
 Aspect Battle::aspect_at(std::size_t target, std::size_t attacker) const {
   const Unit& t = units_[target];
   const Point a = units_[attacker].pos;
-  if (!hex_direct_) return board_->aspect(t.pos, t.facing, a, k_front_half_deg, k_rear_half_deg);
+  if (!hex_direct_ && !table_direct()) return board_->aspect(t.pos, t.facing, a, k_front_half_deg, k_rear_half_deg);
   if (t.pos == a) return Aspect::front;
-  const double rel = std::abs(wrap_deg(pair_bearing(target, attacker) - t.facing));
+  double bearing = 0;
+  if (hex_direct_) {
+    bearing = pair_bearing(target, attacker);
+  } else {
+    // The tabletop: the pair memo's bearing (pair_bearing_miss's own answer
+    // off hex boards, bearing_deg of the two positions), read and kept here
+    // without its hex-board lookups.
+    PairMemo& m = memo_[target * units_.size() + attacker];
+    if (!m.bearing_valid || !same_bits(m.bearing_pos, t.pos, a)) {
+      m.bearing = bearing_deg(t.pos, a);
+      set_bits(m.bearing_pos, t.pos, a);
+      m.bearing_valid = true;
+    }
+    bearing = m.bearing;
+  }
+  const double rel = std::abs(wrap_deg(bearing - t.facing));
   if (rel <= k_front_half_deg + kAngleTolDeg) return Aspect::front;
   if (rel >= 180.0 - k_rear_half_deg - kAngleTolDeg) return Aspect::rear;
   return Aspect::flank;
@@ -617,11 +644,53 @@ UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
   // Where units block sight, the world is checked once for the whole search.
   const bool epoch = visible_only && units_block_sight_;
   if (epoch && world_synced_ != changes_) sync_world();
-  for (std::size_t j = 0; j < units_.size(); ++j) {
-    if (!units_[j].active() || !enemies(i, j)) continue;
-    const Length g = gap(i, j);
+  // gap()'s and sees()'s memo checks with unit i's side, position and depth
+  // key read once for the whole search (the loop asks them of every enemy).
+  const std::size_t n = units_.size();
+  const Unit& ui = units_[i];
+  const Point pi = ui.pos;
+  const std::uint64_t key_i = static_cast<std::uint64_t>(depth_key(ui)) << 32;
+  const bool table = table_direct();
+  double half_i = -1;  // depth(i) / 2.0, read at the search's first miss (a depth is never negative)
+  PairMemo* row = &memo_[i * n];
+  for (std::size_t j = 0; j < n; ++j) {
+    const Unit& uj = units_[j];
+    if (!uj.active() || uj.side == ui.side) continue;  // enemies(i, j)
+    PairMemo& m = row[j];
+    const std::uint32_t key_j = depth_key(uj);
+    Length g;
+    if (m.gap_valid && m.depth_keys == (key_i | key_j) && same_bits(m.gap_pos, pi, uj.pos)) {
+      g = m.gap;
+    } else if (table) {
+      // A proved lower bound first, when a nearer enemy is already found: on
+      // the scenario's tabletop gap_miss's distance is std::hypot(dx, dy)
+      // (euclid_cm), which is at least max(|dx|, |dy|): the true value is,
+      // that maximum is a double, and libm's hypot is faithfully rounded
+      // (never below the largest double under the true value). Its gap
+      // expression, d - depth(i) / 2.0 - depth(j) / 2.0 then max(0, .), is
+      // the same steps in the same order on this bound, and rounding keeps
+      // order, so the bound's gap is at most the gap: at or past the best
+      // found, the gap is too, and the unit cannot be the answer (skipped
+      // as the `!(g < best_gap)` test below would; its gap is not kept).
+      if (half_i < 0) half_i = unit_size(i).depth.as_cm() / 2.0;
+      const double half_j = unit_size(j, key_j).depth.as_cm() / 2.0;
+      if (best != k_no_unit) {
+        const Point dxy = uj.pos - pi;
+        const double lb = std::max(std::abs(dxy.x), std::abs(dxy.y));
+        if (!(std::max(0.0, lb - half_i - half_j) < best_gap.as_cm())) continue;
+      }
+      // gap_miss's tabletop expression, kept as it keeps it.
+      const double gg = euclid_cm(pi, uj.pos) - half_i - half_j;
+      g = Length::cm(std::max(0.0, gg));
+      m.gap = g;
+      m.depth_keys = key_i | key_j;
+      set_bits(m.gap_pos, pi, uj.pos);
+      m.gap_valid = true;
+    } else {
+      g = gap_miss(i, j);
+    }
     if (best != k_no_unit && !(g < best_gap)) continue;
-    if (visible_only && !(epoch ? sees_in_epoch(i, j) : sees(i, j))) continue;
+    if (visible_only && !(epoch ? sees_in_epoch(i, j) : (m.sees_valid && same_bits(m.sees_pos, pi, uj.pos) ? m.sees : sees_miss(i, j)))) continue;
     best = static_cast<UnitIndex>(j);
     best_gap = g;
   }

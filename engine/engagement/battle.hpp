@@ -426,6 +426,30 @@ class Battle {
            k[2] == std::bit_cast<std::uint64_t>(b.x) && k[3] == std::bit_cast<std::uint64_t>(b.y);
   }
   Length gap_miss(std::size_t a, std::size_t b) const;
+
+  // ---- The tabletop's twelfth speed pass (issue 32): kept unit sizes and
+  // the tabletop's aspect. ----
+  // footprint(i)'s frontage and depth off a hex board: a function of the
+  // unit's depth_key (figures, formation, on horse) and the ruleset alone,
+  // kept per unit with that key (gap_miss asks both units' depths at every
+  // miss, charge_prospect both footprints). Sized on first use.
+  struct UnitSize {
+    std::uint32_t key = 0;
+    bool valid = false;
+    Length frontage, depth;
+  };
+  mutable std::vector<UnitSize> sizes_;
+  const UnitSize& unit_size(std::size_t i) const { return unit_size(i, depth_key(units_[i])); }
+  // The same, for the unit's depth_key already read.
+  const UnitSize& unit_size(std::size_t i, std::uint32_t key) const {
+    if (i < sizes_.size() && sizes_[i].valid && sizes_[i].key == key) return sizes_[i];
+    return unit_size_miss(i, key);
+  }
+  const UnitSize& unit_size_miss(std::size_t i, std::uint32_t key) const;
+  // The board is the scenario's tabletop, whose aspect and arcs are
+  // Board's continuous ones (Tabletop overrides neither).
+  bool table_direct() const { return board_ == static_cast<const Board*>(scenario_->table.get()); }
+
   const ChargeWay& charge_way_miss(std::size_t a, std::size_t b, Length distance) const;
   bool sees_miss(std::size_t a, std::size_t b) const;
 
