@@ -664,9 +664,10 @@ UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
     } else if (table) {
       // A proved lower bound first, when a nearer enemy is already found: on
       // the scenario's tabletop gap_miss's distance is std::hypot(dx, dy)
-      // (euclid_cm), which is at least max(|dx|, |dy|): the true value is,
-      // that maximum is a double, and libm's hypot is faithfully rounded
-      // (never below the largest double under the true value). Its gap
+      // (euclid_cm), whose true value is at least m = max(|dx|, |dy|), a
+      // double. The bound is m * (1 - 1e-12), below m by far more than
+      // hypot's error (glibc's is within an ulp, some 1e-16 of the value),
+      // so it is at most the hypot returned, whatever its last bit. Its gap
       // expression, d - depth(i) / 2.0 - depth(j) / 2.0 then max(0, .), is
       // the same steps in the same order on this bound, and rounding keeps
       // order, so the bound's gap is at most the gap: at or past the best
@@ -676,7 +677,7 @@ UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
       const double half_j = unit_size(j, key_j).depth.as_cm() / 2.0;
       if (best != k_no_unit) {
         const Point dxy = uj.pos - pi;
-        const double lb = std::max(std::abs(dxy.x), std::abs(dxy.y));
+        const double lb = std::max(std::abs(dxy.x), std::abs(dxy.y)) * (1 - 1e-12);
         if (!(std::max(0.0, lb - half_i - half_j) < best_gap.as_cm())) continue;
       }
       // gap_miss's tabletop expression, kept as it keeps it.
