@@ -60,20 +60,20 @@ struct Table {
 
   // Puts a figure (with its horse and whoever rides it) at p.
   void put(std::size_t f, Point p) {
-    SkFigure& x = g.figure(f);
-    x.pos = p;
-    if (x.horse >= 0) {
-      SkHorse& h = g.horse(static_cast<std::size_t>(x.horse));
-      h.pos = p;
-      for (int r : h.riders)
-        if (r >= 0) g.figure(static_cast<std::size_t>(r)).pos = p;
-    }
+    g.edit_figure(f, [&](SkFigure& x) { x.pos = p; });
+    const int horse = g.figures()[f].horse;
+    if (horse < 0) return;
+    const auto hi = static_cast<std::size_t>(horse);
+    g.edit_horse(hi, [&](SkHorse& h) { h.pos = p; });
+    for (int r : g.horses()[hi].riders)
+      if (r >= 0) g.edit_figure(static_cast<std::size_t>(r), [&](SkFigure& x) { x.pos = p; });
   }
   // The horse `f` rides has moved `in` inches heading `dir` in its last action.
   void moving(std::size_t f, double in, double dir = 0) {
-    SkHorse& h = g.horse(static_cast<std::size_t>(g.figure(f).horse));
-    h.moved_cm = in * k_in;
-    h.move_dir = dir;
+    g.edit_horse(static_cast<std::size_t>(g.figures()[f].horse), [&](SkHorse& h) {
+      h.moved_cm = in * k_in;
+      h.move_dir = dir;
+    });
   }
   void act(std::size_t f, SkAction::Kind k, Roller& dice, int target = -1, Point dest = {}) {
     SkAction a;

@@ -386,8 +386,8 @@ TEST_CASE("perf: the skirmish's kept cover points answer the board's cover_of th
 
 // nearest_visible_enemy and enemy_known keep their answers until a figure
 // changes (SkirmishGame::moved_); a change made through the set-up's
-// figure() counts as one.
-TEST_CASE("perf: the skirmish's kept nearest and known enemies follow changes made through figure()", "[perf][skirmish]") {
+// edit_figure() counts as one.
+TEST_CASE("perf: the skirmish's kept nearest and known enemies follow changes made through edit_figure()", "[perf][skirmish]") {
   const SkirmishScenarioPtr s = load_skirmish_scenario(k_dir + "/skirmish/village_patrol.yaml");
   SkirmishGame g(*s, {nullptr, nullptr}, 1, 0);
   const std::size_t f = 8;  // Cpl Ulrich, of the squad
@@ -395,15 +395,15 @@ TEST_CASE("perf: the skirmish's kept nearest and known enemies follow changes ma
   const int first = g.nearest_visible_enemy(f);
   REQUIRE(first >= 0);
   REQUIRE(g.enemy_known(1, g.figures()[f].pos));
-  g.figure(static_cast<std::size_t>(first)).health = Health::out;
+  g.edit_figure(static_cast<std::size_t>(first), [&](SkFigure& x) { x.health = Health::out; });
   const int second = g.nearest_visible_enemy(f);
   CHECK(second != first);
   REQUIRE(second >= 0);
-  g.figure(static_cast<std::size_t>(first)).health = Health::fit;
+  g.edit_figure(static_cast<std::size_t>(first), [&](SkFigure& x) { x.health = Health::fit; });
   CHECK(g.nearest_visible_enemy(f) == first);
-  g.figure(static_cast<std::size_t>(second)).pos = g.figures()[f].pos + Point{0, -1};
+  g.edit_figure(static_cast<std::size_t>(second), [&](SkFigure& x) { x.pos = g.figures()[f].pos + Point{0, -1}; });
   CHECK(g.nearest_visible_enemy(f) == second);
-  for (const std::size_t j : g.side_figures(0)) g.figure(j).health = Health::out;
+  for (const std::size_t j : g.side_figures(0)) g.edit_figure(j, [&](SkFigure& x) { x.health = Health::out; });
   CHECK(g.nearest_visible_enemy(f) == -1);
   CHECK_FALSE(g.enemy_known(1, g.figures()[f].pos));
 }

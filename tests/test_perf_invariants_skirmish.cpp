@@ -103,9 +103,11 @@ TEST_CASE("perf: the skirmish's cover kept by place, facing and viewer equals th
     // Figure 8 placed and turned through the set-up; the same places and
     // facings come back, from other viewers.
     const std::size_t f = 8 + static_cast<std::size_t>(i % 2);
-    SkFigure& x = g.figure(f);
-    x.pos = pts[static_cast<std::size_t>(dice.d(200) - 1)];
-    x.facing = dice.d(8) * 45.0;
+    g.edit_figure(f, [&](SkFigure& y) {
+      y.pos = pts[static_cast<std::size_t>(dice.d(200) - 1)];
+      y.facing = dice.d(8) * 45.0;
+    });
+    const SkFigure& x = g.figures()[f];
     const Point viewer = pts[static_cast<std::size_t>(dice.d(200) - 1)];
     const int want = t.cover_of(Footprint{x.pos, x.facing, Length::cm(0.5), Length::cm(0.5)}, viewer);
     CHECK(g.cover_of(f, viewer) == want);
@@ -146,7 +148,7 @@ TEST_CASE("perf: the skirmish's kept cover to flee to equals flee_cover computed
   int found = 0;
   for (int i = 0; i < 6000; ++i) {
     const std::size_t f = 8 + static_cast<std::size_t>(i % 3);
-    g.figure(f).pos = pts[static_cast<std::size_t>(dice.d(60) - 1)];
+    g.edit_figure(f, [&](SkFigure& x) { x.pos = pts[static_cast<std::size_t>(dice.d(60) - 1)]; });
     const Point from = pts[static_cast<std::size_t>(dice.d(60) - 1)];
     const std::optional<Point> got = g.flee_cover(f, from), want = SkirmishProbe::flee_fresh(g, f, from);
     REQUIRE(got.has_value() == want.has_value());

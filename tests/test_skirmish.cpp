@@ -125,7 +125,7 @@ TEST_CASE("skirmish: seed 001, riding double - an unseen enemy is no known posit
   t.put(F1, P(43, 50));
   t.put(R1, P(43, 20));
   t.put(R2, P(44, 20));
-  for (std::size_t f : {F2, F3, G}) t.g.figure(f).health = Health::dead;
+  for (std::size_t f : {F2, F3, G}) t.g.edit_figure(f, [&](SkFigure& x) { x.health = Health::dead; });
   for (std::size_t f : {R1, R2, R3}) REQUIRE_FALSE(t.g.sees(f, F1));
   REQUIRE_FALSE(t.g.enemy_known(0, t.g.figures()[R3].pos));
   t.act(R3, SkAction::Kind::move, none, -1, P(30, 36));
@@ -256,11 +256,11 @@ TEST_CASE("skirmish: seed 001, dismounts - any HE hit within 12in and in line of
   t.act(R1, SkAction::Kind::dismount, none);  // horse 0 at (2, 2)
   t.act(R2, SkAction::Kind::dismount, none);
   t.put(R2, P(30, 2));                        // horse 1 at (6, 2), R2 walks off
-  t.g.horse(1).pos = P(2, 26);                // walls do not block sight
-  t.g.horse(2).pos = P(43, 47);               // R3's horse, left north of the shed
-  t.g.horse(2).riders = {-1, -1};
-  t.g.figure(R3).horse = -1;
-  t.g.figure(P1).horse = -1;
+  t.g.edit_horse(1, [](SkHorse& h) { h.pos = P(2, 26); });   // walls do not block sight
+  t.g.edit_horse(2, [](SkHorse& h) { h.pos = P(43, 47); });  // R3's horse, left north of the shed
+  t.g.edit_horse(2, [&](SkHorse& h) { h.riders = {-1, -1}; });
+  t.g.edit_figure(R3, [&](SkFigure& x) { x.horse = -1; });
+  t.g.edit_figure(P1, [&](SkFigure& x) { x.horse = -1; });
   t.g.he_burst(P(2, 13.5), none);             // 11.5in from horse 0 and 12.5in from horse 1
   CHECK(t.g.horses()[0].bolted);
   CHECK_FALSE(t.g.horses()[1].bolted);

@@ -86,7 +86,7 @@ TEST_CASE("skirmish: seed 001, fear of charge - no check in +5 cover, prone not 
   t.put(R1, P(10, 13.5));
   t.put(F1, P(10, 21));   // behind the stone wall (+5) as the rider comes
   t.put(F2, P(13, 17));   // in front of it, prone: still in the open
-  t.g.figure(F2).prone = true;
+  t.g.edit_figure(F2, [&](SkFigure& x) { x.prone = true; });
   // Only F2 checks (5 passes); contact with F1: behind the wall, in cover:
   // no skill check, straight to hand to hand (a tie).
   Script dice({5, 10, 5});
@@ -203,7 +203,7 @@ TEST_CASE("skirmish: seed 001, close combat - a prone man's +5 is on the die (ha
   Table t;
   t.put(R1, P(30, 6));
   t.put(F1, P(30, 10));
-  t.g.figure(F1).prone = true;
+  t.g.edit_figure(F1, [&](SkFigure& x) { x.prone = true; });
   Script dice({5, 10, 5});  // 5 <= 10 - 5: passes; hand to hand a tie
   t.act(R1, SkAction::Kind::charge, dice, F1);
   CHECK(dice.used_up());
@@ -213,7 +213,7 @@ TEST_CASE("skirmish: seed 001, close combat - a prone man's +5 is on the die (ha
   Table u(bench_scenario({{"skirmish.close_combat.modifiers", "on_the_skill"}}));
   u.put(R1, P(30, 6));
   u.put(F1, P(30, 10));
-  u.g.figure(F1).prone = true;
+  u.g.edit_figure(F1, [&](SkFigure& x) { x.prone = true; });
   Script d2({15, 5, 8});  // hand to hand: rider 5 + 4, rifleman 8 + 1: a tie
   u.act(R1, SkAction::Kind::charge, d2, F1);
   CHECK(d2.used_up());
@@ -280,9 +280,9 @@ TEST_CASE("skirmish: seed 001, close combat - no mounted close combat in buildin
   SkirmishScenario s = *bench_scenario();
   s.mounted_melee_in_buildings = true;
   SkirmishGame g(s, {nullptr, nullptr}, 1, 0);
-  g.figure(R1).pos = P(11, 30);
-  g.horse(0).pos = P(11, 30);
-  g.figure(F1).pos = P(11, 37);
+  g.edit_figure(R1, [&](SkFigure& x) { x.pos = P(11, 30); });
+  g.edit_horse(0, [&](SkHorse& h) { h.pos = P(11, 30); });
+  g.edit_figure(F1, [&](SkFigure& x) { x.pos = P(11, 37); });
   Script fight({10, 5});  // in cover: straight to hand to hand (a tie)
   SkAction a;
   a.kind = SkAction::Kind::charge;

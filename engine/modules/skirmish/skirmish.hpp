@@ -328,17 +328,20 @@ class SkirmishGame {
   void close_combat(std::size_t rider, Roller& dice, std::optional<Point> from = std::nullopt);
   void he_burst(Point at, Roller& dice);
   Wound roll_column(std::string_view column, int modifier, Roller& dice, const char* why);
-  // Test set-up: place and change figures and horses directly (not a
-  // figure's side: each side's list of figures is made by reset()).
-  // Each counts as a change of the figures (moved_ below): the caller may
-  // change anything through the reference it gets.
-  SkFigure& figure(std::size_t i) {
+  // Test set-up: change a figure or a horse directly (not a figure's side:
+  // each side's list of figures is made by reset()). `edit` gets the figure
+  // for the call only, and the change counts as a change of the figures
+  // (moved_ below) once it is made: no reference outlives the edit, so no
+  // answer kept before it (nearest_kept_, known_kept_) can be read after it.
+  template <class Edit>
+  void edit_figure(std::size_t i, Edit&& edit) {
+    edit(figs_[i]);
     ++moved_;
-    return figs_[i];
   }
-  SkHorse& horse(std::size_t i) {
+  template <class Edit>
+  void edit_horse(std::size_t i, Edit&& edit) {
+    edit(horses_[i]);
     ++moved_;
-    return horses_[i];
   }
 
  private:
@@ -425,7 +428,7 @@ class SkirmishGame {
   // A count of the changes to any figure's place, health or horse: start(),
   // place(), unhorse(), mounting, mark_out() (right after a figure is put
   // out of action), a flight from fear of charge, and the test set-up's
-  // figure() and horse(). Answers that read
+  // edit_figure() and edit_horse(). Answers that read
   // only those (nearest_visible_enemy, enemy_known without `nearest`) are
   // kept with the count they were made at and hold while it stays.
   std::uint64_t moved_ = 0;
