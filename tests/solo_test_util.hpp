@@ -84,10 +84,28 @@ inline void run_ok(const TempDir& dir, const std::vector<std::string>& args);
 // (unless `initiative` is false) the player moves first.
 inline void reactions_turn_two(const TempDir& dir, bool initiative = true);
 
+// The shooters' game (tests/test_solo_turn.cpp, tests/test_solo_turn_rules.cpp),
+// on the player's dice: Hussars (carbine) and Dragoons (mounted infantry,
+// musket, 8 figures), seed 3, made afresh in `dir`.
+inline void new_shooters_game(const TempDir& dir);
+// Its turn 1 in `solo play` up to the first shooting question: Hussars RF 1
+// (enemy in range), D6 6: gallops (no charge on turn 1); Dragoons RF 1, D6
+// 3: halts; the initiative (3 yours, 4 the cavalry's); your move: none.
+inline const std::string k_shooters_turn1 =
+    "n\ny\nn\n0\n6\n"  // Hussars
+    "n\ny\nn\n0\n3\n"  // Dragoons
+    "3\n4\n"            // the initiative: yours, the cavalry's die
+    "\n";               // your move: no unit of yours near the cavalry
+
 inline void run_ok(const TempDir& dir, const std::vector<std::string>& args) {
   Result r = run(args, dir.path);
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);
+}
+
+inline void new_shooters_game(const TempDir& dir) {
+  run_ok(dir, {"solo", "new", "game", "--unit", "Hussars:shooting,weapon=carbine", "--unit",
+               "Dragoons:mounted-infantry,weapon=musket,figures=8", "--seed", "3", "--physical-dice"});
 }
 
 inline void reactions_turn_two(const TempDir& dir, bool initiative) {

@@ -270,13 +270,8 @@ TEST_CASE("solo turn: a shaken unit rallies on 2D6 against the ruleset's target,
 TEST_CASE("solo turn: shooting - mounted one band further, mounted infantry dismounts to shoot (seed 002)",
           "[solo][play][turn][shooting][002-L29-solo-band-further][002-L31-solo-dismount][002-L27-solo-arc-words][002-L35-solo-advice]") {
   TempDir dir;
-  ok(dir, {"solo", "new", "game", "--unit", "Hussars:shooting,weapon=carbine", "--unit",
-           "Dragoons:mounted-infantry,weapon=musket,figures=8", "--seed", "3", "--physical-dice"});
-  // Hussars: RF 1 (enemy in range), D6 6: gallops (no charge on turn 1); Dragoons: RF 1, D6 3: halts.
-  const std::string script = "n\ny\nn\n0\n6\n"  // Hussars
-                             "n\ny\nn\n0\n3\n"  // Dragoons
-                             "3\n4\n"           // initiative: yours, the cavalry's die
-                             "\n"               // your move: no unit of yours near the cavalry
+  new_shooters_game(dir);
+  const std::string script = k_shooters_turn1 +     // Hussars gallop, Dragoons halt
                              "y\n15\nn\n2\ny\n"   // Hussars: a target, 15 cm, no cover, 2 hits, mounted
                              "y\n15\nn\n1\nn\n";  // Dragoons: the same, 1 hit, on foot
   Result p = run({"solo", "play", "game"}, dir.path, script);
@@ -322,11 +317,8 @@ TEST_CASE("solo turn: shooting - mounted one band further, mounted infantry dism
 TEST_CASE("solo turn: mounted infantry stays on foot, and mounting takes its whole move (seed 001)",
           "[solo][play][turn][shooting][001-L3-solo-mount][002-L31-solo-dismount]") {
   TempDir dir;
-  ok(dir, {"solo", "new", "game", "--unit", "Hussars:shooting,weapon=carbine", "--unit",
-           "Dragoons:mounted-infantry,weapon=musket,figures=8", "--seed", "3", "--physical-dice"});
-  const std::string turn1 = "n\ny\nn\n0\n6\n"  // Hussars gallop
-                            "n\ny\nn\n0\n3\n"  // Dragoons halt
-                            "3\n4\n\n"  // the initiative; your move: none
+  new_shooters_game(dir);
+  const std::string turn1 = k_shooters_turn1 +      // Hussars gallop, Dragoons halt
                             "y\n15\nn\n2\nn\n"  // Hussars shoot (at foot)
                             "y\n15\nn\n1\nn\n"  // Dragoons dismount and shoot
                             "y\n";

@@ -277,11 +277,8 @@ TEST_CASE("solo turn: solo shoot's casualty advice by --target-is (seed 002 L35)
 TEST_CASE("solo turn: ? on the shooting question gives the arc in table words (seed 002 L27)",
           "[solo][play][turn][shooting][002-L27-solo-arc-words]") {
   TempDir dir;
-  run_ok(dir, {"solo", "new", "game", "--unit", "Hussars:shooting,weapon=carbine", "--unit",
-           "Dragoons:mounted-infantry,weapon=musket,figures=8", "--seed", "3", "--physical-dice"});
-  const std::string script = "n\ny\nn\n0\n6\n"  // Hussars gallop
-                             "n\ny\nn\n0\n3\n"  // Dragoons halt
-                             "3\n4\n\n"         // the initiative; your move: none
+  new_shooters_game(dir);
+  const std::string script = k_shooters_turn1 +  // Hussars gallop, Dragoons halt
                              "?\nn\n"           // Hussars: the rule, then no target
                              "?\nn\n";          // Dragoons: the same
   Result p = run({"solo", "play", "game"}, dir.path, script);
