@@ -799,8 +799,30 @@ bool Battle::at_edge(std::size_t i, Edge e) const {
   if (hex_) return hex_->edge_distance(unit_hex(i), e) == 0;  // unit_hex: hex_of(its position), kept
   const auto& t = *scenario_->table;
   const double w = t.width().as_cm(), d = t.depth().as_cm();
-  const Footprint f = footprint(i);
   constexpr double tol = 1e-6;
+  // A unit whose corners cannot reach the edge is not at it, without the
+  // corners' sincos (check_victory asks every turn of every unit of a side
+  // that wins at an edge). corners() gives each coordinate as
+  // (c + s * D) + r * F (signs aside) with c the centre's, D and F half the
+  // depth and frontage, s and r a sine or cosine: |s|, |r| <= 1 (libm's sin
+  // and cos are within an ulp of values in [-1, 1], and 1 is a double), so
+  // |s * D| <= |D| and |r * F| <= |F| once rounded (rounding is monotone and
+  // |D|, |F| are doubles). Rounded sums are monotone in each term, so each
+  // corner's coordinate lies within [(c - |D|) - |F|, (c + |D|) + |F|],
+  // those very roundings: past tol of the edge, no corner is within it
+  // (and a NaN centre fails the test, to the loop, as the loop's does).
+  {
+    const Unit& u = units_[i];
+    const UnitSize& z = unit_size(i);  // footprint(i)'s frontage and depth
+    const double half_d = std::abs(z.depth.as_cm() / 2.0), half_f = std::abs(z.frontage.as_cm() / 2.0);
+    switch (e) {
+      case Edge::bottom: if ((u.pos.y - half_d) - half_f > tol) return false; break;
+      case Edge::top: if ((u.pos.y + half_d) + half_f < d - tol) return false; break;
+      case Edge::left: if ((u.pos.x - half_d) - half_f > tol) return false; break;
+      case Edge::right: if ((u.pos.x + half_d) + half_f < w - tol) return false; break;
+    }
+  }
+  const Footprint f = footprint(i);
   for (const Point& c : corners(f)) {
     switch (e) {
       case Edge::bottom: if (c.y <= tol) return true; break;

@@ -1,0 +1,118 @@
+// What the tabletop's thirteenth speed pass (issue 32) relies on, checked
+// against the plain computation it skips: Battle::at_edge's bound (a unit
+// whose corners cannot reach the edge is not at it, without the corners'
+// sincos: engine/engagement/battle.cpp) against the corners of its
+// footprint, at every event of real engagements and on units set up on
+// and around every edge of the table at many facings and sizes.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <string>
+
+#include "bots/registry.hpp"
+#include "engine/engagement/engagement.hpp"
+#include "sims/lab/bench.hpp"
+
+namespace t_perf_invariants_table13 {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
+using namespace vedette;
+
+namespace {
+
+const std::string k_dir = std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios";
+constexpr std::array<Edge, 4> k_edges{Edge::bottom, Edge::top, Edge::left, Edge::right};
+
+// at_edge as it was before the bound: any corner of the footprint within
+// 1e-6 cm of the edge.
+bool at_edge_fresh(const Battle& b, std::size_t i, Edge e) {
+  const auto& t = *b.scenario().table;
+  const double w = t.width().as_cm(), d = t.depth().as_cm();
+  constexpr double tol = 1e-6;
+  for (const Point& c : corners(b.footprint(i))) {
+    switch (e) {
+      case Edge::bottom: if (c.y <= tol) return true; break;
+      case Edge::top: if (c.y >= d - tol) return true; break;
+      case Edge::left: if (c.x <= tol) return true; break;
+      case Edge::right: if (c.x >= w - tol) return true; break;
+    }
+  }
+  return false;
+}
+
+// Every unit at every edge, at each event; counts the answers seen.
+class EdgeCheck final : public Recorder {
+ public:
+  explicit EdgeCheck(const Engagement& g) : g_(g) {}
+  void record(Event) override {
+    const Battle& b = g_.battle();
+    for (std::size_t i = 0; i < b.units().size(); ++i)
+      for (const Edge e : k_edges) {
+        const bool kept = b.at_edge(i, e), fresh = at_edge_fresh(b, i, e);
+        if (kept != fresh) {
+          FAIL_CHECK("at_edge differs: unit " << i << " edge " << static_cast<int>(e));
+        }
+        ++(fresh ? at : away);
+      }
+  }
+  long at = 0, away = 0;
+
+ private:
+  const Engagement& g_;
+};
+
+}  // namespace
+
+TEST_CASE("perf: at_edge's bound answers as the footprint's corners do throughout engagements", "[perf][table][engagement]") {
+  long at = 0;
+  for (const char* file : {"mounted_infantry_raid.yaml", "wood_edge.yaml", "square_test.yaml", "pike_charge.yaml", "open_field_charge.yaml"}) {
+    INFO(file);
+    const ScenarioPtr s = load_scenario_file(k_dir + "/" + file);
+    const Players players = make_players(*s);
+    Engagement game(*s, players.bots(), 5, 0);
+    EdgeCheck check(game);
+    game.attach(&check);
+    for (std::uint64_t i = 0; i < 4; ++i) {
+      game.reset(5, i);
+      game.run();
+    }
+    CHECK(check.away > 100);
+    at += check.at;
+  }
+  CHECK(at > 0);  // some unit did reach an edge
+}
+
+TEST_CASE("perf: at_edge's bound answers as the footprint's corners do on and around every edge", "[perf][table]") {
+  const ScenarioPtr s = load_scenario_file(k_dir + "/mounted_infantry_raid.yaml");
+  const double w = s->table->width().as_cm(), d = s->table->depth().as_cm();
+  long at = 0, away = 0, differ = 0;
+  // Offsets from an edge to either side of a footprint's reach (half its
+  // depth plus half its frontage, some cm) and down to the tolerance.
+  const std::array<double, 15> offsets{-3.0, -1e-6, 0.0, 1e-7, 1e-6, 2e-6, 0.5, 1.0, 1.7, 2.5, 3.3, 4.0, 5.0, 7.5, 12.0};
+  for (const double facing : {0.0, 17.0, 45.0, 90.0, 133.3, 180.0, 225.0, 271.5, 359.9}) {
+    for (const int figures : {1, 5, 12}) {
+      for (const Formation formation : {Formation::line, Formation::column, Formation::square}) {
+        for (const double off : offsets) {
+          // Unit 0 near each edge in turn (and at mid-table along it).
+          for (const Point p : {Point{w / 2, off}, Point{w / 2, d - off}, Point{off, d / 2}, Point{w - off, d / 2}}) {
+            Scenario v = *s;
+            v.units[0].position = p;
+            v.units[0].facing = facing;
+            v.units[0].figures = figures;
+            v.units[0].formation = formation;
+            const Battle b(v);
+            for (const Edge e : k_edges) {
+              const bool fresh = at_edge_fresh(b, 0, e);
+              if (b.at_edge(0, e) != fresh) ++differ;
+              ++(fresh ? at : away);
+            }
+          }
+        }
+      }
+    }
+  }
+  CHECK(differ == 0);
+  CHECK(at > 100);
+  CHECK(away > 100);
+}
+
+}  // namespace t_perf_invariants_table13
