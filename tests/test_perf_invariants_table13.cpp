@@ -3,11 +3,18 @@
 // whose corners cannot reach the edge is not at it, without the corners'
 // sincos: engine/engagement/battle.cpp) against the corners of its
 // footprint, at every event of real engagements and on units set up on
-// and around every edge of the table at many facings and sizes.
+// and around every edge of the table at many facings and sizes; and the
+// gap asked again after only a depth changed (Battle::PairMemo::dist, the
+// distance kept with the positions) against the board's distance, with
+// nearest_enemy (whose search reads it) against a fresh search.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
+#include <bit>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "bots/registry.hpp"
 #include "engine/engagement/engagement.hpp"
@@ -60,7 +67,84 @@ class EdgeCheck final : public Recorder {
   const Engagement& g_;
 };
 
+// Every ordered pair's gap and every unit's nearest enemy, kept and fresh,
+// at each event; counts the pairs asked again at the same positions after
+// a depth changed (the kept distance's case).
+class GapCheck final : public Recorder {
+ public:
+  explicit GapCheck(const Engagement& g) : g_(g) {}
+  void record(Event) override {
+    const Battle& b = g_.battle();
+    const std::size_t n = b.units().size();
+    if (last_.size() != n * n) last_.assign(n * n, Last{});
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!b.unit(i).active()) continue;
+      // nearest_enemy first (its search may keep gaps from the distance),
+      // against the first unit in index order with the smallest fresh gap.
+      for (const bool visible_only : {false, true}) {
+        UnitIndex best = k_no_unit;
+        double best_gap = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+          if (!b.unit(j).active() || !b.enemies(i, j)) continue;
+          const double g = fresh_gap(b, i, j);
+          if (best != k_no_unit && !(g < best_gap)) continue;
+          if (visible_only && !b.sees(i, j)) continue;
+          best = static_cast<UnitIndex>(j);
+          best_gap = g;
+        }
+        if (b.nearest_enemy(i, visible_only) != best) FAIL_CHECK("nearest_enemy differs: unit " << i);
+      }
+      for (std::size_t j = 0; j < n; ++j) {
+        if (i == j) continue;
+        const double fresh = fresh_gap(b, i, j);
+        if (std::bit_cast<std::uint64_t>(b.gap(i, j).as_cm()) != std::bit_cast<std::uint64_t>(fresh))
+          FAIL_CHECK("gap differs: units " << i << ", " << j);
+        Last& l = last_[i * n + j];
+        const Point pi = b.unit(i).pos, pj = b.unit(j).pos;
+        const double di = b.footprint(i).depth.as_cm(), dj = b.footprint(j).depth.as_cm();
+        if (l.seen && l.pi == pi && l.pj == pj && (l.di != di || l.dj != dj)) ++depth_only;
+        l = Last{true, pi, pj, di, dj};
+      }
+    }
+  }
+  long depth_only = 0;
+
+ private:
+  // gap() from the board's distance and the footprints' depths.
+  static double fresh_gap(const Battle& b, std::size_t i, std::size_t j) {
+    const double g = b.board().distance(b.unit(i).pos, b.unit(j).pos).as_cm() - b.footprint(i).depth.as_cm() / 2.0 -
+                     b.footprint(j).depth.as_cm() / 2.0;
+    return std::max(0.0, g);
+  }
+  struct Last {
+    bool seen = false;
+    Point pi, pj;
+    double di = 0, dj = 0;
+  };
+  std::vector<Last> last_;
+  const Engagement& g_;
+};
+
 }  // namespace
+
+TEST_CASE("perf: the gap asked again after a depth changed (the kept distance) is the board's, and nearest_enemy a fresh search's",
+          "[perf][table][engagement]") {
+  long depth_only = 0;
+  for (const char* file : {"mounted_infantry_raid.yaml", "wood_edge.yaml", "square_test.yaml", "pike_charge.yaml", "open_field_charge.yaml"}) {
+    INFO(file);
+    const ScenarioPtr s = load_scenario_file(k_dir + "/" + file);
+    const Players players = make_players(*s);
+    Engagement game(*s, players.bots(), 5, 0);
+    GapCheck check(game);
+    game.attach(&check);
+    for (std::uint64_t i = 0; i < 4; ++i) {
+      game.reset(5, i);
+      game.run();
+    }
+    depth_only += check.depth_only;
+  }
+  CHECK(depth_only > 0);  // the kept distance's case did come up
+}
 
 TEST_CASE("perf: at_edge's bound answers as the footprint's corners do throughout engagements", "[perf][table][engagement]") {
   long at = 0;

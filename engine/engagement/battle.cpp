@@ -155,14 +155,17 @@ Length Battle::gap_miss(std::size_t a, std::size_t b) const {
   // A hex board: HexBoard::distance's own expression, on the kept hexes.
   // The scenario's tabletop: Tabletop::distance's own expression
   // (engine/board/tabletop.cpp), without the virtual call.
-  const double d = hex_ && board_ == static_cast<const Board*>(hex_) ? hex_->hex_size().as_cm() * hex_distance(unit_hex(a), unit_hex(b))
-                   : board_ == static_cast<const Board*>(scenario_->table.get()) ? euclid_cm(ua.pos, ub.pos)
-                                                                                 : board_->distance(ua.pos, ub.pos).as_cm();
+  // The positions as kept (only a depth changed): the distance kept with them.
+  const double d = m.gap_valid && same_bits(m.gap_pos, ua.pos, ub.pos)                 ? m.dist
+                   : hex_ && board_ == static_cast<const Board*>(hex_)                  ? hex_->hex_size().as_cm() * hex_distance(unit_hex(a), unit_hex(b))
+                   : board_ == static_cast<const Board*>(scenario_->table.get())        ? euclid_cm(ua.pos, ub.pos)
+                                                                                        : board_->distance(ua.pos, ub.pos).as_cm();
   // depth(a) and depth(b), their keys read once.
   const double depth_a = hex_ ? hex_->hex_size().as_cm() : unit_size(a, key_a).depth.as_cm();
   const double depth_b = hex_ ? hex_->hex_size().as_cm() : unit_size(b, key_b).depth.as_cm();
   const double g = d - depth_a / 2.0 - depth_b / 2.0;
   m.gap = Length::cm(std::max(0.0, g));
+  m.dist = d;
   m.depth_keys = keys;
   set_bits(m.gap_pos, ua.pos, ub.pos);
   m.gap_valid = true;
@@ -675,15 +678,25 @@ UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
       // as the `!(g < best_gap)` test below would; its gap is not kept).
       if (half_i < 0) half_i = unit_size(i).depth.as_cm() / 2.0;
       const double half_j = unit_size(j, key_j).depth.as_cm() / 2.0;
-      if (best != k_no_unit) {
-        const Point dxy = uj.pos - pi;
-        const double lb = std::max(std::abs(dxy.x), std::abs(dxy.y)) * (1 - 1e-12);
-        if (!(std::max(0.0, lb - half_i - half_j) < best_gap.as_cm())) continue;
+      double d;
+      if (m.gap_valid && same_bits(m.gap_pos, pi, uj.pos)) {
+        // Only a depth changed: the distance kept for these positions (the
+        // exact gap, then compared below as the bound's would be; a unit the
+        // bound skips has a gap at or past the best, skipped there too).
+        d = m.dist;
+      } else {
+        if (best != k_no_unit) {
+          const Point dxy = uj.pos - pi;
+          const double lb = std::max(std::abs(dxy.x), std::abs(dxy.y)) * (1 - 1e-12);
+          if (!(std::max(0.0, lb - half_i - half_j) < best_gap.as_cm())) continue;
+        }
+        d = euclid_cm(pi, uj.pos);
       }
       // gap_miss's tabletop expression, kept as it keeps it.
-      const double gg = euclid_cm(pi, uj.pos) - half_i - half_j;
+      const double gg = d - half_i - half_j;
       g = Length::cm(std::max(0.0, gg));
       m.gap = g;
+      m.dist = d;
       m.depth_keys = key_i | key_j;
       set_bits(m.gap_pos, pi, uj.pos);
       m.gap_valid = true;

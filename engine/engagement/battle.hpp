@@ -187,6 +187,11 @@ class Battle {
     std::uint64_t depth_keys = 0;
     Length gap;
     bool gap_valid = false;
+    // The centre-to-centre distance the gap was computed from: a function of
+    // gap_pos alone (the board is fixed), so a gap asked again for the same
+    // positions after a depth changed (a unit lost figures, formed square,
+    // mounted) reuses it (the thirteenth pass: fewer hypot calls).
+    double dist = 0;
     bool sees_valid = false;
     bool sees = false;
     std::uint64_t sees_pos[4]{};
