@@ -10,6 +10,7 @@
 namespace vedette {
 
 Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_(s.board ? s.board.get() : static_cast<const Board*>(s.table.get())), hex_(s.hex.get()) {
+  if (hex_) hex_size_ = hex_->hex_size();  // before any depth() or footprint() (gap_by_hexes_ below)
   units_.reserve(s.units.size());
   for (const UnitSpec& spec : s.units) {
     Unit u;
@@ -87,14 +88,6 @@ void Battle::reset() {
   std::fill(fired_.begin(), fired_.end(), std::uint8_t{0});
 }
 
-Footprint Battle::footprint(std::size_t i) const {
-  const Unit& u = units_[i];
-  // A hex board: a unit fills its hex (adjacent units are in contact).
-  if (hex_) return Footprint{u.pos, u.facing, hex_->hex_size(), hex_->hex_size()};
-  const UnitSize& z = unit_size(i);
-  return Footprint{u.pos, u.facing, z.frontage, z.depth};
-}
-
 // footprint's rectangle size for unit i, computed and kept with its depth_key
 // (what it reads of the unit besides the ruleset, which does not change).
 const Battle::UnitSize& Battle::unit_size_miss(std::size_t i, std::uint32_t key) const {
@@ -139,12 +132,6 @@ void set_bits(std::uint64_t (&k)[4], Point a, Point b) {
 }
 
 }  // namespace
-
-Length Battle::depth(std::size_t i) const {
-  // footprint(i).depth: the kept size.
-  if (hex_) return hex_->hex_size();
-  return unit_size(i).depth;
-}
 
 Length Battle::gap_miss(std::size_t a, std::size_t b) const {
   const Unit& ua = units_[a];
