@@ -353,15 +353,11 @@ Point Engagement::clip_enemies(std::size_t i, Point from, Point to, UnitIndex ig
   const double a = dot(d, d);
   if (a == 0) return to;
   double tmin = 1.0;
-  // Battle::depth's value, read inline: off a hex board the kept size
-  // (Battle::unit_size, which depth() returns), on one the hex size.
-  const bool hex = b_.hex() != nullptr;
-  auto depth_cm = [&](std::size_t k) { return hex ? b_.depth(k).as_cm() : b_.unit_size(k).depth.as_cm(); };
-  const double half_i = depth_cm(i) / 2.0;
+  const double half_i = b_.depth(i).as_cm() / 2.0;
   for (std::size_t j = 0; j < b_.units_.size(); ++j) {
     if (j == i || static_cast<UnitIndex>(j) == ignore || !b_.units_[j].active() || !b_.enemies(i, j)) continue;
     const Point q = b_.units_[j].pos;
-    const double rad = half_i + depth_cm(j) / 2.0 + r_.combat.movement.stand_off.as_cm();
+    const double rad = half_i + b_.depth(j).as_cm() / 2.0 + r_.combat.movement.stand_off.as_cm();
     const Point f = from - q;
     const double c = dot(f, f) - rad * rad;
     if (c <= 0) {  // already that close: may not close further
