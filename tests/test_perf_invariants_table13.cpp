@@ -6,7 +6,9 @@
 // and around every edge of the table at many facings and sizes; and the
 // gap asked again after only a depth changed (Battle::PairMemo::dist, the
 // distance kept with the positions) against the board's distance, with
-// nearest_enemy (whose search reads it) against a fresh search.
+// nearest_enemy (whose search reads it) against a fresh search; and
+// Tabletop::moves_uphill's early no (no hill breaks the segment) against
+// the heights along each segment of a sweep over a table with hills.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "bots/registry.hpp"
+#include "engine/board/tabletop.hpp"
 #include "engine/engagement/engagement.hpp"
 #include "sims/lab/bench.hpp"
 
@@ -197,6 +200,42 @@ TEST_CASE("perf: at_edge's bound answers as the footprint's corners do on and ar
   CHECK(differ == 0);
   CHECK(at > 100);
   CHECK(away > 100);
+}
+
+TEST_CASE("perf: moves_uphill's early no answers as the heights along the segment do", "[perf][geometry]") {
+  Tabletop t(Length::cm(120), Length::cm(80));
+  t.add_hill({"hill", Circle{{30, 30}, 15}, Length::cm(5), true});
+  t.add_hill({"summit", Circle{{30, 30}, 5}, Length::cm(10), true});
+  t.add_hill({"ridge", Polygon{{{70, 50}, {100, 55}, {95, 70}, {72, 66}}}, Length::cm(3), true});
+  // Uphill, as the heights say: some step along the segment climbs (by more
+  // than a rounding), sampled at n points; nullopt where two samplings
+  // disagree (a piece shorter than a step: left out).
+  auto climbs = [&](Point a, Point b, int n) {
+    double prev = t.height_at(a).as_cm();
+    for (int k = 1; k <= n; ++k) {
+      const double s = static_cast<double>(k) / n;
+      const double h = t.height_at(a + (b - a) * s).as_cm();
+      if (h > prev + 1e-6) return true;
+      prev = h;
+    }
+    return false;
+  };
+  long compared = 0, up = 0, differ = 0;
+  for (double x0 = 1; x0 < 120; x0 += 7.3)
+    for (double y0 = 1; y0 < 80; y0 += 6.1)
+      for (double x1 = 2; x1 < 120; x1 += 9.7)
+        for (double y1 = 3; y1 < 80; y1 += 8.9) {
+          const Point a{x0, y0}, b{x1, y1};
+          const bool r1 = climbs(a, b, 4000), r2 = climbs(a, b, 4001);
+          if (r1 != r2) continue;
+          ++compared;
+          if (r1) ++up;
+          if (t.moves_uphill(a, b) != r1) ++differ;
+        }
+  CHECK(differ == 0);
+  CHECK(compared > 10000);
+  CHECK(up > 1000);
+  CHECK(compared - up > 1000);
 }
 
 }  // namespace t_perf_invariants_table13
