@@ -804,17 +804,18 @@ bool Battle::at_edge(std::size_t i, Edge e) const {
   // corners' sincos (check_victory asks every turn of every unit of a side
   // that wins at an edge). corners() gives each coordinate as
   // (c + s * D) + r * F (signs aside) with c the centre's, D and F half the
-  // depth and frontage, s and r a sine or cosine: |s|, |r| <= 1 (libm's sin
-  // and cos are within an ulp of values in [-1, 1], and 1 is a double), so
-  // |s * D| <= |D| and |r * F| <= |F| once rounded (rounding is monotone and
-  // |D|, |F| are doubles). Rounded sums are monotone in each term, so each
-  // corner's coordinate lies within [(c - |D|) - |F|, (c + |D|) + |F|],
-  // those very roundings: past tol of the edge, no corner is within it
-  // (and a NaN centre fails the test, to the loop, as the loop's does).
+  // depth and frontage, s and r a sine or cosine. libm's sin and cos are
+  // within an ulp of values in [-1, 1], so |s|, |r| <= 1 + 2^-52, and once
+  // rounded |s * D| <= |D| * (1 + 2^-51), below the bound's
+  // |D| * (1 + 1e-12) as rounded (likewise F). Rounding is monotone, so
+  // each rounded sum is monotone in each term, and each corner's coordinate
+  // lies within [(c - D') - F', (c + D') + F'] for those bounds D', F', with
+  // these very roundings: past tol of the edge, no corner is within it (and
+  // a NaN centre fails the test, to the loop, as the loop's does).
   {
     const Unit& u = units_[i];
     const UnitSize& z = unit_size(i);  // footprint(i)'s frontage and depth
-    const double half_d = std::abs(z.depth.as_cm() / 2.0), half_f = std::abs(z.frontage.as_cm() / 2.0);
+    const double half_d = std::abs(z.depth.as_cm() / 2.0) * (1 + 1e-12), half_f = std::abs(z.frontage.as_cm() / 2.0) * (1 + 1e-12);
     switch (e) {
       case Edge::bottom: if ((u.pos.y - half_d) - half_f > tol) return false; break;
       case Edge::top: if ((u.pos.y + half_d) + half_f < d - tol) return false; break;
