@@ -563,6 +563,11 @@ bool Tabletop::moves_uphill(Point a, Point b) const {
   SmallBuf<double, 64> ts;
   for (const Geom& g : hill_geom_)
     if (box_meets_segment(g.box, a, b)) shape_breaks(g, a, b, [&](double t) { ts.push(t); });
+  // No break pushed (no hill box meets the segment, or none gave one): the
+  // one piece of ts = {0, 1} below only sets `have` (the first piece), so the
+  // answer is false whatever its height (height_cm and the hypot are pure:
+  // not asked, charge_way asks this of every way it computes).
+  if (ts.size() == 0) return false;
   close_and_sort(ts);
   const double len = euclid_cm(a, b);
   const double* t = ts.begin();

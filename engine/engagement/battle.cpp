@@ -10,6 +10,7 @@
 namespace vedette {
 
 Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_(s.board ? s.board.get() : static_cast<const Board*>(s.table.get())), hex_(s.hex.get()) {
+  if (hex_) hex_size_ = hex_->hex_size();  // before any depth() or footprint() (gap_by_hexes_ below)
   units_.reserve(s.units.size());
   for (const UnitSpec& spec : s.units) {
     Unit u;
@@ -87,14 +88,6 @@ void Battle::reset() {
   std::fill(fired_.begin(), fired_.end(), std::uint8_t{0});
 }
 
-Footprint Battle::footprint(std::size_t i) const {
-  const Unit& u = units_[i];
-  // A hex board: a unit fills its hex (adjacent units are in contact).
-  if (hex_) return Footprint{u.pos, u.facing, hex_->hex_size(), hex_->hex_size()};
-  const UnitSize& z = unit_size(i);
-  return Footprint{u.pos, u.facing, z.frontage, z.depth};
-}
-
 // footprint's rectangle size for unit i, computed and kept with its depth_key
 // (what it reads of the unit besides the ruleset, which does not change).
 const Battle::UnitSize& Battle::unit_size_miss(std::size_t i, std::uint32_t key) const {
@@ -140,12 +133,6 @@ void set_bits(std::uint64_t (&k)[4], Point a, Point b) {
 
 }  // namespace
 
-Length Battle::depth(std::size_t i) const {
-  // footprint(i).depth: the kept size.
-  if (hex_) return hex_->hex_size();
-  return unit_size(i).depth;
-}
-
 Length Battle::gap_miss(std::size_t a, std::size_t b) const {
   const Unit& ua = units_[a];
   const Unit& ub = units_[b];
@@ -155,14 +142,17 @@ Length Battle::gap_miss(std::size_t a, std::size_t b) const {
   // A hex board: HexBoard::distance's own expression, on the kept hexes.
   // The scenario's tabletop: Tabletop::distance's own expression
   // (engine/board/tabletop.cpp), without the virtual call.
-  const double d = hex_ && board_ == static_cast<const Board*>(hex_) ? hex_->hex_size().as_cm() * hex_distance(unit_hex(a), unit_hex(b))
-                   : board_ == static_cast<const Board*>(scenario_->table.get()) ? euclid_cm(ua.pos, ub.pos)
-                                                                                 : board_->distance(ua.pos, ub.pos).as_cm();
+  // The positions as kept (only a depth changed): the distance kept with them.
+  const double d = m.gap_valid && same_bits(m.gap_pos, ua.pos, ub.pos)                 ? m.dist
+                   : hex_ && board_ == static_cast<const Board*>(hex_)                  ? hex_->hex_size().as_cm() * hex_distance(unit_hex(a), unit_hex(b))
+                   : board_ == static_cast<const Board*>(scenario_->table.get())        ? euclid_cm(ua.pos, ub.pos)
+                                                                                        : board_->distance(ua.pos, ub.pos).as_cm();
   // depth(a) and depth(b), their keys read once.
   const double depth_a = hex_ ? hex_->hex_size().as_cm() : unit_size(a, key_a).depth.as_cm();
   const double depth_b = hex_ ? hex_->hex_size().as_cm() : unit_size(b, key_b).depth.as_cm();
   const double g = d - depth_a / 2.0 - depth_b / 2.0;
   m.gap = Length::cm(std::max(0.0, g));
+  m.dist = d;
   m.depth_keys = keys;
   set_bits(m.gap_pos, ua.pos, ub.pos);
   m.gap_valid = true;
@@ -675,15 +665,25 @@ UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
       // as the `!(g < best_gap)` test below would; its gap is not kept).
       if (half_i < 0) half_i = unit_size(i).depth.as_cm() / 2.0;
       const double half_j = unit_size(j, key_j).depth.as_cm() / 2.0;
-      if (best != k_no_unit) {
-        const Point dxy = uj.pos - pi;
-        const double lb = std::max(std::abs(dxy.x), std::abs(dxy.y)) * (1 - 1e-12);
-        if (!(std::max(0.0, lb - half_i - half_j) < best_gap.as_cm())) continue;
+      double d;
+      if (m.gap_valid && same_bits(m.gap_pos, pi, uj.pos)) {
+        // Only a depth changed: the distance kept for these positions (the
+        // exact gap, then compared below as the bound's would be; a unit the
+        // bound skips has a gap at or past the best, skipped there too).
+        d = m.dist;
+      } else {
+        if (best != k_no_unit) {
+          const Point dxy = uj.pos - pi;
+          const double lb = std::max(std::abs(dxy.x), std::abs(dxy.y)) * (1 - 1e-12);
+          if (!(std::max(0.0, lb - half_i - half_j) < best_gap.as_cm())) continue;
+        }
+        d = euclid_cm(pi, uj.pos);
       }
       // gap_miss's tabletop expression, kept as it keeps it.
-      const double gg = euclid_cm(pi, uj.pos) - half_i - half_j;
+      const double gg = d - half_i - half_j;
       g = Length::cm(std::max(0.0, gg));
       m.gap = g;
+      m.dist = d;
       m.depth_keys = key_i | key_j;
       set_bits(m.gap_pos, pi, uj.pos);
       m.gap_valid = true;
@@ -799,8 +799,31 @@ bool Battle::at_edge(std::size_t i, Edge e) const {
   if (hex_) return hex_->edge_distance(unit_hex(i), e) == 0;  // unit_hex: hex_of(its position), kept
   const auto& t = *scenario_->table;
   const double w = t.width().as_cm(), d = t.depth().as_cm();
-  const Footprint f = footprint(i);
   constexpr double tol = 1e-6;
+  // A unit whose corners cannot reach the edge is not at it, without the
+  // corners' sincos (check_victory asks every turn of every unit of a side
+  // that wins at an edge). corners() gives each coordinate as
+  // (c + s * D) + r * F (signs aside) with c the centre's, D and F half the
+  // depth and frontage, s and r a sine or cosine. libm's sin and cos are
+  // within an ulp of values in [-1, 1], so |s|, |r| <= 1 + 2^-52, and once
+  // rounded |s * D| <= |D| * (1 + 2^-51), below the bound's
+  // |D| * (1 + 1e-12) as rounded (likewise F). Rounding is monotone, so
+  // each rounded sum is monotone in each term, and each corner's coordinate
+  // lies within [(c - D') - F', (c + D') + F'] for those bounds D', F', with
+  // these very roundings: past tol of the edge, no corner is within it (and
+  // a NaN centre fails the test, to the loop, as the loop's does).
+  {
+    const Unit& u = units_[i];
+    const UnitSize& z = unit_size(i);  // footprint(i)'s frontage and depth
+    const double half_d = std::abs(z.depth.as_cm() / 2.0) * (1 + 1e-12), half_f = std::abs(z.frontage.as_cm() / 2.0) * (1 + 1e-12);
+    switch (e) {
+      case Edge::bottom: if ((u.pos.y - half_d) - half_f > tol) return false; break;
+      case Edge::top: if ((u.pos.y + half_d) + half_f < d - tol) return false; break;
+      case Edge::left: if ((u.pos.x - half_d) - half_f > tol) return false; break;
+      case Edge::right: if ((u.pos.x + half_d) + half_f < w - tol) return false; break;
+    }
+  }
+  const Footprint f = footprint(i);
   for (const Point& c : corners(f)) {
     switch (e) {
       case Edge::bottom: if (c.y <= tol) return true; break;

@@ -187,6 +187,11 @@ class Battle {
     std::uint64_t depth_keys = 0;
     Length gap;
     bool gap_valid = false;
+    // The centre-to-centre distance the gap was computed from: a function of
+    // gap_pos alone (the board is fixed), so a gap asked again for the same
+    // positions after a depth changed (a unit lost figures, formed square,
+    // mounted) reuses it (the thirteenth pass: fewer hypot calls).
+    double dist = 0;
     bool sees_valid = false;
     bool sees = false;
     std::uint64_t sees_pos[4]{};
@@ -446,6 +451,9 @@ class Battle {
     return unit_size_miss(i, key);
   }
   const UnitSize& unit_size_miss(std::size_t i, std::uint32_t key) const;
+  // Hex boards: hex_->hex_size(), read at construction (the board does not
+  // change), so footprint() and depth() are answered inline.
+  Length hex_size_;
   // The board is the scenario's tabletop, whose aspect and arcs are
   // Board's continuous ones (Tabletop overrides neither).
   bool table_direct() const { return board_ == static_cast<const Board*>(scenario_->table.get()); }
@@ -495,6 +503,20 @@ class Battle {
 };
 
 // The memo's hit paths, inline; the misses compute in battle.cpp.
+inline Footprint Battle::footprint(std::size_t i) const {
+  const Unit& u = units_[i];
+  // A hex board: a unit fills its hex (adjacent units are in contact).
+  if (hex_) return Footprint{u.pos, u.facing, hex_size_, hex_size_};
+  const UnitSize& z = unit_size(i);
+  return Footprint{u.pos, u.facing, z.frontage, z.depth};
+}
+
+inline Length Battle::depth(std::size_t i) const {
+  // footprint(i).depth: the kept size.
+  if (hex_) return hex_size_;
+  return unit_size(i).depth;
+}
+
 inline Length Battle::gap(std::size_t a, std::size_t b) const {
   if (hex_direct_) {
     // The scenario's hex board: gap_miss's hex expression is a function of
