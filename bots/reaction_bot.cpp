@@ -28,10 +28,12 @@ UnitIndex charge_target(const Battle& b, std::size_t i, Pace pace, bool without_
   Length best_gap;
   const ChargeRangeBound range(b, i, pace);
   for (std::size_t j = 0; j < b.units().size(); ++j) {
-    if (!b.unit(j).active() || !b.enemies(i, j) || !b.sees(i, j)) continue;
+    if (!b.unit(j).active() || !b.enemies(i, j)) continue;
+    // Sight, the gap and the bound are questions with no effect (kept
+    // answers at most): the cheaper first, sight once nothing else refuses.
     const Length g = b.gap(i, j);
     if (best != k_no_unit && !(g < best_gap)) continue;
-    if (!range.may_reach(b, j, g)) continue;
+    if (!range.may_reach(b, j, g) || !b.sees(i, j)) continue;
     const ChargeProspect p = charge_prospect(b, i, j, pace);
     if (!p.reaches || (!without_bonus && !p.charge_bonus)) continue;
     best = static_cast<UnitIndex>(j);
