@@ -18,8 +18,10 @@ bool cavalry_threatens(const Battle& b, std::size_t i) {
   for (std::size_t j = 0; j < b.units().size(); ++j) {
     const Unit& c = b.unit(j);
     if (!c.active() || !b.enemies(i, j) || !c.on_horse() || c.order == Order::routed) continue;
-    const ChargeProspect p = charge_prospect(b, j, i, b.pace_limit(j, Pace::gallop));
-    if (b.gap(i, j) <= p.max_range) return true;
+    // charge_prospect(b, j, i, pace).max_range, the one answer asked of it
+    // here: the range bound's (engine/engagement/engagement.hpp), the same
+    // expression without the rest of the prospect.
+    if (b.gap(i, j) <= ChargeRangeBound(b, j, b.pace_limit(j, Pace::gallop)).max_range()) return true;
   }
   return false;
 }
@@ -34,13 +36,14 @@ UnitIndex pike_charge_target(const Battle& b, std::size_t i) {
   if (!charge_gate(b, i, k_no_unit, ChargeWhen::declare).allowed) return k_no_unit;
   UnitIndex best = k_no_unit;
   Length best_gap;
+  const ChargeRangeBound range(b, i, Pace::walk);  // beyond it, the prospect does not reach
   for (std::size_t j = 0; j < b.units().size(); ++j) {
     const Unit& v = b.unit(j);
     if (!v.active() || !b.enemies(i, j) || !b.sees(i, j)) continue;
     if (v.profile && v.profile->pikes && !v.on_horse()) continue;
     const Length g = b.gap(i, j);
     if (best != k_no_unit && !(g < best_gap)) continue;
-    if (!charge_prospect(b, i, j, Pace::walk).reaches) continue;
+    if (!range.may_reach(b, j, g) || !charge_prospect(b, i, j, Pace::walk).reaches) continue;
     best = static_cast<UnitIndex>(j);
     best_gap = g;
   }

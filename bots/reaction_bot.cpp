@@ -20,13 +20,20 @@ Reaction ReactionBot::react(const Facts& facts, const UnitState& unit, int roll)
 namespace {
 
 // The nearest enemy it can see within its charge range and arc, or none.
+// An enemy beyond the range bound (ChargeRangeBound, engine/engagement/
+// engagement.hpp) is one whose prospect does not reach: passed over without
+// the full prospect, as the test below it would pass it over.
 UnitIndex charge_target(const Battle& b, std::size_t i, Pace pace, bool without_bonus) {
   UnitIndex best = k_no_unit;
   Length best_gap;
+  const ChargeRangeBound range(b, i, pace);
   for (std::size_t j = 0; j < b.units().size(); ++j) {
-    if (!b.unit(j).active() || !b.enemies(i, j) || !b.sees(i, j)) continue;
+    if (!b.unit(j).active() || !b.enemies(i, j)) continue;
+    // Sight, the gap and the bound are questions with no effect (kept
+    // answers at most): the cheaper first, sight once nothing else refuses.
     const Length g = b.gap(i, j);
     if (best != k_no_unit && !(g < best_gap)) continue;
+    if (!range.may_reach(b, j, g) || !b.sees(i, j)) continue;
     const ChargeProspect p = charge_prospect(b, i, j, pace);
     if (!p.reaches || (!without_bonus && !p.charge_bonus)) continue;
     best = static_cast<UnitIndex>(j);

@@ -9,6 +9,9 @@ int ThinkingCavalryBot::charge_score(const Battle& b, std::size_t i, std::size_t
   if (!target.active() || !b.enemies(i, t) || !b.sees(i, t) || target.in_square()) return 0;
   const Aspect a = b.aspect_of(t, i);
   if (target.profile->pikes && a == Aspect::front) return 0;  // seed 003: pikes facing stand
+  // Beyond the range bound the prospect does not reach (ChargeRangeBound,
+  // engine/engagement/engagement.hpp): no score, without the full prospect.
+  if (!ChargeRangeBound(b, i, pace).may_reach(b, t, b.gap(i, t))) return 0;
   const ChargeProspect p = charge_prospect(b, i, t, pace);
   if (!p.reaches || !p.charge_bonus) return 0;
   int score = 10;

@@ -58,6 +58,28 @@ struct ChargeProspect {
 };
 ChargeProspect charge_prospect(const Battle& b, std::size_t charger, std::size_t target, Pace pace);
 
+// A necessary condition of charge_prospect(b, charger, target, pace).reaches
+// read from the gap and the charger's allowance alone (no bearing, no board):
+// may_reach false means the prospect does not reach. The bots' searches and
+// the opportunity charges ask it first, so an enemy far beyond any charge
+// needs no full prospect (issue 32, thirteenth pass). Made once per charger
+// and pace; engine/engagement/engagement_charge.cpp has the proof.
+class ChargeRangeBound {
+ public:
+  ChargeRangeBound(const Battle& b, std::size_t charger, Pace pace);
+  // `gap` is b.gap(charger, target).
+  bool may_reach(const Battle& b, std::size_t target, Length gap) const;
+  // charge_prospect(b, charger, any target, pace).max_range.
+  Length max_range() const { return max_range_; }
+
+ private:
+  bool any_ = false;  // the allowance is above 0
+  Length max_range_;
+  double limit_cm_ = 0;
+  bool hex_ = false;
+  Length cavalry_base_, infantry_base_;
+};
+
 // Seed 003's gates on a charge by unit `charger` (on `target`, k_no_unit if
 // none is named yet) as the battle stands: engine/decision/charge.hpp's
 // charge_gate() with the battle's facts (turn, order, last turn's charge, a

@@ -143,6 +143,37 @@ ChargeProspect charge_prospect(const Battle& b, std::size_t i, std::size_t t, Pa
   return p;
 }
 
+// The bound's proof. charge_prospect (above) returns reaches = false when
+// the allowance is at most 0 (its early return). Otherwise its reaches is
+// with_path(...).reaches && ..., and with_path never turns a false reaches
+// true (engine/decision/charge.cpp), so reaches needs the geometry's, which
+// needs in_range: (distance + target_base).as_cm() <= max_range.as_cm() +
+// k_length_eps_cm, with distance = b.gap(i, t), max_range = allowance *
+// range_factor (the same expression here, so the same bits) and
+// target_base the target's base depth on a tabletop, 0 on a hex board (the
+// same choice as charge_prospect's). The bound tests the same left side
+// against max_range + 1 cm: charge.cpp's k_length_eps_cm is 1e-4, and
+// rounding is monotone, so fl(max + 1e-4) <= fl(max + 1); a sum above the
+// bound is above the rule's limit, and the prospect does not reach. (A
+// bound looser than the rule only asks the full prospect more often.)
+ChargeRangeBound::ChargeRangeBound(const Battle& b, std::size_t charger, Pace pace) {
+  const Length allowance = b.charge_allowance(charger, pace);
+  any_ = allowance.as_cm() > 0;
+  if (!any_) return;  // charge_prospect's max_range stays 0 too
+  max_range_ = allowance * b.rules().charge.range_factor;
+  limit_cm_ = max_range_.as_cm() + 1.0;
+  hex_ = b.hex() != nullptr;
+  const auto& f = b.rules().combat.formations;
+  cavalry_base_ = f.cavalry_base.depth;
+  infantry_base_ = f.infantry_base.depth;
+}
+
+bool ChargeRangeBound::may_reach(const Battle& b, std::size_t target, Length gap) const {
+  if (!any_) return false;
+  const Length base = hex_ ? Length() : b.unit(target).on_horse() ? cavalry_base_ : infantry_base_;
+  return (gap + base).as_cm() <= limit_cm_;
+}
+
 NoDeclaration why_no_declaration(const Battle& b, std::size_t i, Pace pace, bool mounts_or_dismounts) {
   const Unit& u = b.unit(i);
   const ChargeGate gate = charge_gate(b, i, k_no_unit, ChargeWhen::declare);
@@ -228,11 +259,12 @@ void Engagement::emit_initiation(std::size_t i, bool declared, const InitiationC
 UnitIndex Engagement::switch_target(std::size_t i, std::size_t from, Pace pace) const {
   UnitIndex best = k_no_unit;
   Length best_gap;
+  const ChargeRangeBound range(b_, i, pace);  // beyond it, the prospect does not reach
   for (std::size_t j = 0; j < b_.units_.size(); ++j) {
     if (j == from || !b_.units_[j].active() || !b_.enemies(i, j)) continue;
     const Length g = b_.gap(i, j);
     if (best != k_no_unit && !(g < best_gap)) continue;  // ties: the lower index
-    if (!charge_prospect(b_, i, j, pace).reaches) continue;
+    if (!range.may_reach(b_, j, g) || !charge_prospect(b_, i, j, pace).reaches) continue;
     best = static_cast<UnitIndex>(j);
     best_gap = g;
   }
@@ -752,7 +784,8 @@ void Engagement::opportunity_charges(std::size_t m) {
     if (!charge_gate(b_, j, static_cast<UnitIndex>(m), ChargeWhen::opportunity).allowed) continue;
     if (!bot_first && !bot.opportunity_charge(b_, j, m, commands_[j])) continue;
     const Pace p = reaction_pace(r_, b_.pace_facts(j), commands_[j].pace);
-    if (!charge_prospect(b_, j, m, p).reaches) continue;
+    // Beyond the range bound the prospect does not reach (ChargeRangeBound).
+    if (!ChargeRangeBound(b_, j, p).may_reach(b_, m, b_.gap(j, m)) || !charge_prospect(b_, j, m, p).reaches) continue;
     if (rec_) {
       Event e = event("movement", "opportunity", j);
       e.text = name(j) + " makes an opportunity charge on " + name(m) + " (seed 003)";
