@@ -335,7 +335,7 @@ double remainder_360(double x) { return x >= -180.0 && x <= 180.0 ? x : std::rem
 
 ChargeGeometry charge_geometry(const ChargeRules& r, Length move, Length distance, double bearing_deg) {
   ChargeGeometry g;
-  g.max_range = move * r.range_factor;
+  g.max_range = charge_max_range(r, move);
   const Length half = move * r.min_distance_fraction;
   g.min_distance = half < r.min_distance_cap ? half : r.min_distance_cap;
 

@@ -162,6 +162,13 @@ struct ChargeGeometry {
   bool shaken = false;
 };
 
+// Seed 003 L42's charge range for a unit whose charge move is `move`: the
+// move times the ruleset's charge.range.factor (a 12-inch move could charge
+// a target as far as 18 inches away at 1.5). The expression's one place:
+// charge_geometry below and the range bound asked before the full question
+// (ChargeRangeBound, engine/engagement/engagement_charge.cpp) both call it.
+inline Length charge_max_range(const ChargeRules& r, Length move) { return move * r.range_factor; }
+
 // `distance`: from the charging unit (after any preliminary manoeuvre) to the
 // nearest figure of the target; `bearing_deg`: the target's direction off the
 // unit's facing, any sign, any number of turns. `move` must be positive.

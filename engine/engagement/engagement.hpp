@@ -76,8 +76,6 @@ class ChargeRangeBound {
   bool any_ = false;  // the allowance is above 0
   Length max_range_;
   double limit_cm_ = 0;
-  bool hex_ = false;
-  Length cavalry_base_, infantry_base_;
 };
 
 // Seed 003's gates on a charge by unit `charger` (on `target`, k_no_unit if

@@ -71,11 +71,21 @@ const CornerBearings& target_corners(Point from, const Footprint& fp) {
 
 }  // namespace
 
+// The depth of the target's base that must lie within the charge range
+// (seed 003 L40, charge_prospect below): its nearest figure's base, cavalry
+// or infantry, on a tabletop; none on a hex board, where a unit fills its
+// hex and the hex distance is the range's measure. charge_prospect and the
+// range bound (ChargeRangeBound) both take it from here.
+static Length charge_target_base(const Battle& b, std::size_t t) {
+  if (b.hex()) return Length();
+  const auto& f = b.rules().combat.formations;
+  return (b.unit(t).on_horse() ? f.cavalry_base : f.infantry_base).depth;
+}
+
 ChargeProspect charge_prospect(const Battle& b, std::size_t i, std::size_t t, Pace pace) {
   const ChargeRules& cr = b.rules().charge;
   ChargeProspect p;
   const Unit& u = b.unit(i);
-  const Unit& target = b.unit(t);
   p.allowance = b.charge_allowance(i, pace);
   p.distance = b.gap(i, t);
   // The board's answers about the straight way to the target (kept per pair
@@ -97,9 +107,8 @@ ChargeProspect charge_prospect(const Battle& b, std::size_t i, std::size_t t, Pa
   ChargeTarget ct;
   ct.distance = p.distance;
   ct.bearing_lo_deg = ct.bearing_hi_deg = p.bearing_deg;
+  ct.target_base = charge_target_base(b, t);
   if (!b.hex()) {
-    const auto& f = b.rules().combat.formations;
-    ct.target_base = (target.on_horse() ? f.cavalry_base : f.infantry_base).depth;
     // relative_bearing_deg(u.pos, u.facing, c) is wrap_deg(bearing_deg(u.pos,
     // c) - u.facing); the bearings of the corners are kept (target_corners).
     const CornerBearings& cb = target_corners(u.pos, b.footprint(t));
@@ -148,30 +157,25 @@ ChargeProspect charge_prospect(const Battle& b, std::size_t i, std::size_t t, Pa
 // with_path(...).reaches && ..., and with_path never turns a false reaches
 // true (engine/decision/charge.cpp), so reaches needs the geometry's, which
 // needs in_range: (distance + target_base).as_cm() <= max_range.as_cm() +
-// k_length_eps_cm, with distance = b.gap(i, t), max_range = allowance *
-// range_factor (the same expression here, so the same bits) and
-// target_base the target's base depth on a tabletop, 0 on a hex board (the
-// same choice as charge_prospect's). The bound tests the same left side
-// against max_range + 1 cm: charge.cpp's k_length_eps_cm is 1e-4, and
-// rounding is monotone, so fl(max + 1e-4) <= fl(max + 1); a sum above the
-// bound is above the rule's limit, and the prospect does not reach. (A
-// bound looser than the rule only asks the full prospect more often.)
+// k_length_eps_cm, with distance = b.gap(i, t), max_range =
+// charge_max_range(rules, allowance) and target_base = charge_target_base(b,
+// t): the bound calls the same two functions, so it has the same bits. It
+// tests the same left side against max_range + 1 cm: charge.cpp's
+// k_length_eps_cm is 1e-4, and rounding is monotone, so fl(max + 1e-4) <=
+// fl(max + 1); a sum above the bound is above the rule's limit, and the
+// prospect does not reach. (A bound looser than the rule only asks the full
+// prospect more often.)
 ChargeRangeBound::ChargeRangeBound(const Battle& b, std::size_t charger, Pace pace) {
   const Length allowance = b.charge_allowance(charger, pace);
   any_ = allowance.as_cm() > 0;
   if (!any_) return;  // charge_prospect's max_range stays 0 too
-  max_range_ = allowance * b.rules().charge.range_factor;
+  max_range_ = charge_max_range(b.rules().charge, allowance);
   limit_cm_ = max_range_.as_cm() + 1.0;
-  hex_ = b.hex() != nullptr;
-  const auto& f = b.rules().combat.formations;
-  cavalry_base_ = f.cavalry_base.depth;
-  infantry_base_ = f.infantry_base.depth;
 }
 
 bool ChargeRangeBound::may_reach(const Battle& b, std::size_t target, Length gap) const {
   if (!any_) return false;
-  const Length base = hex_ ? Length() : b.unit(target).on_horse() ? cavalry_base_ : infantry_base_;
-  return (gap + base).as_cm() <= limit_cm_;
+  return (gap + charge_target_base(b, target)).as_cm() <= limit_cm_;
 }
 
 NoDeclaration why_no_declaration(const Battle& b, std::size_t i, Pace pace, bool mounts_or_dismounts) {
