@@ -156,11 +156,13 @@ void Engagement::move_unit(std::size_t i, const Command& c) {
       change_formation(i, m, what);
       break;
   }
-  // bearing_deg(u.pos, the target's): on a hex board, kept per pair of
-  // units and of places (Battle::pair_bearing; units stand on hex centres,
-  // so the places recur); on a table the places rarely recur, so the memo's
-  // check costs more than it saves.
-  if (c.face_target && target_ok) u.facing = b_.hex() ? b_.pair_bearing(i, t) : bearing_deg(u.pos, b_.units_[t].pos);
+  // bearing_deg(u.pos, the target's), kept per pair of units while both
+  // positions keep their bits (Battle::pair_bearing; on a hex board per
+  // pair of places too: units stand on hex centres). On a table too: the
+  // pair's slot is the one aspect_at keeps for the same two positions, and
+  // a unit facing a target it holds before was mostly asked already
+  // (issue 32, fourteenth pass: mounted_infantry_raid 171,472 -> 171,175).
+  if (c.face_target && target_ok) u.facing = b_.pair_bearing(i, t);
   moved_cm_[i] += moved;
   moved_pace_[i] = moved > 0 ? p : Pace::halt;
   u.ran_this_turn = c.running;

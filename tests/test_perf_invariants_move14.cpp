@@ -1,0 +1,79 @@
+// What issue 32's fourteenth pass (the movement step and sight) relies on,
+// checked at every event of real engagements on the bench's signature
+// scenarios: the world of sight Battle::sync_world keeps up to date in part
+// (only the units that moved are looked up again; each side's list of
+// active units is updated in place while none left or came back) is what
+// the units make afresh, and the bearing the pair memo keeps
+// (Battle::pair_bearing, which move_unit now asks on the tabletop too) has
+// the bits of bearing_deg of the two positions.
+#include <catch2/catch.hpp>
+
+#include <bit>
+#include <cstdint>
+#include <string>
+
+#include "bots/registry.hpp"
+#include "engine/engagement/engagement.hpp"
+#include "sims/lab/bench.hpp"
+
+namespace t_perf_invariants_move14 {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
+
+using namespace vedette;
+
+namespace {
+
+const std::string k_dir = std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios";
+
+class MoveCheck final : public Recorder {
+ public:
+  explicit MoveCheck(const Engagement& g) : g_(g) {}
+  void record(Event) override {
+    const Battle& b = g_.battle();
+    // One assertion per difference (hundreds of thousands of asks otherwise).
+    if (!b.world_matches_fresh()) {
+      ++world_differed;
+      CHECK(b.world_matches_fresh());
+    }
+    ++worlds;
+    const std::size_t n = b.units().size();
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t t = 0; t < n; ++t) {
+        if (t == i || !b.unit(i).active() || !b.unit(t).active()) continue;
+        const double kept = b.kept_bearing(i, t);
+        const double fresh = bearing_deg(b.unit(i).pos, b.unit(t).pos);
+        if (std::bit_cast<std::uint64_t>(kept) != std::bit_cast<std::uint64_t>(fresh)) {
+          ++bearing_differed;
+          CHECK(kept == fresh);
+        }
+        ++bearings;
+      }
+    }
+  }
+  long worlds = 0, world_differed = 0, bearings = 0, bearing_differed = 0;
+
+ private:
+  const Engagement& g_;
+};
+
+}  // namespace
+
+TEST_CASE("perf: the kept world of sight and the kept bearings are the fresh ones", "[perf][engagement][hex]") {
+  for (std::string_view file : bench::k_signature_files) {
+    INFO(file);
+    const ScenarioPtr s = load_scenario_file(k_dir + "/" + std::string(file));
+    const Players players = make_players(*s);
+    Engagement game(*s, players.bots(), 3, 0);
+    MoveCheck check(game);
+    game.attach(&check);
+    for (std::uint64_t i = 0; i < 10; ++i) {
+      game.reset(3, i);
+      game.run();
+    }
+    CHECK(check.worlds > 100);
+    CHECK(check.bearings > 1000);
+    CHECK(check.world_differed == 0);
+    CHECK(check.bearing_differed == 0);
+  }
+}
+
+}  // namespace t_perf_invariants_move14
