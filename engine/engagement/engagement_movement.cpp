@@ -92,13 +92,19 @@ void Engagement::activate(std::size_t i) {
 // account.
 void Engagement::move_unit(std::size_t i, const Command& c) {
   Unit& u = b_.units_[i];
-  Pace p = move_pace(i, c);
   Move m = c.move;
   if (u.order == Order::retreating && m == Move::toward) m = Move::hold;  // must rally first
+  // Holding, or changing formation or mount, the unit stays at halt: its
+  // pace and allowance are read only by the account (the event below, and
+  // move_pace's own), so with no recorder they are not asked (move_pace and
+  // Battle::allowance change nothing; moved_pace_ is halt for a move of 0).
+  const bool stays = m == Move::hold || m == Move::form_square || m == Move::leave_square || m == Move::dismount || m == Move::mount;
+  const bool asks = rec_ || !stays;
+  Pace p = asks ? move_pace(i, c) : Pace::halt;
   const bool target_ok = c.target != k_no_unit && static_cast<std::size_t>(c.target) < b_.units_.size() &&
                          b_.units_[static_cast<std::size_t>(c.target)].active();
   const auto t = static_cast<std::size_t>(target_ok ? c.target : 0);
-  Length a = b_.allowance(i, p);
+  Length a = asks ? b_.allowance(i, p) : Length();
   const bool free_about = r_.combat.movement.about_face_free;
   double moved = 0;
   std::string what;  // for the account only: built when a recorder listens
