@@ -5,7 +5,9 @@
 // active units is updated in place while none left or came back) is what
 // the units make afresh, and the bearing the pair memo keeps
 // (Battle::pair_bearing, which move_unit now asks on the tabletop too) has
-// the bits of bearing_deg of the two positions.
+// the bits of bearing_deg of the two positions; and Tabletop::line_of_sight,
+// which now answers true without its kept answers where no sight-blocking
+// area's or hill's box meets the segment, is its computation's answer.
 #include <catch2/catch.hpp>
 
 #include <bit>
@@ -13,6 +15,7 @@
 #include <string>
 
 #include "bots/registry.hpp"
+#include "engine/board/tabletop.hpp"
 #include "engine/engagement/engagement.hpp"
 #include "sims/lab/bench.hpp"
 
@@ -36,9 +39,18 @@ class MoveCheck final : public Recorder {
     }
     ++worlds;
     const std::size_t n = b.units().size();
+    const auto* table = dynamic_cast<const Tabletop*>(&b.board());
     for (std::size_t i = 0; i < n; ++i) {
       for (std::size_t t = 0; t < n; ++t) {
         if (t == i || !b.unit(i).active() || !b.unit(t).active()) continue;
+        if (table) {
+          const Point pa = b.unit(i).pos, pb = b.unit(t).pos;
+          if (table->line_of_sight(pa, pb) != table->line_of_sight_fresh(pa, pb)) {
+            ++sight_differed;
+            CHECK(table->line_of_sight(pa, pb) == table->line_of_sight_fresh(pa, pb));
+          }
+          ++sights;
+        }
         const double kept = b.kept_bearing(i, t);
         const double fresh = bearing_deg(b.unit(i).pos, b.unit(t).pos);
         if (std::bit_cast<std::uint64_t>(kept) != std::bit_cast<std::uint64_t>(fresh)) {
@@ -49,7 +61,7 @@ class MoveCheck final : public Recorder {
       }
     }
   }
-  long worlds = 0, world_differed = 0, bearings = 0, bearing_differed = 0;
+  long worlds = 0, world_differed = 0, bearings = 0, bearing_differed = 0, sights = 0, sight_differed = 0;
 
  private:
   const Engagement& g_;
@@ -57,7 +69,7 @@ class MoveCheck final : public Recorder {
 
 }  // namespace
 
-TEST_CASE("perf: the kept world of sight and the kept bearings are the fresh ones", "[perf][engagement][hex]") {
+TEST_CASE("perf: the kept world of sight, the kept bearings and the tabletop's sight are the fresh ones", "[perf][engagement][hex]") {
   for (std::string_view file : bench::k_signature_files) {
     INFO(file);
     const ScenarioPtr s = load_scenario_file(k_dir + "/" + std::string(file));
@@ -73,6 +85,9 @@ TEST_CASE("perf: the kept world of sight and the kept bearings are the fresh one
     CHECK(check.bearings > 1000);
     CHECK(check.world_differed == 0);
     CHECK(check.bearing_differed == 0);
+    CHECK(check.sight_differed == 0);
+    if (s->hex) CHECK(check.sights == 0);
+    else CHECK(check.sights > 1000);
   }
 }
 
