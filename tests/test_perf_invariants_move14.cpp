@@ -13,6 +13,7 @@
 #include <bit>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "bots/registry.hpp"
 #include "engine/board/tabletop.hpp"
@@ -68,6 +69,35 @@ class MoveCheck final : public Recorder {
 };
 
 }  // namespace
+
+// The bound before the table is a function of the segment and the terrain
+// alone: every pair of a grid of points over each signature tabletop (units
+// seldom stand with a sight-blocking area between them), both ways.
+TEST_CASE("perf: the tabletop's sight bound answers as the computation on a grid of segments", "[perf][board]") {
+  long checked = 0, blocked = 0, differed = 0;
+  for (std::string_view file : bench::k_signature_files) {
+    INFO(file);
+    const ScenarioPtr s = load_scenario_file(k_dir + "/" + std::string(file));
+    const auto* table = dynamic_cast<const Tabletop*>(s->board.get());
+    if (!table) continue;
+    std::vector<Point> grid;
+    for (int gx = 0; gx <= 12; ++gx)
+      for (int gy = 0; gy <= 12; ++gy) grid.push_back(Point{table->width().as_cm() * gx / 12.0, table->depth().as_cm() * gy / 12.0});
+    for (const Point a : grid)
+      for (const Point b : grid) {
+        const bool fresh = table->line_of_sight_fresh(a, b);
+        if ((a == b ? true : fresh) != table->line_of_sight(a, b)) {
+          ++differed;
+          CHECK(fresh == table->line_of_sight(a, b));
+        }
+        ++checked;
+        if (!fresh) ++blocked;
+      }
+  }
+  CHECK(checked > 10000);
+  CHECK(blocked > 100);  // some segments are blocked: the check can tell
+  CHECK(differed == 0);
+}
 
 TEST_CASE("perf: the kept world of sight, the kept bearings and the tabletop's sight are the fresh ones", "[perf][engagement][hex]") {
   for (std::string_view file : bench::k_signature_files) {
