@@ -123,6 +123,9 @@ class Tabletop final : public Board {
   bool on_board(Point p) const override;
   Length distance(Point a, Point b) const override;
   bool line_of_sight(Point a, Point b) const override;
+  // line_of_sight's computation, neither bounded first nor kept (for
+  // tests/test_perf_invariants_move14.cpp's check against line_of_sight).
+  bool line_of_sight_fresh(Point a, Point b) const { return line_of_sight_computed(a, b); }
   int cover_at(Point p) const override;
   int cover_of(const Footprint& unit, std::optional<Point> viewer) const override;
   Length height_at(Point p) const override;

@@ -363,24 +363,22 @@ bool Battle::sees_miss(std::size_t a, std::size_t b) const {
 
 void Battle::sync_world() const {
   world_synced_ = changes_;
-  // Has any unit moved, left or come back since the epoch began? Most calls
-  // find that some unit did (a new epoch), so on a hex board the epoch's
-  // lists and bits are made in the same pass; when nothing changed they come
-  // out as they were (a function of the same keys).
-  bool same = world_epoch_ != 0;
+  // Has any unit moved, left or come back since the epoch began? Only the
+  // units whose keys changed are looked up again (their hexes); on a hex
+  // board the epoch's bits are made in the same pass (an OR over every
+  // active unit's place: cheap, and two units may share a place, so a bit
+  // is not cleared one unit at a time).
+  bool moved = false, on_changed = false;
   const bool hex = hex_ != nullptr;
   std::uint64_t occ[2]{};
-  if (hex) {
-    epoch_units_[0].clear();
-    epoch_units_[1].clear();
-  }
   for (std::size_t k = 0; k < units_.size(); ++k) {
     const Unit& u = units_[k];
     const std::uint64_t x = std::bit_cast<std::uint64_t>(u.pos.x), y = std::bit_cast<std::uint64_t>(u.pos.y);
     const std::uint64_t on = u.active() ? 1 : 0;
     std::uint64_t* key = &world_key_[3 * k];
     if (key[0] != x || key[1] != y || key[2] != on) {
-      same = false;
+      moved = true;
+      on_changed = on_changed || key[2] != on;
       key[0] = x;
       key[1] = y;
       key[2] = on;
@@ -390,14 +388,59 @@ void Battle::sync_world() const {
       }
     }
     if (!hex || on == 0) continue;
-    if (u.side <= 1) epoch_units_[u.side].push_back(EpochUnit{k, world_hex_[k]});
     const std::size_t i = world_place_[k];
     if (i < 128) occ[i >> 6] |= std::uint64_t{1} << (i & 63);
   }
-  if (same) return;
+  // Nothing moved, left or came back: the epoch's lists and bits are those
+  // of the same keys (epochs start at 1, so the first call makes them).
+  if (!moved && world_epoch_ != 0) return;
   ++world_epoch_;
+  if (!hex) return;
   occ_bits_[0] = occ[0];
   occ_bits_[1] = occ[1];
+  // The epoch's active units of each side in index order: when no unit
+  // left or came back since the lists were made, the same units in the same
+  // order (only hexes changed: world_hex_ holds every unit's, kept above);
+  // else made again from the on-table flags just kept.
+  if (!on_changed) {
+    for (auto& list : epoch_units_)
+      for (EpochUnit& e : list) e.hex = world_hex_[e.index];
+    return;
+  }
+  epoch_units_[0].clear();
+  epoch_units_[1].clear();
+  for (std::size_t k = 0; k < units_.size(); ++k) {
+    const std::uint8_t side = units_[k].side;
+    if (world_key_[3 * k + 2] != 0 && side <= 1) epoch_units_[side].push_back(EpochUnit{k, world_hex_[k]});
+  }
+}
+
+bool Battle::world_matches_fresh() const {
+  if (world_synced_ != changes_) sync_world();
+  std::vector<EpochUnit> fresh[2];
+  std::uint64_t occ[2]{};
+  for (std::size_t k = 0; k < units_.size(); ++k) {
+    const Unit& u = units_[k];
+    const std::uint64_t on = u.active() ? 1 : 0;
+    if (world_key_[3 * k] != std::bit_cast<std::uint64_t>(u.pos.x) || world_key_[3 * k + 1] != std::bit_cast<std::uint64_t>(u.pos.y) ||
+        world_key_[3 * k + 2] != on)
+      return false;
+    if (!hex_) continue;
+    const Hex h = hex_->hex_of(u.pos);
+    if (!(world_hex_[k] == h) || world_place_[k] != hex_->hex_index(h)) return false;
+    if (on == 0) continue;
+    if (u.side <= 1) fresh[u.side].push_back(EpochUnit{k, h});
+    const std::size_t i = hex_->hex_index(h);
+    if (i < 128) occ[i >> 6] |= std::uint64_t{1} << (i & 63);
+  }
+  if (!hex_) return true;
+  if (occ[0] != occ_bits_[0] || occ[1] != occ_bits_[1]) return false;
+  for (int s = 0; s < 2; ++s) {
+    if (fresh[s].size() != epoch_units_[s].size()) return false;
+    for (std::size_t n = 0; n < fresh[s].size(); ++n)
+      if (fresh[s][n].index != epoch_units_[s][n].index || !(fresh[s][n].hex == epoch_units_[s][n].hex)) return false;
+  }
+  return true;
 }
 
 // The epoch's count of active units per board place, and those off the

@@ -151,6 +151,14 @@ class Battle {
   // that may adds its dice; `artillery` (if given) lists them.
   int combined_arms_dice(std::size_t attacker, std::size_t target, std::vector<UnitIndex>* artillery = nullptr) const;
 
+  // For issue 32's checks (tests/test_perf_invariants_move14.cpp), kept
+  // answers against fresh ones: bearing_deg(a's position, b's) as the engine
+  // keeps it (pair_bearing), and whether the world of sight brought up to
+  // date (sync_world: each unit's hex and place, each side's active units,
+  // the occupied places' bits) is what the units make afresh.
+  double kept_bearing(std::size_t a, std::size_t b) const { return pair_bearing(a, b); }
+  bool world_matches_fresh() const;
+
  private:
   friend class Engagement;
   const Scenario* scenario_;

@@ -92,13 +92,19 @@ void Engagement::activate(std::size_t i) {
 // account.
 void Engagement::move_unit(std::size_t i, const Command& c) {
   Unit& u = b_.units_[i];
-  Pace p = move_pace(i, c);
   Move m = c.move;
   if (u.order == Order::retreating && m == Move::toward) m = Move::hold;  // must rally first
+  // Holding, or changing formation or mount, the unit stays at halt: its
+  // pace and allowance are read only by the account (the event below, and
+  // move_pace's own), so with no recorder they are not asked (move_pace and
+  // Battle::allowance change nothing; moved_pace_ is halt for a move of 0).
+  const bool stays = m == Move::hold || m == Move::form_square || m == Move::leave_square || m == Move::dismount || m == Move::mount;
+  const bool asks = rec_ || !stays;
+  Pace p = asks ? move_pace(i, c) : Pace::halt;
   const bool target_ok = c.target != k_no_unit && static_cast<std::size_t>(c.target) < b_.units_.size() &&
                          b_.units_[static_cast<std::size_t>(c.target)].active();
   const auto t = static_cast<std::size_t>(target_ok ? c.target : 0);
-  Length a = b_.allowance(i, p);
+  Length a = asks ? b_.allowance(i, p) : Length();
   const bool free_about = r_.combat.movement.about_face_free;
   double moved = 0;
   std::string what;  // for the account only: built when a recorder listens
@@ -156,11 +162,13 @@ void Engagement::move_unit(std::size_t i, const Command& c) {
       change_formation(i, m, what);
       break;
   }
-  // bearing_deg(u.pos, the target's): on a hex board, kept per pair of
-  // units and of places (Battle::pair_bearing; units stand on hex centres,
-  // so the places recur); on a table the places rarely recur, so the memo's
-  // check costs more than it saves.
-  if (c.face_target && target_ok) u.facing = b_.hex() ? b_.pair_bearing(i, t) : bearing_deg(u.pos, b_.units_[t].pos);
+  // bearing_deg(u.pos, the target's), kept per pair of units while both
+  // positions keep their bits (Battle::pair_bearing; on a hex board per
+  // pair of places too: units stand on hex centres). On a table too: the
+  // pair's slot is the one aspect_at keeps for the same two positions, and
+  // a unit facing a target it holds before was mostly asked already
+  // (issue 32, fourteenth pass: mounted_infantry_raid 171,472 -> 171,175).
+  if (c.face_target && target_ok) u.facing = b_.pair_bearing(i, t);
   moved_cm_[i] += moved;
   moved_pace_[i] = moved > 0 ? p : Pace::halt;
   u.ran_this_turn = c.running;
