@@ -78,6 +78,13 @@ Battle::Battle(const Scenario& s) : scenario_(&s), rules_(s.rules.get()), board_
   if (situation_kept_) situation_key_.assign(3 * units_.size(), 0);
   occupied_.reserve(units_.size());
   block_units_.reserve(units_.size());
+  if (blocks_ && hex_ && units_.size() <= 64) {
+    // combined_arms_dice's kept answers (ArmsMemo in battle.hpp).
+    arms_memo_.assign(units_.size() * units_.size(), ArmsMemo{});
+    arms_scratch_.reserve(units_.size());
+    for (std::size_t k = 0; k < units_.size(); ++k)
+      if (arm_of(k) == Arm::artillery) artillery_bits_ |= std::uint64_t{1} << k;
+  }
 }
 
 // Copy-assigning units of the same names reuses the strings' memory.

@@ -149,7 +149,13 @@ class Battle {
   bool fired(std::size_t i) const { return fired_[i] != 0; }
   // Seed 004: "one or more ordered artillery units may combine": every battery
   // that may adds its dice; `artillery` (if given) lists them.
+  // Kept per ordered pair while the world (Battle::sync_world's epoch) and
+  // the fired_ and square bits it reads keep their values (the fourteenth
+  // pass: the shooting step, the melee and the infantry bot ask it of the
+  // same pair in the same world).
   int combined_arms_dice(std::size_t attacker, std::size_t target, std::vector<UnitIndex>* artillery = nullptr) const;
+  // The same computed, without the kept answers (tests/test_perf_invariants_fight14.cpp).
+  int combined_arms_dice_fresh(std::size_t attacker, std::size_t target, std::vector<UnitIndex>* artillery = nullptr) const;
 
   // For issue 32's checks (tests/test_perf_invariants_move14.cpp), kept
   // answers against fresh ones: bearing_deg(a's position, b's) as the engine
@@ -183,6 +189,24 @@ class Battle {
   // being on the table, which change only with changed().
   mutable std::uint64_t occupied_at_ = 0;
   mutable std::vector<BlockUnit> block_units_;
+  // combined_arms_dice's answers (boards with blocks, at most 64 units), per
+  // ordered pair [attacker * units + target]. The answer reads of each unit
+  // its arm, side and horse artillery (fixed), its hex and whether it has
+  // blocks (the world: sync_world's epoch keys every unit's position bits
+  // and being on the table, so the same epoch is the same hexes and the
+  // same units with blocks), and `ordered` (fired_) of the attacker and of
+  // artillery units and `in_square` of artillery units (unit_dice), which
+  // the epoch does not see: those bits are the key's `bits`. A kept answer
+  // holds for the same epoch and bits (epochs start at 1; 0: never).
+  struct ArmsMemo {
+    std::uint64_t epoch = 0;
+    std::uint64_t fired = 0, square = 0;  // the bits read, as of the answer
+    std::uint64_t arts = 0;               // the artillery list, a bit per unit (the list is in index order)
+    int dice = 0;
+  };
+  mutable std::vector<ArmsMemo> arms_memo_;
+  mutable std::vector<UnitIndex> arms_scratch_;  // the list when the caller asks none
+  std::uint64_t artillery_bits_ = 0;              // units of arm artillery (fixed in a battle)
 
   // Memo of gap() and sees() for each ordered pair of units, keyed by the
   // exact bits of what they are computed from (both positions; for the gap

@@ -10,6 +10,7 @@
 // tables/seed004.yaml.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 
 #include "engine/engagement/engagement.hpp"
@@ -816,6 +817,43 @@ const std::vector<Hex>& Battle::occupied() const {
 }
 
 int Battle::combined_arms_dice(std::size_t attacker, std::size_t target, std::vector<UnitIndex>* artillery) const {
+  if (arms_memo_.empty()) return combined_arms_dice_fresh(attacker, target, artillery);
+  // The bits the answer reads that the epoch does not see (ArmsMemo), and
+  // the fresh computation's first test: without an active artillery unit
+  // on the attacker's side the answer is 0 (neither kept nor the world
+  // synced for it: most scenarios have no artillery).
+  std::uint64_t fired = fired_[attacker] != 0 ? std::uint64_t{1} << attacker : 0, square = 0;
+  bool any = false;
+  for (std::uint64_t m = artillery_bits_; m != 0; m &= m - 1) {
+    const auto k = static_cast<std::size_t>(std::countr_zero(m));
+    if (fired_[k] != 0) fired |= std::uint64_t{1} << k;
+    if (units_[k].in_square()) square |= std::uint64_t{1} << k;
+    any = any || (units_[k].side == units_[attacker].side && units_[k].active());
+  }
+  if (!any) {
+    if (artillery) artillery->clear();
+    return 0;
+  }
+  if (world_synced_ != changes_) sync_world();
+  ArmsMemo& e = arms_memo_[attacker * units_.size() + target];
+  if (e.epoch == world_epoch_ && e.fired == fired && e.square == square) {
+    if (artillery) {
+      artillery->clear();
+      for (std::uint64_t m = e.arts; m != 0; m &= m - 1) artillery->push_back(static_cast<UnitIndex>(std::countr_zero(m)));
+    }
+    return e.dice;
+  }
+  std::vector<UnitIndex>& list = artillery ? *artillery : arms_scratch_;
+  e.dice = combined_arms_dice_fresh(attacker, target, &list);
+  e.arts = 0;
+  for (const UnitIndex k : list) e.arts |= std::uint64_t{1} << k;
+  e.epoch = world_epoch_;
+  e.fired = fired;
+  e.square = square;
+  return e.dice;
+}
+
+int Battle::combined_arms_dice_fresh(std::size_t attacker, std::size_t target, std::vector<UnitIndex>* artillery) const {
   if (artillery) artillery->clear();
   if (!blocks_ || !hex_) return 0;
   const Seed004Rules& r = *blocks_;

@@ -558,10 +558,14 @@ CombinedArmsRefusal combined_arms(const Seed004Rules& r, const HexBoard& b, cons
       if (u.side == artillery.side && u.blocks > 0 && u.hex == h) return true;
     return false;
   };
+  // (The line's hexes are pure functions of the two ends: line(a, b)[k] is
+  // HexBoard::line_at(a, b, k, n), the same expression without building the
+  // line, and the other side's line is built only when its hexes are asked:
+  // each `&&` below asks its right side only when the left holds, as before.)
   if (range >= 2) {
-    const Hex h1 = b.line(artillery.hex, target.hex)[1];
-    const Hex h2 = b.line(artillery.hex, target.hex, true)[1];
-    if (friendly_lower(h1) && friendly_lower(h2)) return CombinedArmsRefusal::over_friendly_lower;
+    if (friendly_lower(HexBoard::line_at(artillery.hex, target.hex, 1, range)) &&
+        friendly_lower(b.line(artillery.hex, target.hex, true)[1]))
+      return CombinedArmsRefusal::over_friendly_lower;
   }
   std::vector<Hex> occupied;
   for (const auto& u : units)
@@ -571,14 +575,19 @@ CombinedArmsRefusal combined_arms(const Seed004Rules& r, const HexBoard& b, cons
     // Seed 004: "No units or terrain may occupy the line of sight path": any
     // terrain but open between the two blocks it (where the line runs along
     // a hexside, when both hexes beside it hold some: as for sight).
-    const auto p1 = b.line(artillery.hex, target.hex), p2 = b.line(artillery.hex, target.hex, true);
     auto terrain = [&](Hex h) {
       const HexTerrain& t = b.terrain(h);
       return t.impassable || t.halts_movement || t.blocks_sight || t.cover > 0 || t.height > 0 || t.name != "open";
     };
-    for (std::size_t k = 1; k + 1 < p1.size(); ++k) {
-      const bool t1 = terrain(p1[k]), t2 = terrain(p2[k]);
-      if (p1[k] == p2[k] ? t1 : (t1 && t2)) return CombinedArmsRefusal::no_line_of_sight;
+    // A step blocks only where its first hex has terrain (same ? t1 : t1 && t2):
+    // the other side's line is built at the first such step, if any.
+    std::vector<Hex> p2;
+    for (int k = 1; k + 1 <= range; ++k) {
+      const Hex h1 = HexBoard::line_at(artillery.hex, target.hex, k, range);
+      if (!terrain(h1)) continue;
+      if (p2.empty()) p2 = b.line(artillery.hex, target.hex, true);
+      const std::size_t i = static_cast<std::size_t>(k);
+      if (h1 == p2[i] || terrain(p2[i])) return CombinedArmsRefusal::no_line_of_sight;
     }
   }
   return CombinedArmsRefusal::none;
