@@ -107,6 +107,25 @@ TEST_CASE("hex: edges, and each side's distance to its own edge") {
   CHECK(b.edge_distance(h, Edge::right) == 4);
 }
 
+TEST_CASE("hex: nearer_edge says what comparing two edge distances says, on the board and one hex off it") {
+  // seed 004's retreat search (engine/modules/blocks/seed004.cpp) asks
+  // HexBoard::nearer_edge instead of two edge_distance calls.
+  const HexBoard b = board();
+  int nearer = 0, asked = 0;
+  for (int row = -1; row <= b.rows(); ++row)
+    for (int col = -1; col <= b.cols(); ++col)
+      for (HexDir d : k_hex_dirs)
+        for (Edge e : {Edge::bottom, Edge::top, Edge::left, Edge::right}) {
+          const Hex from = at(col, row), n = neighbour(from, d);
+          const bool want = b.edge_distance(n, e) < b.edge_distance(from, e);
+          CHECK(HexBoard::nearer_edge(n, from, e) == want);
+          nearer += want ? 1 : 0;
+          ++asked;
+        }
+  CHECK(nearer > 0);
+  CHECK(nearer < asked);
+}
+
 TEST_CASE("hex: line of sight is blocked by terrain and units between, never by the end hexes") {
   HexBoard b = board();
   const auto wood = b.add_terrain({.name = "wood", .halts_movement = true, .blocks_sight = true, .cover = 1});

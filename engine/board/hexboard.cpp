@@ -127,16 +127,6 @@ void HexBoard::set_terrain(Hex h, std::size_t type) {
   else if (types_[type].cover <= 0 && listed) covered_.erase(it);
 }
 
-int HexBoard::edge_distance(Hex h, Edge e) const {
-  switch (e) {
-    case Edge::bottom: return h.r;
-    case Edge::top: return rows_ - 1 - h.r;
-    case Edge::left: return col_of(h);
-    case Edge::right: return cols_ - 1 - col_of(h);
-  }
-  return 0;
-}
-
 namespace {
 
 // Is one step of a sight line blocked? Where the line runs along a hexside

@@ -151,7 +151,29 @@ class HexBoard final : public Board {
   const std::vector<HexTerrain>& terrain_types() const { return types_; }
 
   // Hexes from h to the edge (0 = on the edge row or column).
-  int edge_distance(Hex h, Edge e) const;
+  int edge_distance(Hex h, Edge e) const {
+    switch (e) {
+      case Edge::bottom: return h.r;
+      case Edge::top: return rows_ - 1 - h.r;
+      case Edge::left: return col_of(h);
+      case Edge::right: return cols_ - 1 - col_of(h);
+    }
+    return 0;
+  }
+  // edge_distance(n, e) < edge_distance(from, e), without the board: the
+  // distance is r, rows - 1 - r, col_of or cols - 1 - col_of by edge, so
+  // comparing two is comparing r or col_of the other way round (the board's
+  // size cancels), an exact integer identity. Seed 004's retreat search asks
+  // it of six neighbours a step (engine/modules/blocks/seed004.cpp).
+  static bool nearer_edge(Hex n, Hex from, Edge e) {
+    switch (e) {
+      case Edge::bottom: return n.r < from.r;
+      case Edge::top: return n.r > from.r;
+      case Edge::left: return col_of(n) < col_of(from);
+      case Edge::right: return col_of(n) > col_of(from);
+    }
+    return false;  // edge_distance is 0 for both: not nearer
+  }
 
   // Line of sight with units in the way: `units` are the centres of every unit
   // that could stand in between (the two ends' own hexes are ignored).

@@ -316,20 +316,6 @@ bool is_occupied(std::span<const Hex> occupied, Hex h) {
   return std::find(occupied.begin(), occupied.end(), h) != occupied.end();
 }
 
-// Is n nearer the edge e than from? HexBoard::edge_distance (hexboard.cpp)
-// is r, rows - 1 - r, col_of or cols - 1 - col_of by edge: comparing the
-// two distances is comparing r or col_of the other way round (the board's
-// size cancels), an exact integer identity, asked without the call.
-bool nearer_edge(Hex n, Hex from, Edge e) {
-  switch (e) {
-    case Edge::bottom: return n.r < from.r;
-    case Edge::top: return n.r > from.r;
-    case Edge::left: return HexBoard::col_of(n) < HexBoard::col_of(from);
-    case Edge::right: return HexBoard::col_of(n) > HexBoard::col_of(from);
-  }
-  return false;  // edge_distance is 0 for both: not nearer
-}
-
 // Hexes one step nearer the own edge that a retreating unit may enter.
 // (Every test is a pure read: the cheap "nearer" one goes first, as most
 // of the six neighbours fail it.)
@@ -337,7 +323,7 @@ template <class F>
 void each_retreat_step(const HexBoard& b, Hex from, Edge own, std::span<const Hex> occupied, F&& f) {
   for (HexDir d : k_hex_dirs) {
     const Hex n = neighbour(from, d);
-    if (!nearer_edge(n, from, own) || !b.on_board(n)) continue;
+    if (!HexBoard::nearer_edge(n, from, own) || !b.on_board(n)) continue;
     if (b.terrain(n).impassable || is_occupied(occupied, n)) continue;
     f(n);
   }
