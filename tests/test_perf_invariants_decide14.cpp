@@ -80,7 +80,7 @@ TEST_CASE("perf: the risk factor by RfTable equals rf_total for every combinatio
   CHECK(differences(r) == 0);
 }
 
-TEST_CASE("perf: RfTable counts a fact listed twice as rf_total does; too many facts are rf_total's", "[perf][engine]") {
+TEST_CASE("perf: RfTable counts a fact listed twice as rf_total does, and leaves too many facts to rf_total", "[perf][engine]") {
   Ruleset r = *default_ruleset();
   Modifier* any = nullptr;
   for (Modifier& m : r.modifiers)
