@@ -123,15 +123,16 @@ void ReactionTableBot::orders(const Battle& b, std::uint8_t side, Dice& dice, st
       continue;
     }
     const Facts f = b.facts(i);
-    const int rf = rf_total(r, f);
+    const int rf = b.rf_total(f);  // rf_total(r, f) by the ruleset's table (battle.hpp)
     const UnitState s{u.type, u.on_horse() ? u.pace : Pace::halt, u.gallop_streak};
     const Decision d = decide(r, rf, dice.d6(), s);
-    Command c = command_for(b, i, d, o_.charge_without_bonus);
+    // Built in its place (no copy of the command and its facts).
+    Command& c = out[i];
+    c = command_for(b, i, d, o_.charge_without_bonus);
     c.reacted = true;
     c.facts = f;
     c.rf = rf;
     c.decision = d;
-    out[i] = c;
   }
 }
 

@@ -31,6 +31,40 @@ int rf_total(const Ruleset& r, const Facts& f) {
   return total;
 }
 
+RfTable::RfTable(const Ruleset& r) {
+  for (const Modifier& m : r.modifiers) {
+    if (m.kind == Modifier::Kind::per) {
+      per_.push_back(&m);
+      continue;
+    }
+    for (Fact x : m.facts) {
+      if (std::find(asked_.begin(), asked_.begin() + static_cast<std::ptrdiff_t>(n_asked_), x) !=
+          asked_.begin() + static_cast<std::ptrdiff_t>(n_asked_))
+        continue;
+      if (n_asked_ == k_table_facts) return;  // too many for the table: rf_total
+      asked_[n_asked_++] = x;
+    }
+  }
+  sums_.assign(std::size_t{1} << n_asked_, 0);
+  for (std::size_t bits = 0; bits < sums_.size(); ++bits) {
+    Facts f;
+    for (std::size_t k = 0; k < n_asked_; ++k) f.set(asked_[k], static_cast<std::int32_t>((bits >> k) & 1U));
+    int sum = 0;
+    for (const Modifier& m : r.modifiers)
+      if (m.kind != Modifier::Kind::per) sum += modifier_value(m, f);
+    sums_[bits] = sum;
+  }
+  usable_ = true;
+}
+
+int RfTable::total(const Facts& f) const {
+  std::size_t bits = 0;
+  for (std::size_t k = 0; k < n_asked_; ++k) bits |= static_cast<std::size_t>(f[asked_[k]] != 0) << k;
+  int total = sums_[bits];
+  for (const Modifier* m : per_) total += modifier_value(*m, f);
+  return total;
+}
+
 static std::string percent(std::int32_t hundredths) {
   std::string s = std::to_string(hundredths / 100);
   if (hundredths % 100) {

@@ -16,6 +16,7 @@
 #include "engine/core/facts.hpp"
 #include "engine/board/geometry.hpp"
 #include "engine/decision/ruleset.hpp"
+#include "engine/decision/risk_factor.hpp"
 #include "engine/engagement/scenario.hpp"
 #include "engine/procedures/table_rules.hpp"
 #include "engine/modules/blocks/seed004.hpp"
@@ -507,6 +508,11 @@ class Battle {
  public:
   // situation(i) computed, without the table (tests/test_perf_invariants_asks.cpp).
   Situation situation_fresh(std::size_t i) const;
+  // rf_total(rules(), f) (engine/decision/risk_factor.cpp), by the ruleset's
+  // RfTable, made on first use (the ruleset is fixed for the battle's life);
+  // rf_total itself when the table cannot say the ruleset
+  // (tests/test_perf_invariants_decide14.cpp).
+  int rf_total(const Facts& f) const;
 
  private:
   // The battlefield part of situation(i): in_cover and the enemy facts.
@@ -532,6 +538,8 @@ class Battle {
   mutable std::vector<std::uint64_t> situation_key_;      // the world being asked
   mutable std::uint64_t situation_at_ = 0;                // changes_ when situation_entry_ was found (0: never)
   mutable std::size_t situation_entry_ = 0;
+  mutable RfTable rf_table_;
+  mutable bool rf_table_made_ = false;
 };
 
 // The memo's hit paths, inline; the misses compute in battle.cpp.

@@ -64,6 +64,14 @@ std::size_t Battle::situation_entry() const {
   return e;
 }
 
+int Battle::rf_total(const Facts& f) const {
+  if (!rf_table_made_) {
+    rf_table_ = RfTable(*rules_);
+    rf_table_made_ = true;
+  }
+  return rf_table_.usable() ? rf_table_.total(f) : vedette::rf_total(*rules_, f);
+}
+
 Situation Battle::situation(std::size_t i) const {
   Situation s = own_situation(units_[i]);
   if (!situation_kept_) {
