@@ -26,6 +26,7 @@
 #include "bots/skirmish_bots.hpp"
 #include "engine/core/dice.hpp"
 #include "engine/engagement/engagement.hpp"
+#include "perf_invariants_util.hpp"
 #include "engine/modules/skirmish/skirmish.hpp"
 #include "skirmish_test_util.hpp"
 #include "sims/lab/bench.hpp"
@@ -140,19 +141,9 @@ TEST_CASE("dice: an engagement's streams share one prefix", "[dice]") {
 }
 
 TEST_CASE("perf: memoised gap and sight equal the board's answers throughout engagements", "[perf][engagement][heavy]") {
-  for (std::string_view file : bench::k_signature_files) {
-    INFO(file);
-    const ScenarioPtr s = load_scenario_file(k_dir + "/" + std::string(file));
-    const Players players = make_players(*s);
-    Engagement game(*s, players.bots(), 3, 0);
-    GeometryCheck check(game);
-    game.attach(&check);
-    for (std::uint64_t i = 0; i < 15; ++i) {
-      game.reset(3, i);
-      game.run();
-    }
+  vtest::play_signature_scenarios<GeometryCheck>(3, 15, [&](const Scenario&, const GeometryCheck& check) {
     CHECK(check.checked > 100);
-  }
+  });
 }
 
 TEST_CASE("perf: charge_gate asks sight last, so skipping it when another gate refuses gives the same answer", "[perf][charge]") {

@@ -10,6 +10,7 @@
 
 #include "bots/registry.hpp"
 #include "engine/engagement/engagement.hpp"
+#include "perf_invariants_util.hpp"
 #include "sims/lab/bench.hpp"
 
 namespace t_perf_invariants_asks {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
@@ -17,8 +18,6 @@ namespace t_perf_invariants_asks {  // the file's own: tests/CMakeLists.txt comp
 using namespace vedette;
 
 namespace {
-
-const std::string k_dir = std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios";
 
 // Every active unit's situation, kept and fresh, at each event.
 class SituationCheck final : public Recorder {
@@ -62,22 +61,12 @@ class SituationCheck final : public Recorder {
 }  // namespace
 
 TEST_CASE("perf: the situation kept by world equals situation_fresh at every event of engagements", "[perf][engagement][hex]") {
-  for (std::string_view file : bench::k_signature_files) {
-    INFO(file);
-    const ScenarioPtr s = load_scenario_file(k_dir + "/" + std::string(file));
-    const Players players = make_players(*s);
-    Engagement game(*s, players.bots(), 3, 0);
-    SituationCheck check(game);
-    game.attach(&check);
-    // Enough engagements that worlds recur (every one starts from the same)
-    // and the table's entries are taken by other worlds.
-    for (std::uint64_t i = 0; i < 40; ++i) {
-      game.reset(3, i);
-      game.run();
-    }
+  // Enough engagements that worlds recur (every one starts from the same)
+  // and the table's entries are taken by other worlds.
+  vtest::play_signature_scenarios<SituationCheck>(3, 40, [&](const Scenario&, const SituationCheck& check) {
     CHECK(check.checked > 1000);
     CHECK(check.differed == 0);
-  }
+  });
 }
 
 }  // namespace t_perf_invariants_asks

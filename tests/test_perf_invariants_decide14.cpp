@@ -11,6 +11,7 @@
 #include "bots/registry.hpp"
 #include "engine/decision/risk_factor.hpp"
 #include "engine/engagement/engagement.hpp"
+#include "perf_invariants_util.hpp"
 #include "sims/lab/bench.hpp"
 
 namespace t_perf_invariants_decide14 {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
@@ -101,20 +102,10 @@ TEST_CASE("perf: RfTable counts a fact listed twice as rf_total does, and leaves
 }
 
 TEST_CASE("perf: Battle::rf_total equals rf_total at every event of engagements", "[perf][engagement][hex]") {
-  for (std::string_view file : bench::k_signature_files) {
-    INFO(file);
-    const ScenarioPtr s = load_scenario_file(k_dir + "/" + std::string(file));
-    const Players players = make_players(*s);
-    Engagement game(*s, players.bots(), 3, 0);
-    RfCheck check(game);
-    game.attach(&check);
-    for (std::uint64_t i = 0; i < 20; ++i) {
-      game.reset(3, i);
-      game.run();
-    }
+  vtest::play_signature_scenarios<RfCheck>(3, 20, [&](const Scenario&, const RfCheck& check) {
     CHECK(check.checked > 100);
     CHECK(check.differed == 0);
-  }
+  });
 }
 
 }  // namespace t_perf_invariants_decide14

@@ -11,6 +11,7 @@
 
 #include "bots/registry.hpp"
 #include "engine/engagement/engagement.hpp"
+#include "perf_invariants_util.hpp"
 #include "sims/lab/bench.hpp"
 
 namespace t_perf_invariants_fight14 {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
@@ -18,8 +19,6 @@ namespace t_perf_invariants_fight14 {  // the file's own: tests/CMakeLists.txt c
 using namespace vedette;
 
 namespace {
-
-const std::string k_dir = std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios";
 
 class ArmsCheck final : public Recorder {
  public:
@@ -57,21 +56,11 @@ class ArmsCheck final : public Recorder {
 
 TEST_CASE("perf: the kept combined-arms dice equal the fresh computation at every event", "[perf][engagement][hex][blocks]") {
   long combined = 0;
-  for (std::string_view file : bench::k_signature_files) {
-    INFO(file);
-    const ScenarioPtr s = load_scenario_file(k_dir + "/" + std::string(file));
-    const Players players = make_players(*s);
-    Engagement game(*s, players.bots(), 3, 0);
-    ArmsCheck check(game);
-    game.attach(&check);
-    for (std::uint64_t i = 0; i < 20; ++i) {
-      game.reset(3, i);
-      game.run();
-    }
+  vtest::play_signature_scenarios<ArmsCheck>(3, 20, [&](const Scenario&, const ArmsCheck& check) {
     CHECK(check.checked > 1000);
     CHECK(check.differed == 0);
     combined += check.combined;
-  }
+  });
   // Some answers are dice (hex_horse_artillery's battery), not only zeros.
   CHECK(combined > 0);
 }

@@ -18,6 +18,7 @@
 #include "bots/registry.hpp"
 #include "engine/board/tabletop.hpp"
 #include "engine/engagement/engagement.hpp"
+#include "perf_invariants_util.hpp"
 #include "sims/lab/bench.hpp"
 
 namespace t_perf_invariants_move14 {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
@@ -100,25 +101,15 @@ TEST_CASE("perf: the tabletop's sight bound answers as the computation on a grid
 }
 
 TEST_CASE("perf: the kept world of sight, the kept bearings and the tabletop's sight are the fresh ones", "[perf][engagement][hex]") {
-  for (std::string_view file : bench::k_signature_files) {
-    INFO(file);
-    const ScenarioPtr s = load_scenario_file(k_dir + "/" + std::string(file));
-    const Players players = make_players(*s);
-    Engagement game(*s, players.bots(), 3, 0);
-    MoveCheck check(game);
-    game.attach(&check);
-    for (std::uint64_t i = 0; i < 10; ++i) {
-      game.reset(3, i);
-      game.run();
-    }
+  vtest::play_signature_scenarios<MoveCheck>(3, 10, [&](const Scenario& s, const MoveCheck& check) {
     CHECK(check.worlds > 100);
     CHECK(check.bearings > 1000);
     CHECK(check.world_differed == 0);
     CHECK(check.bearing_differed == 0);
     CHECK(check.sight_differed == 0);
-    if (s->hex) CHECK(check.sights == 0);
+    if (s.hex) CHECK(check.sights == 0);
     else CHECK(check.sights > 1000);
-  }
+  });
 }
 
 }  // namespace t_perf_invariants_move14

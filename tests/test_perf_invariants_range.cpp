@@ -10,6 +10,7 @@
 
 #include "bots/registry.hpp"
 #include "engine/engagement/engagement.hpp"
+#include "perf_invariants_util.hpp"
 #include "sims/lab/bench.hpp"
 
 namespace t_perf_invariants_range {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
@@ -17,8 +18,6 @@ namespace t_perf_invariants_range {  // the file's own: tests/CMakeLists.txt com
 using namespace vedette;
 
 namespace {
-
-const std::string k_dir = std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios";
 
 class RangeCheck final : public Recorder {
  public:
@@ -56,22 +55,12 @@ class RangeCheck final : public Recorder {
 }  // namespace
 
 TEST_CASE("perf: the charge range bound never passes over a prospect that reaches", "[perf][engagement][hex]") {
-  for (std::string_view file : bench::k_signature_files) {
-    INFO(file);
-    const ScenarioPtr s = load_scenario_file(k_dir + "/" + std::string(file));
-    const Players players = make_players(*s);
-    Engagement game(*s, players.bots(), 3, 0);
-    RangeCheck check(game);
-    game.attach(&check);
-    for (std::uint64_t i = 0; i < 10; ++i) {
-      game.reset(3, i);
-      game.run();
-    }
+  vtest::play_signature_scenarios<RangeCheck>(3, 10, [&](const Scenario&, const RangeCheck& check) {
     CHECK(check.checked > 1000);
     CHECK(check.differed == 0);
     // The bound answers: some prospects reach, some are passed over.
     CHECK((check.reached > 0 || check.skipped > 0));
-  }
+  });
 }
 
 }  // namespace t_perf_invariants_range
