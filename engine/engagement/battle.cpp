@@ -642,6 +642,10 @@ std::span<const Hex> Battle::hex_line(Hex a, Hex b) const {
   return {hex_line_cells_.data() + l.offset, l.len};
 }
 
+// nearest_enemy_miss on hexes takes at most this many enemies by distance
+// (its key keeps the list position in 8 bits: at most 256).
+constexpr std::size_t k_nearest_sorted = 32;
+
 UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
   UnitIndex best = k_no_unit;
   Length best_gap;
@@ -667,11 +671,39 @@ UnitIndex Battle::nearest_enemy_miss(std::size_t i, bool visible_only) const {
       best = static_cast<UnitIndex>(j);
       best_n = n;
     };
-    if (sides01_) {
+    const std::vector<EpochUnit>* list = sides01_ ? &epoch_units_[1 - units_[i].side] : nullptr;
+    if (list && visible_only && list->size() <= k_nearest_sorted) {
+      // The search below keeps the first unit in index order among those
+      // in sight at the least max(n, 1): the same unit is the first in
+      // sight when the units are taken by (max(n, 1), index), which asks
+      // sight only until that unit (sight is a pure answer of the epoch,
+      // sees_in_epoch, so asking it of fewer units changes nothing). Most
+      // searches start in a new epoch, where each question of sight is a
+      // miss (issue 32, fifteenth pass). The list is in index order, so its
+      // position stands for the index in the key.
+      std::uint32_t keys[k_nearest_sorted];
+      std::size_t count = 0;
+      for (std::size_t p = 0; p < list->size(); ++p) {
+        const Hex hj = (*list)[p].hex;
+        const int dq = hj.q - hi.q, dr = hj.r - hi.r;
+        const int n = std::max(1, (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2);  // hex_distance
+        // Kept in order as it goes (an insertion: a handful of enemies).
+        const std::uint32_t key = static_cast<std::uint32_t>(n) << 8 | static_cast<std::uint32_t>(p);
+        std::size_t at = count++;
+        for (; at > 0 && keys[at - 1] > key; --at) keys[at] = keys[at - 1];
+        keys[at] = key;
+      }
+      for (std::size_t k = 0; k < count; ++k) {
+        const std::size_t j = (*list)[keys[k] & 0xFF].index;
+        if (!sees_in_epoch(i, j)) continue;
+        best = static_cast<UnitIndex>(j);
+        break;
+      }
+    } else if (list) {
       // The same search over the epoch's active units of the other side (in
       // index order; sync_world has just read every unit's being on the
       // table into the epoch).
-      for (const EpochUnit& e : epoch_units_[1 - units_[i].side]) consider(e.index, e.hex);
+      for (const EpochUnit& e : *list) consider(e.index, e.hex);
     } else {
       for (std::size_t j = 0; j < units_.size(); ++j)
         if (units_[j].active() && enemies(i, j)) consider(j, world_hex_[j]);
