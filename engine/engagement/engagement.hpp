@@ -333,6 +333,17 @@ class Engagement {
   // The blocks module's dice (roll_symbols into them): a melee's attack and
   // battle back, a unit's fire (reserved at construction; grown, kept).
   std::vector<Symbol> rolled_, rolled_back_;
+  // ---- issue 32, fifteenth pass (the blocks module allocates nothing once
+  // warmed: engine/engagement/engagement_blocks.cpp) ----
+  // The batteries that combine arms with a melee (block_melee) and those a
+  // shooting battery asks about (block_shooting's hold-fire question).
+  std::vector<UnitIndex> melee_arts_, shoot_arts_;
+  // Seed 004's results filled in place (engine/modules/blocks/seed004.hpp's
+  // out-parameter forms): their vectors keep their capacity.
+  Retreat retreat_;
+  SquareMelee square_melee_;
+  RetireResult retire_result_;
+  // ---- end of the fifteenth pass's blocks members ----
   std::vector<int> pending_hits_;
   std::vector<double> moved_cm_;  // voluntary movement this turn, per unit
   std::vector<Pace> moved_pace_;  // the pace it moved at this turn (halt if it did not)

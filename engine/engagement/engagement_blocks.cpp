@@ -59,6 +59,22 @@ void Engagement::block_start() {
   }
   square_card_.assign(b_.units_.size(), -1);
   pending_flags_.assign(b_.units_.size(), 0);
+  // The module's scratch, sized once beyond what a turn asks (a battery per
+  // unit; a melee's dice and a retreat's hexes are a few), so that a rarer,
+  // bigger melee later does not grow them (issue 32: nothing allocates once
+  // warmed; tests/no_alloc/test_no_alloc.cpp). reserve does nothing when
+  // the capacity is there already (every reset after the first).
+  constexpr std::size_t k_scratch = 32;
+  melee_arts_.reserve(b_.units_.size());
+  shoot_arts_.reserve(b_.units_.size());
+  rolled_back_.reserve(k_scratch);
+  retreat_.path.reserve(k_scratch);
+  square_melee_.square_rolled.reserve(k_scratch);
+  square_melee_.cavalry_rolled.reserve(k_scratch);
+  square_melee_.cavalry_retreat.path.reserve(k_scratch);
+  square_melee_.square_retreat.path.reserve(k_scratch);
+  retire_result_.rolled.reserve(k_scratch);
+  retire_result_.path.reserve(k_scratch);
 }
 
 // The board's own move (HexBoard::move_toward: hex by hex along the hex
@@ -249,7 +265,8 @@ bool Engagement::block_retreat(std::size_t i, int hexes, const char* why) {
   if (!u.active() || hexes <= 0) return false;
   const HexBoard& hb = *b_.hex();
   const Edge own = b_.scenario().sides[u.side].edge;
-  const Retreat rt = vedette::retreat(hb, b_.unit_hex(i), own, hexes, !u.in_square(), b_.occupied());
+  Retreat& rt = retreat_;  // filled in place: no allocation once grown
+  vedette::retreat(hb, b_.unit_hex(i), own, hexes, !u.in_square(), b_.occupied(), rt);
   if (!rt.path.empty()) {
     b_.place_on_hex(i, rt.path.back());  // u.pos = hb.centre(...), its hex kept
     b_.changed();
@@ -322,7 +339,7 @@ void Engagement::block_shooting() {
     if (arm == Arm::artillery) {
       // The melees to come this turn: the charges' contacts, and its side's
       // infantry adjacent to an enemy (block_infantry_attacks).
-      std::vector<UnitIndex> arts;
+      std::vector<UnitIndex>& arts = shoot_arts_;  // the engagement's scratch
       auto supports = [&](std::size_t att, std::size_t def) {
         return b_.units_[att].side == u.side && b_.combined_arms_dice(att, def, &arts) > 0 &&
                std::find(arts.begin(), arts.end(), static_cast<UnitIndex>(i)) != arts.end();
@@ -461,7 +478,7 @@ void Engagement::block_melee(const Contact& c) {
   const Arm arm_a = b_.arm_of(a), arm_d = b_.arm_of(d);
   // Seed 004, Combined Arms: an ordered artillery unit in range with a clear
   // line of sight adds its dice (declared before any dice are rolled).
-  std::vector<UnitIndex> arts;
+  std::vector<UnitIndex>& arts = melee_arts_;  // the engagement's scratch (combined_arms_dice clears it)
   const int art_dice = b_.combined_arms_dice(a, d, &arts);
   block_offer_square(a, d);
   block_combine_arms(a, d, arts);
@@ -541,7 +558,8 @@ void Engagement::block_melee_square(std::size_t a, std::size_t d, int art_dice, 
   const Edge edge_a = b_.scenario().sides[A.side].edge, edge_d = b_.scenario().sides[D.side].edge;
   BlockUnit cav = b_.block_of(a), sq = b_.block_of(d);
   const int cav_before = cav.blocks, sq_before = sq.blocks;
-  const SquareMelee m = resolve_cavalry_vs_square(r, hb, cav, edge_a, sq, edge_d, art_dice, b_.occupied(), melee_);
+  SquareMelee& m = square_melee_;  // filled in place: no allocation once grown
+  resolve_cavalry_vs_square(r, hb, cav, edge_a, sq, edge_d, art_dice, b_.occupied(), melee_, m);
   sd.melee_hits += m.cavalry_hits_taken;
   if (rec_) {
     Event e = event("melee", "square_first", d);
@@ -604,7 +622,8 @@ bool Engagement::block_retire_and_reform(std::size_t a, std::size_t d, int dice_
   const RetireRefusal why = b_.retire_refusal(d);  // may_retire_and_reform, kept for the bot's same question
   if (why == RetireRefusal::none && bots_[D.side]->retire_and_reform(b_, d, a)) {
     const int before = cav.blocks;
-    const RetireResult rr = resolve_retire_and_reform(r, hb, cav, dice_a, art_dice, edge_d, b_.occupied(), melee_);
+    RetireResult& rr = retire_result_;  // filled in place: no allocation once grown
+    resolve_retire_and_reform(r, hb, cav, dice_a, art_dice, edge_d, b_.occupied(), melee_, rr);
     ++sd.retire_and_reform;
     sa.melee_hits += rr.hits;
     if (rec_) {

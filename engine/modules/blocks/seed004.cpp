@@ -386,13 +386,23 @@ bool any_path(const HexBoard& b, Hex from, Edge own, int left, std::span<const H
 
 Retreat retreat(const HexBoard& b, Hex from, Edge own, int hexes, bool can_move, std::span<const Hex> occupied) {
   Retreat out;
-  if (hexes <= 0) return out;
+  retreat(b, from, own, hexes, can_move, occupied, out);
+  return out;
+}
+
+void retreat(const HexBoard& b, Hex from, Edge own, int hexes, bool can_move, std::span<const Hex> occupied, Retreat& out) {
+  out.path.clear();
+  out.blocks_lost = 0;
+  if (hexes <= 0) return;
   if (can_move) {
-    std::vector<Hex> cur;
+    // The search's current path: this thread's scratch (no allocation once
+    // grown; `longest` copies it into out.path, whose capacity is kept).
+    thread_local std::vector<Hex> cur;
+    cur.clear();
+    if (cur.capacity() < 32) cur.reserve(32);  // once per thread: a deeper search later does not grow it
     longest(b, from, own, hexes, occupied, cur, out.path);
   }
   out.blocks_lost = hexes - static_cast<int>(out.path.size());
-  return out;
 }
 
 int retreat_hexes(const Seed004Rules& r, Arm a, int flags, int ignored) {
@@ -429,17 +439,29 @@ RetireResult resolve_retire_and_reform(const Seed004Rules& r, const HexBoard& b,
                                        int artillery_dice, Edge own, std::span<const Hex> occupied, Dice& dice,
                                        std::size_t path_choice) {
   RetireResult out;
-  out.rolled = roll_symbols(r, dice, infantry_dice + artillery_dice);
+  resolve_retire_and_reform(r, b, cavalry, infantry_dice, artillery_dice, own, occupied, dice, out, path_choice);
+  return out;
+}
+
+void resolve_retire_and_reform(const Seed004Rules& r, const HexBoard& b, BlockUnit& cavalry, int infantry_dice,
+                               int artillery_dice, Edge own, std::span<const Hex> occupied, Dice& dice, RetireResult& out,
+                               std::size_t path_choice) {
+  // Every field as a fresh RetireResult has it (the vectors keep their capacity).
+  out.path.clear();
+  out.attacker_may_take_ground = true;
+  out.cavalry_battles_back = false;
+  roll_symbols(r, dice, infantry_dice + artillery_dice, out.rolled);
   out.hits = score_retiring(r, out.rolled).hits;
   cavalry.blocks = std::max(0, cavalry.blocks - out.hits);
   out.eliminated = cavalry.blocks == 0;
-  if (out.eliminated) return out;
+  if (out.eliminated) return;
   // retire_paths' paths[min(path_choice, size - 1)], without the list.
-  std::vector<Hex> cur;
+  thread_local std::vector<Hex> cur;
+  cur.clear();
+  if (cur.capacity() < 32) cur.reserve(32);  // once per thread: a deeper search later does not grow it
   std::size_t listed = 0;
   pick_path(b, cavalry.hex, own, r.retire_hexes, occupied, cur, path_choice, listed, out.path);
   if (listed > 0) cavalry.hex = out.path.back();
-  return out;
 }
 
 // -------------------------------------------------------- infantry square
@@ -486,9 +508,32 @@ SquareMelee resolve_cavalry_vs_square(const Seed004Rules& r, const HexBoard& b, 
                                       BlockUnit& square, Edge square_edge, int artillery_dice,
                                       std::span<const Hex> occupied, Dice& dice) {
   SquareMelee out;
+  resolve_cavalry_vs_square(r, b, cavalry, cavalry_edge, square, square_edge, artillery_dice, occupied, dice, out);
+  return out;
+}
+
+void resolve_cavalry_vs_square(const Seed004Rules& r, const HexBoard& b, BlockUnit& cavalry, Edge cavalry_edge,
+                               BlockUnit& square, Edge square_edge, int artillery_dice, std::span<const Hex> occupied,
+                               Dice& dice, SquareMelee& out) {
+  // Every field as a fresh SquareMelee has it (the vectors keep their capacity).
+  out.square_dice = 0;
+  out.cavalry_hits_taken = 0;
+  out.bounced = false;
+  out.cavalry_retreat.path.clear();
+  out.cavalry_retreat.blocks_lost = 0;
+  out.cavalry_eliminated = false;
+  out.combined_arms_lost = false;
+  out.cavalry_attacks = false;
+  out.cavalry_dice = 0;
+  out.artillery_dice = 0;
+  out.cavalry_rolled.clear();
+  out.square_hits_taken = 0;
+  out.square_retreat.path.clear();
+  out.square_retreat.blocks_lost = 0;
+  out.square_eliminated = false;
   // 1. The square battles first, at most 1 die, less the cavalry hex's terrain.
   out.square_dice = capped_dice(square.blocks, r.square_max_dice, b.terrain(cavalry.hex).cover);
-  out.square_rolled = roll_symbols(r, dice, out.square_dice);
+  roll_symbols(r, dice, out.square_dice, out.square_rolled);
   const Score s = score(r, out.square_rolled, Arm::cavalry, CombatKind::melee, r.sabres(Arm::infantry));
   out.cavalry_hits_taken = s.hits;
   cavalry.blocks = std::max(0, cavalry.blocks - s.hits);
@@ -498,7 +543,7 @@ SquareMelee resolve_cavalry_vs_square(const Seed004Rules& r, const HexBoard& b, 
   if (cavalry.blocks > 0 && bounce > 0) {
     // A bounce flag may not be ignored for any reason.
     out.bounced = true;
-    out.cavalry_retreat = retreat(b, cavalry.hex, cavalry_edge, retreat_hexes(r, Arm::cavalry, bounce, 0), true, occupied);
+    retreat(b, cavalry.hex, cavalry_edge, retreat_hexes(r, Arm::cavalry, bounce, 0), true, occupied, out.cavalry_retreat);
     cavalry.blocks = std::max(0, cavalry.blocks - out.cavalry_retreat.blocks_lost);
     if (!out.cavalry_retreat.path.empty()) cavalry.hex = out.cavalry_retreat.path.back();
   }
@@ -507,22 +552,21 @@ SquareMelee resolve_cavalry_vs_square(const Seed004Rules& r, const HexBoard& b, 
                         (out.bounced && !(r.bounced_but_stuck_attacks && out.cavalry_retreat.path.empty()));
   out.artillery_dice = combined_arms_dice_after(artillery_dice, out.cavalry_eliminated, repulsed);
   out.combined_arms_lost = artillery_dice > 0 && out.artillery_dice == 0;
-  if (repulsed) return out;
+  if (repulsed) return;
   // 2. The cavalry attacks with at most 1 die, less the square hex's terrain,
   // plus the combined-arms artillery (hitting on sabres as the cavalry does).
   out.cavalry_attacks = true;
   out.cavalry_dice = capped_dice(cavalry.blocks, r.square_cavalry_max_dice, b.terrain(square.hex).cover);
-  out.cavalry_rolled = roll_symbols(r, dice, out.cavalry_dice + out.artillery_dice);
+  roll_symbols(r, dice, out.cavalry_dice + out.artillery_dice, out.cavalry_rolled);
   const Score c = score(r, out.cavalry_rolled, Arm::infantry, CombatKind::melee, r.sabres(Arm::cavalry));
   out.square_hits_taken = c.hits;
   square.blocks = std::max(0, square.blocks - c.hits);
   if (square.blocks > 0 && c.flags > 0) {
-    out.square_retreat =
-        retreat(b, square.hex, square_edge, retreat_hexes(r, Arm::infantry, c.flags, square.ignore_flags), false, occupied);
+    retreat(b, square.hex, square_edge, retreat_hexes(r, Arm::infantry, c.flags, square.ignore_flags), false, occupied,
+            out.square_retreat);
     square.blocks = std::max(0, square.blocks - out.square_retreat.blocks_lost);
   }
   out.square_eliminated = square.blocks == 0;
-  return out;
 }
 
 // ---------------------------------------------------------- combined arms
@@ -548,12 +592,26 @@ CombinedArmsRefusal combined_arms(const Seed004Rules& r, const HexBoard& b, cons
   // HexBoard::line_at(a, b, k, n), the same expression without building the
   // line, and the other side's line is built only when its hexes are asked:
   // each `&&` below asks its right side only when the left holds, as before.)
+  //
+  // The other side's line without allocating (issue 32: the turn loop
+  // allocates nothing): HexBoard::line(a, b, true)[k] for 0 < k < n is
+  // lerp_hex(a, b, double(k) / n, -1.0), and HexBoard::sight_path's step
+  // k - 1 has h2 = sight_step(a, b, k, n).h2, the same expression on the
+  // same arguments (engine/board/hexboard.cpp): the same bits. Every k
+  // asked below is strictly between the ends (range >= 2, 1 <= k < range).
+  // This thread's scratch, its capacity kept.
+  thread_local std::vector<SightStep> other_side;
+  other_side.clear();
+  auto other_line = [&](int k) {
+    if (other_side.empty()) b.sight_path(artillery.hex, target.hex, other_side);
+    return other_side[static_cast<std::size_t>(k - 1)].h2;
+  };
   if (range >= 2) {
-    if (friendly_lower(HexBoard::line_at(artillery.hex, target.hex, 1, range)) &&
-        friendly_lower(b.line(artillery.hex, target.hex, true)[1]))
+    if (friendly_lower(HexBoard::line_at(artillery.hex, target.hex, 1, range)) && friendly_lower(other_line(1)))
       return CombinedArmsRefusal::over_friendly_lower;
   }
-  std::vector<Hex> occupied;
+  thread_local std::vector<Hex> occupied;  // this thread's scratch, its capacity kept
+  occupied.clear();
   for (const auto& u : units)
     if (u.blocks > 0) occupied.push_back(u.hex);
   if (!b.line_of_sight_hex(artillery.hex, target.hex, occupied)) return CombinedArmsRefusal::no_line_of_sight;
@@ -567,13 +625,11 @@ CombinedArmsRefusal combined_arms(const Seed004Rules& r, const HexBoard& b, cons
     };
     // A step blocks only where its first hex has terrain (same ? t1 : t1 && t2):
     // the other side's line is built at the first such step, if any.
-    std::vector<Hex> p2;
     for (int k = 1; k + 1 <= range; ++k) {
       const Hex h1 = HexBoard::line_at(artillery.hex, target.hex, k, range);
       if (!terrain(h1)) continue;
-      if (p2.empty()) p2 = b.line(artillery.hex, target.hex, true);
-      const std::size_t i = static_cast<std::size_t>(k);
-      if (h1 == p2[i] || terrain(p2[i])) return CombinedArmsRefusal::no_line_of_sight;
+      const Hex h2 = other_line(k);
+      if (h1 == h2 || terrain(h2)) return CombinedArmsRefusal::no_line_of_sight;
     }
   }
   return CombinedArmsRefusal::none;

@@ -145,6 +145,9 @@ struct Retreat {
 // cavalry unit cannot complete"; a square "will lose one block for each
 // retreat hex the unit cannot complete".
 Retreat retreat(const HexBoard& b, Hex from, Edge own, int hexes, bool can_move, std::span<const Hex> occupied);
+// The same into `out` (its path's capacity kept: the engagement's scratch,
+// no allocation once grown; issue 32).
+void retreat(const HexBoard& b, Hex from, Edge own, int hexes, bool can_move, std::span<const Hex> occupied, Retreat& out);
 // Hexes a unit of arm `a` retreats for `flags` flags (after those it ignores).
 int retreat_hexes(const Seed004Rules& r, Arm a, int flags, int ignored);
 
@@ -183,6 +186,11 @@ struct RetireResult {
 RetireResult resolve_retire_and_reform(const Seed004Rules& r, const HexBoard& b, BlockUnit& cavalry, int infantry_dice,
                                        int artillery_dice, Edge own, std::span<const Hex> occupied, Dice& dice,
                                        std::size_t path_choice = 0);
+// The same into `out` (every field set afresh, its vectors' capacity kept:
+// the engagement's scratch, no allocation once grown; issue 32).
+void resolve_retire_and_reform(const Seed004Rules& r, const HexBoard& b, BlockUnit& cavalry, int infantry_dice,
+                               int artillery_dice, Edge own, std::span<const Hex> occupied, Dice& dice, RetireResult& out,
+                               std::size_t path_choice = 0);
 
 // -------------------------------------------------------- infantry square
 
@@ -247,6 +255,11 @@ struct SquareMelee {
 SquareMelee resolve_cavalry_vs_square(const Seed004Rules& r, const HexBoard& b, BlockUnit& cavalry, Edge cavalry_edge,
                                       BlockUnit& square, Edge square_edge, int artillery_dice,
                                       std::span<const Hex> occupied, Dice& dice);
+// The same into `out` (every field set afresh, its vectors' capacity kept:
+// the engagement's scratch, no allocation once grown; issue 32).
+void resolve_cavalry_vs_square(const Seed004Rules& r, const HexBoard& b, BlockUnit& cavalry, Edge cavalry_edge,
+                               BlockUnit& square, Edge square_edge, int artillery_dice, std::span<const Hex> occupied,
+                               Dice& dice, SquareMelee& out);
 
 // ---------------------------------------------------------- combined arms
 
