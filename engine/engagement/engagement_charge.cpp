@@ -420,10 +420,19 @@ ChargeReach Engagement::charge_reach(ChargeRun& run) {
   // charge is allowed to move out of charge range, then another enemy unit
   // within range must be charged instead": the nearest (choice). A target
   // that was never in range (misjudged, L52) is not switched from.
+  // The prospect asked of the designated target here is the one the charge
+  // goes on when it is not switched: kept (`asked`) rather than asked again
+  // below, nothing having changed between (switch_target and the log read
+  // the battle only). Issue 32, fifteenth pass.
+  bool asked = false;
   {
     const bool gone = !b_.units_[run.t].active();
     const bool was_in_range = !run.declared || u.target_was_in_range;
-    if (gone || (was_in_range && !charge_prospect(b_, i, run.t, run.pace).reaches)) {
+    if (!gone && was_in_range) {
+      run.p = charge_prospect(b_, i, run.t, run.pace);
+      asked = true;
+    }
+    if (gone || (asked && !run.p.reaches)) {
       const UnitIndex other = switch_target(i, run.t, run.pace);
       if (other != k_no_unit) {
         if (rec_) {
@@ -434,13 +443,14 @@ ChargeReach Engagement::charge_reach(ChargeRun& run) {
           emit(std::move(e));
         }
         run.t = static_cast<std::size_t>(other);
+        asked = false;  // another target: its own prospect
       }
     }
   }
   const std::size_t t = run.t;
   Unit& target = b_.units_[t];
   ChargeProspect& p = run.p;
-  p = charge_prospect(b_, i, t, run.pace);
+  if (!asked) p = charge_prospect(b_, i, t, run.pace);
   // Seed 003: with every enemy out of reach it still moves toward the
   // designated target, and is shaken.
   if (!target.active()) p.reaches = false;
