@@ -423,13 +423,14 @@ ChargeReach Engagement::charge_reach(ChargeRun& run) {
   // The prospect asked of the designated target here is the one the charge
   // goes on when it is not switched: kept (`asked`) rather than asked again
   // below, nothing having changed between (switch_target and the log read
-  // the battle only). Issue 32, fifteenth pass.
+  // the battle only). An opportunity charge's own test asked it before
+  // (prospect_kept). Issue 32, fifteenth pass.
   bool asked = false;
   {
     const bool gone = !b_.units_[run.t].active();
     const bool was_in_range = !run.declared || u.target_was_in_range;
     if (!gone && was_in_range) {
-      run.p = charge_prospect(b_, i, run.t, run.pace);
+      run.p = prospect_kept(i, run.t, run.pace);  // an opportunity charge's test may have asked it
       asked = true;
     }
     if (gone || (asked && !run.p.reaches)) {
@@ -774,6 +775,22 @@ bool Engagement::charge_end(ChargeRun& run, const ChargeResult& res) {
   return true;
 }
 
+const ChargeProspect& Engagement::prospect_kept(std::size_t i, std::size_t t, Pace pace) {
+  KeptProspect& k = kept_prospect_;
+  const std::uint64_t fi = std::bit_cast<std::uint64_t>(b_.units_[i].facing);
+  const std::uint64_t ft = std::bit_cast<std::uint64_t>(b_.units_[t].facing);
+  if (k.valid && k.i == i && k.t == t && k.pace == pace && k.changes == b_.changes_ && k.facing_i == fi && k.facing_t == ft) return k.p;
+  k.p = charge_prospect(b_, i, t, pace);
+  k.valid = true;
+  k.i = i;
+  k.t = t;
+  k.pace = pace;
+  k.changes = b_.changes_;
+  k.facing_i = fi;
+  k.facing_t = ft;
+  return k.p;
+}
+
 void Engagement::opportunity_charges(std::size_t m) {
   const Unit& mover = b_.units_[m];
   // Only the other side's units may charge the mover (Battle::enemies: the
@@ -793,13 +810,15 @@ void Engagement::opportunity_charges(std::size_t m) {
     // the dice untouched; Battle's kept answers at most), so the cheaper is
     // asked first (Bot::opportunity_charge_cheap) with no outcome changed.
     const Bot& bot = *bots_[v.side];
-    const bool bot_first = bot.opportunity_charge_cheap();
+    const bool bot_first = opp_cheap_[v.side];  // bot.opportunity_charge_cheap(), asked at construction
     if (bot_first && !bot.opportunity_charge(b_, j, m, commands_[j])) continue;
     if (!charge_gate(b_, j, static_cast<UnitIndex>(m), ChargeWhen::opportunity).allowed) continue;
     if (!bot_first && !bot.opportunity_charge(b_, j, m, commands_[j])) continue;
     const Pace p = reaction_pace(r_, b_.pace_facts(j), commands_[j].pace);
     // Beyond the range bound the prospect does not reach (ChargeRangeBound).
-    if (!ChargeRangeBound(b_, j, p).may_reach(b_, m, b_.gap(j, m)) || !charge_prospect(b_, j, m, p).reaches) continue;
+    // The prospect is kept (prospect_kept): the charge made below asks it
+    // again (the blocks' charge move) with nothing changed between.
+    if (!ChargeRangeBound(b_, j, p).may_reach(b_, m, b_.gap(j, m)) || !prospect_kept(j, m, p).reaches) continue;
     if (rec_) {
       Event e = event("movement", "opportunity", j);
       e.text = name(j) + " makes an opportunity charge on " + name(m) + " (seed 003)";
