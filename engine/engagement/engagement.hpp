@@ -169,6 +169,8 @@ class Engagement {
     ChargeProspect p;
   };
   const KeptProspect& kept_prospect() const { return kept_prospect_; }
+  // prospect_kept would answer from it now (its key matches the battle).
+  bool kept_prospect_holds() const;
   // The bots' commands of this turn (the checks read Command::charge_reaches).
   const std::vector<Command>& commands() const { return commands_; }
   // ---- end of the fifteenth pass's public part ----
@@ -351,6 +353,7 @@ class Engagement {
   KeptProspect kept_prospect_;
   // charge_prospect(b_, i, t, pace), kept as KeptProspect says.
   const ChargeProspect& prospect_kept(std::size_t i, std::size_t t, Pace pace);
+  bool kept_prospect_matches(std::size_t i, std::size_t t, Pace pace) const;
   // ---- end of the fifteenth pass's members ----
 
   std::vector<Command> commands_;

@@ -775,19 +775,28 @@ bool Engagement::charge_end(ChargeRun& run, const ChargeResult& res) {
   return true;
 }
 
+bool Engagement::kept_prospect_matches(std::size_t i, std::size_t t, Pace pace) const {
+  const KeptProspect& k = kept_prospect_;
+  return k.valid && k.i == i && k.t == t && k.pace == pace && k.changes == b_.changes_ &&
+         k.facing_i == std::bit_cast<std::uint64_t>(b_.units_[i].facing) && k.facing_t == std::bit_cast<std::uint64_t>(b_.units_[t].facing);
+}
+
+bool Engagement::kept_prospect_holds() const {
+  const KeptProspect& k = kept_prospect_;
+  return k.valid && kept_prospect_matches(k.i, k.t, k.pace);
+}
+
 const ChargeProspect& Engagement::prospect_kept(std::size_t i, std::size_t t, Pace pace) {
+  if (kept_prospect_matches(i, t, pace)) return kept_prospect_.p;
   KeptProspect& k = kept_prospect_;
-  const std::uint64_t fi = std::bit_cast<std::uint64_t>(b_.units_[i].facing);
-  const std::uint64_t ft = std::bit_cast<std::uint64_t>(b_.units_[t].facing);
-  if (k.valid && k.i == i && k.t == t && k.pace == pace && k.changes == b_.changes_ && k.facing_i == fi && k.facing_t == ft) return k.p;
   k.p = charge_prospect(b_, i, t, pace);
   k.valid = true;
   k.i = i;
   k.t = t;
   k.pace = pace;
   k.changes = b_.changes_;
-  k.facing_i = fi;
-  k.facing_t = ft;
+  k.facing_i = std::bit_cast<std::uint64_t>(b_.units_[i].facing);
+  k.facing_t = std::bit_cast<std::uint64_t>(b_.units_[t].facing);
   return k.p;
 }
 
