@@ -112,7 +112,6 @@ Command command_for(const Battle& b, std::size_t i, const Decision& d, bool char
       c.target = c.charge;
       c.charge_reaches = true;  // charge_target takes only a target its prospect at `p` reaches
       c.charge_pace = p;
-      c.charge_allowed = true;  // the gate above, and charge_target takes an active enemy it sees
     }
   }
   return c;

@@ -226,10 +226,7 @@ void Engagement::step_orders() {
     // Seed 003: declarations from turn 2, by units in good order, against a
     // visible enemy.
     const auto t = static_cast<std::size_t>(c.charge);
-    // The bot's own answer when it asked (Command::charge_allowed): the
-    // battle is as it saw it (only the declarations' flags, which the gate
-    // does not read, have changed since).
-    const ChargeGate gate = c.charge_allowed ? ChargeGate{} : charge_gate(b_, i, c.charge, ChargeWhen::declare);
+    const ChargeGate gate = charge_gate(b_, i, c.charge, ChargeWhen::declare);
     if (!gate.allowed) {
       if (rec_) {
         Event e = event("orders", "declare_refused", i);

@@ -47,13 +47,6 @@ struct Command {
   // fifteenth pass; checked by tests/test_perf_invariants_orders15.cpp).
   bool charge_reaches = false;
   Pace charge_pace = Pace::halt;
-  // Likewise: the bot chose `charge` only once charge_gate(b, unit,
-  // k_no_unit, ChargeWhen::declare) allowed a charge and the target is an
-  // active enemy it sees, which is charge_gate(b, unit, charge,
-  // ChargeWhen::declare) allowing it (engine/engagement/engagement_charge.cpp:
-  // the named target adds only those questions at declaration); step_orders
-  // then does not ask the gate again.
-  bool charge_allowed = false;
   // The reaction-table bot's working, for the account and the outcome.
   bool reacted = false;
   Facts facts;
