@@ -63,8 +63,6 @@ void InfantryBot::orders(const Battle& b, std::uint8_t side, Dice&, std::span<Co
       c.charge = pike;
       c.target = pike;
       c.pace = Pace::walk;
-      c.charge_reaches = true;  // pike_charge_target takes only a target its prospect at a walk reaches
-      c.charge_pace = Pace::walk;
     } else if (u.in_square()) {
       if (!cavalry_threatens(b, i)) c.move = Move::leave_square;
     } else if (style_ == Style::advance_and_shoot && !u.cavalry() && seen != k_no_unit && u.order == Order::good) {

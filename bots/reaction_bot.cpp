@@ -108,11 +108,7 @@ Command command_for(const Battle& b, std::size_t i, const Decision& d, bool char
   if (beh.charge_possible && charge_gate(b, i, k_no_unit, ChargeWhen::declare).allowed) {
     const Pace p = b.pace_limit(i, d.pace == Pace::halt ? Pace::walk : d.pace);
     c.charge = charge_target(b, i, p, charge_without_bonus);
-    if (c.charge != k_no_unit) {
-      c.target = c.charge;
-      c.charge_reaches = true;  // charge_target takes only a target its prospect at `p` reaches
-      c.charge_pace = p;
-    }
+    if (c.charge != k_no_unit) c.target = c.charge;
   }
   return c;
 }

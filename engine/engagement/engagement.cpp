@@ -240,12 +240,8 @@ void Engagement::step_orders() {
     u.charge_declared = true;
     u.charge_target = c.charge;
     {
-      // The bot's own answer, when it asked the same question (Command::
-      // charge_reaches: nothing has changed since but the declarations'
-      // flags, which charge_prospect does not read).
       const Pace dp = c.pace == Pace::halt ? Pace::walk : c.pace;
-      const Pace pace = u.on_horse() ? b_.pace_limit(i, dp) : Pace::walk;
-      u.target_was_in_range = (c.charge_reaches && c.charge_pace == pace) || charge_prospect(b_, i, t, pace).reaches;
+      u.target_was_in_range = charge_prospect(b_, i, t, u.on_horse() ? b_.pace_limit(i, dp) : Pace::walk).reaches;
     }
     ++declared_[u.side];
     ++out_.sides[u.side].charges_declared;

@@ -39,14 +39,6 @@ struct Command {
   Length stop_gap;                // toward: stop once this close (front to front); 0 = just short of contact
   UnitIndex charge = k_no_unit;   // seed 003: a charge declared against this unit
   bool running = false;           // seed 002: counts as running from the enemy next turn
-  // A bot that chose `charge` because charge_prospect(b, unit, charge,
-  // charge_pace).reaches held says so here (bots are const: the battle is
-  // the same when the engine reads it). Engagement::step_orders then takes
-  // it as the target's being in range at declaration (seed 003 L52) when it
-  // would ask at that same pace, instead of asking again (issue 32,
-  // fifteenth pass; checked by tests/test_perf_invariants_orders15.cpp).
-  bool charge_reaches = false;
-  Pace charge_pace = Pace::halt;
   // The reaction-table bot's working, for the account and the outcome.
   bool reacted = false;
   Facts facts;
