@@ -171,7 +171,7 @@ class Engagement {
   const KeptProspect& kept_prospect() const { return kept_prospect_; }
   // prospect_kept would answer from it now (its key matches the battle).
   bool kept_prospect_holds() const;
-  // The bots' commands of this turn (the checks read Command::charge_reaches).
+  // The bots' commands of this turn (the checks read a declared charge's pace).
   const std::vector<Command>& commands() const { return commands_; }
   // ---- end of the fifteenth pass's public part ----
   // Dice rolled so far, all streams together (benchmarks: the dice floor).
