@@ -83,6 +83,7 @@ Engagement::Engagement(const Scenario& s, std::array<const Bot*, 2> bots, std::u
   if (s.blocks && s.hex) blocks_ = s.blocks.get();
   hooks_ = find_module(blocks_ ? "blocks" : "figures")->engagement;
   for (std::size_t k = 0; k < 2; ++k) opp_makes_[k] = bots_[k] && bots_[k]->makes_opportunity_charges();
+  for (std::size_t k = 0; k < 2; ++k) opp_cheap_[k] = bots_[k] && bots_[k]->opportunity_charge_cheap();
   for (std::size_t j = 0; j < n; ++j) side_units_[b_.units_[j].side].push_back(j);
   if (b_.hex()) cover_memo_.assign(k_cover_memos, CoverMemo{});
   start(seed, index);
@@ -95,6 +96,7 @@ void Engagement::reset(std::uint64_t seed, std::uint64_t index) {
   std::fill(moved_cm_.begin(), moved_cm_.end(), 0.0);
   std::fill(moved_pace_.begin(), moved_pace_.end(), Pace::halt);
   contacts_.clear();
+  kept_prospect_.valid = false;  // Battle::reset() counts a change too; dropped all the same
   declared_ = {};
   order_ = {0, 1};
   last_first_ = 255;

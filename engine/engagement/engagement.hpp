@@ -149,6 +149,31 @@ class Engagement {
   // nearest covers on a hex board (each entry: the bits of the position and
   // allowance asked, valid, the answer).
   const auto& kept_covers() const { return cover_memo_; }
+  // ---- issue 32, fifteenth pass (the orders and the charges' repeated
+  // questions; tests/test_perf_invariants_orders15.cpp checks each kept
+  // answer against a fresh one) ----
+  // The last charge_prospect(battle, i, t, pace) asked through
+  // prospect_kept (the opportunity charge's test, then the charge it makes),
+  // with what it was computed from that the count of the battle's changes
+  // does not see: both units' facings. Battle::changed() follows every
+  // change to a unit's position, being on the table, figures, formation or
+  // mount (engine/engagement/battle.hpp), the rest of what the prospect
+  // reads is fixed in a battle, so the same (i, t, pace), count and facings
+  // give the same prospect.
+  struct KeptProspect {
+    bool valid = false;
+    std::size_t i = 0, t = 0;
+    Pace pace = Pace::halt;
+    std::uint64_t changes = 0;          // Battle::changes_ when computed
+    std::uint64_t facing_i = 0, facing_t = 0;  // the facings' bits
+    ChargeProspect p;
+  };
+  const KeptProspect& kept_prospect() const { return kept_prospect_; }
+  // prospect_kept would answer from it now (its key matches the battle).
+  bool kept_prospect_holds() const;
+  // The bots' commands of this turn (the checks read a declared charge's pace).
+  const std::vector<Command>& commands() const { return commands_; }
+  // ---- end of the fifteenth pass's public part ----
   // Dice rolled so far, all streams together (benchmarks: the dice floor).
   std::uint64_t dice_rolled() const {
     return decisions_.rolled() + movement_.rolled() + shooting_.rolled() + melee_.rolled() + morale_.rolled();
@@ -320,6 +345,16 @@ class Engagement {
   std::vector<CoverMemo> cover_memo_;
   std::optional<Point> nearest_cover_kept(Point from, Length allowance);
   // ---- end of the twelfth pass's members ----
+
+  // ---- issue 32, fifteenth pass (see KeptProspect above) ----
+  // Per side: its bot's opportunity_charge_cheap(), a constant of the bot,
+  // asked once at construction (opportunity_charges asked it per enemy).
+  std::array<bool, 2> opp_cheap_{};
+  KeptProspect kept_prospect_;
+  // charge_prospect(b_, i, t, pace), kept as KeptProspect says.
+  const ChargeProspect& prospect_kept(std::size_t i, std::size_t t, Pace pace);
+  bool kept_prospect_matches(std::size_t i, std::size_t t, Pace pace) const;
+  // ---- end of the fifteenth pass's members ----
 
   std::vector<Command> commands_;
   std::vector<Contact> contacts_;

@@ -185,7 +185,9 @@ void Engagement::block_charge_move(std::size_t i, std::size_t t, Pace pace) {
     return;
   }
   pace = u.on_horse() ? b_.pace_limit(i, pace) : Pace::walk;
-  const ChargeProspect p = charge_prospect(b_, i, t, pace);
+  // Kept: an opportunity charge's test asked it (Engagement::prospect_kept,
+  // engagement_charge.cpp); read before any other prospect is kept.
+  const ChargeProspect& p = prospect_kept(i, t, pace);
   ++so.charges_launched;
   u.charged_this_turn = true;
   moved_pace_[i] = pace;

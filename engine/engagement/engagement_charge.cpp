@@ -420,10 +420,20 @@ ChargeReach Engagement::charge_reach(ChargeRun& run) {
   // charge is allowed to move out of charge range, then another enemy unit
   // within range must be charged instead": the nearest (choice). A target
   // that was never in range (misjudged, L52) is not switched from.
+  // The prospect asked of the designated target here is the one the charge
+  // goes on when it is not switched: kept (`asked`) rather than asked again
+  // below, nothing having changed between (switch_target and the log read
+  // the battle only). An opportunity charge's own test asked it before
+  // (prospect_kept). Issue 32, fifteenth pass.
+  bool asked = false;
   {
     const bool gone = !b_.units_[run.t].active();
     const bool was_in_range = !run.declared || u.target_was_in_range;
-    if (gone || (was_in_range && !charge_prospect(b_, i, run.t, run.pace).reaches)) {
+    if (!gone && was_in_range) {
+      run.p = prospect_kept(i, run.t, run.pace);  // an opportunity charge's test may have asked it
+      asked = true;
+    }
+    if (gone || (asked && !run.p.reaches)) {
       const UnitIndex other = switch_target(i, run.t, run.pace);
       if (other != k_no_unit) {
         if (rec_) {
@@ -434,13 +444,14 @@ ChargeReach Engagement::charge_reach(ChargeRun& run) {
           emit(std::move(e));
         }
         run.t = static_cast<std::size_t>(other);
+        asked = false;  // another target: its own prospect
       }
     }
   }
   const std::size_t t = run.t;
   Unit& target = b_.units_[t];
   ChargeProspect& p = run.p;
-  p = charge_prospect(b_, i, t, run.pace);
+  if (!asked) p = charge_prospect(b_, i, t, run.pace);
   // Seed 003: with every enemy out of reach it still moves toward the
   // designated target, and is shaken.
   if (!target.active()) p.reaches = false;
@@ -764,6 +775,31 @@ bool Engagement::charge_end(ChargeRun& run, const ChargeResult& res) {
   return true;
 }
 
+bool Engagement::kept_prospect_matches(std::size_t i, std::size_t t, Pace pace) const {
+  const KeptProspect& k = kept_prospect_;
+  return k.valid && k.i == i && k.t == t && k.pace == pace && k.changes == b_.changes_ &&
+         k.facing_i == std::bit_cast<std::uint64_t>(b_.units_[i].facing) && k.facing_t == std::bit_cast<std::uint64_t>(b_.units_[t].facing);
+}
+
+bool Engagement::kept_prospect_holds() const {
+  const KeptProspect& k = kept_prospect_;
+  return k.valid && kept_prospect_matches(k.i, k.t, k.pace);
+}
+
+const ChargeProspect& Engagement::prospect_kept(std::size_t i, std::size_t t, Pace pace) {
+  if (kept_prospect_matches(i, t, pace)) return kept_prospect_.p;
+  KeptProspect& k = kept_prospect_;
+  k.p = charge_prospect(b_, i, t, pace);
+  k.valid = true;
+  k.i = i;
+  k.t = t;
+  k.pace = pace;
+  k.changes = b_.changes_;
+  k.facing_i = std::bit_cast<std::uint64_t>(b_.units_[i].facing);
+  k.facing_t = std::bit_cast<std::uint64_t>(b_.units_[t].facing);
+  return k.p;
+}
+
 void Engagement::opportunity_charges(std::size_t m) {
   const Unit& mover = b_.units_[m];
   // Only the other side's units may charge the mover (Battle::enemies: the
@@ -783,13 +819,15 @@ void Engagement::opportunity_charges(std::size_t m) {
     // the dice untouched; Battle's kept answers at most), so the cheaper is
     // asked first (Bot::opportunity_charge_cheap) with no outcome changed.
     const Bot& bot = *bots_[v.side];
-    const bool bot_first = bot.opportunity_charge_cheap();
+    const bool bot_first = opp_cheap_[v.side];  // bot.opportunity_charge_cheap(), asked at construction
     if (bot_first && !bot.opportunity_charge(b_, j, m, commands_[j])) continue;
     if (!charge_gate(b_, j, static_cast<UnitIndex>(m), ChargeWhen::opportunity).allowed) continue;
     if (!bot_first && !bot.opportunity_charge(b_, j, m, commands_[j])) continue;
     const Pace p = reaction_pace(r_, b_.pace_facts(j), commands_[j].pace);
     // Beyond the range bound the prospect does not reach (ChargeRangeBound).
-    if (!ChargeRangeBound(b_, j, p).may_reach(b_, m, b_.gap(j, m)) || !charge_prospect(b_, j, m, p).reaches) continue;
+    // The prospect is kept (prospect_kept): the charge made below asks it
+    // again (the blocks' charge move) with nothing changed between.
+    if (!ChargeRangeBound(b_, j, p).may_reach(b_, m, b_.gap(j, m)) || !prospect_kept(j, m, p).reaches) continue;
     if (rec_) {
       Event e = event("movement", "opportunity", j);
       e.text = name(j) + " makes an opportunity charge on " + name(m) + " (seed 003)";
