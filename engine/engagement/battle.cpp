@@ -524,6 +524,22 @@ bool Battle::sees_in_epoch_miss(std::size_t a, std::size_t b) const {
   return sees_in_epoch_slow(a, b);
 }
 
+// The cells of every ordered pair of board places' line together: the
+// sum of hex_distance + 1 (hex_line's cells; HexBoard::sight_path's steps
+// are two fewer). The tables learned per pair of places (hex_line_cells_,
+// sight_cells_, sight_pairs_) reserve it when their first line is made, so
+// a pair first met late in a run does not allocate (tests/no_alloc): the
+// reserve is address space, its pages touched only as lines are written.
+static std::size_t line_cells_bound(const HexBoard& hb) {
+  std::size_t cells = 0;
+  for (int r1 = 0; r1 < hb.rows(); ++r1)
+    for (int c1 = 0; c1 < hb.cols(); ++c1)
+      for (int r2 = 0; r2 < hb.rows(); ++r2)
+        for (int c2 = 0; c2 < hb.cols(); ++c2)
+          cells += static_cast<std::size_t>(hex_distance(HexBoard::from_offset(c1, r1), HexBoard::from_offset(c2, r2))) + 1;
+  return cells;
+}
+
 __attribute__((noinline)) bool Battle::sees_in_epoch_slow(std::size_t a, std::size_t b) const {
   PairMemo& m = memo_[a * units_.size() + b];
   // Units in between block the view (seed 004's line of sight); the two
@@ -534,7 +550,12 @@ __attribute__((noinline)) bool Battle::sees_in_epoch_slow(std::size_t a, std::si
     const std::size_t hexes = occupancy_.size();
     const std::size_t ia = world_place_[a], ib = world_place_[b];  // hex_index of ha, hb
     if (hexes <= k_sight_table_hexes && ia != HexBoard::k_off_board && ib != HexBoard::k_off_board) {
-      if (sight_lines_.empty()) sight_lines_.resize(hexes * hexes);
+      if (sight_lines_.empty()) {
+        sight_lines_.resize(hexes * hexes);
+        const std::size_t bound = line_cells_bound(*hex_);
+        sight_cells_.reserve(bound);
+        sight_pairs_.reserve(bound);
+      }
       SightLine& line = sight_lines_[ia * hexes + ib];
       if (line.state == 0) {
         // Build it from HexBoard's own steps (sight_path).
@@ -631,7 +652,10 @@ std::span<const Hex> Battle::hex_line(Hex a, Hex b) const {
   if (hexes > k_sight_table_hexes) return {};
   const std::size_t ia = hex_->hex_index(a), ib = hex_->hex_index(b);
   if (ia == HexBoard::k_off_board || ib == HexBoard::k_off_board) return {};
-  if (hex_lines_.empty()) hex_lines_.resize(hexes * hexes);
+  if (hex_lines_.empty()) {
+    hex_lines_.resize(hexes * hexes);
+    hex_line_cells_.reserve(line_cells_bound(*hex_));
+  }
   HexLine& l = hex_lines_[ia * hexes + ib];
   if (l.len == 0) {
     const int n = hex_distance(a, b);

@@ -8,7 +8,6 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
-#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <string>
@@ -86,13 +85,10 @@ TEST_CASE("alloc: engagements allocate nothing once warmed up", "[alloc][engagem
     // scratch (out-parameters, spans) instead of returning vectors.
     const Players players = make_players(*s);
     Engagement game(*s, players.bots(), 1, 0);
-    // The warm-up: the engine's scratch grows to its size, and Battle's
-    // tables learned per pair of board hexes (engine/engagement/battle.hpp:
-    // hex_line, the sight lines; bounded by the board) meet the pairs the
-    // play reaches. Block scenarios move further over their boards (charges
-    // hex by hex, retreats, retires): a longer warm-up meets their rarer pairs.
-    const std::uint64_t warm = s->blocks ? 5000 : 100;
-    for (std::uint64_t i = 0; i < warm; ++i) {
+    // The warm-up: the engine's scratch grows to its size (Battle's tables
+    // learned per pair of board hexes reserve their bound at their first
+    // line, engine/engagement/battle.cpp's line_cells_bound).
+    for (std::uint64_t i = 0; i < 100; ++i) {
       game.reset(1, i);
       game.run();
     }
@@ -118,8 +114,7 @@ TEST_CASE("alloc: a lab worker's engagement and tally allocate nothing once warm
     const auto player = model->player();
     lab::OutcomeRow row(model->schema());
     lab::Tally tally(model->schema());
-    const std::uint64_t warm = load_scenario_file(dir + "/" + std::string(file))->blocks ? 5000 : 100;  // as above
-    for (std::uint64_t i = 0; i < warm; ++i) {  // warm-up
+    for (std::uint64_t i = 0; i < 100; ++i) {  // warm-up
       row.reset();
       player->play(1, i, row);
       tally.add(row);
@@ -132,7 +127,7 @@ TEST_CASE("alloc: a lab worker's engagement and tally allocate nothing once warm
       }
     });
     INFO(file);
-    CHECK(tally.n == static_cast<std::int64_t>(3000 + warm));
+    CHECK(tally.n == 3100);
     CHECK(n == 0);
   }
 }
