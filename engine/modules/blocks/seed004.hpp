@@ -136,6 +136,7 @@ int artillery_range(const Seed004Rules& r, bool horse);
 struct Retreat {
   std::vector<Hex> path;  // the hexes moved through, in order (not the start)
   int blocks_lost = 0;    // one per retreat hex not completed
+  friend bool operator==(const Retreat&, const Retreat&) = default;
 };
 // A retreat of `hexes` toward the own edge: each hex must be nearer that
 // edge, on the board, passable and empty (choice: terrain that halts
@@ -178,6 +179,7 @@ struct RetireResult {
   std::vector<Hex> path;       // the retire move, if it survives
   bool attacker_may_take_ground = true;  // seed 004: the infantry may take ground
   bool cavalry_battles_back = false;     // seed 004: never
+  friend bool operator==(const RetireResult&, const RetireResult&) = default;
 };
 // Seed 004's sequence: the infantry rolls its full dice (plus the combined
 // arms artillery's), only cavalry symbols hit, then the survivor retires
@@ -244,6 +246,9 @@ struct SquareMelee {
   int square_hits_taken = 0;
   Retreat square_retreat;          // a square cannot move: a block per hex
   bool square_eliminated = false;
+  // Every field: the forms that fill a kept result are checked against
+  // fresh ones with it (tests/test_seed004_fill.cpp).
+  friend bool operator==(const SquareMelee&, const SquareMelee&) = default;
 };
 // Seed 004's sequence when cavalry melees an infantry square: the square
 // battles first with at most 1 die (less terrain); each bounce flag makes the
