@@ -7,6 +7,7 @@
 #include "bots/seed004_policy.hpp"
 #include "engine/core/dice.hpp"
 #include "engine/core/doc.hpp"
+#include "seed004_test_util.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -21,32 +22,10 @@ namespace t_seed004 {  // the file's own: tests/CMakeLists.txt compiles the test
 
 using namespace vedette;
 
-namespace {
-
-const Seed004Rules& rules() {
-  static const Seed004Ptr r = load_seed004(std::string(VEDETTE_SOURCE_DIR) + "/tables/seed004.yaml");
-  return *r;
-}
-
-// The shipped rules with a die of one face (so a test knows what it rolls).
-Seed004Rules with_die(std::vector<Symbol> faces) {
-  Seed004Rules r = rules();
-  r.faces = std::move(faces);
-  return r;
-}
-
-Hex at(int col, int row) { return HexBoard::from_offset(col, row); }
-
-BlockUnit unit(Arm a, std::uint8_t side, int blocks, Hex h) {
-  BlockUnit u;
-  u.arm = a;
-  u.side = side;
-  u.blocks = blocks;
-  u.hex = h;
-  return u;
-}
-
-}  // namespace
+using seed004test::at;
+using seed004test::rules;
+using seed004test::unit;
+using seed004test::with_die;
 
 TEST_CASE("seed004: the shipped table loads with the seed's numbers") {
   const auto& r = rules();

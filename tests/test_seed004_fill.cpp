@@ -13,26 +13,16 @@
 
 #include "engine/core/dice.hpp"
 #include "engine/modules/blocks/seed004.hpp"
+#include "seed004_test_util.hpp"
 
 namespace t_seed004_fill {  // the file's own: tests/CMakeLists.txt compiles the test files in batches
 
 using namespace vedette;
 
+using seed004test::rules;
+using seed004test::unit;
+
 namespace {
-
-const Seed004Rules& rules() {
-  static const Seed004Ptr r = load_seed004(std::string(VEDETTE_SOURCE_DIR) + "/tables/seed004.yaml");
-  return *r;
-}
-
-BlockUnit unit(Arm a, std::uint8_t side, int blocks, Hex h) {
-  BlockUnit u;
-  u.arm = a;
-  u.side = side;
-  u.blocks = blocks;
-  u.hex = h;
-  return u;
-}
 
 // Two dice on the same stream: the fresh form and the filling form roll the same faces.
 struct TwinDice {

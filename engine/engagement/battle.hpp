@@ -331,7 +331,7 @@ class Battle {
   // can.
   double pair_bearing(std::size_t a, std::size_t b) const;
   double pair_bearing_miss(std::size_t a, std::size_t b) const;
-  // hex_go's (engine/engagement/engagement_blocks.cpp) board questions of a
+  // hex_go's (engine/engagement/engagement_hex_move.cpp) board questions of a
   // move from `from` toward `dest` with this allowance: whether it moves at
   // all (hexes_in(allowance) > 0 and dest != from), the facing it takes
   // (bearing_deg to dest, shortened to the move's reach), and the hex

@@ -327,7 +327,7 @@ double Engagement::go(std::size_t i, Point dest, Pace pace, Length allowance, bo
   const Point from = u.pos;
   const double budget = allowance.as_cm();
   if (!(budget > 0) || dest == from) return 0;
-  if (b_.hex()) return hex_go(i, dest, allowance);  // hex by hex (engine/engagement/engagement_blocks.cpp)
+  if (b_.hex()) return hex_go(i, dest, allowance);  // hex by hex (engine/engagement/engagement_hex_move.cpp)
   const double want = bearing_deg(from, dest);
   double turn = 0;
   if (u.on_horse() && !free_turn) {

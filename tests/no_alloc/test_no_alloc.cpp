@@ -87,7 +87,7 @@ TEST_CASE("alloc: engagements allocate nothing once warmed up", "[alloc][engagem
     Engagement game(*s, players.bots(), 1, 0);
     // The warm-up: the engine's scratch grows to its size (Battle's tables
     // learned per pair of board hexes reserve their bound at their first
-    // line, engine/engagement/battle.cpp's line_cells_bound).
+    // line, engine/engagement/battle_sight.cpp's line_cells_bound).
     for (std::uint64_t i = 0; i < 100; ++i) {
       game.reset(1, i);
       game.run();

@@ -1,0 +1,97 @@
+// Movement on a hex board (issue 8): go() (engine/engagement/engagement_movement.cpp)
+// moves hex by hex on any hex board through hex_go, whose walk over bits of
+// places is hex_walk_bits. Split from engagement_blocks.cpp.
+#include <algorithm>
+#include <cmath>
+
+#include "engine/engagement/engagement.hpp"
+
+namespace vedette {
+
+// The board's own move (HexBoard::move_toward: hex by hex along the hex
+// line, a hex per hex size of allowance, stopping before an impassable hex
+// or the edge, in a hex that halts movement), then cut short before a hex
+// holding a unit and (choice) on entering a hex adjacent to an enemy
+// (contact). Facing is free on a hex board.
+double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
+  const HexBoard& hb = *b_.hex();
+  Unit& u = b_.units_[i];
+  const double s = hb.hex_size().as_cm();
+  // The board's part of the move (Battle::go_way: no move at all when the
+  // allowance holds no hex or dest is here; else the facing toward dest, as
+  // far as the move goes, and HexBoard::move_toward's walk from the unit's
+  // hex), kept by the bits of the two points and the allowance.
+  const Battle::GoWay& way = b_.go_way(u.pos, dest, allowance);
+  if (!way.moves) return 0;
+  const int n = way.n;
+  u.facing = way.bearing;
+  const Hex from = b_.unit_hex(i);
+  const Hex goal = way.goal;
+  if (goal == from) return 0;
+  const int len = hex_distance(from, goal);
+  const std::span<const Hex> line = b_.hex_line(from, goal);
+  Hex cur = from;
+  int steps = 0;
+  // On a board of at most 128 hexes with every unit on it, the walk on bits.
+  const bool walked = !b_.neighbour_bits_.empty() && !line.empty() && hex_walk_bits(i, line, len, n, cur, steps);
+  if (!walked) {
+    // The other units' hexes (kept hexes), looked up once for the walk.
+    go_others_.clear();  // within the capacity reserved at construction
+    for (std::size_t j = 0; j < b_.units_.size(); ++j)
+      if (j != i && b_.units_[j].active()) go_others_.push_back(GoOther{b_.unit_hex(j), b_.enemies(i, j)});
+    // Along line(from, goal), hex by hex: stop before a unit, on a halting hex
+    // or in contact with an enemy.
+    for (int k = 1; k <= len && steps < n; ++k) {
+      const Hex h = line.empty() ? HexBoard::line_at(from, goal, k, len) : line[static_cast<std::size_t>(k)];
+      if (!hb.on_board(h) || hb.terrain(h).impassable) break;
+      bool taken = false, contact = false;
+      for (const GoOther& o : go_others_) {
+        if (o.hex == h) taken = true;
+        else if (o.enemy && hex_distance(o.hex, h) == 1) contact = true;
+      }
+      if (taken) break;
+      cur = h;
+      ++steps;
+      if (hb.terrain(h).halts_movement || contact) break;
+    }
+  }
+  if (steps == 0) return 0;
+  b_.place_on_hex(i, cur);  // u.pos = hb.centre(cur), its hex kept
+  b_.changed();
+  return steps * s;
+}
+
+// hex_go's walk where the board has at most 128 hexes and every other active
+// unit stands on it: the units' places as bits (taken), and their
+// neighbours' for enemies (contact: hex_distance 1 is being a neighbour),
+// so each step is two bit tests instead of a loop over the units. The same
+// stops in the same order; false (nothing walked) when a unit is off the
+// board, for hex_go's own loop.
+bool Engagement::hex_walk_bits(std::size_t i, std::span<const Hex> line, int len, int n, Hex& cur, int& steps) const {
+  const HexBoard& hb = *b_.hex();
+  std::uint64_t taken[2]{}, contact[2]{};
+  for (std::size_t j = 0; j < b_.units_.size(); ++j) {
+    if (j == i || !b_.units_[j].active()) continue;
+    const std::size_t p = b_.unit_place(j);
+    if (p == HexBoard::k_off_board) return false;
+    taken[p >> 6] |= std::uint64_t{1} << (p & 63);
+    if (b_.enemies(i, j)) {
+      contact[0] |= b_.neighbour_bits_[p][0];
+      contact[1] |= b_.neighbour_bits_[p][1];
+    }
+  }
+  for (int k = 1; k <= len && steps < n; ++k) {
+    const Hex h = line[static_cast<std::size_t>(k)];
+    if (!hb.on_board(h)) break;
+    const HexTerrain& t = hb.terrain(h);
+    if (t.impassable) break;
+    const std::size_t p = hb.hex_index(h);
+    if ((taken[p >> 6] >> (p & 63) & 1) != 0) break;
+    cur = h;
+    ++steps;
+    if (t.halts_movement || (contact[p >> 6] >> (p & 63) & 1) != 0) break;
+  }
+  return true;
+}
+
+}  // namespace vedette
