@@ -40,6 +40,15 @@ class MoveCheck final : public Recorder {
       CHECK(b.world_matches_fresh());
     }
     ++worlds;
+    // The kept places' bits (Engagement::place_bits; hex_go moves its
+    // unit's bit itself), where they are current.
+    if (g_.place_bits_current()) {
+      ++places;
+      if (!g_.place_bits_match_fresh()) {
+        ++place_differed;
+        CHECK(g_.place_bits_match_fresh());
+      }
+    }
     const std::size_t n = b.units().size();
     const auto* table = dynamic_cast<const Tabletop*>(&b.board());
     for (std::size_t i = 0; i < n; ++i) {
@@ -63,7 +72,7 @@ class MoveCheck final : public Recorder {
       }
     }
   }
-  long worlds = 0, world_differed = 0, bearings = 0, bearing_differed = 0, sights = 0, sight_differed = 0;
+  long worlds = 0, world_differed = 0, places = 0, place_differed = 0, bearings = 0, bearing_differed = 0, sights = 0, sight_differed = 0;
 
  private:
   const Engagement& g_;
@@ -105,6 +114,8 @@ TEST_CASE("perf: the kept world of sight, the kept bearings and the tabletop's s
     CHECK(check.worlds > 100);
     CHECK(check.bearings > 1000);
     CHECK(check.world_differed == 0);
+    CHECK(check.place_differed == 0);
+    if (s.hex && s.blocks) CHECK(check.places > 100);
     CHECK(check.bearing_differed == 0);
     CHECK(check.sight_differed == 0);
     if (s.hex) CHECK(check.sights == 0);

@@ -174,6 +174,10 @@ class Engagement {
   // The bots' commands of this turn (the checks read a declared charge's pace).
   const std::vector<Command>& commands() const { return commands_; }
   // ---- end of the fifteenth pass's public part ----
+  // Issue 32, sixteenth pass (tests/test_perf_invariants_move14.cpp): the
+  // kept places' bits (place_bits) are what a fresh look at the units gives.
+  bool place_bits_match_fresh() const;
+  bool place_bits_current() const { return place_bits_.at == b_.changes_ && place_bits_.on_board; }
   // Dice rolled so far, all streams together (benchmarks: the dice floor).
   std::uint64_t dice_rolled() const {
     return decisions_.rolled() + movement_.rolled() + shooting_.rolled() + melee_.rolled() + morale_.rolled();
@@ -365,6 +369,28 @@ class Engagement {
     bool enemy = false;
   };
   std::vector<GoOther> go_others_;
+  // ---- issue 32, sixteenth pass (engine/engagement/engagement_hex_move.cpp) ----
+  // On boards with Battle::neighbour_bits_ where every unit is of side 0 or
+  // 1: the active units' board places as bits, per side, and the places
+  // held by two or more, as of Battle::changes_ == at (0: never; the count
+  // starts at 1 and Battle::reset counts a change). Battle::changed()
+  // follows every change to a unit's position or being on the table
+  // (engine/engagement/battle.hpp), and a unit's side is fixed, so the same
+  // count gives the same bits. hex_go's walk, block_shooting and
+  // block_infantry_attacks read them instead of looping over the units;
+  // hex_go moves its unit's bit itself when the bits were current before
+  // its move (its move is then the only change since).
+  struct PlaceBits {
+    std::uint64_t at = 0;
+    bool on_board = false;  // every active unit is on the board (else unused)
+    std::uint64_t side[2][2]{};
+    std::uint64_t shared[2]{};
+  };
+  mutable PlaceBits place_bits_;
+  // The bits as of now, or nullptr where they do not serve (no
+  // neighbour_bits_, a side other than 0 or 1, an active unit off the board).
+  const PlaceBits* place_bits() const;
+  PlaceBits place_bits_fresh() const;
   // The blocks module's dice (roll_symbols into them): a melee's attack and
   // battle back, a unit's fire (reserved at construction; grown, kept).
   std::vector<Symbol> rolled_, rolled_back_;

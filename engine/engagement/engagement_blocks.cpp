@@ -218,22 +218,14 @@ void Engagement::block_shooting() {
   // scratch (reserved for every unit; hex_go is not called in the loop).
   go_others_.clear();
   // Boards of at most 128 hexes with every active unit on the board and of
-  // side 0 or 1: each side's active units' places as bits, so that "an enemy
-  // is adjacent" is the unit's neighbours (Battle::neighbour_bits_: hex
-  // distance 1 is being a neighbour) against the other side's bits.
-  bool by_bits = !b_.neighbour_bits_.empty() && b_.sides01_;
-  std::uint64_t side_bits[2][2]{};
-  for (std::size_t j = 0; j < b_.units_.size(); ++j) {
-    const bool on = b_.units_[j].active();
-    go_others_.push_back(GoOther{on ? b_.unit_hex(j) : Hex{}, false});
-    if (!on || !by_bits) continue;
-    const std::size_t p = b_.unit_place(j);
-    if (p == HexBoard::k_off_board) {
-      by_bits = false;
-      continue;
-    }
-    side_bits[b_.units_[j].side][p >> 6] |= std::uint64_t{1} << (p & 63);
-  }
+  // side 0 or 1: each side's active units' places as bits (place_bits, kept
+  // per change of the battle), so that "an enemy is adjacent" is the unit's
+  // neighbours (Battle::neighbour_bits_: hex distance 1 is being a
+  // neighbour) against the other side's bits.
+  const PlaceBits* bits = place_bits();
+  const bool by_bits = bits != nullptr;
+  for (std::size_t j = 0; j < b_.units_.size(); ++j)
+    go_others_.push_back(GoOther{b_.units_[j].active() ? b_.unit_hex(j) : Hex{}, false});
   for (std::size_t i = 0; i < b_.units_.size(); ++i) {
     const Unit& u = b_.units_[i];
     if (!u.active() || u.engaged || u.charged_this_turn || u.order == Order::routed) continue;
@@ -245,7 +237,7 @@ void Engagement::block_shooting() {
     const Hex hi = go_others_[i].hex;  // Battle::adjacent(i, j) on the hexes read above
     if (by_bits) {
       const auto& near = b_.neighbour_bits_[b_.unit_place(i)];
-      const std::uint64_t(&theirs)[2] = side_bits[1 - u.side];
+      const std::uint64_t(&theirs)[2] = bits->side[1 - u.side];
       adjacent_enemy = ((near[0] & theirs[0]) | (near[1] & theirs[1])) != 0;
     } else {
       for (std::size_t j = 0; j < b_.units_.size() && !adjacent_enemy; ++j)
@@ -321,27 +313,14 @@ void Engagement::block_infantry_attacks() {
   // unit on the board and of side 0 or 1, each side's places as bits tell
   // at once whether any enemy is adjacent (Battle::neighbour_bits_); most
   // infantry has none, and skips the search. Only block_melee moves or
-  // removes units here, so the bits are made again after each.
-  const bool bits_board = !b_.neighbour_bits_.empty() && b_.sides01_;
-  std::uint64_t side_bits[2][2]{};
-  bool by_bits = false;
-  const auto make_bits = [&] {
-    side_bits[0][0] = side_bits[0][1] = side_bits[1][0] = side_bits[1][1] = 0;
-    by_bits = bits_board;
-    for (std::size_t j = 0; j < b_.units_.size() && by_bits; ++j) {
-      if (!b_.units_[j].active()) continue;
-      const std::size_t p = b_.unit_place(j);
-      if (p == HexBoard::k_off_board) by_bits = false;
-      else side_bits[b_.units_[j].side][p >> 6] |= std::uint64_t{1} << (p & 63);
-    }
-  };
-  make_bits();
+  // removes units here; the bits (place_bits) are asked again after each.
+  const PlaceBits* bits = place_bits();
   for (std::size_t i = 0; i < b_.units_.size(); ++i) {
     Unit& u = b_.units_[i];
     if (!u.active() || u.engaged || u.order != Order::good || b_.arm_of(i) != Arm::infantry) continue;
-    if (by_bits) {
+    if (bits != nullptr) {
       const auto& near = b_.neighbour_bits_[b_.unit_place(i)];
-      const std::uint64_t(&theirs)[2] = side_bits[1 - u.side];
+      const std::uint64_t(&theirs)[2] = bits->side[1 - u.side];
       if (((near[0] & theirs[0]) | (near[1] & theirs[1])) == 0) continue;  // no enemy adjacent: no target
     }
     UnitIndex target = k_no_unit;
@@ -367,7 +346,7 @@ void Engagement::block_infantry_attacks() {
     c.attacker = static_cast<UnitIndex>(i);
     c.defender = target;
     block_melee(c);
-    make_bits();
+    bits = place_bits();
   }
 }
 

@@ -56,28 +56,57 @@ double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
     }
   }
   if (steps == 0) return 0;
+  const std::uint64_t before = b_.changes_;
   b_.place_on_hex(i, cur);  // u.pos = hb.centre(cur), its hex kept
   b_.changed();
+  // The kept places' bits held just before this move (nothing else changed
+  // since): move the unit's bit (place_bits_fresh would now give the same),
+  // unless its old place was shared (then they are made again when asked).
+  PlaceBits& pb = place_bits_;
+  if (pb.at == before && pb.on_board) {
+    const std::size_t p0 = hb.hex_index(from), p1 = hb.hex_index(cur);  // both on the board (the walk's line)
+    const std::uint64_t b0 = std::uint64_t{1} << (p0 & 63), b1 = std::uint64_t{1} << (p1 & 63);
+    if ((pb.shared[p0 >> 6] & b0) == 0) {
+      pb.side[u.side][p0 >> 6] &= ~b0;
+      if (((pb.side[0][p1 >> 6] | pb.side[1][p1 >> 6]) & b1) != 0) pb.shared[p1 >> 6] |= b1;
+      pb.side[u.side][p1 >> 6] |= b1;
+      pb.at = b_.changes_;
+    }
+  }
   return steps * s;
 }
 
 // hex_go's walk where the board has at most 128 hexes and every other active
-// unit stands on it: the units' places as bits (taken), and their
-// neighbours' for enemies (contact: hex_distance 1 is being a neighbour),
-// so each step is two bit tests instead of a loop over the units. The same
-// stops in the same order; false (nothing walked) when a unit is off the
-// board, for hex_go's own loop.
+// unit stands on it: the units' places as bits (taken), and for contact
+// (hex_distance 1 is being a neighbour) the step's neighbours against the
+// enemies' places, so each step is two bit tests instead of a loop over the
+// units. The same stops in the same order; false (nothing walked) when a
+// unit is off the board, for hex_go's own loop.
 bool Engagement::hex_walk_bits(std::size_t i, std::span<const Hex> line, int len, int n, Hex& cur, int& steps) const {
   const HexBoard& hb = *b_.hex();
-  std::uint64_t taken[2]{}, contact[2]{};
-  for (std::size_t j = 0; j < b_.units_.size(); ++j) {
-    if (j == i || !b_.units_[j].active()) continue;
-    const std::size_t p = b_.unit_place(j);
-    if (p == HexBoard::k_off_board) return false;
-    taken[p >> 6] |= std::uint64_t{1} << (p & 63);
-    if (b_.enemies(i, j)) {
-      contact[0] |= b_.neighbour_bits_[p][0];
-      contact[1] |= b_.neighbour_bits_[p][1];
+  std::uint64_t taken[2]{}, enemy[2]{};
+  if (b_.sides01_) {
+    // The kept bits (place_bits). Taken: every active unit's place but the
+    // mover's own, unless another unit shares it. Enemies are the other
+    // side's units (Battle::enemies: sides differ). A mover off the board
+    // never gets here (hex_line is empty for it), and where another unit
+    // is off the board hex_go's own loop walks, as before.
+    const PlaceBits* pb = place_bits();
+    if (pb == nullptr) return false;
+    const std::size_t pi = b_.unit_place(i);
+    const std::uint64_t own[2] = {pi < 64 ? std::uint64_t{1} << pi : 0, pi >= 64 ? std::uint64_t{1} << (pi & 63) : 0};
+    const std::size_t s = b_.units_[i].side;
+    for (int w = 0; w < 2; ++w) {
+      taken[w] = (pb->side[0][w] | pb->side[1][w]) & ~(own[w] & ~pb->shared[w]);
+      enemy[w] = pb->side[1 - s][w];
+    }
+  } else {
+    for (std::size_t j = 0; j < b_.units_.size(); ++j) {
+      if (j == i || !b_.units_[j].active()) continue;
+      const std::size_t p = b_.unit_place(j);
+      if (p == HexBoard::k_off_board) return false;
+      taken[p >> 6] |= std::uint64_t{1} << (p & 63);
+      if (b_.enemies(i, j)) enemy[p >> 6] |= std::uint64_t{1} << (p & 63);
     }
   }
   for (int k = 1; k <= len && steps < n; ++k) {
@@ -89,8 +118,47 @@ bool Engagement::hex_walk_bits(std::size_t i, std::span<const Hex> line, int len
     if ((taken[p >> 6] >> (p & 63) & 1) != 0) break;
     cur = h;
     ++steps;
-    if (t.halts_movement || (contact[p >> 6] >> (p & 63) & 1) != 0) break;
+    // An enemy on a neighbour of h (neighbour_bits_ is symmetric: hex
+    // adjacency is, and it lists every on-board neighbour of each place).
+    const auto& near = b_.neighbour_bits_[p];
+    if (t.halts_movement || ((near[0] & enemy[0]) | (near[1] & enemy[1])) != 0) break;
   }
+  return true;
+}
+
+Engagement::PlaceBits Engagement::place_bits_fresh() const {
+  PlaceBits pb;
+  pb.at = b_.changes_;
+  pb.on_board = true;
+  for (std::size_t j = 0; j < b_.units_.size(); ++j) {
+    if (!b_.units_[j].active()) continue;
+    const std::size_t p = b_.unit_place(j);
+    if (p == HexBoard::k_off_board) {
+      pb.on_board = false;
+      break;
+    }
+    const std::uint64_t bit = std::uint64_t{1} << (p & 63);
+    const std::size_t w = p >> 6;
+    if (((pb.side[0][w] | pb.side[1][w]) & bit) != 0) pb.shared[w] |= bit;
+    pb.side[b_.units_[j].side][w] |= bit;
+  }
+  return pb;
+}
+
+const Engagement::PlaceBits* Engagement::place_bits() const {
+  if (b_.neighbour_bits_.empty() || !b_.sides01_) return nullptr;
+  if (place_bits_.at != b_.changes_) place_bits_ = place_bits_fresh();
+  return place_bits_.on_board ? &place_bits_ : nullptr;
+}
+
+bool Engagement::place_bits_match_fresh() const {
+  if (b_.neighbour_bits_.empty() || !b_.sides01_ || place_bits_.at != b_.changes_) return true;  // not kept for now
+  const PlaceBits f = place_bits_fresh();
+  if (f.on_board != place_bits_.on_board) return false;
+  if (!f.on_board) return true;  // the bits are not read
+  for (int w = 0; w < 2; ++w)
+    if (f.side[0][w] != place_bits_.side[0][w] || f.side[1][w] != place_bits_.side[1][w] || f.shared[w] != place_bits_.shared[w])
+      return false;
   return true;
 }
 
