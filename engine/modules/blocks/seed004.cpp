@@ -3,6 +3,8 @@
 #include "engine/modules/blocks/seed004.hpp"
 
 #include <algorithm>
+#include <numeric>
+#include <type_traits>
 
 #include "engine/core/builtin_tables.hpp"
 #include "engine/core/diagnostics.hpp"
@@ -265,11 +267,36 @@ Score score_retiring(const Seed004Rules& r, std::span<const Symbol> rolled) {
   return s;
 }
 
+namespace {
+
+// gcd(a, b) for 0 <= a, b <= 64, made at compile time (p_symbols' dice have
+// a few faces).
+constexpr std::size_t k_gcd_max = 64;
+constexpr auto k_gcd_table = [] {
+  std::array<std::array<std::uint8_t, k_gcd_max + 1>, k_gcd_max + 1> t{};
+  for (std::size_t a = 0; a <= k_gcd_max; ++a)
+    for (std::size_t b = 0; b <= k_gcd_max; ++b) t[a][b] = static_cast<std::uint8_t>(std::gcd(a, b));
+  return t;
+}();
+
+}  // namespace
+
+// Asked by the bots' expectations at every choice (bots/seed004_policy.cpp),
+// from the rules as they are (they may be edited after loading, so nothing
+// is kept). The count of faces showing a symbol in `bits`, over the faces:
+// Fraction(n, d) for 0 <= n <= d <= 64 is (n / g, d / g) with g = gcd(n, d)
+// (engine/core/fraction.hpp, normalise: d > 0, and g = 1 divides nothing;
+// for n = 0, g = d gives 0/1 as it does), so the gcd is read from a table.
 Fraction p_symbols(const Seed004Rules& r, std::uint8_t bits) {
-  std::int64_t n = 0;
-  for (Symbol x : r.faces)
-    if ((bits >> static_cast<int>(x)) & 1u) ++n;
-  return Fraction(n, static_cast<std::int64_t>(r.faces.size()));
+  std::size_t n = 0;
+  for (Symbol x : r.faces) n += (bits >> static_cast<int>(x)) & 1u;
+  const std::size_t d = r.faces.size();
+  if (d == 0 || d > k_gcd_max) return Fraction(static_cast<std::int64_t>(n), static_cast<std::int64_t>(d));
+  const std::size_t g = k_gcd_table[n][d];
+  Fraction f;
+  f.num = static_cast<std::int64_t>(n / g);
+  f.den = static_cast<std::int64_t>(d / g);
+  return f;
 }
 
 std::uint8_t hit_symbols(const Seed004Rules& r, Arm target, CombatKind c, bool sabres) {
@@ -318,14 +345,19 @@ bool is_occupied(std::span<const Hex> occupied, Hex h) {
 
 // Hexes one step nearer the own edge that a retreating unit may enter.
 // (Every test is a pure read: the cheap "nearer" one goes first, as most
-// of the six neighbours fail it.)
+// of the six neighbours fail it.) An f that answers bool stops the steps
+// at its first true (any_path: the rest would not be asked).
 template <class F>
 void each_retreat_step(const HexBoard& b, Hex from, Edge own, std::span<const Hex> occupied, F&& f) {
   for (HexDir d : k_hex_dirs) {
     const Hex n = neighbour(from, d);
     if (!HexBoard::nearer_edge(n, from, own) || !b.on_board(n)) continue;
     if (b.terrain(n).impassable || is_occupied(occupied, n)) continue;
-    f(n);
+    if constexpr (std::is_same_v<decltype(f(n)), bool>) {
+      if (f(n)) return;
+    } else {
+      f(n);
+    }
   }
 }
 
@@ -378,7 +410,7 @@ bool pick_path(const HexBoard& b, Hex from, Edge own, int left, std::span<const 
 bool any_path(const HexBoard& b, Hex from, Edge own, int left, std::span<const Hex> occupied) {
   if (left == 0) return true;
   bool found = false;
-  each_retreat_step(b, from, own, occupied, [&](Hex n) { found = found || any_path(b, n, own, left - 1, occupied); });
+  each_retreat_step(b, from, own, occupied, [&](Hex n) { return found = any_path(b, n, own, left - 1, occupied); });
   return found;
 }
 
