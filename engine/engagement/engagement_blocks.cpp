@@ -213,10 +213,6 @@ void Engagement::block_shooting() {
   std::fill(pending_hits_.begin(), pending_hits_.end(), 0);
   std::fill(pending_flags_.begin(), pending_flags_.end(), 0);
   std::fill(b_.fired_.begin(), b_.fired_.end(), std::uint8_t{0});
-  // Each active unit's hex (Battle::unit_hex), read once: no unit moves or
-  // leaves until the hits and flags land after the loop. Kept in hex_go's
-  // scratch (reserved for every unit; hex_go is not called in the loop).
-  go_others_.clear();
   // Boards of at most 128 hexes with every active unit on the board and of
   // side 0 or 1: each side's active units' places as bits (place_bits, kept
   // per change of the battle), so that "an enemy is adjacent" is the unit's
@@ -224,8 +220,17 @@ void Engagement::block_shooting() {
   // neighbour) against the other side's bits.
   const PlaceBits* bits = place_bits();
   const bool by_bits = bits != nullptr;
-  for (std::size_t j = 0; j < b_.units_.size(); ++j)
-    go_others_.push_back(GoOther{b_.units_[j].active() ? b_.unit_hex(j) : Hex{}, false});
+  // Elsewhere each active unit's hex (Battle::unit_hex), read once for the
+  // search of an adjacent enemy: no unit moves or leaves until the hits and
+  // flags land after the loop. Kept in hex_go's scratch (reserved for every
+  // unit; hex_go is not called in the loop). With the bits only the
+  // shooter's and its target's hexes are asked (the same answers: unit_hex
+  // is a function of the position).
+  go_others_.clear();
+  if (!by_bits)
+    for (std::size_t j = 0; j < b_.units_.size(); ++j)
+      go_others_.push_back(GoOther{b_.units_[j].active() ? b_.unit_hex(j) : Hex{}, false});
+  const auto hex_of_unit = [&](std::size_t j) { return by_bits ? b_.unit_hex(j) : go_others_[j].hex; };
   for (std::size_t i = 0; i < b_.units_.size(); ++i) {
     const Unit& u = b_.units_[i];
     if (!u.active() || u.engaged || u.charged_this_turn || u.order == Order::routed) continue;
@@ -234,7 +239,7 @@ void Engagement::block_shooting() {
                                             : arm == Arm::infantry ? r.infantry_range : 0;
     if (range <= 0) continue;
     bool adjacent_enemy = false;
-    const Hex hi = go_others_[i].hex;  // Battle::adjacent(i, j) on the hexes read above
+    const Hex hi = hex_of_unit(i);  // Battle::adjacent(i, j) on the hexes read above
     if (by_bits) {
       const auto& near = b_.neighbour_bits_[b_.unit_place(i)];
       const std::uint64_t(&theirs)[2] = bits->side[1 - u.side];
@@ -273,7 +278,7 @@ void Engagement::block_shooting() {
     const UnitIndex tt = b_.nearest_enemy(i, true);
     if (tt == k_no_unit) continue;
     const auto t = static_cast<std::size_t>(tt);
-    const Hex th = go_others_[t].hex;  // t is active (nearest_enemy)
+    const Hex th = hex_of_unit(t);  // t is active (nearest_enemy)
     const int dist = hex_distance(hi, th);
     if (dist > range) continue;
     const int n = unit_dice(r, b_.block_of(i), dist, hb.terrain(th).cover);
