@@ -391,6 +391,7 @@ class Engagement {
   // neighbour_bits_, a side other than 0 or 1, an active unit off the board).
   const PlaceBits* place_bits() const;
   PlaceBits place_bits_fresh() const;
+  void place_bits_follow(std::size_t i, std::size_t p0, bool was_active, std::uint64_t before);
   // The blocks module's dice (roll_symbols into them): a melee's attack and
   // battle back, a unit's fire (reserved at construction; grown, kept).
   std::vector<Symbol> rolled_, rolled_back_;

@@ -147,6 +147,8 @@ void Engagement::block_hits(std::size_t i, int hits, const char* phase) {
   if (hits <= 0 || !u.active()) return;
   SideOutcome& so = out_.sides[u.side];
   const int n = std::min(hits, u.figures);
+  const std::uint64_t before = b_.changes_;  // for place_bits_follow
+  const std::size_t place = b_.unit_place(i);
   u.figures -= n;
   b_.changed();
   so.figures_lost += n;
@@ -172,6 +174,7 @@ void Engagement::block_hits(std::size_t i, int hits, const char* phase) {
       emit(std::move(e));
     }
   }
+  place_bits_follow(i, place, true, before);
 }
 
 // Seed 004: a retreat of `hexes` toward the own edge; a block lost per hex
@@ -184,8 +187,11 @@ bool Engagement::block_retreat(std::size_t i, int hexes, const char* why) {
   Retreat& rt = retreat_;  // filled in place: no allocation once grown
   vedette::retreat(hb, b_.unit_hex(i), own, hexes, !u.in_square(), b_.occupied(), rt);
   if (!rt.path.empty()) {
+    const std::uint64_t before = b_.changes_;  // for place_bits_follow
+    const std::size_t place = b_.unit_place(i);
     b_.place_on_hex(i, rt.path.back());  // u.pos = hb.centre(...), its hex kept
     b_.changed();
+    place_bits_follow(i, place, true, before);
     u.retreated_this_turn = true;
     u.engaged = false;
   }

@@ -56,23 +56,10 @@ double Engagement::hex_go(std::size_t i, Point dest, Length allowance) {
     }
   }
   if (steps == 0) return 0;
-  const std::uint64_t before = b_.changes_;
+  const std::uint64_t before = b_.changes_;  // for place_bits_follow
   b_.place_on_hex(i, cur);  // u.pos = hb.centre(cur), its hex kept
   b_.changed();
-  // The kept places' bits held just before this move (nothing else changed
-  // since): move the unit's bit (place_bits_fresh would now give the same),
-  // unless its old place was shared (then they are made again when asked).
-  PlaceBits& pb = place_bits_;
-  if (pb.at == before && pb.on_board) {
-    const std::size_t p0 = hb.hex_index(from), p1 = hb.hex_index(cur);  // both on the board (the walk's line)
-    const std::uint64_t b0 = std::uint64_t{1} << (p0 & 63), b1 = std::uint64_t{1} << (p1 & 63);
-    if ((pb.shared[p0 >> 6] & b0) == 0) {
-      pb.side[u.side][p0 >> 6] &= ~b0;
-      if (((pb.side[0][p1 >> 6] | pb.side[1][p1 >> 6]) & b1) != 0) pb.shared[p1 >> 6] |= b1;
-      pb.side[u.side][p1 >> 6] |= b1;
-      pb.at = b_.changes_;
-    }
-  }
+  place_bits_follow(i, hb.hex_index(from), true, before);  // from: its place before the move
   return steps * s;
 }
 
@@ -149,6 +136,33 @@ const Engagement::PlaceBits* Engagement::place_bits() const {
   if (b_.neighbour_bits_.empty() || !b_.sides01_) return nullptr;
   if (place_bits_.at != b_.changes_) place_bits_ = place_bits_fresh();
   return place_bits_.on_board ? &place_bits_ : nullptr;
+}
+
+// After changes to unit i alone since Battle::changes_ was `before` (its
+// place, its being on the table, its figures or formation), where the kept
+// bits held then: its bit moved (or dropped when it left the table), so
+// that the bits are place_bits_fresh's again, their count the battle's.
+// Where the unit's old place was shared with another, or the unit was not
+// on the table before or stands off the board now, they are left to be
+// made again when asked. `p0` is the unit's place before the changes.
+void Engagement::place_bits_follow(std::size_t i, std::size_t p0, bool was_active, std::uint64_t before) {
+  PlaceBits& pb = place_bits_;
+  if (pb.at != before || !pb.on_board || !was_active || p0 == HexBoard::k_off_board) return;
+  const std::uint64_t b0 = std::uint64_t{1} << (p0 & 63);
+  if ((pb.shared[p0 >> 6] & b0) != 0) return;
+  const Unit& u = b_.units_[i];
+  std::size_t p1 = HexBoard::k_off_board;
+  if (u.active()) {
+    p1 = b_.unit_place(i);
+    if (p1 == HexBoard::k_off_board) return;
+  }
+  pb.side[u.side][p0 >> 6] &= ~b0;
+  if (p1 != HexBoard::k_off_board) {
+    const std::uint64_t b1 = std::uint64_t{1} << (p1 & 63);
+    if (((pb.side[0][p1 >> 6] | pb.side[1][p1 >> 6]) & b1) != 0) pb.shared[p1 >> 6] |= b1;
+    pb.side[u.side][p1 >> 6] |= b1;
+  }
+  pb.at = b_.changes_;
 }
 
 bool Engagement::place_bits_match_fresh() const {
