@@ -378,8 +378,9 @@ class Engagement {
   // (engine/engagement/battle.hpp), and a unit's side is fixed, so the same
   // count gives the same bits. hex_go's walk, block_shooting and
   // block_infantry_attacks read them instead of looping over the units;
-  // hex_go moves its unit's bit itself when the bits were current before
-  // its move (its move is then the only change since).
+  // hex_go's move, block_retreat and block_hits move or drop their unit's
+  // bit (place_bits_follow) when the bits were current just before (that
+  // unit's change is then the only one since).
   struct PlaceBits {
     std::uint64_t at = 0;
     bool on_board = false;  // every active unit is on the board (else unused)
