@@ -373,10 +373,21 @@ void Engagement::figure_morale() {
   auto procedure = [&](const Unit& u) {
     return RallyProcedure(r_, {u.lost(), u.figures_start, u.order == Order::shaken || u.order == Order::retreating});
   };
+  // Which units' procedures are not done after the rout pass (bit i: unit
+  // i, up to 64 units): the rally pass below asks again only those. Between
+  // the two passes only set_order(., routed) runs, which changes the order
+  // of the unit that routs alone (skipped by the rally pass), so another
+  // unit's facts (losses, figures, shaken or retreating) and thus its
+  // procedure are the same; a done procedure stays done (issue 32,
+  // sixteenth pass: RallyProcedure built once per unit and turn, not twice).
+  const bool bits = b_.units_.size() <= 64;
+  std::uint64_t to_rally = 0;
   for (std::size_t i = 0; i < b_.units_.size(); ++i) {
     Unit& u = b_.units_[i];
     if (!u.active() || u.order == Order::routed) continue;
-    if (procedure(u).end() == RallyEnd::routs) {
+    const RallyProcedure first = procedure(u);
+    if (!first.done()) to_rally |= std::uint64_t{1} << (i & 63);
+    if (first.end() == RallyEnd::routs) {
       ++out_.sides[u.side].routs;
       std::string why;
       if (rec_)
@@ -388,6 +399,7 @@ void Engagement::figure_morale() {
   for (std::size_t i = 0; i < b_.units_.size(); ++i) {
     Unit& u = b_.units_[i];
     if (!u.active() || u.order == Order::routed) continue;
+    if (bits && (to_rally >> i & 1U) == 0) continue;  // done in the rout pass: nothing to rally from
     RallyProcedure p = procedure(u);
     if (p.done()) continue;  // nothing to rally from
     bool clear = true;
