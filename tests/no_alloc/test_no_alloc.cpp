@@ -107,8 +107,12 @@ TEST_CASE("alloc: engagements allocate nothing once warmed up", "[alloc][engagem
 
 TEST_CASE("alloc: a lab worker's engagement and tally allocate nothing once warmed up", "[alloc][lab]") {
   // What a harness worker does per engagement: play into a row, tally it.
+  // Seed 001's skirmish games too (sims/lab/skirmish_model.cpp: one game
+  // per worker, reset per game), as issue 32 asks of every engine.
   const std::string dir = std::string(VEDETTE_SOURCE_DIR) + "/sims/scenarios";
-  for (std::string_view file : bench::k_signature_files) {
+  std::vector<std::string_view> files(bench::k_signature_files.begin(), bench::k_signature_files.end());
+  files.insert(files.end(), bench::k_signature_skirmish_files.begin(), bench::k_signature_skirmish_files.end());
+  for (std::string_view file : files) {
     const auto scenario = lab::open_lab_scenario(dir + "/" + std::string(file));
     const auto model = scenario->model(nullptr);
     const auto player = model->player();

@@ -68,20 +68,30 @@ void SkirmishGame::start(std::uint64_t seed, std::uint64_t index) {
   melee_ = Dice(rng_melee_);
   morale_ = Dice(rng_morale_);
   turn_ = 0;
-  fear_charges_.clear();
+  fear_used_ = 0;
   fear_charges_turn_ = -1;
   finished_ = false;
+  // A new outcome and new figures, each keeping the buffer of the last
+  // game's (the reason, the charges a figure checked for): a game allocates
+  // nothing once warmed up (tests/no_alloc/test_no_alloc.cpp).
+  std::string reason = std::move(out_.reason);
+  reason.clear();
   out_ = SkOutcome{};
-  figs_.clear();
+  out_.reason = std::move(reason);
+  figs_.resize(s_->figures.size());
   horses_.clear();
-  for (const auto& spec : s_->figures) {
-    SkFigure f;
+  for (std::size_t i = 0; i < s_->figures.size(); ++i) {
+    const SkirmishFigureSpec& spec = s_->figures[i];
+    std::vector<int> checked = std::move(figs_[i].fear_charges);
+    checked.clear();
+    SkFigure& f = figs_[i];
+    f = SkFigure{};
+    f.fear_charges = std::move(checked);
     f.spec = &spec;
     f.side = spec.side;
     f.pos = spec.position;
     f.facing = spec.facing;
     f.prone = spec.prone;
-    figs_.push_back(f);
     ++out_.sides[spec.side].figures;
   }
   for (std::size_t i = 0; i < s_->figures.size(); ++i)
@@ -483,8 +493,11 @@ bool SkirmishGame::play_turn() {
   for (std::size_t k = 0; k < n && !finished_; ++k)
     for (std::uint8_t s : {first, static_cast<std::uint8_t>(1 - first)})
       if (k < order[s].size()) activate(order[s][k]);
-  if (!finished_ && !check_victory() && turn_ >= s_->turns)
-    finish(s_->at_turn_limit, s_->at_turn_limit ? s_->sides[*s_->at_turn_limit].name + " holds at the turn limit" : "the turn limit");
+  if (!finished_ && !check_victory() && turn_ >= s_->turns) {
+    finish(s_->at_turn_limit);
+    if (s_->at_turn_limit) out_.reason.append(s_->sides[*s_->at_turn_limit].name).append(" holds at the turn limit");
+    else out_.reason.append("the turn limit");
+  }
   return !finished_;
 }
 
@@ -492,17 +505,22 @@ bool SkirmishGame::check_victory() {
   for (std::uint8_t s = 0; s < 2; ++s) {
     const SkSideOutcome& o = out_.sides[s];
     if (o.figures > 0 && o.figures_out * 100 >= s_->breaks_at_pct[s] * o.figures) {
-      finish(static_cast<std::uint8_t>(1 - s), s_->sides[s].name + " has " + std::to_string(o.figures_out) + " of " + std::to_string(o.figures) + " figures out of action (breaks at " + std::to_string(s_->breaks_at_pct[s]) + "%)");
+      finish(static_cast<std::uint8_t>(1 - s));
+      // Written in place (std::to_string of an int fits the small-string
+      // buffer): "<side> has N of M figures out of action (breaks at P%)".
+      out_.reason.append(s_->sides[s].name).append(" has ").append(std::to_string(o.figures_out)).append(" of ");
+      out_.reason.append(std::to_string(o.figures)).append(" figures out of action (breaks at ");
+      out_.reason.append(std::to_string(s_->breaks_at_pct[s])).append("%)");
       return true;
     }
   }
   return false;
 }
 
-void SkirmishGame::finish(std::optional<std::uint8_t> winner, std::string reason) {
+void SkirmishGame::finish(std::optional<std::uint8_t> winner) {
   finished_ = true;
   out_.winner = winner;
-  out_.reason = std::move(reason);
+  out_.reason.clear();
 }
 
 const SkOutcome& SkirmishGame::run() {

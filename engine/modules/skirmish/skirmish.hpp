@@ -365,7 +365,10 @@ class SkirmishGame {
   void unhorse(std::size_t rider);
   void mark_out(std::size_t f);
   bool check_victory();
-  void finish(std::optional<std::uint8_t> winner, std::string reason);
+  // The game ends; its reason is written into out_.reason (whose buffer
+  // start() keeps from game to game: the Monte Carlo's games allocate
+  // nothing once warmed up, tests/no_alloc).
+  void finish(std::optional<std::uint8_t> winner);
   void emit(const char* phase, const char* kind, std::size_t f, std::string text);
   std::string in(double cm) const;
   const std::string& name(std::size_t f) const { return figs_[f].spec->name; }
@@ -482,8 +485,14 @@ class SkirmishGame {
     std::uint8_t side = 0;
     std::vector<Point> starts;
   };
+  // Entries 0..fear_used_-1 are this turn's; the rest keep their buffers
+  // for later turns and games (no allocation once warmed up).
   std::vector<FearCharge> fear_charges_;
+  std::size_t fear_used_ = 0;
   int fear_charges_turn_ = -1;
+  // close_combat's foes in contact (kept for its buffer; close_combat is
+  // not re-entered: only charge() calls it, and nothing it calls charges).
+  std::vector<std::size_t> cc_foes_;
   bool finished_ = false;
   SkOutcome out_;
 };

@@ -26,9 +26,11 @@ Wound SkirmishGame::roll_column(std::string_view column, int modifier, Roller& d
   const WoundColumn* c = rules().find_column(column);
   const int roll = dice.d(rules().die);
   const Wound w = c ? c->result(roll + modifier) : Wound::none;
-  char mod[16] = "";
-  if (modifier) std::snprintf(mod, sizeof mod, "%+d", modifier);
-  SK_EMIT("wound", "column", static_cast<std::size_t>(-1), std::string("  ") + why + ": column " + std::string(column) + mod + ", rolls " + std::to_string(roll) + ": " + std::string(wound_name(w)));
+  if (rec_) {
+    char mod[16] = "";
+    if (modifier) std::snprintf(mod, sizeof mod, "%+d", modifier);
+    emit("wound", "column", static_cast<std::size_t>(-1), std::string("  ") + why + ": column " + std::string(column) + mod + ", rolls " + std::to_string(roll) + ": " + std::string(wound_name(w)));
+  }
   return w;
 }
 

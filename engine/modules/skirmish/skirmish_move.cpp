@@ -189,10 +189,10 @@ std::optional<int> SkirmishGame::fire_need(std::size_t sh, std::size_t tg) const
 int SkirmishGame::fear_charge_of(std::uint8_t side, Point from) {
   const SkirmishRules& r = rules();
   if (fear_charges_turn_ != turn_) {
-    fear_charges_.clear();
+    fear_used_ = 0;
     fear_charges_turn_ = turn_;
   }
-  for (std::size_t k = 0; k < fear_charges_.size(); ++k) {
+  for (std::size_t k = 0; k < fear_used_; ++k) {
     FearCharge& c = fear_charges_[k];
     if (c.side != side) continue;
     bool joins = r.fear_per == FearPer::turn;  // every ride of the side this turn is one charge
@@ -201,8 +201,11 @@ int SkirmishGame::fear_charge_of(std::uint8_t side, Point from) {
     c.starts.push_back(from);
     return static_cast<int>(k);
   }
-  fear_charges_.push_back(FearCharge{side, {from}});
-  return static_cast<int>(fear_charges_.size() - 1);
+  if (fear_used_ == fear_charges_.size()) fear_charges_.emplace_back();
+  FearCharge& c = fear_charges_[fear_used_];
+  c.side = side;
+  c.starts.assign(1, from);
+  return static_cast<int>(fear_used_++);
 }
 
 void SkirmishGame::fear_of_charge(std::size_t charger, Point from, Point to, Roller& dice, int charge) {
@@ -309,7 +312,8 @@ void SkirmishGame::close_combat(std::size_t f, Roller& dice, std::optional<Point
     return;
   }
   // Seed 001: several infantrymen only if in base contact with all at once: those in contact now.
-  std::vector<std::size_t> foes;
+  std::vector<std::size_t>& foes = cc_foes_;
+  foes.clear();
   for (std::size_t j = 0; j < figs_.size(); ++j)
     if (figs_[j].side != x.side && is_foot(figs_[j]) && euclid_cm(figs_[j].pos, x.pos) <= r.contact.as_cm() + 1e-6) foes.push_back(j);
   if (foes.empty()) return;
