@@ -117,7 +117,7 @@ inline void reactions_turn_two(const TempDir& dir, bool initiative) {
   run_ok(dir, {"solo", "activate", "game", "Cuirassiers", "--enemy-in-range", "--roll", "4"});  // RF 1, D6 4: (Charge?)
   run_ok(dir, {"solo", "charge", "game", "Cuirassiers", "--decline"});
   run_ok(dir, {"solo", "activate", "game", "Hussars", "--enemy-in-range", "--roll", "3"});  // RF 1, D6 3: halt, no charge
-  if (initiative) run_ok(dir, {"solo", "initiative", "game", "--total", "12", "--roll", "1"});  // the player moves first
+  if (initiative) run_ok(dir, {"solo", "initiative", "game", "--total", "6", "--roll", "1"});  // the player moves first
 }
 
 }  // namespace solo_test

@@ -175,7 +175,7 @@ TEST_CASE("solo command: the next turn names who did not act", "[solo][command]"
 TEST_CASE("solo command: the initiative takes the player total against the rolled cavalry dice", "[solo][command][003]") {
   Game g;
   Initiative i;
-  i.total = 7;
+  i.total = 6;
   const Applied r = g(i);
   const StepRecord& rec = std::get<InitiativeEvent>(g.s.event(r.events.back()).body).s;
   const int n = g.rules->combat.initiative.dice;
@@ -192,6 +192,18 @@ TEST_CASE("solo command: the initiative takes the player total against the rolle
   wrong.total = 3;
   wrong.roll = std::vector<int>(static_cast<std::size_t>(n + 1), 3);
   h.refused(wrong, "--roll: the initiative is");
+  // Your side rolls the same dice (combat.initiative.dice D6): a roll or a
+  // total above their most, or a roll below their least, cannot be (as
+  // solo play asks within the same).
+  Initiative high;
+  high.total = 6 * n + 1;
+  h.refused(high, "--total " + std::to_string(6 * n + 1) + ": your side's initiative is " + std::to_string(n) + " D6");
+  Initiative roll_high;
+  roll_high.your_roll = 6 * n + 1;
+  h.refused(roll_high, "--your-roll " + std::to_string(6 * n + 1) + ": your side's initiative is");
+  Initiative roll_low;
+  roll_low.your_roll = n - 1;
+  h.refused(roll_low, "--your-roll " + std::to_string(n - 1) + ": your side's initiative is");
 }
 
 TEST_CASE("solo command: shooting without a target and refused for a unit that does not shoot", "[solo][command][002]") {
@@ -328,7 +340,7 @@ void turn_two(Game& g) {
   (void)g(decline);
   act("Dragoons", true, 3);
   Initiative i;
-  i.total = 12;
+  i.total = 6;
   i.roll = {1};
   (void)g(i);
   REQUIRE(g.s.state().first_this_turn == 1);

@@ -28,7 +28,7 @@ void turn_two(const TempDir& dir, bool initiative = true) { reactions_turn_two(d
 }  // namespace
 
 TEST_CASE("solo moved: the cavalry that may react makes its opportunity charge at once, -2 undeclared (seed 003 L90, L98, L100)",
-          "[solo][reaction][seed003][003-L90-solo-opportunity][003-L92-solo-not-yet-moved][003-L98-solo-interrupted-stops][003-L100-solo-undeclared-minus-2]") {
+          "[solo][reaction][seed003][003-L90-solo-opportunity][003-L92-solo-not-yet-moved][003-L98-solo-interrupted-stops][003-L100-solo-undeclared-minus-2][003-L3-solo-opportunity-follow-through]") {
   TempDir dir;
   turn_two(dir);
   const fs::path file = dir.path / "game.vedette.yaml";
@@ -44,6 +44,8 @@ TEST_CASE("solo moved: the cavalry that may react makes its opportunity charge a
   CHECK(contains(r.out, "= 8, needs 6 (no charge declared in step 1: -2, seed 003 L100): passes"));
   CHECK(contains(r.out, "needs 10 on 2D6 [3 3] = 6: fails"));
   CHECK(contains(r.out, "retreats 1.5 of its moves, backs to the enemy, and must rally"));
+  // Seed 003 L3, as for every charge (the engine's opportunity charge is its charge()).
+  CHECK(contains(r.out, "Cuirassiers won before melee: it follows through the balance of its charge move in the direction of its charge (seed 003 L3)."));
   CHECK(contains(r.out, "cannot move farther this turn (seed 003 L98)"));
   // The one that cannot react is told so in one line: its cell says no "(Charge?)".
   CHECK(contains(r.out, "Hussars does not react"));
@@ -224,7 +226,7 @@ TEST_CASE("solo files: version 4 sessions load and stay version 4 until a reacti
            "--seed", "3", "--physical-dice"});
   ok(dir, {"solo", "activate", "game", "Dragoons", "--enemy-in-range", "--roll", "3"});  // RF 1, D6 3: halt
   ok(dir, {"solo", "activate", "game", "Cuirassiers", "--enemy-in-range", "--roll", "4"});
-  ok(dir, {"solo", "initiative", "game", "--total", "12", "--roll", "1"});
+  ok(dir, {"solo", "initiative", "game", "--total", "6", "--roll", "1"});
   ok(dir, {"solo", "shoot", "game", "Dragoons", "--distance", "15cm", "--hits", "1"});  // dismounts: version 4
   const std::string v4 = slurp(file);
   REQUIRE(contains(v4, "\nversion: 4\n"));
@@ -253,7 +255,7 @@ TEST_CASE("solo files: version 4 sessions load and stay version 4 until a reacti
 }
 
 TEST_CASE("solo play: your move walks an opportunity charge and your charge at the cavalry, each unit in two questions (seed 003 L90, L98, L100, L7, L20)",
-          "[solo][play][pipe][reaction][003-L90-solo-opportunity][003-L7-solo-charged-morale][003-L20-solo-flank-rear]") {
+          "[solo][play][pipe][reaction][003-L90-solo-opportunity][003-L7-solo-charged-morale][003-L20-solo-flank-rear][003-L3-solo-opportunity-follow-through]") {
   TempDir dir;
   turn_two(dir, false);
   // The initiative: your total 6, the cavalry's die 1: you move first.
@@ -275,6 +277,7 @@ TEST_CASE("solo play: your move walks an opportunity charge and your charge at t
   CHECK(contains(r.out, "Roll 2D6 for Foot's morale check; it needs 10+ to stand. Enter both dice (e.g. 3 5): 3 3"));
   CHECK(contains(r.out, "Cuirassiers makes an opportunity charge on Foot. Initiation check: 2D6 [4 4] = 8, needs 6 (no charge declared in step 1: -2): passes."));
   CHECK(contains(r.out, "Heavy Foot charged by heavy horse in the flank: 9, flank -1: needs 10 on 2D6 [3 3] = 6: fails."));
+  CHECK(contains(r.out, "Cuirassiers won before melee: it follows through the balance of its charge move in the direction of its charge. Foot's move is interrupted"));
   CHECK(contains(r.out, "Foot's move is interrupted: it cannot move farther this turn"));
   CHECK(contains(r.out, "Roll 2D6 for Hussars' morale check; it needs 8+ to stand. Enter both dice (e.g. 3 5): 3 4"));
   CHECK(contains(r.out, "Light Horse charged by medium horse in the rear: 6, rear -2: needs 8 on 2D6 [3 4] = 7: fails."));
@@ -295,6 +298,34 @@ TEST_CASE("solo play: your move walks an opportunity charge and your charge at t
   CHECK(contains(log.out, "\"event\": \"opportunity\""));
   CHECK(contains(log.out, "\"event\": \"charged\""));
   CHECK(contains(log.out, "\"dice\": [\n      3,\n      4\n    ]"));
+}
+
+TEST_CASE("solo charged, moved and play: a cavalry unit with no weight in the session is asked it, and the command line names --their-weight (seed 003 L7, L14)",
+          "[solo][reaction][seed003][pipe]") {
+  // Seed 003's charge table reads the charger's weight (L14) and the
+  // charged unit's class (L7): a unit created without light, medium or
+  // heavy is asked, in every front, and nothing is written until it is.
+  TempDir dir;
+  ok(dir, {"solo", "new", "game", "--unit", "Dragoons:mounted-infantry", "--seed", "17"});
+  ok(dir, {"solo", "activate", "game", "Dragoons"});
+  ok(dir, {"solo", "initiative", "game", "--total", "6", "--roll", "1"});  // you move first
+  const fs::path file = dir.path / "game.vedette.yaml";
+  const std::string before = slurp(file);
+  Result bad = run({"solo", "charged", "game", "Dragoons", "--as", "heavy-horse", "--distance", "20cm"}, dir.path);
+  INFO(bad.out << bad.err);
+  CHECK(bad.status == 2);
+  CHECK(contains(bad.err, "--their-weight light|medium|heavy is needed: Dragoons has no weight in the session: is it light, medium or heavy cavalry (seed 003's charge table)?"));
+  CHECK(slurp(file) == before);
+  // solo play asks it, then the charge goes on with it (Medium Horse: 6 to stand).
+  Result p = run({"solo", "play", "game"}, dir.path, "Horse heavy-horse\ncharge Dragoons 20cm\nmedium\n\nq\n");
+  INFO(p.out << p.err);
+  REQUIRE(p.status == 0);
+  CHECK(contains(p.out, "Is Dragoons light, medium or heavy cavalry? medium"));  // play's plain words
+  CHECK(contains(p.out, "Dragoons checks morale: Medium Horse charged by heavy horse in the front: 6"));
+  CHECK_FALSE(contains(p.out, "has no weight in the session"));
+  Result log = run({"solo", "log", "game", "--json"}, dir.path);
+  REQUIRE(log.status == 0);
+  CHECK(contains(log.out, "\"event\": \"charged\""));
 }
 
 TEST_CASE("solo play: a unit that ends near no cavalry is not named, and nothing is asked about cavalry that cannot react (seed 003 L92)",

@@ -8,6 +8,8 @@
 // rules, the read-back and the advice.
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 #include "engine/core/builtin_tables.hpp"
@@ -228,6 +230,20 @@ TEST_CASE("solo turn: a unit at half its figures routs at the end of the turn an
   Result a = run({"solo", "activate", "game", "Lancers", "--roll", "3"}, dir.path);
   CHECK(a.status == 2);
   CHECK(contains(a.err, "Lancers has routed: it flees toward its own edge and no longer acts"));
+  // Status offers it no activation, in words and to the page
+  // (Session::why_cannot_act): the page shows no "Activate" for it.
+  Result st = run({"solo", "status", "game"}, dir.path);
+  REQUIRE(st.status == 0);
+  CHECK(contains(st.out, "      Lancers has routed: it flees toward its own edge and no longer acts\n"));
+  CHECK(st.out.find("to act this turn") == st.out.rfind("to act this turn"));  // Hussars only
+  CHECK(contains(st.out, "to act this turn"));
+  Result js = run({"solo", "status", "game", "--json"}, dir.path);
+  REQUIRE(js.status == 0);
+  const nlohmann::json j = nlohmann::json::parse(js.out);
+  CHECK(j["units"][0]["may_act"] == false);
+  CHECK(j["units"][0]["why_cannot_act"] == "Lancers has routed: it flees toward its own edge and no longer acts");
+  CHECK(j["units"][1]["may_act"] == true);
+  CHECK(j["units"][1]["why_cannot_act"].is_null());
   // The file says version 7 (a routed unit is version 3; play ended your
   // move, version 7), and reads back byte for byte.
   CHECK(contains(slurp(dir.path / k_file), "\nversion: 7\n"));
@@ -261,6 +277,35 @@ TEST_CASE("solo turn: a shaken unit rallies on 2D6 against the ruleset's target,
       CHECK(after == (total >= 7 ? vedette::solo::Morale::steady : vedette::solo::Morale::shaken));
     }
   }
+}
+
+// The turn sequence (docs/turn-sequence.md): shooting is step 4, morale and
+// rally step 6. A unit that must rally does not shoot at step 4; rallied at
+// step 6, it has not a shot after it.
+TEST_CASE("solo turn: a unit that rallies in the morale step does not shoot after it (turn sequence steps 4 and 6)",
+          "[solo][turn][rally][shooting]") {
+  TempDir dir;
+  ok(dir, {"solo", "new", "game", "--unit", "Hussars:shooting,light", "--seed", "1", "--physical-dice"});
+  ok(dir, {"solo", "morale", "game", "Hussars", "rallying"});
+  ok(dir, {"solo", "activate", "game", "Hussars", "--roll", "4"});
+  ok(dir, {"solo", "initiative", "game", "--total", "6", "--roll", "1"});
+  ok(dir, {"solo", "end-move", "game"});
+  Result st = run({"solo", "status", "game"}, dir.path);
+  CHECK(contains(st.out, "Next: Hussars' morale"));
+  Result early = run({"solo", "shoot", "game", "Hussars", "--distance", "10cm", "--hits", "1"}, dir.path);
+  CHECK(early.status == 2);
+  CHECK(contains(early.err, "Hussars must rally"));
+  ok(dir, {"solo", "rally", "game", "Hussars", "--roll", "4", "4"});  // 8 >= 7: back in good order
+  CHECK(load(dir).memory(0).morale == vedette::solo::Morale::steady);
+  Result after = run({"solo", "status", "game"}, dir.path);
+  INFO(after.out);
+  CHECK(contains(after.out, "Next: the next turn"));
+  CHECK_FALSE(contains(after.out, "shooting"));
+  const std::string before = slurp(dir.path / k_file);
+  Result late = run({"solo", "shoot", "game", "Hussars", "--distance", "10cm", "--hits", "1"}, dir.path);
+  CHECK(late.status == 2);
+  CHECK(contains(late.err, "Hussars does not shoot this turn: Hussars rallied in this turn's morale step, after the shooting"));
+  CHECK(slurp(dir.path / k_file) == before);
 }
 
 // Seed 002: mounted shooters count one range band further (L29); mounted

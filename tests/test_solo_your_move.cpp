@@ -96,7 +96,7 @@ TEST_CASE("solo: your move is a step of the turn: end-move ends it, undo takes i
   Result early = run({"solo", "end-move", "game"}, dir.path);
   CHECK(early.status == 2);
   CHECK(contains(early.err, "your move comes after the initiative"));
-  ok(dir, {"solo", "initiative", "game", "--total", "12", "--roll", "1"});  // you move first
+  ok(dir, {"solo", "initiative", "game", "--total", "6", "--roll", "1"});  // you move first
   CHECK(next_step(dir) == "your_move");
   Result st = run({"solo", "status", "game"}, dir.path);
   CHECK(contains(st.out, "Next: your move: the cavalry answers units of yours that move near it (`solo moved`)"));
@@ -139,7 +139,7 @@ TEST_CASE("solo: when the cavalry moves first, your move comes once its charges 
 TEST_CASE("solo play: a resumed play asks your move again until it is over (issue 28)", "[solo][reaction][your-move]") {
   TempDir dir;
   turn_two(dir);
-  ok(dir, {"solo", "initiative", "game", "--total", "12", "--roll", "1"});  // you move first
+  ok(dir, {"solo", "initiative", "game", "--total", "6", "--roll", "1"});  // you move first
   // Quit in the middle of your move: nothing ends it.
   Result first = run({"solo", "play", "game", "--physical-dice"}, dir.path, "q\n");
   INFO(first.out << first.err);
@@ -161,7 +161,7 @@ TEST_CASE("solo moved --kind about-to-move: a unit caught before it moves stays 
           "[solo][reaction][seed003][003-L98-solo-interrupted-stops]") {
   TempDir dir;
   turn_two(dir);
-  ok(dir, {"solo", "initiative", "game", "--total", "12", "--roll", "1"});
+  ok(dir, {"solo", "initiative", "game", "--total", "6", "--roll", "1"});
   Result r = run({"solo", "moved", "game", "--mover", "Foot", "--as", "heavy_foot", "--kind", "about-to-move", "--near",
                   "Cuirassiers=20cm,flank", "--roll", "4", "4", "3", "3"},
                  dir.path);
@@ -173,7 +173,7 @@ TEST_CASE("solo moved --kind about-to-move: a unit caught before it moves stays 
   // The same in solo play: the first answer's last word says it.
   TempDir dir2;
   turn_two(dir2);
-  ok(dir2, {"solo", "initiative", "game", "--total", "12", "--roll", "1"});
+  ok(dir2, {"solo", "initiative", "game", "--total", "6", "--roll", "1"});
   Result p = run({"solo", "play", "game", "--physical-dice"}, dir2.path, "Foot heavy-foot about-to-move\nCuirassiers 20cm flank\n4 4\n3 3\n\nq\n");
   INFO(p.out << p.err);
   REQUIRE(p.status == 0);

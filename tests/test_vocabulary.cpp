@@ -107,7 +107,7 @@ TEST_CASE("vocabulary: solo charged takes your unit's class in the ruleset's wor
   ok({"solo", "activate", "game", "Hussars", "--roll", "3"});
   ok({"solo", "next-turn", "game"});
   ok({"solo", "activate", "game", "Hussars", "--enemy-in-range", "--roll", "3"});
-  ok({"solo", "initiative", "game", "--total", "12", "--roll", "1"});
+  ok({"solo", "initiative", "game", "--total", "6", "--roll", "1"});
   // Your dragoons (medium cavalry in these words) charge the Hussars in the rear: 6 (light v medium), -2: needs 8.
   Result r = ok({"solo", "charged", "game", "Hussars", "--mover", "2nd Dragoons", "--as", "dragoons", "--distance", "30cm", "--side",
                  "rear", "--roll", "3", "4"});

@@ -327,7 +327,7 @@ TEST_CASE("web: the turn in the page's words (what is left, the end-of-turn summ
   // Both acted (the terminal plays Hussars): the initiative is what is left.
   REQUIRE(run_in_process({"solo", "activate", file, "Hussars", "--roll", "3"}).status == 0);
   CHECK(status()["turn_left"] == json({"the initiative"}));
-  REQUIRE(run_in_process({"solo", "initiative", file, "--total", "7", "--roll", "3"}).status == 0);
+  REQUIRE(run_in_process({"solo", "initiative", file, "--total", "6", "--roll", "3"}).status == 0);
   CHECK(status()["turn_left"] == json({"your move"}));  // issue 28: a step of the turn
   REQUIRE(run_in_process({"solo", "end-move", file}).status == 0);
   // Every step done: solo play's end-of-turn summary, line for line (solo::turn_summary).
@@ -478,7 +478,7 @@ TEST_CASE("web: a rally on the player's dice says what 2D6 must reach (the rules
   const std::string file = (fs::path(t.tmp.path()) / "r.vedette.yaml").string();
   for (const auto& args : std::vector<std::vector<std::string>>{{"solo", "morale", file, "Hussars", "shaken"},
                                                                 {"solo", "activate", file, "Hussars", "--roll", "3"},
-                                                                {"solo", "initiative", file, "--total", "7", "--roll", "3"},
+                                                                {"solo", "initiative", file, "--total", "6", "--roll", "3"},
                                                                 {"solo", "end-move", file}})
     REQUIRE(run_in_process(args).status == 0);
   const json n = body_of(t.call("GET", "/api/sessions/r"))["result"]["next_step"];
@@ -491,7 +491,7 @@ TEST_CASE("web: a rally on the player's dice says what 2D6 must reach (the rules
            {"solo", "new", house, "--seed", "1", "--ruleset", (fs::path(t.tmp.path()) / "house.yaml").string(), "--unit", "Hussars:shooting,weapon=none"},
            {"solo", "morale", house, "Hussars", "shaken"},
            {"solo", "activate", house, "Hussars", "--roll", "3"},
-           {"solo", "initiative", house, "--total", "7", "--roll", "3"},
+           {"solo", "initiative", house, "--total", "6", "--roll", "3"},
            {"solo", "end-move", house}})
     REQUIRE(run_in_process(args).status == 0);
   CHECK(body_of(t.call("GET", "/api/sessions/h"))["result"]["next_step"]["rally_need"] == 9);
@@ -512,7 +512,7 @@ TEST_CASE("web: your move posts the cavalry's opportunity charge and your charge
            {"solo", "activate", file, "Lancers", "--enemy-in-range", "--roll", "4"},  // RF 1, D6 4: "(Charge?)"
            {"solo", "charge", file, "Lancers", "--decline"},
            {"solo", "activate", file, "Hussars", "--enemy-in-range", "--roll", "3"},
-           {"solo", "initiative", file, "--total", "12", "--roll", "1"}}) {
+           {"solo", "initiative", file, "--total", "6", "--roll", "1"}}) {
     const auto r = run_in_process(args);
     INFO(r.out << r.err);
     REQUIRE(r.status == 0);
@@ -559,6 +559,37 @@ TEST_CASE("web: your move posts the cavalry's opportunity charge and your charge
   CHECK(log.out.find("\"event\": \"charged\"") != std::string::npos);
 }
 
+TEST_CASE("web: a reaction that needs the cavalry's weight asks it (weight_needed), writes nothing, and goes on with their_weight (seed 003 L7)",
+          "[web][reaction][003]") {
+  Table t;
+  Reply made = t.call("POST", "/api/sessions", {{"name", "war"}, {"units", {"Dragoons:mounted-infantry"}}, {"seed", 17}});
+  REQUIRE(made.status == 201);
+  const std::string file = (fs::path(t.tmp.path()) / "war.vedette.yaml").string();
+  for (const auto& args : std::vector<std::vector<std::string>>{{"solo", "activate", file, "Dragoons"},
+                                                                {"solo", "initiative", file, "--total", "6", "--roll", "1"}}) {
+    const auto r = run_in_process(args);
+    INFO(r.out << r.err);
+    REQUIRE(r.status == 0);
+  }
+  const std::string rev = body_of(t.call("GET", "/api/sessions/war"))["rev"];
+  const std::string before = slurp(file);
+  Reply ask = t.call("POST", "/api/sessions/war/charged", {{"unit", "Dragoons"}, {"as", "heavy_horse"}, {"distance", "20cm"}, {"rev", rev}});
+  INFO(ask.body);
+  REQUIRE(ask.status == 200);
+  const json need = body_of(ask)["weight_needed"];
+  CHECK(need["unit"] == "Dragoons");
+  CHECK(need["question"] == "Is Dragoons light, medium or heavy cavalry?");  // the page's words, as solo play's
+  CHECK(need["choices"] == json({"light", "medium", "heavy"}));
+  CHECK(slurp(file) == before);
+  CHECK(body_of(t.call("GET", "/api/sessions/war"))["rev"] == rev);
+  Reply go = t.call("POST", "/api/sessions/war/charged",
+                    {{"unit", "Dragoons"}, {"as", "heavy_horse"}, {"distance", "20cm"}, {"their_weight", "medium"}, {"rev", rev}});
+  INFO(go.body);
+  REQUIRE(go.status == 200);
+  CHECK(body_of(go)["result"]["outcome"].get<std::string>().find("Medium Horse charged by heavy horse in the front") != std::string::npos);
+  CHECK(slurp(file) != before);
+}
+
 // Issue 27: own dice for the reactions. With "player_dice" the server reads
 // the player's dice pair by pair as the cavalry's charge comes to each check
 // (solo::DiceNeeded); while it needs more it writes nothing and says which
@@ -577,7 +608,7 @@ TEST_CASE("web: a reaction with the player's dice asks each 2D6 it reads, with i
            {"solo", "activate", file, "Lancers", "--enemy-in-range", "--roll", "4"},  // RF 1, D6 4: "(Charge?)"
            {"solo", "charge", file, "Lancers", "--decline"},
            {"solo", "activate", file, "Hussars", "--enemy-in-range", "--roll", "3"},
-           {"solo", "initiative", file, "--total", "12", "--roll", "1"}}) {
+           {"solo", "initiative", file, "--total", "6", "--roll", "1"}}) {
     const auto r = run_in_process(args);
     INFO(r.out << r.err);
     REQUIRE(r.status == 0);

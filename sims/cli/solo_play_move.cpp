@@ -103,6 +103,11 @@ Applied with_dice(Session& s, const Ruleset& r, C& c, std::vector<int>& roll, Pr
   for (;;) {
     try {
       return apply(s, r, c);
+    } catch (const solo::WeightNeeded& need) {
+      // The unit records no weight: asked, and the reaction applied again with it.
+      c.their_weight = std::string(k_attacker_weight_names[static_cast<std::size_t>(
+          p.checked<AttackerWeight>(need.question, std::nullopt, [](const std::string& t, std::string& why) { return solo::parse_attacker(t, why); },
+                                             "Seed 003's charge table reads the cavalry's weight: light, medium or heavy."))]);
     } catch (const solo::DiceNeeded& need) {
       // Whose check and what it needs, in the page's words too (sims/solo/solo_react.hpp).
       const solo::DiceNeededWords w =

@@ -420,17 +420,21 @@ void Session::check_dice(const Event& e, const Activation& a) {
                        "roll");
 }
 
+std::string Session::why_cannot_act(std::size_t k) const {
+  const std::string& name = header_.units[k].name;
+  if (figures_left(k) <= 0) return name + " has no figures left";
+  if (state_.units[k].morale == Morale::routed) return name + " has routed: it flees toward its own edge and no longer acts";
+  if (state_.units[k].acted_in_turn == state_.turn) return name + " has already acted in turn " + std::to_string(state_.turn);
+  return "";
+}
+
 void Session::apply_to_state(const Event& e) {
   auto unit_mem = [&](const std::string& name) -> std::pair<std::size_t, UnitMemory*> {
     std::size_t k = unit_index(name);
     return {k, &state_.units[k]};
   };
-  auto check_can_act = [&](std::size_t k, const std::string& name) {
-    if (state_.units[k].acted_in_turn == state_.turn)
-      throw SessionError(name + " has already acted in turn " + std::to_string(state_.turn));
-    if (figures_left(k) <= 0) throw SessionError(name + " has no figures left");
-    if (state_.units[k].morale == Morale::routed)
-      throw SessionError(name + " has routed: it flees toward its own edge and no longer acts");
+  auto check_can_act = [&](std::size_t k, const std::string&) {
+    if (std::string why = why_cannot_act(k); !why.empty()) throw SessionError(why);
   };
   std::visit(
       [&](const auto& ev) {

@@ -509,6 +509,10 @@ class Session {
   std::size_t unit_index(const std::string& name) const;  // must exist
   const UnitMemory& memory(std::size_t i) const { return state_.units[i]; }
   int figures_left(std::size_t i) const { return header_.units[i].figures - state_.units[i].casualties; }
+  // Why unit i may not be activated now ("" when it may): it acted this
+  // turn, has no figures left, or routed. The one answer for the session's
+  // check of an activation, `solo status` and the web page's cards.
+  std::string why_cannot_act(std::size_t i) const;
 
   // Undo/redo: the step each would take back or bring back (0: none), and
   // how many are available.

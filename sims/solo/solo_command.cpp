@@ -302,6 +302,15 @@ void run(Session& s, const Ruleset& r, const Initiative& o, Applied& out) {
   }
   if (o.total.has_value() == o.your_roll.has_value())
     refuse("give --total (your side's initiative) or --your-roll N [--your-charges K], not both");
+  // Your side rolls the same dice (combat.initiative.dice D6): a roll or a
+  // total above their most cannot be (`solo play` asks within the same).
+  if (o.your_roll && (*o.your_roll < dice || *o.your_roll > 6 * dice))
+    refuse("--your-roll " + std::to_string(*o.your_roll) + ": your side's initiative is " + std::to_string(dice) + " D6 (combat.initiative.dice), from " +
+           std::to_string(dice) + " to " + std::to_string(6 * dice));
+  if (o.total && *o.total > 6 * dice)
+    refuse("--total " + std::to_string(*o.total) + ": your side's initiative is " + std::to_string(dice) +
+           " D6 (combat.initiative.dice) with " + std::to_string(r.charge.declare_initiative_modifier) +
+           " for each charge it declared, so at most " + std::to_string(6 * dice));
   // Seed 003's -2 per declared charge, for the player's side too (initiative_total).
   const int total = o.total ? *o.total : initiative_total(r, *o.your_roll, o.your_charges);
   out.events.push_back(s.append(InitiativeEvent{resolve_initiative(r, s, total, d)}).n);

@@ -248,7 +248,7 @@ StepRecord resolve_opportunity(const Ruleset& r, const Session& s, std::size_t u
     return rec;
   }
   const std::optional<AttackerWeight> w = reactor_weight(s, unit, weight);
-  if (!w) throw SessionError(name + " has no weight (light, medium or heavy) for seed 003's table: give it", "attacker");
+  if (!w) throw WeightNeeded(unit, name);
   // The charge, through the procedure (L100: -2 when undeclared; L102: halfway).
   OpportunityChargeFacts of;
   of.declared = reactor_declared(s, unit);
@@ -313,6 +313,13 @@ StepRecord resolve_opportunity(const Ruleset& r, const Session& s, std::size_t u
     rec.morale = r.charge.failure_must_rally ? Morale::rallying : Morale::shaken;
     rec.fell_back = true;
   }
+  // Seed 003 L3: victory before melee, as for every charge (the engine's
+  // opportunity charge is its charge(): Engagement::opportunity_charges).
+  const ChargedAftermath after = charged_aftermath(r, res, Length(), Length());
+  if (after.failed && after.charger_follows_through)
+    t += name + " won before melee: it follows through the balance of its charge move in the direction of its charge (seed 003 L3). ";
+  if (after.follows_through)
+    t += cap(mv.unit.name) + " was charging it and won before melee: it follows through the balance of its charge move (seed 003 L3). ";
   if (interrupted_stops(res))
     t += mv.kind == MoveKind::about_to_move
              ? cap(mv.unit.name) + " is caught before it moves: it stays where it is and cannot move this turn (seed 003 L98)."
@@ -337,7 +344,7 @@ StepRecord resolve_charged(const Ruleset& r, const Session& s, std::size_t unit,
   rec.given["side"] = side_text(c.side);
   rec.given["bonus"] = yes_no(c.bonus);
   const std::optional<AttackerWeight> w = reactor_weight(s, unit, weight);
-  if (!w) throw SessionError(name + " has no weight (light, medium or heavy) for seed 003's table: give it", "attacker");
+  if (!w) throw WeightNeeded(unit, name);
   const UnitMemory& mem = s.memory(unit);
   const bool on_horse = !mem.on_foot;
   // Its counter-charge (L100-L102): the gates with the charger as the mover,

@@ -86,6 +86,22 @@ struct DiceNeeded : SessionError {
 };
 StepDice reaction_dice(const Session& s, TurnStep step, std::size_t unit);
 
+// A reaction that needs the automated unit's weight (light, medium or heavy:
+// its column on seed 003's charge table when it charges, its class when it
+// is charged) while its unit records none: nothing is written, and each
+// front asks it in its own way and sends the command again with it
+// (their_weight): `solo play` and the page ask the question, the command
+// line names its flag.
+struct WeightNeeded : SessionError {
+  WeightNeeded(std::size_t u, const std::string& name)
+      : SessionError(name + " has no weight in the session: is it light, medium or heavy cavalry (seed 003's charge table)?",
+                     "their_weight"),
+        unit(u),
+        question("Is " + name + " light, medium or heavy cavalry (seed 003's charge table)?") {}
+  std::size_t unit;
+  std::string question;
+};
+
 // The next 2D6 a reaction reads from the player's dice, in words: whose
 // check it is ("Cuirassiers' initiation check", "Foot's morale check") and
 // the line that asks it ("Roll 2D6 for Foot's morale check; it needs 10+ to

@@ -162,6 +162,15 @@ ShootingChance shooting_chance(const Ruleset& r, const Session& s, std::size_t u
     c.weapon = nullptr;
     return c;
   }
+  // Step 6 (morale and rally) comes after step 4: a unit that has had its
+  // rally this turn was past the shooting when it rallied (it had to rally
+  // then), so rallying does not give it a shot (next_step asks the rally
+  // only once no unit's shooting is left).
+  if (m.rally_in_turn == s.state().turn) {
+    c.why_not = spec.name + " rallied in this turn's morale step, after the shooting";
+    c.weapon = nullptr;
+    return c;
+  }
   const UnitType* t = r.find_unit_type(spec.type);
   const bool shoots_mounted = !t || t->shoots_mounted;
   const ActivateEvent* act = this_turn_activation(s, unit);

@@ -243,6 +243,11 @@ Json status_json(const Session& s, const std::optional<SessionRules>& rules) {
     uj["morale"] = morale_name(m.morale);
     uj["acted_in_turn"] = m.acted_in_turn;
     uj["acted_this_turn"] = m.acted_in_turn == s.state().turn;
+    // Whether it may be activated now, and if not why (Session::why_cannot_act):
+    // the page offers "Activate" only where the session would take it.
+    const std::string why_not = s.why_cannot_act(k);
+    uj["may_act"] = why_not.empty();
+    uj["why_cannot_act"] = why_not.empty() ? Json(nullptr) : Json(why_not);
     uj["last_activation"] = m.last_activation ? Json(m.last_activation) : Json(nullptr);
     if (m.last_activation) uj["last_instruction"] = std::get<ActivateEvent>(s.event(m.last_activation).body).a.instruction;
     uj["pending"] = pending;

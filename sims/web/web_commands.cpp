@@ -390,6 +390,14 @@ std::pair<int, Json> apply_commands(const std::string& file, const std::vector<s
         // The player's dice ran out before the reaction was done: nothing is
         // written; the page asks the next pair and sends them all again.
         return std::pair{200, Json{{"dice_needed", dice_needed_json(c, need)}}};
+      } catch (const solo::WeightNeeded& need) {
+        // The reacting unit records no weight: nothing is written; the page
+        // asks it (solo play's question) and sends again with their_weight.
+        Json choices = Json::array();
+        for (std::string_view w : k_attacker_weight_names) choices.push_back(std::string(w));
+        return std::pair{200, Json{{"weight_needed", Json{{"unit", s.header().units[need.unit].name},
+                                                          {"question", solo::plain_words(need.question)},
+                                                          {"choices", choices}}}}};
       }
     }
     s.save();

@@ -481,7 +481,7 @@ try {
   execFileSync(exe, ["solo", "activate", mv, "Cuirassiers", "--enemy-in-range", "--roll", "4"]);  // RF 1, D6 4: "(Charge?)"
   execFileSync(exe, ["solo", "charge", mv, "Cuirassiers", "--decline"]);
   execFileSync(exe, ["solo", "activate", mv, "Hussars", "--enemy-in-range", "--roll", "3"]);  // halts, no "(Charge?)"
-  execFileSync(exe, ["solo", "initiative", mv, "--total", "12", "--roll", "1"]);  // you move first
+  execFileSync(exe, ["solo", "initiative", mv, "--total", "6", "--roll", "1"]);  // you move first
   await page.goto(base + "?session=move", { waitUntil: "networkidle0" });
   await page.waitForFunction(() => /Your move/.test(document.querySelector("#step").textContent), { timeout: 10000 });
   check(/Cuirassiers may charge a unit of yours/.test(await page.$eval("#step", (e) => e.textContent)), "the page names the cavalry that may react");
@@ -525,6 +525,36 @@ try {
     "the Hussars' morale check is shown in the player's words");
   await noOverflow("your move");
   await page.screenshot({ path: path.join(outDir, "web-your-move-360x740.png") });
+
+  // A cavalry unit made without a weight: the page asks it when a reaction
+  // needs it (the server's weight_needed, seed 003's charge table), then
+  // goes on. A routed unit's card offers no Activate, and says why.
+  const wt = path.join(dir, "weight.vedette.yaml");
+  execFileSync(exe, ["solo", "new", wt, "--seed", "17", "--unit", "Dragoons:mounted-infantry", "--unit", "Lancers:shock,heavy"]);
+  execFileSync(exe, ["solo", "morale", wt, "Lancers", "routed"]);
+  execFileSync(exe, ["solo", "activate", wt, "Dragoons"]);
+  execFileSync(exe, ["solo", "initiative", wt, "--total", "6", "--roll", "1"]);  // you move first
+  await page.goto(base + "?session=weight", { waitUntil: "networkidle0" });
+  await page.waitForFunction(() => /Your move/.test(document.querySelector("#step").textContent), { timeout: 10000 });
+  const routedCard = await page.evaluate(() => {
+    const card = [...document.querySelectorAll(".card")].find((c) => c.querySelector(".name").textContent === "Lancers");
+    return { activate: card.querySelector(".activate").offsetParent !== null, text: card.querySelector(".flow").textContent };
+  });
+  check(!routedCard.activate && /Lancers has routed: it flees toward its own edge and no longer acts/.test(routedCard.text),
+    "a routed unit's card has no Activate and says why: " + JSON.stringify(routedCard));
+  await clickText("A unit of mine charges the cavalry", "#step");  // only Dragoons may be charged: not asked which
+  await clickText("heavy horse", "#step");
+  for (const d of ["2", "0"]) await clickText(d, "#step .pad");
+  await clickText("OK", "#step .pad");
+  await clickText("front", "#step");
+  await page.waitForFunction(() => /Is Dragoons light, medium or heavy cavalry\?/.test(document.querySelector("#step").textContent), { timeout: 10000 });
+  check(!/event: charged/.test(readFileSync(wt, "utf8")), "nothing is written before the weight is given");
+  await clickText("medium", "#step");
+  await page.waitForFunction(() => [...document.querySelectorAll("#step h2.done")].some((h) => h.textContent === "Your move: you charge Dragoons"), { timeout: 10000 });
+  check(/Medium Horse charged by heavy horse in the front/.test(await page.$eval("#step", (e) => e.textContent)),
+    "with the weight asked, the charge goes on: Dragoons checks as Medium Horse");
+  const wtLog = JSON.parse(execFileSync(exe, ["solo", "log", wt, "--json"]).toString());
+  check((wtLog.events || wtLog).filter((e) => e.event === "charged").length === 1, "the charge is in the session once");
 
   // A melee against a square (seed 004, the house rule turns it on): the
   // terminal charges into the player's square; the page asks the square's

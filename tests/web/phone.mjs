@@ -484,7 +484,7 @@ try {
   execFileSync(exe, ["solo", "new", react, "--physical-dice", "--unit", "Cuirassiers:shock,heavy", "--unit", "Hussars:shock,light"]);
   for (const args of [["activate", "Cuirassiers", "--roll", "3"], ["activate", "Hussars", "--roll", "3"], ["next-turn"],
     ["activate", "Cuirassiers", "--enemy-in-range", "--roll", "4"], ["charge", "Cuirassiers", "--decline"],
-    ["activate", "Hussars", "--enemy-in-range", "--roll", "3"], ["initiative", "--total", "12", "--roll", "1"]])
+    ["activate", "Hussars", "--enemy-in-range", "--roll", "3"], ["initiative", "--total", "6", "--roll", "1"]])
     execFileSync(exe, ["solo", args[0], react, ...args.slice(1)]);
   const reactLog = () => JSON.parse(execFileSync(exe, ["solo", "log", react, "--json"]).toString());
   await page.goto(`${origin}/?session=react`, { waitUntil: "load" });
@@ -543,7 +543,7 @@ try {
     execFileSync(exe, ["solo", "new", f, "--seed", "2", "--unit", "Lancers:shock,figures=12,heavy", "--unit", "Hussars:shooting,figures=8,light"]);
     execFileSync(exe, ["solo", "activate", f, "Lancers", "--roll", "3"]);
     execFileSync(exe, ["solo", "activate", f, "Hussars", "--roll", "3"]);
-    execFileSync(exe, ["solo", "initiative", f, "--total", "7", "--roll", "3"]);
+    execFileSync(exe, ["solo", "initiative", f, "--total", "6", "--roll", "3"]);
     execFileSync(exe, ["solo", "next-turn", f]);
     execFileSync(exe, ["solo", "activate", f, "Lancers", "--enemy-in-range", "--roll", "6"]);
     return f;

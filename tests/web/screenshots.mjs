@@ -99,7 +99,7 @@ try {
   solo("new", charge, "--seed", "2", "--unit", "Lancers:shock,figures=12,heavy", "--unit", "Hussars:shooting,figures=8,light");
   solo("activate", charge, "Lancers", "--roll", "3");
   solo("activate", charge, "Hussars", "--roll", "3");
-  solo("initiative", charge, "--total", "7", "--roll", "3");
+  solo("initiative", charge, "--total", "6", "--roll", "3");
   solo("next-turn", charge);
   await page.goto(`${local.origin}/?session=charge`, { waitUntil: "load" });
   await page.waitForSelector("#session:not([hidden]) .card");

@@ -248,6 +248,9 @@ int run_status(const ReadOptions& o, Io& io) {
       if (s.charge_pending(k))
         out << "      \"(Charge?)\" not answered yet: `vedette solo charge " << o.game << " " << h.units[k].name
             << " ...` or `vedette solo play`\n";
+    } else if (s.figures_left(k) > 0 && m.morale == Morale::routed) {
+      // next_step passes it over, as `solo activate` refuses it (Session::why_cannot_act).
+      out << "      " << s.why_cannot_act(k) << "\n";
     } else if (s.figures_left(k) > 0) {
       out << "      to act this turn";
       if (m.answered.any()) out << " (answered: " << answers_text(m.answered) << ")";

@@ -20,6 +20,17 @@ namespace {
 
 using namespace solo_cli;
 
+// apply(), saying the flag that gives a weight the session does not know
+// (solo::WeightNeeded: `solo play` and the page ask it instead).
+template <class C>
+Applied apply_naming_weight(Session& s, const Ruleset& r, const C& c) {
+  try {
+    return apply(s, r, c);
+  } catch (const solo::WeightNeeded& need) {
+    throw UsageError("--their-weight light|medium|heavy is needed: " + std::string(need.what()));
+  }
+}
+
 // --near "Cuirassiers=20cm,flank,no-arc,unseen,charging": the words are
 // read by sims/solo (parse_near_words), checked by apply().
 struct MovedOptions {
@@ -46,7 +57,7 @@ int run_moved(const MovedOptions& o, Io& io) {
   }
   solo::check(s, c);
   SessionRules sr = rules_for_change(s, o.accept, io);
-  const Applied a = apply(s, *sr.rules, c);
+  const Applied a = apply_naming_weight(s, *sr.rules, c);
   save_or_throw(s);
   if (o.json) print_json(io.out, applied_json(s, c, a));
   else
@@ -77,7 +88,7 @@ int run_charged(const ChargedOptions& o, Io& io) {
   c.roll = o.roll;
   solo::check(s, c);
   SessionRules sr = rules_for_change(s, o.accept, io);
-  const Applied a = apply(s, *sr.rules, c);
+  const Applied a = apply_naming_weight(s, *sr.rules, c);
   save_or_throw(s);
   if (o.json) print_json(io.out, applied_json(s, c, a));
   else io.out << step_record(s.event(a.events.back()).body)->outcome << "\n";

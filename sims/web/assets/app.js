@@ -148,11 +148,12 @@
       card.querySelector(".name").textContent = u.name;
       card.querySelector(".summary").textContent = unitSummary(u);
       const flow = card.querySelector(".flow");
-      if (u.acted_this_turn && u.last_instruction) flow.append(el("p", { class: "instruction", text: u.last_instruction }));
+      if (u.morale === "routed" && u.why_cannot_act) flow.append(el("p", { class: "instruction", text: u.why_cannot_act }));
+      else if (u.acted_this_turn && u.last_instruction) flow.append(el("p", { class: "instruction", text: u.last_instruction }));
       for (const r of results.shown().filter((x) => x.unit === u.name)) flow.append(el("p", { class: "outcome", text: r.text }));
       // A unit acts once a turn: undo is the way back.
       const act = card.querySelector(".activate");
-      act.hidden = u.acted_this_turn;
+      act.hidden = !u.may_act;  // the server's answer (Session::why_cannot_act)
       act.addEventListener("click", () => { interacting = true; guarded(() => ask(u, flow, {})); });
       // Answers kept from before a reload: asked on from where they stop.
       const resume = u.acted_this_turn ? null : kept.get(u.name);
@@ -207,6 +208,13 @@
     const send = (action, body, title, shown, dice = []) => guarded(async () => {
       const mine = current.status.physical_dice ? { player_dice: true, ...(dice.length ? { roll: dice } : {}) } : {};
       const data = await api("POST", `/api/sessions/${encodeURIComponent(current.name)}/${action}`, { ...body, ...mine, rev: current.rev });
+      if (data.weight_needed) {
+        // The cavalry unit records no weight (light, medium, heavy): asked
+        // in the server's words, then the same move sent again with it.
+        interacting = true;
+        const w = data.weight_needed;
+        return choices(flow, w.question, w.choices, (their) => send(action, { ...body, their_weight: their }, title, shown, dice), render);
+      }
       if (data.dice_needed) {
         interacting = true;
         reactionDice.set({ action, body, title, shown, dice });
