@@ -248,7 +248,7 @@ TEST_CASE("solo: seed 002 casualties add +1 per full 10% as they cross each step
   std::string before = slurp(dir.path / "game.vedette.yaml");
   Result too_many = run({"solo", "casualties", "game", "Cuirassiers", "15"}, dir.path);
   CHECK(too_many.status == 2);
-  CHECK(contains(too_many.err, "too many"));
+  CHECK(contains(too_many.err, "15 more would make 21 casualties, more than it has"));
   CHECK(slurp(dir.path / "game.vedette.yaml") == before);
 }
 

@@ -148,7 +148,7 @@ TEST_CASE("solo command: casualties add up and a total corrects and too many is 
   CHECK(r.added == -2);
   CHECK(g.s.memory(0).casualties == 1);
   CHECK(std::get<CasualtiesEvent>(g.s.event(r.events.back()).body).added == -2);
-  g.refused(Casualties{"Lancers", 12, false}, "13 casualties is too many");
+  g.refused(Casualties{"Lancers", 12, false}, "Lancers has 11 of its 12 figures left (1 lost so far): 12 more would make 13 casualties, more than it has");
   const auto j = applied_json(g.s, Casualties{"Lancers", 1, true}, r);
   CHECK(j["casualties"] == 1);
   CHECK(j["added"] == -2);

@@ -8,6 +8,7 @@
 #include "engine/procedures/combat.hpp"
 #include "engine/procedures/table_rules.hpp"
 #include "sims/solo/session.hpp"
+#include "sims/solo/solo_command.hpp"
 #include "sims/solo/solo_react.hpp"
 #include "solo_test_util.hpp"
 
@@ -321,6 +322,10 @@ TEST_CASE("solo charged, moved and play: a cavalry unit with no weight in the se
   INFO(p.out << p.err);
   REQUIRE(p.status == 0);
   CHECK(contains(p.out, "Is Dragoons light, medium or heavy cavalry? medium"));  // play's plain words
+  // A typo in a cavalry unit's name at the table gets the nearest name.
+  std::string why;
+  CHECK_FALSE(vedette::solo::parse_near_words(vedette::solo::Session::load(file), "Dragons 25cm", why));
+  CHECK(why == "'Dragons 25cm': it does not start with one of the cavalry's units (did you mean 'Dragoons'? they are: Dragoons)");
   CHECK(contains(p.out, "Dragoons checks morale: Medium Horse charged by heavy horse in the front: 6"));
   CHECK_FALSE(contains(p.out, "has no weight in the session"));
   Result log = run({"solo", "log", "game", "--json"}, dir.path);

@@ -67,8 +67,9 @@ int casualties_added(const Session& s, const Casualties& o) {
   const int now = s.memory(k).casualties;
   const int added = o.total ? o.count - now : o.count;
   if (now + added > u.figures)
-    refuse(u.name + " has " + std::to_string(u.figures) + " figures; " + std::to_string(now + added) +
-           " casualties is too many (it has lost " + std::to_string(now) + " so far)");
+    refuse(u.name + " has " + std::to_string(u.figures - now) + " of its " + std::to_string(u.figures) + " figures left (" +
+           std::to_string(now) + " lost so far): " + std::to_string(added) + " more would make " + std::to_string(now + added) +
+           " casualties, more than it has" + (o.total ? "" : " (--total N gives the whole count lost instead)"));
   return added;
 }
 
@@ -648,7 +649,20 @@ std::optional<NearCavalry> parse_near_words(const Session& s, const std::string&
         n.unit = s.header().units[*k].name;
       }
     }
-    if (used == 0) return why = "'" + text + "': it does not start with one of the cavalry's units (" + form + ")", std::nullopt;
+    if (used == 0) {
+      // The cavalry's names, and the one nearest the first word (a typo at
+      // the table: "Dragons 25cm" for the Dragoons).
+      std::vector<std::string> names;
+      std::string list;
+      for (const UnitSpec& u : s.header().units) {
+        names.push_back(u.name);
+        list += (list.empty() ? "" : ", ") + u.name;
+      }
+      const std::string guess = w.empty() ? std::string() : nearest(w[0], names);
+      return why = "'" + text + "': it does not start with one of the cavalry's units (" +
+                   (guess.empty() ? "" : "did you mean '" + guess + "'? ") + "they are: " + list + ")",
+             std::nullopt;
+    }
     rest.assign(w.begin() + static_cast<std::ptrdiff_t>(used), w.end());
   }
   if (rest.empty()) return why = "'" + text + "': the distance is missing; " + form, std::nullopt;
