@@ -95,6 +95,23 @@ TEST_CASE("sim: summary.json and report.html are byte-identical for 1, 2 and 8 t
   CHECK(j["seed"] == 2024);
 }
 
+TEST_CASE("sim: a report that cannot be written leaves the old summary and report both as they were (exit 1)") {
+  // README: 1 means a file could not be written, the old one kept. The
+  // report and its summary are one set (sims/io/atomic_file.hpp,
+  // write_files_atomically): neither is replaced when one cannot be.
+  vtest::TempDir dir;
+  const std::string out = dir.path() + "/rep";
+  REQUIRE(run_vedette({"sim", lab("dice.yaml"), "-n", "300", "--seed", "1", "--out", out}).status == 0);
+  const std::string summary = slurp(out + "/summary.json");
+  fs::rename(out + "/report.html", out + "/report.keep");
+  fs::create_directories(out + "/report.html/x");  // a folder where the report should go
+  auto r = run_vedette({"sim", lab("dice.yaml"), "-n", "300", "--seed", "2", "--out", out});
+  CHECK(r.status == 1);
+  CHECK(r.err.find("cannot write " + out + "/report.html: it is a folder") != std::string::npos);
+  CHECK(slurp(out + "/summary.json") == summary);
+  for (const auto& e : fs::directory_iterator(out)) CHECK(e.path().filename().string().find(".tmp-") == std::string::npos);
+}
+
 TEST_CASE("sim: the Markdown summary on stdout gives each probability with its interval and n") {
   auto r = run_vedette({"sim", lab("duel.yaml"), "-n", "2000", "--seed", "5", "--threads", "2"});
   REQUIRE(r.status == 0);

@@ -85,8 +85,10 @@ std::ostream* progress_stream(cli::Io& io) {
 
 std::string write_reports(const std::string& dir, const std::string& html, const OJson& summary) {
   const std::string report = (fs::path(dir) / "report.html").string();
-  write_file_atomically((fs::path(dir) / "summary.json").string(), summary.dump(2) + "\n");
-  write_file_atomically(report, html);
+  // Both or neither: a report that cannot be written leaves the old
+  // summary beside the old report (sims/io/atomic_file.hpp).
+  const std::string json = summary.dump(2) + "\n";
+  write_files_atomically({{fs::path(dir) / "summary.json", json}, {report, html}});
   return report;
 }
 

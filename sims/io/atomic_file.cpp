@@ -10,6 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <utility>
+#include <vector>
+
 namespace vedette {
 
 namespace {
@@ -45,8 +48,17 @@ std::atomic<bool> g_outputs_written{true};
 void set_outputs_written(bool on) { g_outputs_written.store(on); }
 bool outputs_written() { return g_outputs_written.load(); }
 
-void write_file_atomically(const fs::path& target_in, std::string_view content) {
-  if (!outputs_written()) return;
+namespace {
+
+// One file of a set, written to its temporary file and flushed, not yet
+// renamed over its target.
+struct Prepared {
+  fs::path target, dir;
+  std::string tmp;
+};
+
+Prepared prepare(const fs::path& target_in, std::string_view content) {
+  Prepared out;
   fs::path target = target_in;
   std::error_code ec;
   if (fs::is_symlink(target, ec)) {
@@ -89,15 +101,50 @@ void write_file_atomically(const fs::path& target_in, std::string_view content) 
   int fd = f.fd;
   f.fd = -1;
   if (::close(fd) != 0) cleanup_fail("cannot close the temporary file", errno);
+  out.target = target;
+  out.dir = dir;
+  out.tmp = tmp;
+  return out;
+}
 
-  if (::rename(tmp.c_str(), target.c_str()) != 0) cleanup_fail("cannot rename the temporary file over it", errno);
-
+void commit(const Prepared& w) {
+  if (::rename(w.tmp.c_str(), w.target.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(w.tmp.c_str());
+    fail(w.target, "cannot rename the temporary file over it", err);
+  }
   // Make the rename durable. Some file systems refuse fsync on a folder
   // (EINVAL); the data is already safe there, so only real I/O errors count.
   Fd d;
-  d.fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  d.fd = ::open(w.dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (d.fd >= 0 && ::fsync(d.fd) != 0 && errno != EINVAL && errno != EROFS)
-    fail(target, "written, but cannot flush its folder to disk", errno);
+    fail(w.target, "written, but cannot flush its folder to disk", errno);
+}
+
+}  // namespace
+
+void write_file_atomically(const fs::path& target, std::string_view content) {
+  if (!outputs_written()) return;
+  commit(prepare(target, content));
+}
+
+void write_files_atomically(const std::vector<std::pair<fs::path, std::string_view>>& files) {
+  if (!outputs_written()) return;
+  std::vector<Prepared> ready;
+  try {
+    for (const auto& [path, content] : files) ready.push_back(prepare(path, content));
+  } catch (...) {
+    for (const Prepared& w : ready) ::unlink(w.tmp.c_str());
+    throw;
+  }
+  for (std::size_t i = 0; i < ready.size(); ++i) {
+    try {
+      commit(ready[i]);
+    } catch (...) {
+      for (std::size_t j = i + 1; j < ready.size(); ++j) ::unlink(ready[j].tmp.c_str());
+      throw;
+    }
+  }
 }
 
 std::string read_whole_file(const fs::path& path) {

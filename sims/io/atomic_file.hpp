@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace vedette {
 
@@ -25,6 +27,13 @@ struct AtomicWriteError : std::runtime_error {
 // link, the file it points to is replaced and the link kept. Throws
 // AtomicWriteError naming the file and the system's reason.
 void write_file_atomically(const std::filesystem::path& path, std::string_view content);
+// Several files that belong together (a report and its summary): every one
+// is written to its temporary file and flushed first, and only when all of
+// them are ready are they renamed over their targets. A file that cannot be
+// written (a full disk, a folder where the file should be) leaves every
+// target as it was. (Each rename is atomic; the set is not, against a crash
+// between two renames.)
+void write_files_atomically(const std::vector<std::pair<std::filesystem::path, std::string_view>>& files);
 
 // Whether this process writes outputs (default: yes). The other ranks of an
 // MPI job (sims/cluster) turn it off: only rank 0 writes, so
