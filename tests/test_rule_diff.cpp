@@ -230,6 +230,25 @@ TEST_CASE("compare: SCENARIO... plays each scenario, the rule first, the differe
   CHECK_THAT(cp.err, Catch::Contains("--checkpoint: a checkpoint holds one scenario's comparison"));
 }
 
+TEST_CASE("compare: a scenario whose own ruleset is another base says, in the headline, what else the variant changes there", "[compare][rule-diff][commands]") {
+  // A designer's trial: a rule extending the default, over a scenario of
+  // the default and one whose ruleset turns squares on (rules/squares.yaml):
+  // in the second the variant also turns squares off, and the headline's
+  // effect there is mostly that. Said in the headline, the baseline named
+  // per scenario, and the scenario's own section says why it lists more.
+  const std::string scen = k_src + "/sims/scenarios/";
+  auto md = run_vedette({"compare", scen + "flank_attack.yaml", scen + "hex_line_squares.yaml", "--variant",
+                         k_src + "/tables/house-rules/steady-veterans.yaml", "-n", "300", "--seed", "7"});
+  INFO(md.err);
+  REQUIRE(md.status == 0);
+  const std::string head = md.out.substr(0, md.out.find("\n\n", md.out.find("**")));
+  CHECK_THAT(head, Catch::Contains("in hex-line-squares (where the variant also changes the scenario's own ruleset: charge.infantry_square.enabled)"));
+  CHECK_THAT(head, !Catch::Contains("in flank-attack (where"));
+  CHECK_THAT(md.out, Catch::Contains("Baseline **each scenario's own ruleset ("));
+  CHECK_THAT(md.out, Catch::Contains("This scenario's ruleset is another base, so here the variant changes more than in the first scenario"));
+  CHECK_THAT(md.out, !Catch::Contains("here the rule is\n\n## The rule"));
+}
+
 TEST_CASE("sweep: the current value is marked (added when left out) and every other value is paired against it", "[sweep][rule-diff]") {
   // The duel's ruleset has heavy foot's need.3 at 9; the list leaves it out.
   auto r = run_vedette({"sweep", lab("duel.yaml"), "--set", "charge.morale.table.heavy_foot.need.3=7,11", "-n", "3000", "--seed", "6", "--json"});

@@ -297,6 +297,21 @@ std::vector<SideBySideRow> side_by_side(const std::vector<Comparison>& cs) {
   return rows;
 }
 
+namespace {
+
+// The baseline in words: one ruleset, or each scenario's own when they differ.
+std::string many_baseline(const std::vector<Comparison>& cs) {
+  std::vector<std::string> seen;
+  for (const auto& c : cs)
+    if (std::find(seen.begin(), seen.end(), c.baseline) == seen.end()) seen.push_back(c.baseline);
+  if (seen.size() == 1) return seen.front();
+  std::string o = "each scenario's own ruleset (";
+  for (std::size_t i = 0; i < seen.size(); ++i) o += (i ? "; " : "") + seen[i];
+  return o + ")";
+}
+
+}  // namespace
+
 std::string compare_many_headline(const std::vector<RunInfo>& infos, const std::vector<Comparison>& cs) {
   // Whom the rule helps, scenario by scenario (the side whose wins rise most
   // really), then whether that is the same side throughout.
@@ -304,7 +319,24 @@ std::string compare_many_headline(const std::vector<RunInfo>& infos, const std::
   std::string first_role;
   bool same_side = true, anyone = false;
   for (std::size_t k = 0; k < cs.size(); ++k) {
-    o += (k ? "; in " : "In ") + infos[k].scenario + " " + helps_text(cs[k]);
+    o += (k ? "; in " : "In ") + infos[k].scenario;
+    // A scenario whose own ruleset is another base: what the variant changes
+    // there beyond what it changes in the first (a designer's trial: a
+    // switch the scenario turned on, silently off under the variant, read
+    // as the rule's effect). Said here, beside the effect it is part of.
+    if (k > 0 && cs[k].rule) {
+      std::string more;
+      std::size_t n = 0;
+      for (const auto& c : cs[k].rule->changes) {
+        const bool in_first = cs[0].rule && std::any_of(cs[0].rule->changes.begin(), cs[0].rule->changes.end(),
+                                                         [&](const auto& f) { return f.path == c.path; });
+        if (in_first || c.path == "name") continue;
+        if (n++ < 3) more += std::string(more.empty() ? "" : ", ") + c.path;
+      }
+      if (n > 3) more += " and " + std::to_string(n - 3) + " more";
+      if (n) o += " (where the variant also changes the scenario's own ruleset: " + more + ")";
+    }
+    o += " " + helps_text(cs[k]);
     const CompareRow* h = helped(cs[k]);
     const std::string role = h ? h->role : "";
     if (k == 0) first_role = role;
@@ -336,7 +368,7 @@ std::string compare_many_markdown(const std::vector<RunInfo>& infos, const std::
   const Comparison& c0 = cs.front();
   std::string o = "# vedette compare: " + rule_name(c0) + " over " + std::to_string(cs.size()) + " scenarios\n\n";
   o += "**" + compare_many_headline(infos, cs) + "**\n\n";
-  o += "Baseline **" + c0.baseline + "** against variant **" + c0.variant + "**, on common random numbers in each scenario (seed " +
+  o += "Baseline **" + many_baseline(cs) + "** against variant **" + c0.variant + "**, on common random numbers in each scenario (seed " +
        std::to_string(infos.front().seed) + ", " + thousands(static_cast<std::int64_t>(infos.front().requested)) + " engagements each).\n";
   for (const auto& i : infos)
     if (i.partial()) o += "\n**PARTIAL**: stopped by " + i.stopped_by + " in " + i.scenario + "; later scenarios were not played.\n";
@@ -359,7 +391,9 @@ std::string compare_many_markdown(const std::vector<RunInfo>& infos, const std::
   for (std::size_t k = 0; k < cs.size(); ++k) {
     o += "\n## " + infos[k].scenario + "\n\n**" + compare_headline(infos[k], cs[k]) + "**\n\n";
     o += parts::run_markdown(infos[k]);
-    if (k > 0 && cs[k].rule) o += "\nThis scenario's ruleset is another base: here the rule is\n\n" + rule_diff_markdown(*cs[k].rule);
+    if (k > 0 && cs[k].rule)
+      o += "\nThis scenario's ruleset is another base, so here the variant changes more than in the first scenario; every "
+           "difference below comes from all of these together.\n\n" + rule_diff_markdown(*cs[k].rule);
     o += "\n";
     std::size_t real = 0, tested = 0;
     o += table_markdown(cs[k], real, tested);
@@ -413,7 +447,7 @@ std::string compare_many_html(const std::vector<RunInfo>& infos, const std::vect
   std::string o = parts::html_open(title);
   o += "<h1>" + html_escape(title) + "</h1>\n";
   o += "<p class=\"headline\">" + html_escape(compare_many_headline(infos, cs)) + "</p>\n";
-  o += "<p>Baseline <b>" + html_escape(c0.baseline) + "</b> against variant <b>" + html_escape(c0.variant) + "</b>, on common random numbers in each "
+  o += "<p>Baseline <b>" + html_escape(many_baseline(cs)) + "</b> against variant <b>" + html_escape(c0.variant) + "</b>, on common random numbers in each "
        "scenario (seed " + std::to_string(infos.front().seed) + ", " + thousands(static_cast<std::int64_t>(infos.front().requested)) +
        " engagements each).</p>\n";
   for (const auto& i : infos)
@@ -454,7 +488,9 @@ std::string compare_many_html(const std::vector<RunInfo>& infos, const std::vect
     const std::string sid = std::to_string(k + 1);
     o += "<h2>" + html_escape(infos[k].scenario) + "</h2>\n<p class=\"headline\">" + html_escape(compare_headline(infos[k], cs[k])) + "</p>\n" +
          parts::html_run(infos[k]);
-    if (k > 0 && cs[k].rule) o += rule_diff_html(*cs[k].rule);
+    if (k > 0 && cs[k].rule)
+      o += "<p class=\"note\">This scenario's ruleset is another base, so here the variant changes more than in the first scenario; "
+           "every difference below comes from all of these together.</p>\n" + rule_diff_html(*cs[k].rule);
     o += outcome_chart("chart-outcomes-" + sid, cs[k]);
     o += table_html(cs[k]);
   }
