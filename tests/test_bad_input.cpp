@@ -205,7 +205,7 @@ const std::vector<BadFile> k_files{
     {"session_negative_casualties.yaml", "12:64", "history #1 (casualties): Lancers would have -5 casualties; it has 12 figures"},
     {"session_nan.yaml", "10:71", "expected a whole number from 1 to 1000 for figures, found '.nan'"},
     {"session_infinity.yaml", "13:18", "expected a whole number from 1 to 100000000 for turn, found '.inf'"},
-    {"session_newer_version.yaml", "3:10", "session version 8 was written by a newer vedette; this one reads version 7"},
+    {"session_newer_version.yaml", "3:10", "session version 9 was written by a newer vedette; this one reads version 8"},
     {"session_not_a_session.yaml", "2:9", "not a Vedette session: expected 'format: vedette-session', found 'vedette-scenario'"},
     {"session_out_of_order.yaml", "12:9", "history item 1 has n: 2; events are numbered 1, 2, 3, ... in order"},
     {"session_too_many_units.yaml", "110:5", "too many units: a session holds at most 100"},

@@ -123,6 +123,11 @@ int needed_version(const Header& header, const std::vector<Event>& history) {
   return v;
 }
 
+int Session::version() const {
+  if (held_pace_ && held_changed_) return 8;
+  return needed_version(header_, history_);
+}
+
 fs::path session_path(const std::string& game) {
   fs::path p(game);
   if (p.has_filename() && p.extension().empty()) p += ".vedette.yaml";
@@ -510,6 +515,24 @@ void Session::apply_to_state(const Event& e) {
           m->charge_draft.clear();
         } else if constexpr (std::is_same_v<T, NextTurnEvent>) {
           for (auto& m : state_.units) {
+            // Seed 003 L54 (version 8): struck before its own move, it
+            // made none: at halt, its gallop streak as the Actions Table's
+            // after() gives for a halt, not having run (the engine's
+            // step_end with a halt's moved pace). An older file keeps what
+            // its activation said (held_pace_ false).
+            if (m.held_in_turn == state_.turn) {
+              Decision halt;
+              halt.pace = Pace::halt;
+              const UnitState s = after(UnitState{nullptr, m.pace, m.gallop_streak}, halt);
+              if (s.pace != m.pace || s.gallop_streak != m.gallop_streak || m.ran_this_turn) {
+                held_changed_ = true;
+                if (held_pace_) {
+                  m.pace = s.pace;
+                  m.gallop_streak = s.gallop_streak;
+                  m.ran_this_turn = false;
+                }
+              }
+            }
             m.ran_last_turn = m.ran_this_turn;
             m.ran_this_turn = false;
             m.charged_last_turn = m.charged_this_turn;
@@ -693,7 +716,14 @@ void Session::apply_to_state(const Event& e) {
             // change frontage for the rest of the turn, whether it stood
             // (melee follows) or failed its check and fell back.
             const auto end = std::find(k_charge_end_names.begin(), k_charge_end_names.end(), r.result);
-            if (contact_made(static_cast<ChargeEnd>(end - k_charge_end_names.begin()))) m->struck_in_turn = state_.turn;
+            if (contact_made(static_cast<ChargeEnd>(end - k_charge_end_names.begin()))) {
+              m->struck_in_turn = state_.turn;
+              // Struck before its own move (the player moves first; it had
+              // not counter-charged nor made an opportunity charge, L92): it
+              // never makes that move, and ends the turn at halt (version 8,
+              // applied at the turn's end).
+              if (state_.first_this_turn == 1 && m->reacted_in_turn != state_.turn) m->held_in_turn = state_.turn;
+            }
           }
           if (r.morale) m->morale = *r.morale;
           if (r.fell_back) m->fell_back_this_turn = true;

@@ -51,7 +51,16 @@ inline constexpr std::string_view k_format = "vedette-session";
 // declaration's named target and its sight (L24, L34), a switch of target
 // (L56): charge answers "target", "visible", "switch" and the charge
 // record's target_unit, switched_from, refused_rule.
-inline constexpr int k_version = 7;
+// Version 7: the player's move ends (`your_move`).
+// Version 8: what a struck unit remembers (seed 003 L54). A unit struck by
+// the player's charge before its own move (the player moved first, and it
+// had not counter-charged or made an opportunity charge) ends the turn at
+// halt, its gallop streak as the Actions Table's after() gives for a halt,
+// not having run: as the engine's step_end. No new field: a file is
+// written at version 8 once such a turn changed a unit's memory; a file of
+// version 7 or older that holds one is read and played on with the earlier
+// memory (the activation's pace, streak and running kept), as written.
+inline constexpr int k_version = 8;
 
 // A problem with an event against the session's state: a unit that has
 // already acted, casualties beyond the figures, an undo with nothing to undo.
@@ -451,6 +460,9 @@ struct UnitMemory {
   int barred_in_turn = 0;   // failed an initiation check: no charge for the rest of the turn (L100)
   int struck_in_turn = 0;   // struck by a charge: no move, turn or change of frontage this turn (L54)
   int charged_by_in_turn = 0;  // the player charged it (one `charged` per unit per turn)
+  // Version 8: struck (L54) in the player's move before its own move (the
+  // player moved first; it had not reacted): it ends the turn at halt.
+  int held_in_turn = 0;
 };
 
 struct State {
@@ -489,6 +501,18 @@ class Session {
   void save(bool overwrite = false);
   // The text save() writes.
   std::string text() const;
+  // The version text() writes: needed_version(), or 8 when a unit struck
+  // before its own move ended a turn with its memory corrected (seed 003
+  // L54, Session::held_pace()).
+  int version() const;
+  // Whether a unit struck before its own move ends the turn at halt
+  // (version 8's memory): a new session, a file of version 8, and a file of
+  // an older version whose history never needed it; false for an older
+  // file whose history holds such a turn (it plays on as it was written).
+  bool held_pace() const { return held_pace_; }
+  // A session replaying another's history (replay_steps) reads it with the
+  // same memory of a struck unit as that session.
+  void replays(const Session& other) { held_pace_ = other.held_pace_; }
   // Whether the file on disk differs from what this object last read or
   // wrote (another command changed it); false if it cannot be read.
   bool changed_on_disk() const;
@@ -568,6 +592,8 @@ class Session {
   std::map<std::pair<std::size_t, int>, int> first_charge_dice_;
   std::map<std::tuple<int, std::size_t, int>, int> first_step_dice_;  // (step, unit, turn) -> event
   std::optional<std::string> disk_text_;  // what the file held when read or last written
+  bool held_pace_ = true;      // see held_pace()
+  bool held_changed_ = false;  // a turn's end held a struck unit whose memory that changed (version 8's mark)
 };
 
 // The D6 of roll number `index` of a session with this seed.

@@ -815,6 +815,9 @@ Session Session::load(const fs::path& path) {
   // to events before it, all applied by then).
   Session s(path, std::move(h));
   s.history_ = std::move(events);
+  // Version 8's memory of a unit struck before its own move (seed 003 L54):
+  // an older file was played with the activation's pace kept, and is read so.
+  s.held_pace_ = version >= 8;
   for (const Event& e : s.history_) {
     try {
       s.apply(e);
@@ -823,6 +826,10 @@ Session Session::load(const fs::path& path) {
       throw LoadError(at != e.field_where.end() ? at->second : e.where, "history #" + std::to_string(e.n) + " (" + std::string(e.kind()) + "): " + err.what());
     }
   }
+  // An older file whose history never held such a turn plays on with
+  // version 8's memory (nothing it recorded differs); one that did keeps
+  // the earlier memory, and its version, as long as it is played.
+  if (!s.held_changed_) s.held_pace_ = true;
   if (memory_doc) {
     Doc expected = parse_yaml(memory_text(s.header_, s.state_, s.next_roll_), file);
     compare_docs(*expected.find("memory"), *memory_doc, "memory", d);

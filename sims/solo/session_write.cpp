@@ -260,7 +260,7 @@ std::string Session::text() const {
        "# oldest first; `memory` is derived from it and checked when the file is read.\n"
        "# Change the game with `vedette solo` commands (undo, casualties, ...).\n";
   o << "format: " << k_format << "\n";
-  o << "version: " << needed_version(header_, history_) << "\n";
+  o << "version: " << version() << "\n";
   o << "ruleset:\n  path: " << q(header_.ruleset_path) << "\n  hash: " << q(header_.ruleset_hash) << "\n";
   o << "seed: " << header_.seed << "\n";
   o << "physical_dice: " << b(header_.physical_dice) << "\n";

@@ -565,6 +565,7 @@ StepDice recorded_dice(const StepRecord& rec) {
 
 void replay_steps(const Session& s, const Ruleset& r) {
   Session walk(s.path(), s.header());
+  walk.replays(s);  // a version 7 file's struck unit as it was played (seed 003 L54)
   const int from = last_ruleset_change(s);  // before it: as recorded
   for (const Event& e : s.history()) {
     if (e.n <= from) {
